@@ -1,0 +1,122 @@
+/* The profile of one process: devices, queues, kernel/region tables and the summary. */
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+hesper_profile_init(struct hesper_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	strcpy(p->mode, "dispatch");
+	p->sample_every = 1;
+	hesper_stats_init(&p->submits);
+
+	p->kernels = hesper_kernel_table_create();
+	p->regions = hesper_kernel_table_create();
+	p->labelled = hesper_kernel_table_create();
+	if (!p->kernels || !p->regions || !p->labelled) {
+		hesper_profile_free(p);
+		return -1;
+	}
+	return 0;
+}
+
+void
+hesper_profile_free(struct hesper_profile *p)
+{
+	hesper_kernel_table_destroy(p->kernels);
+	hesper_kernel_table_destroy(p->regions);
+	hesper_kernel_table_destroy(p->labelled);
+	hesper_stats_free(&p->submits);
+	free(p->devices);
+	free(p->queues);
+	p->kernels = p->regions = p->labelled = NULL;
+	p->devices = NULL;
+	p->queues = NULL;
+	p->device_count = p->queue_count = 0;
+}
+
+int
+hesper_profile_add_device(struct hesper_profile *p, const struct hesper_device_info *d)
+{
+	struct hesper_device_info *devices = realloc(p->devices, (p->device_count + 1) * sizeof(*devices));
+
+	if (!devices)
+		return -1;
+	p->devices = devices;
+	devices[p->device_count] = *d;
+	/* The strings come from drivers; never trust them to be terminated. */
+	devices[p->device_count].name[HESPER_NAME_MAX - 1] = '\0';
+	devices[p->device_count].driver[HESPER_NAME_MAX - 1] = '\0';
+	return (int)p->device_count++;
+}
+
+/* Adding a queue may move the array: a pointer returned earlier is valid until the next new queue. */
+struct hesper_queue_info *
+hesper_profile_queue(struct hesper_profile *p, uint32_t device, uint32_t family, uint32_t index)
+{
+	for (size_t i = 0; i < p->queue_count; i++) {
+		struct hesper_queue_info *q = &p->queues[i];
+
+		if (q->device == device && q->family == family && q->index == index)
+			return q;
+	}
+
+	struct hesper_queue_info *queues = realloc(p->queues, (p->queue_count + 1) * sizeof(*queues));
+	if (!queues)
+		return NULL;
+	p->queues = queues;
+	struct hesper_queue_info *q = &queues[p->queue_count++];
+	memset(q, 0, sizeof(*q));
+	q->device = device;
+	q->family = family;
+	q->index = index;
+	return q;
+}
+
+static uint64_t
+add_saturating(uint64_t a, uint64_t b)
+{
+	uint64_t sum;
+
+	return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+uint64_t
+hesper_profile_gpu_busy_ns(const struct hesper_profile *p)
+{
+	uint64_t busy = 0;
+
+	for (size_t i = 0; i < p->queue_count; i++)
+		busy = add_saturating(busy, p->queues[i].busy_ns);
+	return busy;
+}
+
+struct hesper_summary
+hesper_profile_summary(const struct hesper_profile *p)
+{
+	struct hesper_summary s = {0};
+	uint64_t timed_total = 0;
+	size_t cursor = 0;
+	struct hesper_kernel *k;
+
+	s.min_ns = UINT64_MAX;
+	while (p->kernels && (k = hesper_kernel_table_next(p->kernels, &cursor))) {
+		s.events = add_saturating(s.events, k->timed.count);
+		s.dispatches = add_saturating(s.dispatches, k->count);
+		s.total_ns = add_saturating(s.total_ns, hesper_kernel_total_ns(k));
+		timed_total = add_saturating(timed_total, k->timed.total_ns);
+		if (k->timed.count == 0)
+			continue;
+		if (k->timed.min_ns < s.min_ns)
+			s.min_ns = k->timed.min_ns;
+		if (k->timed.max_ns > s.max_ns)
+			s.max_ns = k->timed.max_ns;
+	}
+	if (s.events == 0)
+		s.min_ns = 0;
+	else
+		s.avg_ns = (double)timed_total / (double)s.events;
+	return s;
+}

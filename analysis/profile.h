@@ -1,0 +1,85 @@
+/*
+ * Everything one profiled process produced: devices, per-kernel and per-region rows,
+ * submissions, GPU busy time, and Hesper's own counters. Reports are written from it.
+ */
+#ifndef HESPER_PROFILE_H
+#define HESPER_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel_table.h"
+#include "stats.h"
+
+#define HESPER_NAME_MAX 256
+
+struct hesper_device_info {
+	char name[HESPER_NAME_MAX];
+	char driver[HESPER_NAME_MAX];
+	double timestamp_period_ns;
+};
+
+/* GPU busy time of one queue: the union of the intervals its command buffers ran. */
+struct hesper_queue_info {
+	uint32_t device;       /* index into devices */
+	uint32_t family;
+	uint32_t index;
+	uint32_t timestamp_bits;
+	uint64_t submits;      /* batches submitted */
+	uint64_t busy_ns;
+};
+
+struct hesper_profile {
+	int pid;
+	char exe[HESPER_NAME_MAX];
+	char host[HESPER_NAME_MAX];
+	char mode[32];             /* "dispatch" or "submit" */
+	uint32_t sample_every;     /* 1 = every execution timed */
+
+	struct hesper_device_info *devices;
+	size_t device_count;
+	struct hesper_queue_info *queues;
+	size_t queue_count;
+
+	uint64_t wall_ns;          /* process wall time up to the report */
+	struct hesper_kernel_table *kernels;  /* one row per kernel */
+	struct hesper_kernel_table *regions;  /* one row per debug-utils label range */
+	struct hesper_kernel_table *labelled; /* kernel rows prefixed "label/kernel" by innermost label */
+	struct hesper_stats submits;          /* span of each timed batch */
+
+	uint64_t dropped;          /* dispatches that ran but could not be timed */
+	uint64_t clamped;          /* intervals that came back zero or negative */
+	uint64_t timestamps_written; /* queries Hesper wrote on the GPU */
+	uint64_t hook_ns;          /* host time spent inside Hesper's hooks */
+};
+
+/* Initialises @p empty (tables allocated); returns 0, or -1 when memory runs out. */
+int hesper_profile_init(struct hesper_profile *p);
+
+/* Frees everything @p holds. */
+void hesper_profile_free(struct hesper_profile *p);
+
+/* Appends a device; returns its index, or -1 when memory runs out. */
+int hesper_profile_add_device(struct hesper_profile *p, const struct hesper_device_info *d);
+
+/* The queue row for (device, family, index), added on first use; NULL when out of memory. */
+struct hesper_queue_info *hesper_profile_queue(struct hesper_profile *p, uint32_t device, uint32_t family,
+					       uint32_t index);
+
+/* Sum of busy time over all queues. */
+uint64_t hesper_profile_gpu_busy_ns(const struct hesper_profile *p);
+
+/* The overall summary of all timed dispatches (the seed's ProfileSummary). */
+struct hesper_summary {
+	uint64_t events;      /* timed dispatches */
+	uint64_t dispatches;  /* dispatches counted, timed or not */
+	uint64_t total_ns;    /* sum of kernel totals */
+	uint64_t min_ns;      /* 0 when no events */
+	uint64_t max_ns;
+	double avg_ns;
+};
+
+/* Computes the summary over every kernel row of @p. */
+struct hesper_summary hesper_profile_summary(const struct hesper_profile *p);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * The CSV report: the text table's columns with raw numbers (ns), one row per kernel,
+ * sorted like the table. RFC 4180: CRLF line ends, a field holding a comma, a quote, CR
+ * or LF is quoted with its quotes doubled. time_percent has two decimals, avg_ns and
+ * stddev_ns one; the other numbers are integers. A kernel never timed has 0 durations
+ * (its timed column says 0).
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+put_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static double
+finite_or_zero(double v)
+{
+	return isfinite(v) ? v : 0;
+}
+
+int
+hesper_report_csv(FILE *out, const struct hesper_profile *p)
+{
+	struct hesper_kernel **rows = NULL;
+	size_t n = 0;
+	uint64_t sum = 0;
+	int ret = -1;
+
+	fputs("time_percent,total_ns,instances,avg_ns,median_ns,min_ns,max_ns,stddev_ns,p95_ns,p99_ns,timed,name\r\n",
+	      out);
+	if (p->kernels && hesper_kernel_table_size(p->kernels) > 0) {
+		rows = hesper_kernel_table_sorted(p->kernels, &n);
+		if (!rows)
+			goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (__builtin_add_overflow(sum, hesper_kernel_total_ns(rows[i]), &sum))
+			sum = UINT64_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hesper_kernel *k = rows[i];
+		const struct hesper_stats *s = &k->timed;
+		uint64_t total = hesper_kernel_total_ns(k);
+
+		fprintf(out,
+			"%.2f,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",",
+			sum ? 100.0 * (double)total / (double)sum : 0.0, total, k->count,
+			finite_or_zero(s->mean_ns), hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0,
+			s->max_ns, finite_or_zero(hesper_stats_stddev(s)), hesper_stats_quantile(s, 0.95),
+			hesper_stats_quantile(s, 0.99), s->count);
+		put_field(out, k->name);
+		fputs("\r\n", out);
+	}
+	ret = 0;
+out:
+	free(rows);
+	if (fflush(out) != 0 || ferror(out))
+		ret = -1;
+	return ret;
+}

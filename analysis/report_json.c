@@ -1,0 +1,226 @@
+/*
+ * The JSON summary, schema "hesper-summary/1" (DESIGN.md, "Outputs"): the keys of the
+ * schema in its order, then the extra keys (queues, clamped, mode, sample_every, hesper,
+ * kernels_by_label). Kernels carry one extra key, "timed". Integers are printed as
+ * integers; doubles with 17 significant digits, and never as NaN or Infinity (0 instead).
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+put_escape(FILE *out, unsigned c)
+{
+	fprintf(out, "\\u%04x", c);
+}
+
+/* Length of the valid UTF-8 sequence at @s (1..4), or 0 with *@bad set to the bytes to replace. */
+static size_t
+utf8_sequence(const unsigned char *s, size_t *bad)
+{
+	unsigned char c = s[0];
+	size_t need;
+	unsigned char lo = 0x80, hi = 0xbf; /* allowed range of the second byte */
+
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 2;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 3;
+		if (c == 0xe0)
+			lo = 0xa0;      /* overlong */
+		else if (c == 0xed)
+			hi = 0x9f;      /* UTF-16 surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 4;
+		if (c == 0xf0)
+			lo = 0x90;      /* overlong */
+		else if (c == 0xf4)
+			hi = 0x8f;      /* above U+10FFFF */
+	} else {
+		*bad = 1;               /* continuation byte, C0, C1, F5..FF */
+		return 0;
+	}
+
+	/* Replace the longest valid prefix with one U+FFFD and go on at the byte that broke it. */
+	for (size_t i = 1; i < need; i++) {
+		unsigned char b = s[i];
+		bool ok = i == 1 ? b >= lo && b <= hi : (b & 0xc0) == 0x80;
+
+		if (!ok) {
+			*bad = i;
+			return 0;
+		}
+	}
+	return need;
+}
+
+void
+hesper_json_write_string(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+
+	fputc('"', out);
+	while (*s) {
+		unsigned char c = *s;
+
+		if (c >= 0x80) {
+			size_t bad = 0, len = utf8_sequence(s, &bad);
+
+			if (len) {
+				fwrite(s, 1, len, out);
+				s += len;
+			} else {
+				fputs("\\ufffd", out);
+				s += bad;
+			}
+			continue;
+		}
+		switch (c) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\b': fputs("\\b", out); break;
+		case '\f': fputs("\\f", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '\t': fputs("\\t", out); break;
+		default:
+			if (c < 0x20)
+				put_escape(out, c);
+			else
+				fputc(c, out);
+		}
+		s++;
+	}
+	fputc('"', out);
+}
+
+/* The bounded string fields of the profile may lack a terminator when filled carelessly. */
+static void
+put_field(FILE *out, const char *s, size_t max)
+{
+	char buf[HESPER_NAME_MAX + 1];
+	size_t len = strnlen(s, max < HESPER_NAME_MAX ? max : HESPER_NAME_MAX);
+
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	hesper_json_write_string(out, buf);
+}
+
+static void
+put_double(FILE *out, double v)
+{
+	if (!isfinite(v))
+		v = 0;
+	fprintf(out, "%.17g", v);
+}
+
+static void
+put_kernel(FILE *out, const struct hesper_kernel *k)
+{
+	const struct hesper_stats *s = &k->timed;
+
+	fputs("{\"name\": ", out);
+	hesper_json_write_string(out, k->name);
+	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ", k->count,
+		hesper_kernel_total_ns(k));
+	put_double(out, s->mean_ns);
+	fprintf(out, ", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 ", \"stddev_ns\": ",
+		hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0, s->max_ns);
+	put_double(out, hesper_stats_stddev(s));
+	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"timed\": %" PRIu64 "}",
+		hesper_stats_quantile(s, 0.95), hesper_stats_quantile(s, 0.99), s->count);
+}
+
+static void
+put_region(FILE *out, const struct hesper_kernel *k)
+{
+	fputs("{\"name\": ", out);
+	hesper_json_write_string(out, k->name);
+	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "}", k->count, hesper_kernel_total_ns(k));
+}
+
+/* Writes "key": [rows...] sorted as the tables sort, then @end; false when memory runs out. */
+static bool
+put_rows(FILE *out, const char *key, const struct hesper_kernel_table *t,
+	 void (*put)(FILE *, const struct hesper_kernel *), const char *end)
+{
+	size_t n = 0;
+	struct hesper_kernel **rows = NULL;
+
+	if (t && hesper_kernel_table_size(t) > 0) {
+		rows = hesper_kernel_table_sorted(t, &n);
+		if (!rows)
+			return false;
+	}
+	fprintf(out, "  \"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		put(out, rows[i]);
+	}
+	fputs(n ? "\n  ]" : "]", out);
+	fputs(end, out);
+	free(rows);
+	return true;
+}
+
+int
+hesper_report_json(FILE *out, const struct hesper_profile *p)
+{
+	int ret = -1;
+
+	fputs("{\n  \"schema\": \"hesper-summary/1\",\n", out);
+	fprintf(out, "  \"process\": {\"pid\": %d, \"exe\": ", p->pid);
+	put_field(out, p->exe, sizeof(p->exe));
+	fputs(", \"host\": ", out);
+	put_field(out, p->host, sizeof(p->host));
+	fputs("},\n  \"devices\": [", out);
+	for (size_t i = 0; i < p->device_count; i++) {
+		const struct hesper_device_info *d = &p->devices[i];
+
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		put_field(out, d->name, sizeof(d->name));
+		fputs(", \"driver\": ", out);
+		put_field(out, d->driver, sizeof(d->driver));
+		fputs(", \"timestamp_period_ns\": ", out);
+		put_double(out, d->timestamp_period_ns);
+		fputc('}', out);
+	}
+	fputs(p->device_count ? "\n  ],\n" : "],\n", out);
+	fprintf(out, "  \"wall_ns\": %" PRIu64 ",\n  \"gpu_busy_ns\": %" PRIu64 ",\n", p->wall_ns,
+		hesper_profile_gpu_busy_ns(p));
+	if (!put_rows(out, "kernels", p->kernels, put_kernel, ",\n"))
+		goto out;
+	if (!put_rows(out, "regions", p->regions, put_region, ",\n"))
+		goto out;
+	fprintf(out, "  \"submits\": {\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "},\n", p->submits.count,
+		p->submits.total_ns);
+	fprintf(out, "  \"dropped\": %" PRIu64 ",\n", p->dropped);
+
+	fputs("  \"queues\": [", out);
+	for (size_t i = 0; i < p->queue_count; i++) {
+		const struct hesper_queue_info *q = &p->queues[i];
+
+		fprintf(out,
+			"%s{\"device\": %" PRIu32 ", \"family\": %" PRIu32 ", \"index\": %" PRIu32
+			", \"timestamp_bits\": %" PRIu32 ", \"submits\": %" PRIu64 ", \"busy_ns\": %" PRIu64 "}",
+			i ? ",\n    " : "\n    ", q->device, q->family, q->index, q->timestamp_bits, q->submits,
+			q->busy_ns);
+	}
+	fputs(p->queue_count ? "\n  ],\n" : "],\n", out);
+	fprintf(out, "  \"clamped\": %" PRIu64 ",\n  \"mode\": ", p->clamped);
+	put_field(out, p->mode, sizeof(p->mode));
+	fprintf(out, ",\n  \"sample_every\": %" PRIu32 ",\n", p->sample_every);
+	fprintf(out, "  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64 "},\n",
+		p->timestamps_written, p->hook_ns);
+	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, "\n}\n"))
+		goto out;
+	ret = 0;
+out:
+	if (fflush(out) != 0 || ferror(out))
+		ret = -1;
+	return ret;
+}

@@ -1,0 +1,286 @@
+/*
+ * The text report: a few header lines, then a table shaped like `nsys stats`'
+ * cuda_gpu_kern_sum, then label regions. Durations use hesper_format_duration().
+ *
+ * Column widths come from the content, measured in characters rather than bytes
+ * ("µs" is two bytes, one column). Name is the last column so a long name never pushes
+ * another column out of line. Control characters in names become '?' so a hostile
+ * or broken name cannot drive the terminal.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_MAX_BYTES 120 /* longer names are cut, ending in "…" */
+#define ELLIPSIS "\u2026"
+#define CELL 48
+
+enum column {
+	COL_PERCENT,
+	COL_TOTAL,
+	COL_INSTANCES,
+	COL_AVG,
+	COL_MED,
+	COL_MIN,
+	COL_MAX,
+	COL_STDDEV,
+	COL_COUNT,
+};
+
+static const char *const column_titles[COL_COUNT] = {
+	"Time (%)", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev",
+};
+
+/* Characters in @s: every byte but UTF-8 continuation bytes starts one. */
+static size_t
+text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Bytes of @name printed: all of it, or a prefix ending on a character boundary. */
+static size_t
+name_bytes(const char *name, bool *cut)
+{
+	size_t len = strlen(name);
+
+	*cut = len > NAME_MAX_BYTES;
+	if (!*cut)
+		return len;
+	len = NAME_MAX_BYTES - (sizeof(ELLIPSIS) - 1);
+	while (len > 0 && ((unsigned char)name[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
+
+static void
+put_clean(FILE *out, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
+	}
+}
+
+static void
+put_name(FILE *out, const char *name)
+{
+	bool cut;
+	size_t len = name_bytes(name, &cut);
+
+	put_clean(out, name, len);
+	if (cut)
+		fputs(ELLIPSIS, out);
+}
+
+static size_t
+name_width(const char *name)
+{
+	bool cut;
+	size_t len = name_bytes(name, &cut), width = 0;
+
+	for (size_t i = 0; i < len; i++)
+		width += ((unsigned char)name[i] & 0xc0) != 0x80;
+	return width + cut;
+}
+
+static void
+pad(FILE *out, size_t n)
+{
+	while (n--)
+		fputc(' ', out);
+}
+
+static bool
+estimated(const struct hesper_kernel *k)
+{
+	return k->count != k->timed.count && k->timed.count > 0;
+}
+
+static void
+duration_cell(char *buf, double ns)
+{
+	hesper_format_duration(buf, CELL, ns);
+}
+
+/* Every cell of row @k; @sum is the total of all rows, for Time (%). */
+static void
+row_cells(const struct hesper_kernel *k, uint64_t sum, char cells[COL_COUNT][CELL])
+{
+	const struct hesper_stats *s = &k->timed;
+	uint64_t total = hesper_kernel_total_ns(k);
+
+	snprintf(cells[COL_PERCENT], CELL, "%.1f", sum ? 100.0 * (double)total / (double)sum : 0.0);
+	snprintf(cells[COL_INSTANCES], CELL, "%" PRIu64, k->count);
+	if (s->count == 0) {
+		/* Counted but never timed: no duration to show. */
+		for (int c = COL_TOTAL; c < COL_COUNT; c++)
+			if (c != COL_INSTANCES)
+				strcpy(cells[c], "-");
+		return;
+	}
+	cells[COL_TOTAL][0] = '~';
+	duration_cell(cells[COL_TOTAL] + estimated(k), (double)total);
+	duration_cell(cells[COL_AVG], s->mean_ns);
+	duration_cell(cells[COL_MED], (double)hesper_stats_quantile(s, 0.5));
+	duration_cell(cells[COL_MIN], (double)s->min_ns);
+	duration_cell(cells[COL_MAX], (double)s->max_ns);
+	duration_cell(cells[COL_STDDEV], hesper_stats_stddev(s));
+}
+
+static uint64_t
+sum_totals(struct hesper_kernel **rows, size_t n)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (__builtin_add_overflow(sum, hesper_kernel_total_ns(rows[i]), &sum))
+			sum = UINT64_MAX;
+	return sum;
+}
+
+/* Prints @rows with the columns @cols (then Name): widths from a first pass over the cells. */
+static void
+print_table(FILE *out, struct hesper_kernel **rows, size_t n, const enum column *cols, size_t ncols)
+{
+	size_t width[COL_COUNT] = {0}, name_w = strlen("Name");
+	char cells[COL_COUNT][CELL];
+	uint64_t sum = sum_totals(rows, n);
+
+	for (size_t c = 0; c < ncols; c++)
+		width[c] = text_width(column_titles[cols[c]]);
+	for (size_t i = 0; i < n; i++) {
+		row_cells(rows[i], sum, cells);
+		for (size_t c = 0; c < ncols; c++) {
+			size_t w = text_width(cells[cols[c]]);
+			if (w > width[c])
+				width[c] = w;
+		}
+		size_t w = name_width(rows[i]->name);
+		if (w > name_w)
+			name_w = w;
+	}
+
+	for (size_t c = 0; c < ncols; c++) {
+		pad(out, 1 + (c > 0) + width[c] - text_width(column_titles[cols[c]]));
+		fputs(column_titles[cols[c]], out);
+	}
+	fputs("  Name\n", out);
+	for (size_t c = 0; c < ncols; c++) {
+		pad(out, 1 + (c > 0));
+		for (size_t j = 0; j < width[c]; j++)
+			fputc('-', out);
+	}
+	fputs("  ", out);
+	for (size_t j = 0; j < name_w; j++)
+		fputc('-', out);
+	fputc('\n', out);
+
+	for (size_t i = 0; i < n; i++) {
+		row_cells(rows[i], sum, cells);
+		for (size_t c = 0; c < ncols; c++) {
+			pad(out, 1 + (c > 0) + width[c] - text_width(cells[cols[c]]));
+			fputs(cells[cols[c]], out);
+		}
+		fputs("  ", out);
+		put_name(out, rows[i]->name);
+		fputc('\n', out);
+	}
+}
+
+static void
+print_header(FILE *out, const struct hesper_profile *p)
+{
+	fputs("Hesper GPU kernel summary\n", out);
+	fputs("  program      ", out);
+	put_clean(out, p->exe[0] ? p->exe : "?", strnlen(p->exe[0] ? p->exe : "?", HESPER_NAME_MAX));
+	fprintf(out, " (pid %d, host ", p->pid);
+	put_clean(out, p->host[0] ? p->host : "?", strnlen(p->host[0] ? p->host : "?", HESPER_NAME_MAX));
+	fputs(")\n", out);
+	for (size_t i = 0; i < p->device_count; i++) {
+		const struct hesper_device_info *d = &p->devices[i];
+
+		fprintf(out, "  device %-5zu ", i);
+		put_clean(out, d->name, strnlen(d->name, HESPER_NAME_MAX));
+		fputs(", driver ", out);
+		put_clean(out, d->driver, strnlen(d->driver, HESPER_NAME_MAX));
+		fprintf(out, ", timestampPeriod %g ns\n", d->timestamp_period_ns);
+	}
+}
+
+int
+hesper_report_text(FILE *out, const struct hesper_profile *p)
+{
+	static const enum column kernel_cols[] = {
+		COL_PERCENT, COL_TOTAL, COL_INSTANCES, COL_AVG, COL_MED, COL_MIN, COL_MAX, COL_STDDEV,
+	};
+	static const enum column region_cols[] = {COL_TOTAL, COL_INSTANCES, COL_AVG};
+	struct hesper_kernel **rows = NULL, **regions = NULL;
+	size_t n = 0, nregions = 0, n_estimated = 0;
+	char a[CELL], b[CELL];
+	int ret = -1;
+
+	print_header(out, p);
+	if (!p->kernels || hesper_kernel_table_size(p->kernels) == 0) {
+		if (p->dropped)
+			fprintf(out, "  dropped      %" PRIu64 " dispatches ran but could not be timed\n", p->dropped);
+		fputs("hesper: no GPU work was recorded (no compute dispatches ran on a timed queue)\n", out);
+		goto done;
+	}
+
+	rows = hesper_kernel_table_sorted(p->kernels, &n);
+	if (!rows)
+		goto out;
+	if (p->regions && hesper_kernel_table_size(p->regions) > 0) {
+		regions = hesper_kernel_table_sorted(p->regions, &nregions);
+		if (!regions)
+			goto out;
+	}
+
+	struct hesper_summary sum = hesper_profile_summary(p);
+	uint64_t busy = hesper_profile_gpu_busy_ns(p);
+
+	fprintf(out, "  wall time    %s\n", hesper_format_duration(a, sizeof(a), (double)p->wall_ns));
+	fprintf(out, "  GPU busy     %s", hesper_format_duration(a, sizeof(a), (double)busy));
+	if (p->wall_ns)
+		fprintf(out, " (%.1f%% of wall time)", 100.0 * (double)busy / (double)p->wall_ns);
+	fprintf(out, "\n  kernels      %zu\n", n);
+	fprintf(out, "  dispatches   %" PRIu64 ": %" PRIu64 " timed, %" PRIu64 " dropped, %" PRIu64 " clamped\n",
+		sum.dispatches, sum.events, p->dropped, p->clamped);
+	fprintf(out, "  mode         %s", p->mode[0] ? p->mode : "?");
+	if (p->sample_every > 1)
+		fprintf(out, ", sample every %" PRIu32, p->sample_every);
+	fprintf(out, "\n  Hesper cost  %" PRIu64 " timestamps written, %s host time in hooks\n",
+		p->timestamps_written, hesper_format_duration(b, sizeof(b), (double)p->hook_ns));
+	fputc('\n', out);
+
+	print_table(out, rows, n, kernel_cols, sizeof(kernel_cols) / sizeof(kernel_cols[0]));
+	for (size_t i = 0; i < n; i++)
+		n_estimated += rows[i]->count != rows[i]->timed.count;
+	if (n_estimated)
+		fprintf(out, "\nNote: %zu of %zu kernels ran more often than they were timed (sampling or submit mode);\n"
+			"totals marked ~ are estimates (Avg x Instances), and '-' means never timed.\n",
+			n_estimated, n);
+
+	if (nregions) {
+		fputs("\nRegions (debug labels)\n", out);
+		print_table(out, regions, nregions, region_cols, sizeof(region_cols) / sizeof(region_cols[0]));
+	}
+
+done:
+	ret = 0;
+out:
+	free(rows);
+	free(regions);
+	if (fflush(out) != 0 || ferror(out))
+		ret = -1;
+	return ret;
+}

@@ -1,0 +1,403 @@
+/*
+ * The collector: a thread that waits for Hesper's fences, reads the copied timestamps,
+ * turns ticks into nanoseconds and feeds the profile. The program's threads never wait
+ * for it. At vkDestroyDevice and at exit the same harvesting runs on the caller's
+ * thread, for a bounded time.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "layer.h"
+#include "profile.h"
+#include "submission.h"
+
+/* Longest single wait on a fence by the collector thread, so stop and flush stay prompt. */
+#define POLL_WAIT_NS 2000000ull
+/* Sleep when nothing is pending, unless a submission wakes it first. */
+#define IDLE_WAIT_MS 50
+
+static struct {
+	pthread_mutex_t harvest;            /* one harvester at a time; devices are unlinked under it */
+	pthread_mutex_t lock;               /* guards started/stop and the condition */
+	pthread_cond_t wake;
+	pthread_t thread;
+	bool started, stop;
+	atomic_bool idle;
+} collector = {
+	.harvest = PTHREAD_MUTEX_INITIALIZER,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.wake = PTHREAD_COND_INITIALIZER,
+};
+
+/* @raw extended to 64 bits on @q's timeline (timestamps may have fewer valid bits and wrap). */
+static uint64_t extend_ticks(struct hesper_queue *q, uint64_t raw, uint64_t mask)
+{
+	raw &= mask;
+	if (!q->seen_tick) {
+		q->seen_tick = true;
+		q->last_raw = raw;
+		q->last_ext = raw;
+		return raw;
+	}
+	uint64_t forward = (raw - q->last_raw) & mask;
+	if (forward <= mask / 2) {
+		q->last_raw = raw;
+		q->last_ext += forward;
+		return q->last_ext;
+	}
+	return q->last_ext - ((q->last_raw - raw) & mask); /* slightly older than the newest seen */
+}
+
+/* The interval between two raw timestamps in ns; zero or negative ones are clamped to 0 and counted. */
+static uint64_t interval_ns(uint64_t start, uint64_t end, uint64_t mask, double period, uint64_t *clamped)
+{
+	uint64_t ticks = (end - start) & mask;
+	if (ticks == 0 || ticks > mask / 2) {
+		(*clamped)++;
+		return 0;
+	}
+	return (uint64_t)llround((double)ticks * period);
+}
+
+/* The profile row of @name in @table, cached in the name when @cache is set. */
+static struct hesper_kernel *row_of(struct hesper_kernel_table *table, struct hesper_name *name, bool cache)
+{
+	if (cache && name->row)
+		return name->row;
+	struct hesper_kernel *row = hesper_kernel_table_get(table, name->text);
+	if (cache)
+		name->row = row;
+	return row;
+}
+
+/* The "label/kernel" row of a dispatch inside a debug label. */
+static struct hesper_kernel *labelled_row(struct hesper_profile *p, const struct hesper_dispatch_record *d,
+					  const char *kernel)
+{
+	char name[1024];
+	snprintf(name, sizeof(name), "%s/%s", d->label->text, kernel);
+	return hesper_kernel_table_get(p->labelled, name);
+}
+
+/* Per-batch GPU span, built while walking a submission's occurrences. */
+struct batch_span {
+	uint32_t batch;
+	bool any;
+	uint64_t start, end;
+};
+
+static void close_span(struct hesper_profile *p, struct batch_span *span, double period)
+{
+	if (span->any)
+		hesper_stats_add(&p->submits, (uint64_t)llround((double)(span->end - span->start) * period));
+	span->any = false;
+}
+
+/* Adds one recording's run to the profile. Called with the process lock held. */
+static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+			       const struct hesper_occurrence *o, struct batch_span *span, struct hesper_name *unknown)
+{
+	const struct hesper_recording *rec = o->rec;
+	const struct hesper_queue_family *family = &q->dev->families[q->family];
+	uint64_t mask = family->tick_mask;
+	double period = q->dev->props.limits.timestampPeriod;
+	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed ? sub->results + o->base : NULL;
+	uint64_t runs = o->executions;
+	uint64_t untimed_runs = ts ? runs - 1 : runs; /* only the last run's timestamps survive */
+
+	p->timestamps_written += (uint64_t)rec->queries_used * runs;
+	p->dropped += rec->lost_dispatches * runs;
+	if (ts && rec->cb_query != HESPER_NO_QUERY) {
+		uint64_t start = extend_ticks(q, ts[rec->cb_query], mask);
+		uint64_t end = extend_ticks(q, ts[rec->cb_query + 1], mask);
+		if (end > start) {
+			uint64_t from = start > q->busy_end ? start : q->busy_end;
+			if (end > from)
+				p->queues[q->profile_queue].busy_ns += (uint64_t)llround((double)(end - from) * period);
+			if (end > q->busy_end)
+				q->busy_end = end;
+		}
+		if (span->any && span->batch != o->batch)
+			close_span(p, span, period);
+		if (!span->any) {
+			span->any = true;
+			span->batch = o->batch;
+			span->start = start;
+			span->end = end;
+		} else {
+			span->start = start < span->start ? start : span->start;
+			span->end = end > span->end ? end : span->end;
+		}
+	}
+	for (size_t i = 0; i < rec->dispatch_count; i++) {
+		const struct hesper_dispatch_record *d = &rec->dispatches[i];
+		struct hesper_name *kernel = d->kernel ? d->kernel : unknown;
+		struct hesper_kernel *row = row_of(p->kernels, kernel, true);
+		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
+		bool timed = ts && d->query != HESPER_NO_QUERY;
+		uint64_t untimed = timed ? untimed_runs : runs;
+		if (timed) {
+			uint64_t ns = interval_ns(ts[d->query], ts[d->query + 1], mask, period, &p->clamped);
+			if (row)
+				hesper_kernel_record(row, ns);
+			if (lrow)
+				hesper_kernel_record(lrow, ns);
+		}
+		if (untimed) {
+			if (row)
+				hesper_kernel_count_untimed(row, untimed);
+			if (lrow)
+				hesper_kernel_count_untimed(lrow, untimed);
+			/* Meant to be timed but could not be: dropped. Left out by mode or sampling: not. */
+			if (d->dropped || d->query != HESPER_NO_QUERY)
+				p->dropped += untimed;
+		}
+	}
+	for (size_t i = 0; i < rec->region_count; i++) {
+		const struct hesper_region_record *r = &rec->regions[i];
+		struct hesper_kernel *row = hesper_kernel_table_get(p->regions, r->label->text);
+		if (!row)
+			continue;
+		bool timed = ts && r->query != HESPER_NO_QUERY;
+		if (timed)
+			hesper_kernel_record(row, interval_ns(ts[r->query], ts[r->query + 1], mask, period, &p->clamped));
+		uint64_t untimed = timed ? untimed_runs : runs;
+		if (untimed)
+			hesper_kernel_count_untimed(row, untimed);
+	}
+}
+
+/* Adds a finished (or abandoned, when @lost) submission to the profile. */
+static void account(struct hesper_queue *q, struct hesper_submission *sub, bool lost)
+{
+	struct hesper_process *proc = hesper_process();
+	struct hesper_device *dev = q->dev;
+	if (lost)
+		sub->failed = true;
+	if (!sub->failed && sub->slots && !sub->coherent) {
+		VkMappedMemoryRange range = {
+			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+			.memory = sub->memory,
+			.size = VK_WHOLE_SIZE,
+		};
+		dev->next.InvalidateMappedMemoryRanges(dev->handle, 1, &range);
+	}
+	pthread_mutex_lock(&proc->lock);
+	struct hesper_profile *p = proc->profile;
+	struct hesper_name *unknown = hesper_intern("(unknown pipeline)");
+	struct batch_span span = {0};
+	p->queues[q->profile_queue].submits += sub->batch_count;
+	for (size_t i = 0; i < sub->occ_count; i++)
+		account_occurrence(p, q, sub, &sub->occ[i], &span, unknown);
+	close_span(p, &span, dev->props.limits.timestampPeriod);
+	pthread_mutex_unlock(&proc->lock);
+}
+
+/*
+ * Accounts for every finished submission at the head of @q, waiting up to @wait_ns for
+ * the first unfinished one. Returns true when submissions are still pending. Called
+ * with collector.harvest held.
+ */
+static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
+{
+	struct hesper_device *dev = q->dev;
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		struct hesper_submission *sub = q->pending_head;
+		pthread_mutex_unlock(&q->lock);
+		if (!sub)
+			return false;
+		bool lost = false;
+		if (sub->fenced) {
+			VkResult r = wait_ns ? dev->next.WaitForFences(dev->handle, 1, &sub->fence, VK_TRUE, wait_ns)
+					     : dev->next.GetFenceStatus(dev->handle, sub->fence);
+			if (r == VK_TIMEOUT || r == VK_NOT_READY)
+				return true;
+			lost = r != VK_SUCCESS; /* device lost: its timestamps will never come */
+		}
+		pthread_mutex_lock(&q->lock);
+		q->pending_head = sub->next;
+		if (!q->pending_head)
+			q->pending_tail = NULL;
+		pthread_mutex_unlock(&q->lock);
+		account(q, sub, lost);
+		if (lost) {
+			/* Its objects may still be in use by a broken device: leave them be. */
+			for (size_t i = 0; i < sub->occ_count; i++)
+				hesper_recording_unref(sub->occ[i].rec);
+			free(sub->occ);
+			free(sub);
+		} else {
+			hesper_submission_recycle(q, sub);
+		}
+	}
+}
+
+/* The process's devices, newest first; the list only grows at its head outside the harvest lock. */
+static struct hesper_device *first_device(void)
+{
+	struct hesper_process *proc = hesper_process();
+	pthread_mutex_lock(&proc->lock);
+	struct hesper_device *dev = proc->devices;
+	pthread_mutex_unlock(&proc->lock);
+	return dev;
+}
+
+static struct hesper_queue *first_queue(struct hesper_device *dev)
+{
+	pthread_mutex_lock(&dev->lock);
+	struct hesper_queue *q = dev->queues;
+	pthread_mutex_unlock(&dev->lock);
+	return q;
+}
+
+static void *collector_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&collector.harvest);
+		bool pending = false;
+		for (struct hesper_device *dev = first_device(); dev; dev = dev->next_in_process)
+			for (struct hesper_queue *q = first_queue(dev); q; q = q->next_in_device)
+				pending |= harvest_queue(q, 0);
+		/* Wait on the oldest fence of one queue rather than spin. */
+		if (pending) {
+			for (struct hesper_device *dev = first_device(); dev; dev = dev->next_in_process) {
+				for (struct hesper_queue *q = first_queue(dev); q; q = q->next_in_device) {
+					if (harvest_queue(q, POLL_WAIT_NS))
+						goto waited;
+				}
+			}
+		}
+	waited:
+		pthread_mutex_unlock(&collector.harvest);
+
+		pthread_mutex_lock(&collector.lock);
+		if (collector.stop) {
+			pthread_mutex_unlock(&collector.lock);
+			return NULL;
+		}
+		if (!pending) {
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += IDLE_WAIT_MS * 1000000L;
+			if (until.tv_nsec >= 1000000000L) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000L;
+			}
+			atomic_store(&collector.idle, true);
+			pthread_cond_timedwait(&collector.wake, &collector.lock, &until);
+			atomic_store(&collector.idle, false);
+		}
+		pthread_mutex_unlock(&collector.lock);
+	}
+}
+
+/* Starts the collector thread on first use. */
+static void ensure_started(void)
+{
+	pthread_mutex_lock(&collector.lock);
+	if (!collector.started && !collector.stop) {
+		sigset_t all, old;
+		/* The program's signal handlers must never run on Hesper's thread. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		if (pthread_create(&collector.thread, NULL, collector_main, NULL) == 0)
+			collector.started = true;
+		else
+			hesper_log("cannot start the collector thread; results are collected at exit");
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	pthread_mutex_unlock(&collector.lock);
+}
+
+void hesper_collector_enqueue(struct hesper_queue *queue, struct hesper_submission *sub)
+{
+	sub->next = NULL;
+	pthread_mutex_lock(&queue->lock);
+	if (queue->pending_tail)
+		queue->pending_tail->next = sub;
+	else
+		queue->pending_head = sub;
+	queue->pending_tail = sub;
+	pthread_mutex_unlock(&queue->lock);
+	if (!collector.started)
+		ensure_started();
+	if (atomic_load_explicit(&collector.idle, memory_order_relaxed))
+		hesper_collector_nudge();
+}
+
+void hesper_collector_nudge(void)
+{
+	pthread_mutex_lock(&collector.lock);
+	pthread_cond_signal(&collector.wake);
+	pthread_mutex_unlock(&collector.lock);
+}
+
+/* Harvests every queue of @dev until nothing is pending or @deadline passes; then counts the rest as lost. */
+static void flush_device(struct hesper_device *dev, uint64_t deadline)
+{
+	for (struct hesper_queue *q = first_queue(dev); q; q = q->next_in_device) {
+		for (;;) {
+			uint64_t now = hesper_now_ns();
+			uint64_t wait = now < deadline ? deadline - now : 0;
+			if (!harvest_queue(q, wait ? wait : 1))
+				break;
+			if (hesper_now_ns() >= deadline) {
+				/* Out of time: what is left is reported as dropped. */
+				pthread_mutex_lock(&q->lock);
+				struct hesper_submission *sub = q->pending_head;
+				q->pending_head = q->pending_tail = NULL;
+				pthread_mutex_unlock(&q->lock);
+				while (sub) {
+					struct hesper_submission *next = sub->next;
+					account(q, sub, true);
+					for (size_t i = 0; i < sub->occ_count; i++)
+						hesper_recording_unref(sub->occ[i].rec);
+					free(sub->occ);
+					free(sub);
+					sub = next;
+				}
+				break;
+			}
+		}
+	}
+}
+
+void hesper_collector_flush(struct hesper_device *only, uint64_t timeout_ns)
+{
+	struct hesper_process *proc = hesper_process();
+	uint64_t deadline = hesper_now_ns() + timeout_ns;
+	pthread_mutex_lock(&collector.harvest);
+	for (struct hesper_device *dev = first_device(); dev; dev = dev->next_in_process)
+		if (!only || dev == only)
+			flush_device(dev, deadline);
+	if (only) {
+		/* Unlinked under the harvest lock, the collector thread can no longer reach it. */
+		pthread_mutex_lock(&proc->lock);
+		for (struct hesper_device **p = &proc->devices; *p; p = &(*p)->next_in_process) {
+			if (*p == only) {
+				*p = only->next_in_process;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&proc->lock);
+	}
+	pthread_mutex_unlock(&collector.harvest);
+}
+
+void hesper_collector_stop(void)
+{
+	pthread_mutex_lock(&collector.lock);
+	bool join = collector.started;
+	collector.stop = true;
+	pthread_cond_signal(&collector.wake);
+	pthread_mutex_unlock(&collector.lock);
+	if (join)
+		pthread_join(collector.thread, NULL);
+	collector.started = false;
+}

@@ -1,0 +1,443 @@
+/*
+ * Command pools and command buffers: what each command buffer records, and the
+ * timestamps Hesper adds to it. Each primary gets a pair around its whole body (for
+ * submission and queue busy time); each timed dispatch and debug label a pair around it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+
+/* An open label with no region record (memory ran out). */
+#define NO_REGION UINT32_MAX
+
+#define SHARDS (sizeof(((struct hesper_process *)0)->command_buffers) / sizeof(struct hesper_map))
+
+static struct hesper_map *shard_of(VkCommandBuffer cb)
+{
+	uint64_t h = (uint64_t)(uintptr_t)cb;
+	return &hesper_process()->command_buffers[(h >> 6 ^ h >> 12) % SHARDS];
+}
+
+/* Last command buffer looked up by this thread: recording is single-threaded per buffer. */
+static _Thread_local struct {
+	VkCommandBuffer handle;
+	struct hesper_command_buffer *state;
+	uint64_t epoch;
+} last_lookup;
+
+struct hesper_command_buffer *hesper_command_buffer_from(VkCommandBuffer cb)
+{
+	struct hesper_process *proc = hesper_process();
+	uint64_t epoch = atomic_load_explicit(&proc->command_buffer_epoch, memory_order_acquire);
+	if (last_lookup.handle == cb && last_lookup.epoch == epoch)
+		return last_lookup.state;
+	struct hesper_command_buffer *state = hesper_map_get(shard_of(cb), (uint64_t)(uintptr_t)cb);
+	last_lookup.handle = cb;
+	last_lookup.state = state;
+	last_lookup.epoch = epoch;
+	return state;
+}
+
+/* Drops @s from the maps and frees it; its recording lives on while submissions use it. */
+static void forget_command_buffer(struct hesper_command_buffer *s)
+{
+	struct hesper_process *proc = hesper_process();
+	hesper_map_remove(shard_of(s->handle), (uint64_t)(uintptr_t)s->handle);
+	/* Invalidate every thread's cached lookup: the handle may come back for another buffer. */
+	atomic_fetch_add_explicit(&proc->command_buffer_epoch, 1, memory_order_acq_rel);
+	if (s->pool) {
+		if (s->pool_prev)
+			s->pool_prev->pool_next = s->pool_next;
+		else
+			s->pool->buffers = s->pool_next;
+		if (s->pool_next)
+			s->pool_next->pool_prev = s->pool_prev;
+	}
+	hesper_recording_unref(s->rec);
+	free(s);
+}
+
+/* Forgets every buffer of @pool. */
+static void forget_pool_buffers(struct hesper_command_pool *pool)
+{
+	while (pool->buffers)
+		forget_command_buffer(pool->buffers);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
+							const VkAllocationCallbacks *allocator, VkCommandPool *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.CreateCommandPool(device, info, allocator, out);
+	if (result != VK_SUCCESS)
+		return result;
+	struct hesper_command_pool *pool = calloc(1, sizeof(*pool));
+	if (!pool || hesper_map_put(&dev->pools, (uint64_t)*out, pool) != 0) {
+		free(pool);
+		hesper_log("out of memory tracking a command pool; its command buffers will not be timed");
+		return VK_SUCCESS;
+	}
+	pool->handle = *out;
+	pool->family = info->queueFamilyIndex;
+	pool->protected_pool = info->flags & VK_COMMAND_POOL_CREATE_PROTECTED_BIT;
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyCommandPool(VkDevice device, VkCommandPool handle,
+						     const VkAllocationCallbacks *allocator)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	struct hesper_command_pool *pool = handle ? hesper_map_remove(&dev->pools, (uint64_t)handle) : NULL;
+	if (pool) {
+		forget_pool_buffers(pool);
+		free(pool);
+	}
+	dev->next.DestroyCommandPool(device, handle, allocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_ResetCommandPool(VkDevice device, VkCommandPool handle,
+						       VkCommandPoolResetFlags flags)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	struct hesper_command_pool *pool = hesper_map_get(&dev->pools, (uint64_t)handle);
+	for (struct hesper_command_buffer *s = pool ? pool->buffers : NULL; s; s = s->pool_next) {
+		hesper_recording_unref(s->rec);
+		s->rec = NULL;
+	}
+	return dev->next.ResetCommandPool(device, handle, flags);
+}
+
+static int pool_free(void *value, void *ctx)
+{
+	(void)ctx;
+	struct hesper_command_pool *pool = value;
+	forget_pool_buffers(pool);
+	free(pool);
+	return 1;
+}
+
+void hesper_command_pools_release_all(struct hesper_device *dev)
+{
+	hesper_map_remove_if(&dev->pools, pool_free, NULL);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *info,
+							     VkCommandBuffer *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.AllocateCommandBuffers(device, info, out);
+	if (result != VK_SUCCESS)
+		return result;
+	struct hesper_command_pool *pool = hesper_map_get(&dev->pools, (uint64_t)info->commandPool);
+	for (uint32_t i = 0; i < info->commandBufferCount; i++) {
+		struct hesper_command_buffer *s = calloc(1, sizeof(*s));
+		if (!s || hesper_map_put(shard_of(out[i]), (uint64_t)(uintptr_t)out[i], s) != 0) {
+			free(s);
+			hesper_log("out of memory tracking a command buffer; its dispatches will not be counted");
+			continue;
+		}
+		s->handle = out[i];
+		s->dev = dev;
+		s->pool = pool;
+		s->primary = info->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+		if (pool) {
+			s->pool_next = pool->buffers;
+			if (pool->buffers)
+				pool->buffers->pool_prev = s;
+			pool->buffers = s;
+		}
+	}
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t count,
+						     const VkCommandBuffer *buffers)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	for (uint32_t i = 0; i < count; i++) {
+		struct hesper_command_buffer *s = buffers[i] ? hesper_command_buffer_from(buffers[i]) : NULL;
+		if (s)
+			forget_command_buffer(s);
+	}
+	dev->next.FreeCommandBuffers(device, pool, count, buffers);
+}
+
+/* True when @info makes a secondary continue a render pass, where no query may be reset. */
+static bool continues_render_pass(const VkCommandBufferBeginInfo *info)
+{
+	return info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
+}
+
+/* Writes a timestamp for query @query of @rec at @stage into @cb. */
+static void write_timestamp(struct hesper_recording *rec, VkCommandBuffer cb, VkPipelineStageFlagBits stage,
+			    uint32_t query)
+{
+	VkQueryPool pool;
+	uint32_t index;
+	hesper_recording_query(rec, query, &pool, &index);
+	rec->dev->next.CmdWriteTimestamp(cb, stage, pool, index);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s)
+		return hesper_device_from(cb)->next.BeginCommandBuffer(cb, info);
+	struct hesper_device *dev = s->dev;
+	VkResult result = dev->next.BeginCommandBuffer(cb, info);
+	if (result != VK_SUCCESS)
+		return result;
+	/* Beginning implicitly resets: the old recording belongs to its submissions now. */
+	hesper_recording_unref(s->rec);
+	s->bound_kernel = NULL;
+	uint32_t family = s->pool ? s->pool->family : UINT32_MAX;
+	bool timed_family = family < dev->family_count && dev->families[family].timed;
+	bool can_query = timed_family && s->pool && !s->pool->protected_pool &&
+			 !(!s->primary && continues_render_pass(info));
+	s->rec = hesper_recording_create(dev, family, s->primary, can_query);
+	if (!s->rec)
+		return VK_SUCCESS; /* counted nowhere: the report's dispatch count will miss these */
+	if (s->primary) {
+		uint32_t q = hesper_recording_take_pair(s->rec, cb);
+		if (q != HESPER_NO_QUERY) {
+			s->rec->cb_query = q;
+			write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q);
+		}
+	}
+	return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s)
+		return hesper_device_from(cb)->next.EndCommandBuffer(cb);
+	struct hesper_recording *rec = s->rec;
+	if (rec) {
+		/* Labels still open end here, so every query taken is written. */
+		uint32_t open = rec->label_depth < HESPER_MAX_LABEL_DEPTH ? rec->label_depth : HESPER_MAX_LABEL_DEPTH;
+		for (uint32_t i = open; i-- > 0;) {
+			if (rec->open_regions[i] == NO_REGION)
+				continue;
+			uint32_t q = rec->regions[rec->open_regions[i]].query;
+			if (q != HESPER_NO_QUERY)
+				write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);
+		}
+		rec->label_depth = 0;
+		if (rec->cb_query != HESPER_NO_QUERY)
+			write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, rec->cb_query + 1);
+	}
+	return s->dev->next.EndCommandBuffer(cb);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s)
+		return hesper_device_from(cb)->next.ResetCommandBuffer(cb, flags);
+	hesper_recording_unref(s->rec);
+	s->rec = NULL;
+	return s->dev->next.ResetCommandBuffer(cb, flags);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipeline pipeline)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdBindPipeline(cb, point, pipeline);
+		return;
+	}
+	s->dev->next.CmdBindPipeline(cb, point, pipeline);
+	if (point == VK_PIPELINE_BIND_POINT_COMPUTE)
+		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
+}
+
+/* Grows an array of @size-byte elements to hold one more; false when memory runs out. */
+static bool reserve_one(void **items, size_t count, size_t *capacity, size_t size)
+{
+	if (count < *capacity)
+		return true;
+	size_t grown = *capacity ? *capacity * 2 : 16;
+	void *p = realloc(*items, grown * size);
+	if (!p)
+		return false;
+	*items = p;
+	*capacity = grown;
+	return true;
+}
+
+/* The innermost open debug label of @rec, or NULL. */
+static struct hesper_name *innermost_label(const struct hesper_recording *rec)
+{
+	if (!rec->label_depth || rec->label_depth > HESPER_MAX_LABEL_DEPTH)
+		return NULL;
+	uint32_t region = rec->open_regions[rec->label_depth - 1];
+	return region == NO_REGION ? NULL : rec->regions[region].label;
+}
+
+/* Whether this dispatch of @kernel gets timestamps under HESPER_MODE and HESPER_SAMPLE. */
+static bool sampled(struct hesper_name *kernel)
+{
+	const struct hesper_settings *set = &hesper_process()->settings;
+	if (set->mode != HESPER_MODE_DISPATCH)
+		return false;
+	if (set->sample_every <= 1 || !kernel)
+		return true;
+	/* Every N-th recorded dispatch of each kernel, the first always, so rare kernels are seen. */
+	return atomic_fetch_add_explicit(&kernel->recorded, 1, memory_order_relaxed) % set->sample_every == 0;
+}
+
+/* Records a dispatch about to be issued on @cb and opens its timestamp pair; returns the pair. */
+static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	struct hesper_recording *rec = s->rec;
+	if (!rec)
+		return HESPER_NO_QUERY;
+	/* Time one hook in 64 per thread (reading the clock costs as much as the hook). */
+	static _Thread_local uint32_t hook_tick;
+	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
+	uint32_t query = HESPER_NO_QUERY;
+	bool dropped = false;
+	if (sampled(s->bound_kernel)) {
+		query = hesper_recording_take_pair(rec, cb);
+		dropped = query == HESPER_NO_QUERY;
+	}
+	if (!reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
+			 sizeof(*rec->dispatches))) {
+		rec->lost_dispatches++;
+		return query; /* the pair is still written, so the copy never waits on a missing query */
+	}
+	struct hesper_dispatch_record *d = &rec->dispatches[rec->dispatch_count++];
+	d->kernel = s->bound_kernel;
+	d->label = innermost_label(rec);
+	d->query = query;
+	d->dropped = dropped;
+	d->groups[0] = x;
+	d->groups[1] = y;
+	d->groups[2] = z;
+	if (query != HESPER_NO_QUERY)
+		write_timestamp(rec, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, query);
+	if (t0)
+		rec->hook_ns += (hesper_now_ns() - t0) * 64;
+	return query;
+}
+
+/* Closes the timestamp pair opened by dispatch_begin. */
+static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t query)
+{
+	if (query != HESPER_NO_QUERY)
+		write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, query + 1);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdDispatch(cb, x, y, z);
+		return;
+	}
+	uint32_t q = dispatch_begin(s, cb, x, y, z);
+	s->dev->next.CmdDispatch(cb, x, y, z);
+	dispatch_end(s, cb, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdDispatchIndirect(cb, buffer, offset);
+		return;
+	}
+	uint32_t q = dispatch_begin(s, cb, 0, 0, 0); /* group counts live in GPU memory */
+	s->dev->next.CmdDispatchIndirect(cb, buffer, offset);
+	dispatch_end(s, cb, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+						  uint32_t x, uint32_t y, uint32_t z)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+		return;
+	}
+	uint32_t q = dispatch_begin(s, cb, x, y, z);
+	s->dev->next.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+	dispatch_end(s, cb, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+						     uint32_t x, uint32_t y, uint32_t z)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
+		return;
+	}
+	uint32_t q = dispatch_begin(s, cb, x, y, z);
+	s->dev->next.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
+	dispatch_end(s, cb, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_t count,
+						     const VkCommandBuffer *secondaries)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	dev->next.CmdExecuteCommands(cb, count, secondaries);
+	if (!s || !s->rec)
+		return;
+	struct hesper_recording *rec = s->rec;
+	for (uint32_t i = 0; i < count; i++) {
+		struct hesper_command_buffer *sec = hesper_command_buffer_from(secondaries[i]);
+		if (!sec || !sec->rec)
+			continue;
+		if (!reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
+				 sizeof(*rec->secondaries))) {
+			rec->lost_dispatches += sec->rec->dispatch_count;
+			continue;
+		}
+		hesper_recording_ref(sec->rec);
+		rec->secondaries[rec->secondary_count++] = sec->rec;
+	}
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	dev->next.CmdBeginDebugUtilsLabelEXT(cb, label);
+	if (!s || !s->rec)
+		return;
+	struct hesper_recording *rec = s->rec;
+	if (rec->label_depth++ >= HESPER_MAX_LABEL_DEPTH)
+		return; /* deeper labels are counted by depth only */
+	rec->open_regions[rec->label_depth - 1] = NO_REGION;
+	struct hesper_name *name = hesper_intern(label && label->pLabelName ? label->pLabelName : "");
+	if (!name || !reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
+				  sizeof(*rec->regions)))
+		return; /* the depth still counts, so the matching end stays matched */
+	uint32_t q = sampled(NULL) ? hesper_recording_take_pair(rec, cb) : HESPER_NO_QUERY;
+	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
+	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name, .query = q};
+	if (q != HESPER_NO_QUERY)
+		write_timestamp(rec, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	struct hesper_recording *rec = s ? s->rec : NULL;
+	/* A label opened in another command buffer ends here unseen (depth 0): nothing to close. */
+	if (rec && rec->label_depth > 0) {
+		uint32_t depth = --rec->label_depth;
+		if (depth < HESPER_MAX_LABEL_DEPTH && rec->open_regions[depth] != NO_REGION) {
+			uint32_t q = rec->regions[rec->open_regions[depth]].query;
+			if (q != HESPER_NO_QUERY)
+				write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);
+		}
+	}
+	dev->next.CmdEndDebugUtilsLabelEXT(cb);
+}

@@ -1,0 +1,308 @@
+/* vkCreateDevice / vkDestroyDevice, queues, and the program's own waits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+#include "profile.h"
+#include "submission.h"
+
+struct hesper_device *hesper_device_from(const void *dispatchable)
+{
+	return hesper_map_get(&hesper_process()->device_keys, hesper_dispatch_key(dispatchable));
+}
+
+struct hesper_queue *hesper_queue_from(VkQueue queue)
+{
+	return hesper_map_get(&hesper_process()->queues, (uint64_t)(uintptr_t)queue);
+}
+
+/* The element of @info's chain with @function, or NULL. */
+static VkLayerDeviceCreateInfo *find_device_link(const VkDeviceCreateInfo *info, VkLayerFunction function)
+{
+	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+		if (s->sType != VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO)
+			continue;
+		VkLayerDeviceCreateInfo *link = (VkLayerDeviceCreateInfo *)s;
+		if (link->function == function)
+			return link;
+	}
+	return NULL;
+}
+
+/* Fills the device's name and driver for the report. */
+static void describe_device(struct hesper_device *dev, struct hesper_device_info *out)
+{
+	snprintf(out->name, sizeof(out->name), "%s", dev->props.deviceName);
+	out->timestamp_period_ns = dev->props.limits.timestampPeriod;
+	uint32_t v = dev->props.driverVersion;
+	snprintf(out->driver, sizeof(out->driver), "driver version 0x%08x, Vulkan %u.%u.%u", v,
+		 VK_API_VERSION_MAJOR(dev->props.apiVersion), VK_API_VERSION_MINOR(dev->props.apiVersion),
+		 VK_API_VERSION_PATCH(dev->props.apiVersion));
+	/* Driver properties are core in 1.2; asking needs a 1.1 instance for vkGetPhysicalDeviceProperties2. */
+	if (dev->props.apiVersion < VK_API_VERSION_1_2 || dev->instance->api_version < VK_API_VERSION_1_1 ||
+	    !dev->instance->next.GetPhysicalDeviceProperties2)
+		return;
+	VkPhysicalDeviceDriverProperties driver = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+	VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+					      .pNext = &driver};
+	dev->instance->next.GetPhysicalDeviceProperties2(dev->physical, &props2);
+	/* The driver's strings are at most 256 bytes each: cut them to fit one line. */
+	int n = snprintf(out->driver, sizeof(out->driver), "%.100s %.100s", driver.driverName, driver.driverInfo);
+	if (n > 0 && (size_t)n < sizeof(out->driver))
+		snprintf(out->driver + n, sizeof(out->driver) - (size_t)n, " (Vulkan %u.%u.%u)",
+			 VK_API_VERSION_MAJOR(dev->props.apiVersion), VK_API_VERSION_MINOR(dev->props.apiVersion),
+			 VK_API_VERSION_PATCH(dev->props.apiVersion));
+}
+
+/* Reads what Hesper needs to know about @dev's physical device. Returns 0, or -1 when out of memory. */
+static int read_physical_device(struct hesper_device *dev)
+{
+	const struct hesper_instance_table *it = &dev->instance->next;
+	it->GetPhysicalDeviceProperties(dev->physical, &dev->props);
+	it->GetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
+	uint32_t count = 0;
+	it->GetPhysicalDeviceQueueFamilyProperties(dev->physical, &count, NULL);
+	VkQueueFamilyProperties *props = calloc(count ? count : 1, sizeof(*props));
+	dev->families = calloc(count ? count : 1, sizeof(*dev->families));
+	if (!props || !dev->families) {
+		free(props);
+		return -1;
+	}
+	it->GetPhysicalDeviceQueueFamilyProperties(dev->physical, &count, props);
+	dev->family_count = count;
+	for (uint32_t i = 0; i < count; i++) {
+		struct hesper_queue_family *f = &dev->families[i];
+		uint32_t bits = props[i].timestampValidBits;
+		f->props = props[i];
+		/* A shift by 64 is undefined: spell out the full mask. */
+		f->tick_mask = bits >= 64 ? UINT64_MAX : bits ? (1ull << bits) - 1 : 0;
+		f->timed = bits != 0 && (props[i].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT));
+	}
+	free(props);
+	return 0;
+}
+
+/* Frees a device's state (not the VkDevice). */
+static void free_device(struct hesper_device *dev)
+{
+	if (!dev)
+		return;
+	hesper_map_destroy(&dev->pools);
+	hesper_map_destroy(&dev->modules);
+	hesper_map_destroy(&dev->pipelines);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev->families);
+	free(dev);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
+						   const VkAllocationCallbacks *allocator, VkDevice *out)
+{
+	struct hesper_process *proc = hesper_process();
+	struct hesper_instance *inst = hesper_instance_from(physical);
+	VkLayerDeviceCreateInfo *link = find_device_link(info, VK_LAYER_LINK_INFO);
+	VkLayerDeviceCreateInfo *loader_data = find_device_link(info, VK_LOADER_DATA_CALLBACK);
+	if (!inst || !link || !link->u.pLayerInfo)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(inst->handle, "vkCreateDevice");
+	if (!create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+	VkResult result = create(physical, info, allocator, out);
+	if (result != VK_SUCCESS)
+		return result;
+
+	struct hesper_device *dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		goto fail;
+	dev->handle = *out;
+	dev->physical = physical;
+	dev->instance = inst;
+	dev->set_loader_data = loader_data ? loader_data->u.pfnSetDeviceLoaderData : NULL;
+	pthread_mutex_init(&dev->lock, NULL);
+	hesper_map_init(&dev->pools);
+	hesper_map_init(&dev->modules);
+	hesper_map_init(&dev->pipelines);
+	dev->next.GetDeviceProcAddr = gdpa;
+#define LOAD(name) dev->next.name = (PFN_vk##name)gdpa(*out, "vk" #name);
+	HESPER_DEVICE_COMMANDS(LOAD, LOAD)
+#undef LOAD
+	if (read_physical_device(dev) != 0)
+		goto fail;
+
+	struct hesper_device_info described = {0};
+	describe_device(dev, &described);
+	pthread_mutex_lock(&proc->lock);
+	int index = hesper_profile_add_device(proc->profile, &described);
+	if (index >= 0) {
+		dev->profile_device = (uint32_t)index;
+		dev->next_in_process = proc->devices;
+		proc->devices = dev;
+	}
+	pthread_mutex_unlock(&proc->lock);
+	if (index < 0)
+		goto fail;
+	if (hesper_map_put(&proc->device_keys, hesper_dispatch_key(*out), dev) != 0) {
+		hesper_log("out of memory tracking a device; it will not be profiled");
+		/* It stays in the process list (harmless); calls cannot reach it without the key. */
+		goto fail_after_list;
+	}
+	hesper_process_register_exit();
+	return VK_SUCCESS;
+fail:
+	free_device(dev);
+fail_after_list:
+	{
+		PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*out, "vkDestroyDevice");
+		if (destroy)
+			destroy(*out, allocator);
+		*out = VK_NULL_HANDLE;
+	}
+	return VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
+{
+	if (!device)
+		return;
+	struct hesper_process *proc = hesper_process();
+	struct hesper_device *dev = hesper_device_from(device);
+	if (!dev)
+		return;
+	atomic_store(&dev->closing, true);
+	/*
+	 * The program has waited for its work by now (it must, before destroying): harvest it
+	 * all. The flush also takes the device out of the collector's sight.
+	 */
+	hesper_collector_flush(dev, (uint64_t)proc->settings.exit_timeout_ms * 1000000ull);
+	hesper_command_pools_release_all(dev);
+	hesper_pipelines_release_all(dev);
+	hesper_device_release_queues(dev);
+	hesper_query_blocks_destroy(dev);
+
+	hesper_map_remove(&proc->device_keys, hesper_dispatch_key(device));
+	dev->next.DestroyDevice(device, allocator);
+	free_device(dev);
+}
+
+/* The state of @handle, created on first sight. */
+static void track_queue(struct hesper_device *dev, VkQueue handle, uint32_t family, uint32_t index)
+{
+	struct hesper_process *proc = hesper_process();
+	if (!handle || hesper_map_get(&proc->queues, (uint64_t)(uintptr_t)handle))
+		return;
+	struct hesper_queue *q = calloc(1, sizeof(*q));
+	if (!q) {
+		hesper_log("out of memory tracking a queue; its work will not be timed");
+		return;
+	}
+	q->handle = handle;
+	q->dev = dev;
+	q->family = family;
+	q->index = index;
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_mutex_lock(&proc->lock);
+	struct hesper_queue_info *row = hesper_profile_queue(proc->profile, dev->profile_device, family, index);
+	if (row) {
+		row->timestamp_bits = family < dev->family_count ? dev->families[family].props.timestampValidBits : 0;
+		q->profile_queue = (uint32_t)(row - proc->profile->queues);
+	}
+	pthread_mutex_unlock(&proc->lock);
+	if (!row || hesper_map_put(&proc->queues, (uint64_t)(uintptr_t)handle, q) != 0) {
+		pthread_mutex_destroy(&q->lock);
+		free(q);
+		return;
+	}
+	pthread_mutex_lock(&dev->lock);
+	q->next_in_device = dev->queues;
+	dev->queues = q;
+	pthread_mutex_unlock(&dev->lock);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	dev->next.GetDeviceQueue(device, family, index, out);
+	track_queue(dev, *out, family, index);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	dev->next.GetDeviceQueue2(device, info, out);
+	track_queue(dev, *out, info->queueFamilyIndex, info->queueIndex);
+}
+
+static int queue_of_device(void *value, void *ctx)
+{
+	return ((struct hesper_queue *)value)->dev == ctx;
+}
+
+void hesper_device_release_queues(struct hesper_device *dev)
+{
+	hesper_map_remove_if(&hesper_process()->queues, queue_of_device, dev);
+	pthread_mutex_lock(&dev->lock);
+	struct hesper_queue *q = dev->queues;
+	dev->queues = NULL;
+	pthread_mutex_unlock(&dev->lock);
+	while (q) {
+		struct hesper_queue *next = q->next_in_device;
+		hesper_submissions_release(q);
+		if (q->pool)
+			dev->next.DestroyCommandPool(dev->handle, q->pool, NULL);
+		pthread_mutex_destroy(&q->lock);
+		free(q);
+		q = next;
+	}
+}
+
+/* The program's own waits: a good moment to collect what has finished. */
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueWaitIdle(VkQueue queue)
+{
+	struct hesper_device *dev = hesper_device_from(queue);
+	VkResult result = dev->next.QueueWaitIdle(queue);
+	hesper_collector_nudge();
+	return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_DeviceWaitIdle(VkDevice device)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.DeviceWaitIdle(device);
+	hesper_collector_nudge();
+	return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitForFences(VkDevice device, uint32_t count, const VkFence *fences,
+						    VkBool32 wait_all, uint64_t timeout)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.WaitForFences(device, count, fences, wait_all, timeout);
+	if (result == VK_SUCCESS)
+		hesper_collector_nudge();
+	return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
+						     uint64_t timeout)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.WaitSemaphores(device, info, timeout);
+	if (result == VK_SUCCESS)
+		hesper_collector_nudge();
+	return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice device, const VkSemaphoreWaitInfo *info,
+							uint64_t timeout)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.WaitSemaphoresKHR(device, info, timeout);
+	if (result == VK_SUCCESS)
+		hesper_collector_nudge();
+	return result;
+}

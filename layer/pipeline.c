@@ -1,0 +1,160 @@
+/*
+ * Shader modules and compute pipelines: what each kernel is called. A pipeline's name is
+ * its debug-utils object name when the program set one, else a name read from its
+ * SPIR-V (see spirv.h), so that two kernels never share a row.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+#include "spirv.h"
+
+/* Parses @info's code into a new module record; NULL when memory runs out. */
+static struct hesper_module *module_from_code(const VkShaderModuleCreateInfo *info)
+{
+	struct hesper_module *m = calloc(1, sizeof(*m));
+	struct hesper_spirv_info *spirv = calloc(1, sizeof(*spirv));
+	if (!m || !spirv) {
+		free(m);
+		free(spirv);
+		return NULL;
+	}
+	hesper_spirv_parse(info->pCode, info->codeSize, spirv);
+	m->info = spirv;
+	return m;
+}
+
+static void module_free(struct hesper_module *m)
+{
+	if (!m)
+		return;
+	free(m->info);
+	free(m);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
+							 const VkAllocationCallbacks *allocator, VkShaderModule *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.CreateShaderModule(device, info, allocator, out);
+	if (result != VK_SUCCESS)
+		return result;
+	struct hesper_module *m = module_from_code(info);
+	if (!m || hesper_map_put(&dev->modules, (uint64_t)*out, m) != 0)
+		module_free(m);
+	return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyShaderModule(VkDevice device, VkShaderModule module,
+						      const VkAllocationCallbacks *allocator)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	if (module)
+		module_free(hesper_map_remove(&dev->modules, (uint64_t)module));
+	dev->next.DestroyShaderModule(device, module, allocator);
+}
+
+/* The module code given inline in @stage's chain (maintenance5 style), or NULL. */
+static const VkShaderModuleCreateInfo *inline_module(const VkPipelineShaderStageCreateInfo *stage)
+{
+	for (const VkBaseInStructure *s = stage->pNext; s; s = s->pNext)
+		if (s->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
+			return (const VkShaderModuleCreateInfo *)s;
+	return NULL;
+}
+
+/* The interned SPIR-V kernel name of compute stage @stage. */
+static struct hesper_name *stage_kernel(struct hesper_device *dev, const VkPipelineShaderStageCreateInfo *stage)
+{
+	char name[2 * HESPER_SPIRV_NAME_MAX + 32];
+	const char *entry = stage->pName ? stage->pName : "main";
+	struct hesper_module *m = stage->module ? hesper_map_get(&dev->modules, (uint64_t)stage->module) : NULL;
+	const VkShaderModuleCreateInfo *code = stage->module ? NULL : inline_module(stage);
+	if (m) {
+		hesper_spirv_kernel_name(m->info, entry, name, sizeof(name));
+	} else if (code) {
+		struct hesper_spirv_info *info = calloc(1, sizeof(*info));
+		if (!info)
+			return NULL;
+		hesper_spirv_parse(code->pCode, code->codeSize, info);
+		hesper_spirv_kernel_name(info, entry, name, sizeof(name));
+		free(info);
+	} else {
+		/* A module Hesper never saw (e.g. given by identifier): name it by entry point alone. */
+		snprintf(name, sizeof(name), "%s#unknown", entry);
+	}
+	return hesper_intern(name);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+							     const VkComputePipelineCreateInfo *infos,
+							     const VkAllocationCallbacks *allocator, VkPipeline *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.CreateComputePipelines(device, cache, count, infos, allocator, out);
+	/* Even on failure the pipelines that were made are returned (the others are null). */
+	for (uint32_t i = 0; i < count; i++) {
+		if (!out[i])
+			continue;
+		struct hesper_pipeline *p = calloc(1, sizeof(*p));
+		if (!p)
+			continue;
+		p->spirv_kernel = stage_kernel(dev, &infos[i].stage);
+		atomic_init(&p->kernel, p->spirv_kernel);
+		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
+			free(p);
+	}
+	return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyPipeline(VkDevice device, VkPipeline pipeline,
+						  const VkAllocationCallbacks *allocator)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	if (pipeline)
+		free(hesper_map_remove(&dev->pipelines, (uint64_t)pipeline));
+	dev->next.DestroyPipeline(device, pipeline, allocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_SetDebugUtilsObjectNameEXT(VkDevice device,
+								 const VkDebugUtilsObjectNameInfoEXT *info)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	if (info && info->objectType == VK_OBJECT_TYPE_PIPELINE) {
+		struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, info->objectHandle);
+		if (p) {
+			bool named = info->pObjectName && info->pObjectName[0];
+			struct hesper_name *name = named ? hesper_intern(info->pObjectName) : p->spirv_kernel;
+			if (name) /* atomic: command buffers on other threads read it */
+				atomic_store_explicit(&p->kernel, name, memory_order_release);
+		}
+	}
+	return dev->next.SetDebugUtilsObjectNameEXT(device, info);
+}
+
+struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline pipeline)
+{
+	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
+	return p ? atomic_load_explicit(&p->kernel, memory_order_acquire) : NULL;
+}
+
+static int free_module(void *value, void *ctx)
+{
+	(void)ctx;
+	module_free(value);
+	return 1;
+}
+
+static int free_pipeline(void *value, void *ctx)
+{
+	(void)ctx;
+	free(value);
+	return 1;
+}
+
+void hesper_pipelines_release_all(struct hesper_device *dev)
+{
+	hesper_map_remove_if(&dev->modules, free_module, NULL);
+	hesper_map_remove_if(&dev->pipelines, free_pipeline, NULL);
+}

@@ -1,0 +1,172 @@
+/* Process-wide state: settings, the profile, interned names, and the report at exit. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "layer.h"
+#include "profile.h"
+#include "sinks.h"
+
+extern char **environ;
+
+#define NAME_BUCKETS 4096
+
+static struct hesper_process process;
+static pthread_once_t process_once = PTHREAD_ONCE_INIT;
+static struct hesper_sink_list sinks;
+static atomic_uint_fast64_t record_hook_ns;
+
+static struct {
+	pthread_mutex_t lock;
+	struct hesper_name *buckets[NAME_BUCKETS];
+} names = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+uint64_t hesper_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void hesper_log(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "hesper: %s\n", line);
+}
+
+/* The program's name for the report: the base name of /proc/self/exe, else of argv[0]. */
+static void read_exe(char *out, size_t size)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0) {
+		snprintf(out, size, "%s", program_invocation_short_name);
+		return;
+	}
+	path[n] = '\0';
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strnlen(base, size - 1); /* names longer than the field are cut */
+	memcpy(out, base, len);
+	out[len] = '\0';
+}
+
+static void process_init(void)
+{
+	struct hesper_process *p = &process;
+	p->start_ns = hesper_now_ns();
+	pthread_mutex_init(&p->lock, NULL);
+	hesper_map_init(&p->instances);
+	hesper_map_init(&p->device_keys);
+	hesper_map_init(&p->queues);
+	for (size_t i = 0; i < sizeof(p->command_buffers) / sizeof(p->command_buffers[0]); i++)
+		hesper_map_init(&p->command_buffers[i]);
+	atomic_init(&p->command_buffer_epoch, 1);
+	hesper_settings_from_env(&p->settings, environ, stderr);
+
+	p->profile = calloc(1, sizeof(*p->profile));
+	if (!p->profile || hesper_profile_init(p->profile) != 0) {
+		hesper_log("out of memory at start; profiling is off");
+		p->settings.disabled = true;
+		return;
+	}
+	p->profile->pid = (int)getpid();
+	read_exe(p->profile->exe, sizeof(p->profile->exe));
+	if (gethostname(p->profile->host, sizeof(p->profile->host)) != 0)
+		snprintf(p->profile->host, sizeof(p->profile->host), "unknown");
+	p->profile->host[sizeof(p->profile->host) - 1] = '\0';
+	snprintf(p->profile->mode, sizeof(p->profile->mode), "%s", hesper_mode_name(p->settings.mode));
+	p->profile->sample_every = p->settings.sample_every;
+	/* Parsed now so a bad HESPER_REPORT is reported when profiling starts, not at exit. */
+	if (hesper_sinks_parse(getenv("HESPER_REPORT"), p->profile->pid, p->profile->host, &sinks, stderr) < 0)
+		hesper_log("out of memory reading HESPER_REPORT; no report will be written");
+}
+
+struct hesper_process *hesper_process(void)
+{
+	pthread_once(&process_once, process_init);
+	return &process;
+}
+
+/* FNV-1a: names are short and few. */
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+struct hesper_name *hesper_intern(const char *text)
+{
+	uint32_t bucket = name_hash(text) % NAME_BUCKETS;
+	pthread_mutex_lock(&names.lock);
+	struct hesper_name *n = names.buckets[bucket];
+	while (n && strcmp(n->text, text) != 0)
+		n = n->next;
+	if (!n) {
+		n = calloc(1, sizeof(*n));
+		if (n && !(n->text = strdup(text))) {
+			free(n);
+			n = NULL;
+		}
+		if (n) {
+			atomic_init(&n->recorded, 0);
+			n->next = names.buckets[bucket];
+			names.buckets[bucket] = n;
+		}
+	}
+	pthread_mutex_unlock(&names.lock);
+	return n;
+}
+
+void hesper_add_record_hook_ns(uint64_t ns)
+{
+	if (ns)
+		atomic_fetch_add_explicit(&record_hook_ns, ns, memory_order_relaxed);
+}
+
+void hesper_process_report(void)
+{
+	struct hesper_process *p = hesper_process();
+	pthread_mutex_lock(&p->lock);
+	if (p->reported || !p->profile) {
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	p->reported = true;
+	p->profile->wall_ns = hesper_now_ns() - p->start_ns;
+	p->profile->hook_ns = hesper_submit_hook_ns() + atomic_load(&record_hook_ns);
+	fflush(stdout);
+	hesper_sinks_write(&sinks, p->profile, stderr);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* At exit: stop collecting, wait (bounded) for work in flight, write the report. */
+static void at_exit(void)
+{
+	struct hesper_process *p = hesper_process();
+	hesper_collector_stop();
+	hesper_collector_flush(NULL, (uint64_t)p->settings.exit_timeout_ms * 1000000ull);
+	hesper_process_report();
+}
+
+void hesper_process_register_exit(void)
+{
+	struct hesper_process *p = hesper_process();
+	pthread_mutex_lock(&p->lock);
+	bool first = !p->exit_registered;
+	p->exit_registered = true;
+	pthread_mutex_unlock(&p->lock);
+	/* Registered after the driver loaded, so it runs before the driver's own exit handlers. */
+	if (first && atexit(at_exit) != 0)
+		hesper_log("cannot register the exit handler; no report will be written");
+}

@@ -1,0 +1,328 @@
+/*
+ * HESPER_* settings (see settings.h).
+ *
+ * Values are read strictly: numbers are plain decimal (no sign, no base prefix, no
+ * trailing text), range-checked without overflow; words are matched without regard
+ * to case. White space around a value is ignored. Anything else is rejected with
+ * one line on the error stream that quotes the value (cut, with unprintable bytes as
+ * \xHH) and says what is accepted.
+ */
+#include "settings.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define PREFIX "HESPER_"
+#define QUOTE_MAX 64 /* bytes of a rejected value or name shown in an error line */
+
+enum setting_kind {
+	SETTING_REPORT, /* read by the sinks; accepted here and left alone */
+	SETTING_MODE,
+	SETTING_SAMPLE,
+	SETTING_MAX_EVENTS,
+	SETTING_EXIT_TIMEOUT_MS,
+	SETTING_DISABLE,
+};
+
+struct setting {
+	const char *name;
+	enum setting_kind kind;
+	uint64_t min, max; /* numbers only */
+};
+
+/* To add a setting: a row here, a case in apply_value(), a line in settings.h. */
+static const struct setting settings[] = {
+	{ "HESPER_REPORT", SETTING_REPORT, 0, 0 },
+	{ "HESPER_MODE", SETTING_MODE, 0, 0 },
+	{ "HESPER_SAMPLE", SETTING_SAMPLE, 1, 1000000 },
+	{ "HESPER_MAX_EVENTS", SETTING_MAX_EVENTS, 0, 1000000000 },
+	{ "HESPER_EXIT_TIMEOUT_MS", SETTING_EXIT_TIMEOUT_MS, 0, 600000 },
+	{ "HESPER_DISABLE", SETTING_DISABLE, 0, 0 },
+};
+
+#define SETTING_COUNT (sizeof settings / sizeof settings[0])
+
+void
+hesper_settings_default(struct hesper_settings *s)
+{
+	s->mode = HESPER_MODE_DISPATCH;
+	s->sample_every = 1;
+	s->max_events = 1000000;
+	s->exit_timeout_ms = 5000;
+	s->disabled = false;
+}
+
+const char *
+hesper_mode_name(enum hesper_mode mode)
+{
+	switch (mode) {
+	case HESPER_MODE_DISPATCH:
+		return "dispatch";
+	case HESPER_MODE_SUBMIT:
+		return "submit";
+	}
+	return "unknown";
+}
+
+/* A string that is not NUL-terminated where it is used: a name cut at '='. */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static struct span
+trim(struct span v)
+{
+	while (v.len > 0 && is_blank(v.p[0])) {
+		v.p++;
+		v.len--;
+	}
+	while (v.len > 0 && is_blank(v.p[v.len - 1]))
+		v.len--;
+	return v;
+}
+
+static char
+lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool
+equals_nocase(struct span v, const char *word)
+{
+	size_t len = strlen(word);
+
+	if (v.len != len)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (lower(v.p[i]) != word[i])
+			return false;
+	}
+	return true;
+}
+
+static bool
+parse_number(struct span v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t n = 0;
+
+	if (v.len == 0)
+		return false;
+	for (size_t i = 0; i < v.len; i++) {
+		unsigned d;
+
+		if (v.p[i] < '0' || v.p[i] > '9')
+			return false;
+		d = (unsigned)(v.p[i] - '0');
+		if (n > (UINT64_MAX - d) / 10)
+			return false;
+		n = n * 10 + d;
+	}
+	if (n < min || n > max)
+		return false;
+	*out = n;
+	return true;
+}
+
+static bool
+parse_bool(struct span v, bool *out)
+{
+	static const char *const yes[] = { "1", "true", "yes", "on" };
+	static const char *const no[] = { "0", "false", "no", "off" };
+
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+		if (equals_nocase(v, yes[i])) {
+			*out = true;
+			return true;
+		}
+		if (equals_nocase(v, no[i])) {
+			*out = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Writes @v into @dst as it may be shown in an error line: at most QUOTE_MAX bytes of
+ * it, then "..." if there was more; bytes outside printable ASCII, quotes and
+ * backslashes as \xHH. @dst holds QUOTE_MAX * 4 + 4 bytes.
+ */
+static void
+quote(char *dst, struct span v)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = v.len < QUOTE_MAX ? v.len : QUOTE_MAX;
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)v.p[i];
+
+		if (c < 0x20 || c > 0x7e || c == '\'' || c == '\\') {
+			dst[o++] = '\\';
+			dst[o++] = 'x';
+			dst[o++] = hex[c >> 4];
+			dst[o++] = hex[c & 0xf];
+		} else {
+			dst[o++] = (char)c;
+		}
+	}
+	if (n < v.len) {
+		memcpy(dst + o, "...", 3);
+		o += 3;
+	}
+	dst[o] = '\0';
+}
+
+typedef char quoted[QUOTE_MAX * 4 + 4];
+
+static void
+reject_value(FILE *err, const char *name, struct span value, const char *expected)
+{
+	quoted q;
+
+	if (!err)
+		return;
+	quote(q, value);
+	fprintf(err, "hesper: ignoring %s='%s': expected %s\n", name, q, expected);
+	fflush(err);
+}
+
+static void
+reject_name(FILE *err, struct span name)
+{
+	char line[sizeof(quoted) + 64 + SETTING_COUNT * 32];
+	quoted q;
+	size_t o;
+
+	if (!err)
+		return;
+	quote(q, name);
+	/* Built whole and written once, so that it stays one line among other output. */
+	o = (size_t)snprintf(line, sizeof line, "hesper: unknown setting %s (known: ", q);
+	for (size_t i = 0; i < SETTING_COUNT && o < sizeof line; i++)
+		o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", i ? ", " : "", settings[i].name);
+	if (o < sizeof line)
+		snprintf(line + o, sizeof line - o, ")\n");
+	fputs(line, err);
+	fflush(err);
+}
+
+static const struct setting *
+find_setting(struct span name)
+{
+	for (size_t i = 0; i < SETTING_COUNT; i++) {
+		if (strlen(settings[i].name) == name.len && memcmp(settings[i].name, name.p, name.len) == 0)
+			return &settings[i];
+	}
+	return NULL;
+}
+
+static int
+apply_value(struct hesper_settings *s, const struct setting *set, const char *value, FILE *err)
+{
+	struct span raw = { value ? value : "", value ? strlen(value) : 0 };
+	struct span v = trim(raw);
+	char expected[96];
+	uint64_t n;
+	bool b;
+
+	switch (set->kind) {
+	case SETTING_REPORT:
+		return 0;
+	case SETTING_MODE:
+		if (equals_nocase(v, "dispatch")) {
+			s->mode = HESPER_MODE_DISPATCH;
+			return 0;
+		}
+		if (equals_nocase(v, "submit")) {
+			s->mode = HESPER_MODE_SUBMIT;
+			return 0;
+		}
+		reject_value(err, set->name, raw, "dispatch or submit");
+		return -1;
+	case SETTING_DISABLE:
+		if (parse_bool(v, &b)) {
+			s->disabled = b;
+			return 0;
+		}
+		reject_value(err, set->name, raw, "1, 0, true, false, yes, no, on or off");
+		return -1;
+	case SETTING_SAMPLE:
+	case SETTING_MAX_EVENTS:
+	case SETTING_EXIT_TIMEOUT_MS:
+		if (!parse_number(v, set->min, set->max, &n)) {
+			snprintf(expected, sizeof expected, "a whole number from %llu to %llu",
+				 (unsigned long long)set->min, (unsigned long long)set->max);
+			reject_value(err, set->name, raw, expected);
+			return -1;
+		}
+		if (set->kind == SETTING_SAMPLE)
+			s->sample_every = (uint32_t)n;
+		else if (set->kind == SETTING_MAX_EVENTS)
+			s->max_events = n;
+		else
+			s->exit_timeout_ms = (uint32_t)n;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * HESPER_REPORT is known (it is listed, and not reported as unknown) but belongs to
+ * the sinks: applying it here changes nothing and succeeds.
+ */
+int
+hesper_settings_apply(struct hesper_settings *s, const char *name, const char *value, FILE *err)
+{
+	struct span n = { name ? name : "", name ? strlen(name) : 0 };
+	const struct setting *set = find_setting(n);
+
+	if (!set) {
+		reject_name(err, n);
+		return -1;
+	}
+	return apply_value(s, set, value, err);
+}
+
+int
+hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err)
+{
+	int rejected = 0;
+
+	hesper_settings_default(s);
+	if (!environ_vars)
+		return 0;
+	for (char *const *e = environ_vars; *e; e++) {
+		const char *var = *e;
+		const char *eq;
+		struct span name;
+		const struct setting *set;
+
+		if (strncmp(var, PREFIX, strlen(PREFIX)) != 0)
+			continue;
+		eq = strchr(var, '=');
+		if (!eq)
+			continue; /* not NAME=VALUE: not a variable the process can read either */
+		name.p = var;
+		name.len = (size_t)(eq - var);
+		set = find_setting(name);
+		if (!set) {
+			reject_name(err, name);
+			rejected++;
+			continue;
+		}
+		if (set->kind == SETTING_REPORT)
+			continue;
+		if (apply_value(s, set, eq + 1, err) != 0)
+			rejected++;
+	}
+	return rejected;
+}

@@ -1,0 +1,54 @@
+/*
+ * HESPER_* settings other than HESPER_REPORT (see analysis/sinks.h), read once per
+ * process. A bad value gets one line on the error stream and its default is kept.
+ *
+ *   HESPER_MODE=dispatch|submit   time every dispatch (default), or submissions only
+ *   HESPER_SAMPLE=N               time every N-th execution of each command buffer (1..1000000, default 1)
+ *   HESPER_MAX_EVENTS=N           events kept for the trace (0..1000000000, default 1000000)
+ *   HESPER_EXIT_TIMEOUT_MS=N      how long exit waits for work in flight (0..600000, default 5000)
+ *   HESPER_DISABLE=1              make the layer a pass-through
+ */
+#ifndef HESPER_SETTINGS_H
+#define HESPER_SETTINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum hesper_mode {
+	HESPER_MODE_DISPATCH,
+	HESPER_MODE_SUBMIT,
+};
+
+struct hesper_settings {
+	enum hesper_mode mode;
+	uint32_t sample_every;
+	uint64_t max_events;
+	uint32_t exit_timeout_ms;
+	bool disabled;
+};
+
+/* The defaults listed above. */
+void hesper_settings_default(struct hesper_settings *s);
+
+/*
+ * Applies one setting (@name without its value, e.g. "HESPER_MODE"). Unknown names and
+ * bad values get one line on @err naming the setting, the value and what is accepted.
+ * Returns 0 when applied, -1 when rejected (the previous value is kept). HESPER_REPORT
+ * is accepted and changes nothing. White space around a value is ignored; @err may be
+ * NULL (no error lines).
+ */
+int hesper_settings_apply(struct hesper_settings *s, const char *name, const char *value, FILE *err);
+
+/*
+ * Fills @s from the environment: defaults, then every HESPER_* variable that is set
+ * (HESPER_REPORT excepted, it belongs to the sinks). Unknown HESPER_* names are reported
+ * too. Returns the number of rejected settings (unknown names included). Entries without
+ * '=' are skipped; @environ_vars may be NULL.
+ */
+int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err);
+
+/* Name of @mode as used in reports ("dispatch", "submit"). */
+const char *hesper_mode_name(enum hesper_mode mode);
+
+#endif

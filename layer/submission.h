@@ -1,0 +1,47 @@
+/*
+ * A submission: one vkQueueSubmit / vkQueueSubmit2 call as Hesper tracks it. It holds the
+ * recordings that ran, where their timestamps are copied to, and the fence that says
+ * when the copy is done. Records are recycled per queue.
+ */
+#ifndef HESPER_SUBMISSION_H
+#define HESPER_SUBMISSION_H
+
+#include "layer.h"
+
+/* The base of an occurrence whose timestamps are not copied. */
+#define HESPER_NO_SLOT UINT32_MAX
+
+/* One recording's run within a submission. */
+struct hesper_occurrence {
+	struct hesper_recording *rec;       /* a reference is held */
+	uint32_t base;                      /* its first result slot in the buffer, or HESPER_NO_SLOT */
+	uint32_t executions;                /* times it ran in this submission */
+	uint32_t batch;                     /* index of its batch in the call */
+};
+
+struct hesper_submission {
+	struct hesper_submission *next;     /* pending or free list */
+	VkCommandBuffer cb;                 /* Hesper's: copies the results out */
+	VkFence fence;
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	const uint64_t *results;            /* mapped buffer, one slot per query */
+	uint32_t capacity;                  /* slots in the buffer */
+	bool coherent;
+	struct hesper_occurrence *occ;
+	size_t occ_count, occ_capacity;
+	uint32_t batch_count;
+	uint32_t slots;                     /* slots used this time */
+	bool fenced;                        /* the fence was submitted: wait for it */
+	bool failed;                        /* Hesper could not follow it: count its dispatches as dropped */
+	uint64_t index;                     /* submission number on its queue */
+	uint64_t host_ns;                   /* host clock at the submit call */
+};
+
+/* Unreferences the recordings of @sub and puts it on @queue's free list for reuse. */
+void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submission *sub);
+
+/* Destroys every submission on @queue's free list. */
+void hesper_submissions_release(struct hesper_queue *queue);
+
+#endif

@@ -1,0 +1,446 @@
+/*
+ * vkQueueSubmit and vkQueueSubmit2: after the program's batches Hesper appends one batch
+ * of its own whose command buffer copies every timestamp the submitted command buffers
+ * wrote into a host-visible buffer, then signals a fence of Hesper's. Query commands on
+ * one queue run in submission order, so the copy always sees this submission's values,
+ * even when the same command buffer is submitted again before this one finished.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+#include "submission.h"
+
+/* Deepest chain of secondaries executing secondaries that Hesper follows. */
+#define MAX_NESTING 8
+
+/* Adds one run of @rec in batch @batch to @sub; false when memory runs out. */
+static bool add_occurrence(struct hesper_submission *sub, struct hesper_recording *rec, uint32_t batch)
+{
+	for (size_t i = 0; i < sub->occ_count; i++) {
+		if (sub->occ[i].rec == rec) {
+			/* It ran again before Hesper's copy: only its last run's timestamps survive. */
+			sub->occ[i].executions++;
+			return true;
+		}
+	}
+	if (sub->occ_count == sub->occ_capacity) {
+		size_t capacity = sub->occ_capacity ? sub->occ_capacity * 2 : 8;
+		void *p = realloc(sub->occ, capacity * sizeof(*sub->occ));
+		if (!p)
+			return false;
+		sub->occ = p;
+		sub->occ_capacity = capacity;
+	}
+	hesper_recording_ref(rec);
+	sub->occ[sub->occ_count++] = (struct hesper_occurrence){.rec = rec, .executions = 1, .batch = batch};
+	return true;
+}
+
+/* Adds @rec and, recursively, the secondaries it executes. */
+static bool add_recording(struct hesper_submission *sub, struct hesper_recording *rec, uint32_t batch, int depth)
+{
+	if (!add_occurrence(sub, rec, batch))
+		return false;
+	if (depth >= MAX_NESTING)
+		return true;
+	for (size_t i = 0; i < rec->secondary_count; i++)
+		if (!add_recording(sub, rec->secondaries[i], batch, depth + 1))
+			return false;
+	return true;
+}
+
+/* Adds the program's command buffer @cb of batch @batch. */
+static void add_command_buffer(struct hesper_submission *sub, VkCommandBuffer cb, uint32_t batch)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (s && s->rec && !add_recording(sub, s->rec, batch, 0))
+		sub->failed = true;
+}
+
+/* A memory type for the results: host visible, preferably cached and coherent; UINT32_MAX if none. */
+static uint32_t pick_memory_type(const struct hesper_device *dev, uint32_t allowed, bool *coherent)
+{
+	static const VkMemoryPropertyFlags wanted[] = {
+		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT |
+			VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+	};
+	for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); w++) {
+		for (uint32_t i = 0; i < dev->memory.memoryTypeCount; i++) {
+			VkMemoryPropertyFlags flags = dev->memory.memoryTypes[i].propertyFlags;
+			if ((allowed & (1u << i)) && (flags & wanted[w]) == wanted[w]) {
+				*coherent = flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+				return i;
+			}
+		}
+	}
+	return UINT32_MAX;
+}
+
+/* Frees @sub's results buffer. */
+static void free_buffer(struct hesper_device *dev, struct hesper_submission *sub)
+{
+	if (sub->memory) {
+		if (sub->results)
+			dev->next.UnmapMemory(dev->handle, sub->memory);
+		dev->next.FreeMemory(dev->handle, sub->memory, NULL);
+	}
+	if (sub->buffer)
+		dev->next.DestroyBuffer(dev->handle, sub->buffer, NULL);
+	sub->memory = VK_NULL_HANDLE;
+	sub->buffer = VK_NULL_HANDLE;
+	sub->results = NULL;
+	sub->capacity = 0;
+}
+
+/* Makes @sub's results buffer hold at least @slots; 0 on success. */
+static int reserve_slots(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots)
+{
+	if (sub->capacity >= slots)
+		return 0;
+	free_buffer(dev, sub);
+	uint32_t capacity = slots < 1024 ? 1024 : slots;
+	VkBufferCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = (VkDeviceSize)capacity * sizeof(uint64_t),
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	if (dev->next.CreateBuffer(dev->handle, &info, NULL, &sub->buffer) != VK_SUCCESS)
+		goto fail;
+	VkMemoryRequirements req;
+	dev->next.GetBufferMemoryRequirements(dev->handle, sub->buffer, &req);
+	uint32_t type = pick_memory_type(dev, req.memoryTypeBits, &sub->coherent);
+	if (type == UINT32_MAX)
+		goto fail;
+	VkMemoryAllocateInfo alloc = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = type,
+	};
+	if (dev->next.AllocateMemory(dev->handle, &alloc, NULL, &sub->memory) != VK_SUCCESS)
+		goto fail;
+	if (dev->next.BindBufferMemory(dev->handle, sub->buffer, sub->memory, 0) != VK_SUCCESS)
+		goto fail;
+	void *mapped = NULL;
+	if (dev->next.MapMemory(dev->handle, sub->memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
+		goto fail;
+	sub->results = mapped;
+	sub->capacity = capacity;
+	return 0;
+fail:
+	free_buffer(dev, sub);
+	return -1;
+}
+
+/* Creates the command pool Hesper records its copies in, on first use. */
+static int ensure_pool(struct hesper_queue *q)
+{
+	if (q->pool)
+		return 0;
+	VkCommandPoolCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+		.queueFamilyIndex = q->family,
+	};
+	return q->dev->next.CreateCommandPool(q->dev->handle, &info, NULL, &q->pool) == VK_SUCCESS ? 0 : -1;
+}
+
+/* A submission record from @q's free list or a new one; NULL when none can be had. */
+static struct hesper_submission *take_submission(struct hesper_queue *q)
+{
+	pthread_mutex_lock(&q->lock);
+	struct hesper_submission *sub = q->free_list;
+	if (sub)
+		q->free_list = sub->next;
+	pthread_mutex_unlock(&q->lock);
+	if (!sub)
+		sub = calloc(1, sizeof(*sub));
+	if (!sub)
+		return NULL;
+	sub->next = NULL;
+	sub->occ_count = 0;
+	sub->batch_count = 0;
+	sub->slots = 0;
+	sub->fenced = false;
+	sub->failed = false;
+	return sub;
+}
+
+/* Creates @sub's command buffer and fence on first use; 0 on success. */
+static int prepare_objects(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	struct hesper_device *dev = q->dev;
+	if (ensure_pool(q) != 0)
+		return -1;
+	if (!sub->cb) {
+		VkCommandBufferAllocateInfo info = {
+			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+			.commandPool = q->pool,
+			.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+			.commandBufferCount = 1,
+		};
+		if (dev->next.AllocateCommandBuffers(dev->handle, &info, &sub->cb) != VK_SUCCESS) {
+			sub->cb = VK_NULL_HANDLE;
+			return -1;
+		}
+		/* A command buffer made below the loader needs the loader's dispatch pointer. */
+		if (dev->set_loader_data)
+			dev->set_loader_data(dev->handle, sub->cb);
+	}
+	if (!sub->fence) {
+		VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+		if (dev->next.CreateFence(dev->handle, &info, NULL, &sub->fence) != VK_SUCCESS) {
+			sub->fence = VK_NULL_HANDLE;
+			return -1;
+		}
+	} else if (dev->next.ResetFences(dev->handle, 1, &sub->fence) != VK_SUCCESS) {
+		return -1;
+	}
+	return 0;
+}
+
+/* Records the copies of every timestamp of @sub into its command buffer; 0 on success. */
+static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	struct hesper_device *dev = q->dev;
+	VkCommandBufferBeginInfo begin = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+	};
+	if (dev->next.BeginCommandBuffer(sub->cb, &begin) != VK_SUCCESS)
+		return -1;
+	for (size_t i = 0; i < sub->occ_count; i++) {
+		const struct hesper_occurrence *o = &sub->occ[i];
+		const struct hesper_recording *rec = o->rec;
+		if (o->base == HESPER_NO_SLOT)
+			continue;
+		for (uint32_t b = 0; b * HESPER_BLOCK_QUERIES < rec->queries_used; b++) {
+			uint32_t count = rec->queries_used - b * HESPER_BLOCK_QUERIES;
+			if (count > HESPER_BLOCK_QUERIES)
+				count = HESPER_BLOCK_QUERIES;
+			VkDeviceSize offset = ((VkDeviceSize)o->base + (VkDeviceSize)b * HESPER_BLOCK_QUERIES) * 8;
+			dev->next.CmdCopyQueryPoolResults(sub->cb, rec->blocks[b]->pool, 0, count, sub->buffer, offset,
+							  sizeof(uint64_t),
+							  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+		}
+	}
+	VkMemoryBarrier to_host = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+	};
+	dev->next.CmdPipelineBarrier(sub->cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+				     &to_host, 0, NULL, 0, NULL);
+	return dev->next.EndCommandBuffer(sub->cb) == VK_SUCCESS ? 0 : -1;
+}
+
+/*
+ * Gives every occurrence of @sub its result slots and readies the copy. Returns true
+ * when Hesper's batch must be submitted, false when there is nothing to copy (or it
+ * cannot be done, in which case sub->failed is set).
+ */
+static bool prepare_copy(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	uint64_t slots = 0;
+	for (size_t i = 0; i < sub->occ_count; i++) {
+		struct hesper_occurrence *o = &sub->occ[i];
+		/* Recorded for another queue family (invalid use): its queries are not read here. */
+		bool copied = o->rec->queries_used && o->rec->family == q->family;
+		o->base = copied ? (uint32_t)slots : HESPER_NO_SLOT;
+		if (copied)
+			slots += o->rec->queries_used;
+	}
+	if (slots == 0 || sub->failed)
+		return false;
+	if (slots > UINT32_MAX / 2 || reserve_slots(q->dev, sub, (uint32_t)slots) != 0 ||
+	    prepare_objects(q, sub) != 0 || record_copies(q, sub) != 0) {
+		sub->failed = true;
+		return false;
+	}
+	sub->slots = (uint32_t)slots;
+	return true;
+}
+
+/* Host time Hesper spent in submit hooks, ns. */
+static atomic_uint_fast64_t submit_hook_ns;
+
+uint64_t hesper_submit_hook_ns(void)
+{
+	return atomic_load(&submit_hook_ns);
+}
+
+/* Ends the bookkeeping of a submit call: on success the collector takes @sub. */
+static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResult result, uint64_t host_ns)
+{
+	if (result != VK_SUCCESS) {
+		/* The program's batches were not submitted either: nothing ran, nothing to count. */
+		hesper_submission_recycle(q, sub);
+		return;
+	}
+	sub->index = q->submit_index++;
+	sub->host_ns = host_ns;
+	hesper_collector_enqueue(q, sub);
+}
+
+/* Adds Hesper's fence after the program's submission when the program brought its own. */
+static void fence_after(struct hesper_queue *q, struct hesper_submission *sub, VkFence app_fence, VkResult result)
+{
+	if (result != VK_SUCCESS || !sub->slots || !app_fence)
+		return;
+	if (q->dev->next.QueueSubmit(q->handle, 0, NULL, sub->fence) != VK_SUCCESS) {
+		sub->fenced = false;
+		sub->failed = true;
+	}
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count, const VkSubmitInfo *infos,
+						  VkFence fence)
+{
+	uint64_t t0 = hesper_now_ns();
+	struct hesper_queue *q = hesper_queue_from(queue);
+	struct hesper_submission *sub = q ? take_submission(q) : NULL;
+	if (!sub) {
+		struct hesper_device *dev = q ? q->dev : hesper_device_from(queue);
+		return dev->next.QueueSubmit(queue, count, infos, fence);
+	}
+	sub->batch_count = count;
+	for (uint32_t b = 0; b < count; b++)
+		for (uint32_t i = 0; i < infos[b].commandBufferCount; i++)
+			add_command_buffer(sub, infos[b].pCommandBuffers[i], b);
+
+	VkResult result;
+	uint64_t t1, t2;
+	if (!prepare_copy(q, sub)) {
+		t1 = hesper_now_ns();
+		result = q->dev->next.QueueSubmit(queue, count, infos, fence);
+		t2 = hesper_now_ns();
+	} else {
+		VkSubmitInfo local[8];
+		VkSubmitInfo *all = count < 8 ? local : malloc((count + 1) * sizeof(*all));
+		if (!all) {
+			sub->failed = true;
+			sub->slots = 0;
+			t1 = hesper_now_ns();
+			result = q->dev->next.QueueSubmit(queue, count, infos, fence);
+			t2 = hesper_now_ns();
+		} else {
+			if (count)
+				memcpy(all, infos, count * sizeof(*all));
+			all[count] = (VkSubmitInfo){
+				.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+				.commandBufferCount = 1,
+				.pCommandBuffers = &sub->cb,
+			};
+			sub->fenced = true;
+			t1 = hesper_now_ns();
+			result = q->dev->next.QueueSubmit(queue, count + 1, all, fence ? fence : sub->fence);
+			t2 = hesper_now_ns();
+			fence_after(q, sub, fence, result);
+			if (all != local)
+				free(all);
+		}
+	}
+	finish(q, sub, result, t0);
+	atomic_fetch_add_explicit(&submit_hook_ns, (t1 - t0) + (hesper_now_ns() - t2), memory_order_relaxed);
+	return result;
+}
+
+/* vkQueueSubmit2 and its KHR alias, calling down through @next. */
+static VkResult submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *infos, VkFence fence,
+			PFN_vkQueueSubmit2 next)
+{
+	uint64_t t0 = hesper_now_ns();
+	struct hesper_queue *q = hesper_queue_from(queue);
+	struct hesper_submission *sub = q ? take_submission(q) : NULL;
+	if (!sub)
+		return next(queue, count, infos, fence);
+	sub->batch_count = count;
+	for (uint32_t b = 0; b < count; b++)
+		for (uint32_t i = 0; i < infos[b].commandBufferInfoCount; i++)
+			add_command_buffer(sub, infos[b].pCommandBufferInfos[i].commandBuffer, b);
+
+	VkResult result;
+	uint64_t t1, t2;
+	VkSubmitInfo2 local[8];
+	VkSubmitInfo2 *all = NULL;
+	if (prepare_copy(q, sub))
+		all = count < 8 ? local : malloc((count + 1) * sizeof(*all));
+	if (!all) {
+		if (sub->slots)
+			sub->failed = true;
+		sub->slots = 0;
+		t1 = hesper_now_ns();
+		result = next(queue, count, infos, fence);
+		t2 = hesper_now_ns();
+	} else {
+		if (count)
+			memcpy(all, infos, count * sizeof(*all));
+		VkCommandBufferSubmitInfo copy_cb = {
+			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+			.commandBuffer = sub->cb,
+		};
+		all[count] = (VkSubmitInfo2){
+			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+			.commandBufferInfoCount = 1,
+			.pCommandBufferInfos = &copy_cb,
+		};
+		sub->fenced = true;
+		t1 = hesper_now_ns();
+		result = next(queue, count + 1, all, fence ? fence : sub->fence);
+		t2 = hesper_now_ns();
+		fence_after(q, sub, fence, result);
+		if (all != local)
+			free(all);
+	}
+	finish(q, sub, result, t0);
+	atomic_fetch_add_explicit(&submit_hook_ns, (t1 - t0) + (hesper_now_ns() - t2), memory_order_relaxed);
+	return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *infos,
+						   VkFence fence)
+{
+	struct hesper_device *dev = hesper_device_from(queue);
+	return submit2(queue, count, infos, fence, dev->next.QueueSubmit2);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit2KHR(VkQueue queue, uint32_t count, const VkSubmitInfo2 *infos,
+						      VkFence fence)
+{
+	struct hesper_device *dev = hesper_device_from(queue);
+	return submit2(queue, count, infos, fence, dev->next.QueueSubmit2KHR);
+}
+
+void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submission *sub)
+{
+	for (size_t i = 0; i < sub->occ_count; i++)
+		hesper_recording_unref(sub->occ[i].rec);
+	sub->occ_count = 0;
+	pthread_mutex_lock(&queue->lock);
+	sub->next = queue->free_list;
+	queue->free_list = sub;
+	pthread_mutex_unlock(&queue->lock);
+}
+
+void hesper_submissions_release(struct hesper_queue *queue)
+{
+	struct hesper_device *dev = queue->dev;
+	pthread_mutex_lock(&queue->lock);
+	struct hesper_submission *sub = queue->free_list;
+	queue->free_list = NULL;
+	pthread_mutex_unlock(&queue->lock);
+	while (sub) {
+		struct hesper_submission *next = sub->next;
+		free_buffer(dev, sub);
+		if (sub->fence)
+			dev->next.DestroyFence(dev->handle, sub->fence, NULL);
+		if (sub->cb)
+			dev->next.FreeCommandBuffers(dev->handle, queue->pool, 1, &sub->cb);
+		free(sub->occ);
+		free(sub);
+		sub = next;
+	}
+}

@@ -1,0 +1,32 @@
+# Sourced by the scripts: installs the Debian packages Hesper needs when they are missing.
+# Usage: hesper_install_deps PACKAGE...   (the base set is always included)
+
+HESPER_BASE_PACKAGES="gcc libc6-dev meson ninja-build pkg-config python3 libvulkan-dev libvulkan1 \
+libvulkan-volk-dev check mesa-vulkan-drivers glslc vulkan-validationlayers"
+
+hesper_install_deps() {
+	local missing=() pkg
+	for pkg in $HESPER_BASE_PACKAGES "$@"; do
+		if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+			missing+=("$pkg")
+		fi
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "hesper: installing missing Debian packages: ${missing[*]}"
+	local sudo=()
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || { echo "hesper: run as root or install: ${missing[*]}" >&2; return 1; }
+		sudo=(sudo)
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	"${sudo[@]}" apt-get update -qq || return 1
+	"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" || return 1
+}
+
+# Vulkan's loader wants a runtime directory; headless machines often have none.
+hesper_runtime_dir() {
+	if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
+		XDG_RUNTIME_DIR=$(mktemp -d "${TMPDIR:-/tmp}/hesper-xdg.XXXXXX")
+		export XDG_RUNTIME_DIR
+	fi
+}

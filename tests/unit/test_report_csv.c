@@ -1,0 +1,169 @@
+/* Unit tests for analysis/report_csv.c. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* A small profile whose every number is known. */
+static void
+fixture(struct hesper_profile *p)
+{
+	struct hesper_device_info d = {.timestamp_period_ns = 1};
+	struct hesper_kernel *k;
+
+	ck_assert_int_eq(hesper_profile_init(p), 0);
+	p->pid = 123;
+	strcpy(p->exe, "app");
+	strcpy(p->host, "h");
+	strcpy(d.name, "Test GPU");
+	strcpy(d.driver, "1.2.3");
+	hesper_profile_add_device(p, &d);
+	p->wall_ns = 2000000000;
+	struct hesper_queue_info *q = hesper_profile_queue(p, 0, 0, 0);
+	q->timestamp_bits = 64;
+	q->submits = 2;
+	q->busy_ns = 1000000;
+
+	/* matmul: 1000, 2000, 3000 ns: total 6000, mean 2000, stddev 1000 */
+	k = hesper_kernel_table_get(p->kernels, "matmul");
+	hesper_kernel_record(k, 1000);
+	hesper_kernel_record(k, 2000);
+	hesper_kernel_record(k, 3000);
+	/* softmax: 1000, 1000: total 2000 */
+	k = hesper_kernel_table_get(p->kernels, "softmax");
+	hesper_kernel_record(k, 1000);
+	hesper_kernel_record(k, 1000);
+
+	k = hesper_kernel_table_get(p->regions, "frame");
+	hesper_kernel_record(k, 8000);
+	k = hesper_kernel_table_get(p->labelled, "frame/matmul");
+	hesper_kernel_record(k, 6000);
+
+	hesper_stats_add(&p->submits, 4000);
+	hesper_stats_add(&p->submits, 5000);
+	p->timestamps_written = 10;
+	p->hook_ns = 1500;
+}
+
+static char *
+render(const struct hesper_profile *p)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(hesper_report_csv(f, p), 0);
+	fclose(f);
+	return buf;
+}
+
+#define HEADER "time_percent,total_ns,instances,avg_ns,median_ns,min_ns,max_ns,stddev_ns,p95_ns,p99_ns,timed,name\r\n"
+
+START_TEST(known_profile)
+{
+	struct hesper_profile p;
+
+	fixture(&p);
+	char *s = render(&p);
+	ck_assert_str_eq(s, HEADER
+			 "75.00,6000,3,2000.0,2008,1000,3000,1000.0,3000,3000,3,matmul\r\n"
+			 "25.00,2000,2,1000.0,1000,1000,1000,0.0,1000,1000,2,softmax\r\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(empty_profile)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	char *s = render(&p);
+	ck_assert_str_eq(s, HEADER);
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(rfc4180_quoting)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "a,b"), 40);
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "say \"x\""), 30);
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "line\r\nbreak"), 20);
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "plain \u00e9"), 10);
+	char *s = render(&p);
+	ck_assert_str_eq(s, HEADER
+			 "40.00,40,1,40.0,40,40,40,0.0,40,40,1,\"a,b\"\r\n"
+			 "30.00,30,1,30.0,30,30,30,0.0,30,30,1,\"say \"\"x\"\"\"\r\n"
+			 "20.00,20,1,20.0,20,20,20,0.0,20,20,1,\"line\r\nbreak\"\r\n"
+			 "10.00,10,1,10.0,10,10,10,0.0,10,10,1,plain \u00e9\r\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(untimed_and_estimated)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	struct hesper_kernel *k = hesper_kernel_table_get(p.kernels, "sampled");
+	hesper_kernel_record(k, 100);
+	hesper_kernel_count_untimed(k, 3);
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.kernels, "never"), 9);
+	char *s = render(&p);
+	ck_assert_str_eq(s, HEADER
+			 "100.00,400,4,100.0,100,100,100,0.0,100,100,1,sampled\r\n"
+			 "0.00,0,9,0.0,0,0,0,0.0,0,0,0,never\r\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(write_error_reported)
+{
+	struct hesper_profile p;
+	char buf[40];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	fixture(&p);
+	ck_assert_ptr_nonnull(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	ck_assert_int_eq(hesper_report_csv(f, &p), -1);
+	fclose(f);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+static Suite *
+report_csv_suite(void)
+{
+	Suite *s = suite_create("report_csv");
+	TCase *tc = tcase_create("hesper_report_csv");
+
+	tcase_add_test(tc, known_profile);
+	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, rfc4180_quoting);
+	tcase_add_test(tc, untimed_and_estimated);
+	tcase_add_test(tc, write_error_reported);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(report_csv_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,289 @@
+/* Unit tests for analysis/report_json.c. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* A small profile whose every number is known. */
+static void
+fixture(struct hesper_profile *p)
+{
+	struct hesper_device_info d = {.timestamp_period_ns = 1};
+	struct hesper_kernel *k;
+
+	ck_assert_int_eq(hesper_profile_init(p), 0);
+	p->pid = 123;
+	strcpy(p->exe, "app");
+	strcpy(p->host, "h");
+	strcpy(d.name, "Test GPU");
+	strcpy(d.driver, "1.2.3");
+	hesper_profile_add_device(p, &d);
+	p->wall_ns = 2000000000;
+	struct hesper_queue_info *q = hesper_profile_queue(p, 0, 0, 0);
+	q->timestamp_bits = 64;
+	q->submits = 2;
+	q->busy_ns = 1000000;
+
+	/* matmul: 1000, 2000, 3000 ns: total 6000, mean 2000, stddev 1000 */
+	k = hesper_kernel_table_get(p->kernels, "matmul");
+	hesper_kernel_record(k, 1000);
+	hesper_kernel_record(k, 2000);
+	hesper_kernel_record(k, 3000);
+	/* softmax: 1000, 1000: total 2000 */
+	k = hesper_kernel_table_get(p->kernels, "softmax");
+	hesper_kernel_record(k, 1000);
+	hesper_kernel_record(k, 1000);
+
+	k = hesper_kernel_table_get(p->regions, "frame");
+	hesper_kernel_record(k, 8000);
+	k = hesper_kernel_table_get(p->labelled, "frame/matmul");
+	hesper_kernel_record(k, 6000);
+
+	hesper_stats_add(&p->submits, 4000);
+	hesper_stats_add(&p->submits, 5000);
+	p->timestamps_written = 10;
+	p->hook_ns = 1500;
+}
+
+static char *
+render(const struct hesper_profile *p)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(hesper_report_json(f, p), 0);
+	fclose(f);
+	return buf;
+}
+
+/* hesper_json_write_string(@in) as a string the caller frees. */
+static char *
+escape(const char *in)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	ck_assert_ptr_nonnull(f);
+	hesper_json_write_string(f, in);
+	fclose(f);
+	return buf;
+}
+
+static void
+assert_escape(const char *in, const char *want)
+{
+	char *got = escape(in);
+
+	ck_assert_msg(strcmp(got, want) == 0, "got %s, want %s", got, want);
+	free(got);
+}
+
+static const char expected_json[] =
+	"{\n"
+	"  \"schema\": \"hesper-summary/1\",\n"
+	"  \"process\": {\"pid\": 123, \"exe\": \"app\", \"host\": \"h\"},\n"
+	"  \"devices\": [\n"
+	"    {\"name\": \"Test GPU\", \"driver\": \"1.2.3\", \"timestamp_period_ns\": 1}\n"
+	"  ],\n"
+	"  \"wall_ns\": 2000000000,\n"
+	"  \"gpu_busy_ns\": 1000000,\n"
+	"  \"kernels\": [\n"
+	"    {\"name\": \"matmul\", \"count\": 3, \"total_ns\": 6000, \"mean_ns\": 2000, \"median_ns\": 2008, \"min_ns\": 1000, \"max_ns\": 3000, \"stddev_ns\": 1000, \"p95_ns\": 3000, \"p99_ns\": 3000, \"timed\": 3},\n"
+	"    {\"name\": \"softmax\", \"count\": 2, \"total_ns\": 2000, \"mean_ns\": 1000, \"median_ns\": 1000, \"min_ns\": 1000, \"max_ns\": 1000, \"stddev_ns\": 0, \"p95_ns\": 1000, \"p99_ns\": 1000, \"timed\": 2}\n"
+	"  ],\n"
+	"  \"regions\": [\n"
+	"    {\"name\": \"frame\", \"count\": 1, \"total_ns\": 8000}\n"
+	"  ],\n"
+	"  \"submits\": {\"count\": 2, \"total_ns\": 9000},\n"
+	"  \"dropped\": 0,\n"
+	"  \"queues\": [\n"
+	"    {\"device\": 0, \"family\": 0, \"index\": 0, \"timestamp_bits\": 64, \"submits\": 2, \"busy_ns\": 1000000}\n"
+	"  ],\n"
+	"  \"clamped\": 0,\n"
+	"  \"mode\": \"dispatch\",\n"
+	"  \"sample_every\": 1,\n"
+	"  \"hesper\": {\"timestamps_written\": 10, \"hook_ns\": 1500},\n"
+	"  \"kernels_by_label\": [\n"
+	"    {\"name\": \"frame/matmul\", \"count\": 1, \"total_ns\": 6000, \"mean_ns\": 6000, \"median_ns\": 6000, \"min_ns\": 6000, \"max_ns\": 6000, \"stddev_ns\": 0, \"p95_ns\": 6000, \"p99_ns\": 6000, \"timed\": 1}\n"
+	"  ]\n"
+	"}\n";
+
+START_TEST(known_profile)
+{
+	struct hesper_profile p;
+
+	fixture(&p);
+	char *s = render(&p);
+	ck_assert_str_eq(s, expected_json);
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(empty_profile)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	char *s = render(&p);
+	ck_assert_str_eq(s, "{\n"
+			    "  \"schema\": \"hesper-summary/1\",\n"
+			    "  \"process\": {\"pid\": 0, \"exe\": \"\", \"host\": \"\"},\n"
+			    "  \"devices\": [],\n"
+			    "  \"wall_ns\": 0,\n"
+			    "  \"gpu_busy_ns\": 0,\n"
+			    "  \"kernels\": [],\n"
+			    "  \"regions\": [],\n"
+			    "  \"submits\": {\"count\": 0, \"total_ns\": 0},\n"
+			    "  \"dropped\": 0,\n"
+			    "  \"queues\": [],\n"
+			    "  \"clamped\": 0,\n"
+			    "  \"mode\": \"dispatch\",\n"
+			    "  \"sample_every\": 1,\n"
+			    "  \"hesper\": {\"timestamps_written\": 0, \"hook_ns\": 0},\n"
+			    "  \"kernels_by_label\": []\n"
+			    "}\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(extremes_and_non_finite)
+{
+	struct hesper_profile p;
+	struct hesper_device_info d = {.timestamp_period_ns = NAN};
+
+	hesper_profile_init(&p);
+	strcpy(d.name, "nan");
+	hesper_profile_add_device(&p, &d);
+	d.timestamp_period_ns = INFINITY;
+	hesper_profile_add_device(&p, &d);
+	d.timestamp_period_ns = 0.1;
+	hesper_profile_add_device(&p, &d);
+	p.wall_ns = UINT64_MAX;
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "max"), UINT64_MAX);
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "\"timestamp_period_ns\": 0}"));
+	ck_assert_ptr_nonnull(strstr(s, "\"timestamp_period_ns\": 0.10000000000000001}"));
+	ck_assert_ptr_nonnull(strstr(s, "\"wall_ns\": 18446744073709551615,"));
+	ck_assert_ptr_nonnull(strstr(s, "\"total_ns\": 18446744073709551615, \"mean_ns\": 1.8446744073709552e+19"));
+	ck_assert_ptr_null(strstr(s, "nan,"));
+	ck_assert_ptr_null(strstr(s, "inf"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(escape_ascii)
+{
+	assert_escape("plain", "\"plain\"");
+	assert_escape("", "\"\"");
+	assert_escape(NULL, "\"\"");
+	assert_escape("say \"hi\"", "\"say \\\"hi\\\"\"");
+	assert_escape("C:\\path\\", "\"C:\\\\path\\\\\"");
+	assert_escape("a\nb\tc\rd\be\ff", "\"a\\nb\\tc\\rd\\be\\ff\"");
+	assert_escape("\x01\x1f\x7f", "\"\\u0001\\u001f\x7f\"");
+	assert_escape("/slash", "\"/slash\"");
+}
+END_TEST
+
+START_TEST(escape_valid_utf8)
+{
+	assert_escape("caf\u00e9", "\"caf\u00e9\"");
+	assert_escape("\u65e5\u672c", "\"\u65e5\u672c\"");
+	assert_escape("\U0001F600", "\"\U0001F600\"");
+	assert_escape("\u00b5s \u2026", "\"\u00b5s \u2026\"");
+	assert_escape("\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\""); /* U+10FFFF, the last one */
+	assert_escape("\xed\x9f\xbf", "\"\xed\x9f\xbf\"");         /* U+D7FF, just below the surrogates */
+}
+END_TEST
+
+START_TEST(escape_invalid_utf8)
+{
+	assert_escape("\x80", "\"\\ufffd\"");                               /* lone continuation */
+	assert_escape("a\xbf" "b", "\"a\\ufffdb\"");
+	assert_escape("\xc0\x80", "\"\\ufffd\\ufffd\"");                    /* overlong NUL */
+	assert_escape("\xc1\xbf", "\"\\ufffd\\ufffd\"");                    /* overlong */
+	assert_escape("\xe0\x80\x80", "\"\\ufffd\\ufffd\\ufffd\"");         /* overlong 3-byte */
+	assert_escape("\xf0\x80\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* overlong 4-byte */
+	assert_escape("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");         /* surrogate U+D800 */
+	assert_escape("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* above U+10FFFF */
+	assert_escape("\xf5\xff\xfe", "\"\\ufffd\\ufffd\\ufffd\"");
+	assert_escape("\xe6\x97", "\"\\ufffd\"");                           /* truncated at the end */
+	assert_escape("\xe6\x97z", "\"\\ufffdz\"");                         /* truncated mid-string */
+	assert_escape("\xf0\x9f\x98", "\"\\ufffd\"");
+	assert_escape("\xc3\"", "\"\\ufffd\\\"\"");                         /* the quote still escaped */
+	assert_escape("ok\xc3\xa9\xff\xc3\xa9", "\"ok\u00e9\\ufffd\u00e9\"");
+}
+END_TEST
+
+START_TEST(names_escaped_in_report)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	strcpy(p.exe, "my \"app\"");
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "k\\\n\xff"), 5);
+	hesper_kernel_record(hesper_kernel_table_get(p.regions, "r\"1"), 5);
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "\"exe\": \"my \\\"app\\\"\""));
+	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"k\\\\\\n\\ufffd\", \"count\": 1"));
+	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"r\\\"1\", \"count\": 1, \"total_ns\": 5}"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(write_error_reported)
+{
+	struct hesper_profile p;
+	char buf[64];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	fixture(&p);
+	ck_assert_ptr_nonnull(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	ck_assert_int_eq(hesper_report_json(f, &p), -1);
+	fclose(f);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+static Suite *
+report_json_suite(void)
+{
+	Suite *s = suite_create("report_json");
+	TCase *tc = tcase_create("hesper_report_json");
+
+	tcase_add_test(tc, known_profile);
+	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, extremes_and_non_finite);
+	tcase_add_test(tc, names_escaped_in_report);
+	tcase_add_test(tc, write_error_reported);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("hesper_json_write_string");
+	tcase_add_test(tc, escape_ascii);
+	tcase_add_test(tc, escape_valid_utf8);
+	tcase_add_test(tc, escape_invalid_utf8);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(report_json_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

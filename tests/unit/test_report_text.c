@@ -1,0 +1,287 @@
+/* Unit tests for analysis/report_text.c. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* A small profile whose every number is known. */
+static void
+fixture(struct hesper_profile *p)
+{
+	struct hesper_device_info d = {.timestamp_period_ns = 1};
+	struct hesper_kernel *k;
+
+	ck_assert_int_eq(hesper_profile_init(p), 0);
+	p->pid = 123;
+	strcpy(p->exe, "app");
+	strcpy(p->host, "h");
+	strcpy(d.name, "Test GPU");
+	strcpy(d.driver, "1.2.3");
+	hesper_profile_add_device(p, &d);
+	p->wall_ns = 2000000000;
+	struct hesper_queue_info *q = hesper_profile_queue(p, 0, 0, 0);
+	q->timestamp_bits = 64;
+	q->submits = 2;
+	q->busy_ns = 1000000;
+
+	/* matmul: 1000, 2000, 3000 ns: total 6000, mean 2000, stddev 1000 */
+	k = hesper_kernel_table_get(p->kernels, "matmul");
+	hesper_kernel_record(k, 1000);
+	hesper_kernel_record(k, 2000);
+	hesper_kernel_record(k, 3000);
+	/* softmax: 1000, 1000: total 2000 */
+	k = hesper_kernel_table_get(p->kernels, "softmax");
+	hesper_kernel_record(k, 1000);
+	hesper_kernel_record(k, 1000);
+
+	k = hesper_kernel_table_get(p->regions, "frame");
+	hesper_kernel_record(k, 8000);
+	k = hesper_kernel_table_get(p->labelled, "frame/matmul");
+	hesper_kernel_record(k, 6000);
+
+	hesper_stats_add(&p->submits, 4000);
+	hesper_stats_add(&p->submits, 5000);
+	p->timestamps_written = 10;
+	p->hook_ns = 1500;
+}
+
+/* Runs the text report of @p into a string the caller frees. */
+static char *
+render(const struct hesper_profile *p)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(hesper_report_text(f, p), 0);
+	fclose(f);
+	return buf;
+}
+
+static const char expected_text[] =
+	"Hesper GPU kernel summary\n"
+	"  program      app (pid 123, host h)\n"
+	"  device 0     Test GPU, driver 1.2.3, timestampPeriod 1 ns\n"
+	"  wall time    2.000 s\n"
+	"  GPU busy     1.000 ms (0.1% of wall time)\n"
+	"  kernels      2\n"
+	"  dispatches   5: 5 timed, 0 dropped, 0 clamped\n"
+	"  mode         dispatch\n"
+	"  Hesper cost  10 timestamps written, 1.500 \u00b5s host time in hooks\n"
+	"\n"
+	" Time (%)     Total  Instances       Avg       Med       Min       Max    StdDev  Name\n"
+	" --------  --------  ---------  --------  --------  --------  --------  --------  -------\n"
+	"     75.0  6.000 \u00b5s          3  2.000 \u00b5s  2.008 \u00b5s  1.000 \u00b5s  3.000 \u00b5s  1.000 \u00b5s  matmul\n"
+	"     25.0  2.000 \u00b5s          2  1.000 \u00b5s  1.000 \u00b5s  1.000 \u00b5s  1.000 \u00b5s      0 ns  softmax\n"
+	"\n"
+	"Regions (debug labels)\n"
+	"    Total  Instances       Avg  Name\n"
+	" --------  ---------  --------  -----\n"
+	" 8.000 \u00b5s          1  8.000 \u00b5s  frame\n";
+
+START_TEST(known_profile)
+{
+	struct hesper_profile p;
+
+	fixture(&p);
+	char *s = render(&p);
+	ck_assert_str_eq(s, expected_text);
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(empty_profile)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	p.pid = 7;
+	strcpy(p.exe, "idle");
+	strcpy(p.host, "box");
+	char *s = render(&p);
+	ck_assert_str_eq(s, "Hesper GPU kernel summary\n"
+			    "  program      idle (pid 7, host box)\n"
+			    "hesper: no GPU work was recorded (no compute dispatches ran on a timed queue)\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(sampling_marks_estimates)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	strcpy(p.mode, "dispatch");
+	p.sample_every = 4;
+	struct hesper_kernel *k = hesper_kernel_table_get(p.kernels, "sampled");
+	hesper_kernel_record(k, 2000);
+	hesper_kernel_count_untimed(k, 3);
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.kernels, "never"), 2);
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "  mode         dispatch, sample every 4\n"));
+	ck_assert_ptr_nonnull(strstr(s, "    100.0  ~8.000 \u00b5s          4  2.000 \u00b5s  2.000 \u00b5s"));
+	ck_assert_ptr_nonnull(strstr(s, "      0.0          -          2         -         -         -         -       -  never\n"));
+	ck_assert_ptr_nonnull(strstr(s, "Note: 2 of 2 kernels ran more often than they were timed"));
+	ck_assert_ptr_nonnull(strstr(s, "  dispatches   6: 1 timed, 0 dropped, 0 clamped\n"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(no_estimate_note_when_all_timed)
+{
+	struct hesper_profile p;
+
+	fixture(&p);
+	char *s = render(&p);
+	ck_assert_ptr_null(strstr(s, "Note:"));
+	ck_assert_ptr_null(strstr(s, "~"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* Characters (not bytes) before @needle in @line. */
+static size_t
+column_of(const char *line, const char *needle)
+{
+	const char *at = strstr(line, needle);
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(at);
+	for (const char *c = line; c < at; c++)
+		n += ((unsigned char)*c & 0xc0) != 0x80;
+	return n;
+}
+
+START_TEST(percent_sums_and_columns_align)
+{
+	struct hesper_profile p;
+	static const uint64_t totals[] = {1, 333, 333, 334, 98765, 5, 123456789, 77};
+	char name[32];
+
+	hesper_profile_init(&p);
+	for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
+		snprintf(name, sizeof(name), "kern%zu", i);
+		hesper_kernel_record(hesper_kernel_table_get(p.kernels, name), totals[i]);
+	}
+	char *s = render(&p);
+	char *table = strstr(s, " Time (%)");
+	ck_assert_ptr_nonnull(table);
+
+	size_t name_col = column_of(table, "Name"), rows = 0;
+	double sum = 0;
+	char *line = strchr(table, '\n') + 1; /* the dashes */
+	line = strchr(line, '\n') + 1;
+	while (*line && *line != '\n') {
+		char *end = strchr(line, '\n');
+		*end = '\0';
+		sum += strtod(line, NULL);
+		ck_assert_uint_eq(column_of(line, "kern"), name_col);
+		rows++;
+		line = end + 1;
+	}
+	ck_assert_uint_eq(rows, 8);
+	ck_assert_double_le(sum, 100.0 + 8 * 0.05);
+	ck_assert_double_ge(sum, 100.0 - 8 * 0.05);
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(long_names_cut_on_character)
+{
+	struct hesper_profile p;
+	char name[400];
+
+	hesper_profile_init(&p);
+	/* 116 ASCII bytes then 'é' (2 bytes) straddling byte 117: the cut must not split it. */
+	memset(name, 'a', 116);
+	strcpy(name + 116, "\u00e9\u00e9\u00e9tail");
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, name), 10);
+	char *s = render(&p);
+	char expect[200];
+	memset(expect, 'a', 116);
+	strcpy(expect + 116, "\u2026\n");
+	ck_assert_ptr_nonnull(strstr(s, expect));
+	free(s);
+
+	/* A name of exactly 120 bytes is printed whole. */
+	hesper_profile_free(&p);
+	hesper_profile_init(&p);
+	memset(name, 'b', 120);
+	name[120] = '\0';
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, name), 10);
+	s = render(&p);
+	strcpy(expect, name);
+	strcat(expect, "\n");
+	ck_assert_ptr_nonnull(strstr(s, expect));
+	ck_assert_ptr_null(strstr(s, "\u2026"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(control_characters_replaced)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "evil\033[2J\nname"), 10);
+	char *s = render(&p);
+	ck_assert_ptr_null(strchr(s, '\033'));
+	ck_assert_ptr_nonnull(strstr(s, "  evil?[2J?name\n"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(write_error_reported)
+{
+	struct hesper_profile p;
+	char buf[32];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	fixture(&p);
+	ck_assert_ptr_nonnull(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	ck_assert_int_eq(hesper_report_text(f, &p), -1);
+	fclose(f);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+static Suite *
+report_text_suite(void)
+{
+	Suite *s = suite_create("report_text");
+	TCase *tc = tcase_create("hesper_report_text");
+
+	tcase_add_test(tc, known_profile);
+	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, sampling_marks_estimates);
+	tcase_add_test(tc, no_estimate_note_when_all_timed);
+	tcase_add_test(tc, percent_sums_and_columns_align);
+	tcase_add_test(tc, long_names_cut_on_character);
+	tcase_add_test(tc, control_characters_replaced);
+	tcase_add_test(tc, write_error_reported);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(report_text_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
