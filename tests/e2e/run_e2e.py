@@ -21,6 +21,7 @@ Exit status 0 when every check passes, 1 otherwise (never 77: a test that cannot
 """
 
 import argparse
+import difflib
 import json
 import math
 import os
@@ -29,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 
 HESPER_LAYER = "VK_LAYER_HESPER_profiler"
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
@@ -134,16 +136,25 @@ def sanitizer_runtimes(paths):
     return found
 
 
-def base_env():
-    """The caller's environment without anything that steers Hesper, the loader or layers."""
-    return {k: v for k, v in os.environ.items()
-            if k not in SCRUBBED_ENV and (k.startswith("HESPER_TEST_") or not k.startswith("HESPER_"))}
+def base_env(args):
+    """The caller's environment without anything that steers Hesper, the loader or layers;
+    under AddressSanitizer, its runtime (and keep_modules) preloaded and a smaller quarantine."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in SCRUBBED_ENV and (k.startswith("HESPER_TEST_") or not k.startswith("HESPER_"))}
+    if args.sanitizer_preload:
+        env["LD_PRELOAD"] = " ".join(args.sanitizer_preload)
+        opts = env.get("ASAN_OPTIONS", "")
+        if "quarantine_size_mb" not in opts:
+            # lavapipe frees and reallocates large blocks per dispatch: the default 256 MB
+            # quarantine turns that into mmap churn that makes the suite ~10x slower.
+            env["ASAN_OPTIONS"] = (opts + ":" if opts else "") + "quarantine_size_mb=32"
+    return env
 
 
 def hesper_env(args, extra):
-    """base_env() plus LD_PRELOAD of Hesper (sanitizer runtime first) and @extra."""
-    env = base_env()
-    env["LD_PRELOAD"] = " ".join(args.preload_first + [args.hesper])
+    """base_env() plus Hesper in LD_PRELOAD (after any sanitizer runtime) and @extra."""
+    env = base_env(args)
+    env["LD_PRELOAD"] = " ".join(args.sanitizer_preload + [args.hesper])
     env.update(extra)
     return env
 
@@ -178,7 +189,6 @@ def program_lines(text):
 
 def diff(a, b, label_a, label_b):
     """Unified diff of two line lists."""
-    import difflib
     return "\n".join(difflib.unified_diff(a, b, label_a, label_b, lineterm="", n=2))
 
 
@@ -376,7 +386,7 @@ def check_report(c, rep, truth, program):
 
 def baseline(args, c, tmp):
     """Runs the program alone; returns (Run, truth or None)."""
-    base = Run([args.program], base_env(), tmp)
+    base = Run([args.program], base_env(args), tmp)
     c.check(base.rc == 0, "program passes on its own (exit 0)", base.tail("baseline"))
     truth = parse_truth(base.out)
     c.check(truth is not None, "program prints a HESPER-TRUTH line", base.tail("baseline"))
@@ -384,7 +394,8 @@ def baseline(args, c, tmp):
 
 
 def case_profile(args, c, tmp):
-    base, truth = baseline(args, c, tmp)
+    """Alone, then under Hesper + validation with a JSON report: the full comparison."""
+    base, _ = baseline(args, c, tmp)
     out_json = os.path.join(tmp, "out.json")
     run = Run([args.program], hesper_env(args, {
         "HESPER_REPORT": "json:" + out_json,
@@ -398,7 +409,9 @@ def case_profile(args, c, tmp):
     msgs = validation_messages(run)
     c.check(not msgs, "no validation messages", "\n".join(msgs[:20]))
     check_layer_order(c, run)
-    if not truth:
+    # The program's own timings must come from the same run as Hesper's.
+    truth = parse_truth(run.out)
+    if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
         return context
     c.check(truth.get("validation_expected_clean") is True, "program expects a clean validation run")
     try:
@@ -414,6 +427,7 @@ def case_profile(args, c, tmp):
 
 
 def case_no_report_env(args, c, tmp):
+    """Under Hesper without HESPER_REPORT: output unchanged, text report on stderr."""
     base, _ = baseline(args, c, tmp)
     run = Run([args.program], hesper_env(args, {}), tmp)
     c.check(run.rc == base.rc, f"exit code under Hesper equals the program's own ({base.rc})", f"got {run.rc}")
@@ -425,6 +439,7 @@ def case_no_report_env(args, c, tmp):
 
 
 def case_stdout_sink(args, c, tmp):
+    """HESPER_REPORT=stdout: the program's output first and unchanged, then the report."""
     base, truth = baseline(args, c, tmp)
     run = Run([args.program], hesper_env(args, {"HESPER_REPORT": "stdout"}), tmp)
     c.check(run.rc == base.rc, f"exit code under Hesper equals the program's own ({base.rc})", f"got {run.rc}")
@@ -441,10 +456,11 @@ def case_stdout_sink(args, c, tmp):
 
 
 def case_inert(args, c, tmp):
+    """A non-Vulkan program is untouched: same bytes out, same exit code, no files."""
     runs = []
     for label, extra in (("no HESPER_REPORT", {}), ("HESPER_REPORT=json:out.json", {"HESPER_REPORT": "json:out.json"})):
         work = tempfile.mkdtemp(prefix="inert-", dir=tmp)
-        env_base = dict(base_env(), TMPDIR=work)
+        env_base = dict(base_env(args), TMPDIR=work)
         env_hesper = dict(hesper_env(args, extra), TMPDIR=work)
         base = Run([args.program], env_base, work)
         run = Run([args.program], env_hesper, work)
@@ -459,6 +475,7 @@ def case_inert(args, c, tmp):
 
 
 def case_validation_detects(args, c, tmp):
+    """A deliberate usage error must reach the validation layer's output under Hesper."""
     env = hesper_env(args, {
         "HESPER_REPORT": "json:" + os.path.join(tmp, "out.json"),
         "VK_INSTANCE_LAYERS": VALIDATION_LAYER,
@@ -486,13 +503,16 @@ CASES = {
 
 
 def main():
+    """Parses arguments, runs one case, prints the verdict; returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hesper", required=True, help="path to libhesper.so")
     ap.add_argument("--program", required=True, help="test program to run")
     ap.add_argument("--volk", action="store_true", help="the program is a volk build: check it does not link libvulkan")
     ap.add_argument("--preload-first", action="append", default=[], metavar="LIB",
-                    help="library to put before Hesper in LD_PRELOAD (e.g. the ASan runtime); "
-                         "an ASan runtime that Hesper or the program needs is added automatically")
+                    help="library to put before Hesper in LD_PRELOAD in every run (e.g. the ASan "
+                         "runtime); an ASan runtime that Hesper or the program needs is added automatically")
+    ap.add_argument("--keep-modules", metavar="LIB",
+                    help="tests/programs' keep_modules library, preloaded whenever an ASan runtime is")
     ap.add_argument("--fail", metavar="REASON", help="fail at once with REASON (a test that cannot be built)")
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
@@ -510,9 +530,13 @@ def main():
     args.hesper = os.path.abspath(args.hesper)
     args.program = os.path.abspath(args.program)
     try:
-        for lib in sanitizer_runtimes([args.hesper, args.program]):
-            if not any(os.path.basename(p).startswith(lib) for p in args.preload_first):
-                args.preload_first.insert(0, lib)
+        runtimes = sanitizer_runtimes([args.hesper, args.program])
+        given_asan = any(os.path.basename(p).startswith("libasan.so") for p in args.preload_first)
+        if runtimes and not given_asan:
+            args.preload_first[:0] = runtimes
+        args.sanitizer_preload = list(args.preload_first)
+        if (runtimes or given_asan) and args.keep_modules:
+            args.sanitizer_preload.append(os.path.abspath(args.keep_modules))
         if args.volk:
             needed = elf_needed(args.program)
             c.check(not any(n.startswith("libvulkan") for n in needed),
@@ -524,8 +548,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hesper-e2e-")
     try:
         context = CASES[args.case](args, c, tmp)
-    except Exception as e:  # a crash in the checker is a failure, never a skip
-        import traceback
+    except Exception:  # a crash in the checker is a failure, never a skip
         c.fail("checker ran to completion", traceback.format_exc())
         context = None
     status = c.finish(context)
