@@ -11,6 +11,7 @@ hesper_profile_init(struct hesper_profile *p)
 	strcpy(p->mode, "dispatch");
 	p->sample_every = 1;
 	hesper_stats_init(&p->submits);
+	hesper_trace_init(&p->trace, HESPER_TRACE_DEFAULT_MAX_EVENTS);
 
 	p->kernels = hesper_kernel_table_create();
 	p->regions = hesper_kernel_table_create();
@@ -29,6 +30,7 @@ hesper_profile_free(struct hesper_profile *p)
 	hesper_kernel_table_destroy(p->regions);
 	hesper_kernel_table_destroy(p->labelled);
 	hesper_stats_free(&p->submits);
+	hesper_trace_free(&p->trace);
 	free(p->devices);
 	free(p->queues);
 	p->kernels = p->regions = p->labelled = NULL;

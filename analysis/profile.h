@@ -10,6 +10,7 @@
 
 #include "kernel_table.h"
 #include "stats.h"
+#include "trace.h"
 
 #define HESPER_NAME_MAX 256
 
@@ -51,6 +52,10 @@ struct hesper_profile {
 	uint64_t clamped;          /* intervals that came back zero or negative */
 	uint64_t timestamps_written; /* queries Hesper wrote on the GPU */
 	uint64_t hook_ns;          /* host time spent inside Hesper's hooks */
+	uint64_t collector_ns;     /* host time the collector spent turning results into events */
+	uint64_t collected;        /* timed dispatches the collector processed */
+
+	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
 };
 
 /* Initialises @p empty (tables allocated); returns 0, or -1 when memory runs out. */
