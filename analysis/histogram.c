@@ -98,6 +98,36 @@ hesper_histogram_add(struct hesper_histogram *h, uint64_t value)
 }
 
 bool
+hesper_histogram_add_n(struct hesper_histogram *h, uint64_t value, uint64_t n)
+{
+	int row, sub;
+
+	if (n == 0)
+		return true;
+	bucket_of(value, &row, &sub);
+	if (!ensure_rows(h, row, row))
+		return false;
+	h->counts[(row - h->lo_row) * SUB + sub] += n;
+	h->total += n;
+	return true;
+}
+
+void
+hesper_histogram_bucket_range(int row, int sub, uint64_t *lo, uint64_t *hi)
+{
+	if (row <= 1) {
+		*lo = (uint64_t)(row * SUB + sub);
+		*hi = *lo + 1;
+		return;
+	}
+	int k = row + 5;
+	uint64_t width = 1ull << (k - 6);
+
+	*lo = (1ull << k) + (uint64_t)sub * width;
+	*hi = __builtin_add_overflow(*lo, width, hi) ? UINT64_MAX : *hi;
+}
+
+bool
 hesper_histogram_merge(struct hesper_histogram *into, const struct hesper_histogram *from)
 {
 	if (from->total == 0 || from->lo_row > from->hi_row)

@@ -29,11 +29,17 @@ void hesper_histogram_init(struct hesper_histogram *h);
 /* Adds @value; returns false (and leaves @h unchanged) when memory runs out. */
 bool hesper_histogram_add(struct hesper_histogram *h, uint64_t value);
 
+/* Adds @value @n times; returns false (and leaves @h unchanged) when memory runs out. */
+bool hesper_histogram_add_n(struct hesper_histogram *h, uint64_t value, uint64_t n);
+
 /* Adds every value of @from to @into; false when memory runs out. */
 bool hesper_histogram_merge(struct hesper_histogram *into, const struct hesper_histogram *from);
 
 /* The @q quantile (0 <= q <= 1, nearest rank) within the documented error; 0 when empty. */
 uint64_t hesper_histogram_quantile(const struct hesper_histogram *h, double q);
+
+/* The values [*@lo, *@hi) counted by bucket @sub of row @row (hi saturates at UINT64_MAX). */
+void hesper_histogram_bucket_range(int row, int sub, uint64_t *lo, uint64_t *hi);
 
 /* Frees what @h holds and makes it empty again. */
 void hesper_histogram_free(struct hesper_histogram *h);

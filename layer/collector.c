@@ -63,6 +63,80 @@ static uint64_t interval_ns(uint64_t start, uint64_t end, uint64_t mask, double 
 	return (uint64_t)llround((double)ticks * period);
 }
 
+/* Recalibrate this often while work flows, so clock drift and 32-bit wrap stay small. */
+#define RECALIBRATE_NS 500000000ull
+
+/* Host CLOCK_MONOTONIC time of raw device timestamp @raw, from the device's clock pairing. */
+static uint64_t to_host_ns(const struct hesper_device *dev, uint64_t raw, uint64_t mask)
+{
+	const struct hesper_clock_sync *c = &dev->clock;
+	double period = dev->props.limits.timestampPeriod;
+	uint64_t ahead = (raw - c->device_ticks) & mask;
+	double ticks = ahead <= mask / 2 ? (double)ahead : -(double)((c->device_ticks - raw) & mask);
+	double ns = (double)c->host_ns + ticks * period;
+	return ns <= 0 ? 0 : (uint64_t)llround(ns);
+}
+
+/*
+ * Keeps @dev's clock pairing fresh for traces: calibrated timestamps when the device has
+ * them, else the first command buffer's start is pinned to the host time of its submit
+ * call (the GPU started later than that, by an unknown delay).
+ */
+static void sync_clock(struct hesper_profile *p, struct hesper_device *dev, const struct hesper_submission *sub,
+		       const uint64_t *first_cb_start)
+{
+	struct hesper_clock_sync *c = &dev->clock;
+	if (c->calibrated && hesper_now_ns() - c->taken_at > RECALIBRATE_NS)
+		hesper_device_calibrate(dev, c);
+	if (!c->valid && first_cb_start) {
+		c->valid = true;
+		c->calibrated = false;
+		c->device_ticks = *first_cb_start;
+		c->host_ns = sub->host_end_ns;
+		c->error_ns = -1.0;
+		c->taken_at = hesper_now_ns();
+	}
+	if (!c->valid)
+		return;
+	/* The file states the worst alignment of any device; unknown beats any number. */
+	if (!c->calibrated) {
+		p->trace.calibrated = false;
+		p->trace.alignment_error_ns = -1.0;
+	} else if (p->trace.alignment_error_ns >= 0 || p->trace.count == 0) {
+		p->trace.calibrated = true;
+		if (c->error_ns > p->trace.alignment_error_ns)
+			p->trace.alignment_error_ns = c->error_ns;
+	}
+}
+
+/* Keeps a GPU event of @q for the timeline, placed on the host's clock. */
+static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
+		      const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+		      uint64_t command_buffer, uint64_t submission)
+{
+	const struct hesper_device *dev = q->dev;
+	uint64_t mask = dev->families[q->family].tick_mask;
+	struct hesper_trace_event e = {
+		.kind = kind,
+		.device = dev->profile_device,
+		.queue = q->profile_queue,
+		.name = name,
+		.start_ns = to_host_ns(dev, raw_start, mask),
+		.command_buffer = command_buffer,
+		.submission = submission,
+	};
+	e.end_ns = e.start_ns + (uint64_t)llround((double)((raw_end - raw_start) & mask) *
+						  dev->props.limits.timestampPeriod);
+	if (((raw_end - raw_start) & mask) > mask / 2)
+		e.end_ns = e.start_ns;
+	if (groups) {
+		e.groups[0] = groups[0];
+		e.groups[1] = groups[1];
+		e.groups[2] = groups[2];
+	}
+	hesper_trace_add(&p->trace, &e);
+}
+
 /* The profile row of @name in @table, cached in the name when @cache is set. */
 static struct hesper_kernel *row_of(struct hesper_kernel_table *table, struct hesper_name *name, bool cache)
 {
@@ -87,19 +161,27 @@ static struct hesper_kernel *labelled_row(struct hesper_profile *p, const struct
 struct batch_span {
 	uint32_t batch;
 	bool any;
-	uint64_t start, end;
+	uint64_t start, end;      /* extended ticks */
+	uint64_t raw_start;       /* the raw tick of the start, for placing it on the host clock */
 };
 
-static void close_span(struct hesper_profile *p, struct batch_span *span, double period)
+static void close_span(struct hesper_profile *p, struct batch_span *span, const struct hesper_queue *q,
+		       const struct hesper_submission *sub, bool trace)
 {
-	if (span->any)
-		hesper_stats_add(&p->submits, (uint64_t)llround((double)(span->end - span->start) * period));
+	if (!span->any)
+		return;
+	hesper_stats_add(&p->submits,
+			 (uint64_t)llround((double)(span->end - span->start) * q->dev->props.limits.timestampPeriod));
+	if (trace)
+		trace_gpu(p, q, HESPER_TRACE_BATCH, "batch", span->raw_start, span->raw_start + (span->end - span->start),
+			  NULL, 0, sub->index);
 	span->any = false;
 }
 
 /* Adds one recording's run to the profile. Called with the process lock held. */
 static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
-			       const struct hesper_occurrence *o, struct batch_span *span, struct hesper_name *unknown)
+			       const struct hesper_occurrence *o, struct batch_span *span, struct hesper_name *unknown,
+			       bool trace)
 {
 	const struct hesper_recording *rec = o->rec;
 	const struct hesper_queue_family *family = &q->dev->families[q->family];
@@ -122,13 +204,16 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 				q->busy_end = end;
 		}
 		if (span->any && span->batch != o->batch)
-			close_span(p, span, period);
+			close_span(p, span, q, sub, trace);
 		if (!span->any) {
 			span->any = true;
 			span->batch = o->batch;
 			span->start = start;
 			span->end = end;
+			span->raw_start = ts[rec->cb_query];
 		} else {
+			if (start < span->start)
+				span->raw_start = ts[rec->cb_query];
 			span->start = start < span->start ? start : span->start;
 			span->end = end > span->end ? end : span->end;
 		}
@@ -146,6 +231,10 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 				hesper_kernel_record(row, ns);
 			if (lrow)
 				hesper_kernel_record(lrow, ns);
+			p->collected++;
+			if (trace)
+				trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, ts[d->query], ts[d->query + 1],
+					  d->groups, rec->command_buffer, sub->index);
 		}
 		if (untimed) {
 			if (row)
@@ -163,8 +252,12 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		if (!row)
 			continue;
 		bool timed = ts && r->query != HESPER_NO_QUERY;
-		if (timed)
+		if (timed) {
 			hesper_kernel_record(row, interval_ns(ts[r->query], ts[r->query + 1], mask, period, &p->clamped));
+			if (trace)
+				trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, ts[r->query], ts[r->query + 1], NULL,
+					  rec->command_buffer, sub->index);
+		}
 		uint64_t untimed = timed ? untimed_runs : runs;
 		if (untimed)
 			hesper_kernel_count_untimed(row, untimed);
@@ -186,14 +279,37 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 		};
 		dev->next.InvalidateMappedMemoryRanges(dev->handle, 1, &range);
 	}
+	uint64_t t0 = hesper_now_ns();
+	bool trace = hesper_process_wants_trace();
+	struct hesper_name *unknown = hesper_intern("(unknown pipeline)");
 	pthread_mutex_lock(&proc->lock);
 	struct hesper_profile *p = proc->profile;
-	struct hesper_name *unknown = hesper_intern("(unknown pipeline)");
 	struct batch_span span = {0};
 	p->queues[q->profile_queue].submits += sub->batch_count;
+	if (trace) {
+		const uint64_t *first_start = NULL;
+		for (size_t i = 0; i < sub->occ_count && !first_start && !sub->failed && sub->slots; i++) {
+			const struct hesper_occurrence *o = &sub->occ[i];
+			if (o->base != HESPER_NO_SLOT && o->rec->cb_query != HESPER_NO_QUERY)
+				first_start = sub->results + o->base + o->rec->cb_query;
+		}
+		sync_clock(p, dev, sub, first_start);
+		struct hesper_trace_event e = {
+			.kind = HESPER_TRACE_HOST_SUBMIT,
+			.device = dev->profile_device,
+			.queue = q->profile_queue,
+			.thread = sub->thread,
+			.name = "vkQueueSubmit",
+			.start_ns = sub->host_ns,
+			.end_ns = sub->host_end_ns,
+			.submission = sub->index,
+		};
+		hesper_trace_add(&p->trace, &e);
+	}
 	for (size_t i = 0; i < sub->occ_count; i++)
-		account_occurrence(p, q, sub, &sub->occ[i], &span, unknown);
-	close_span(p, &span, dev->props.limits.timestampPeriod);
+		account_occurrence(p, q, sub, &sub->occ[i], &span, unknown, trace && dev->clock.valid);
+	close_span(p, &span, q, sub, trace && dev->clock.valid);
+	p->collector_ns += hesper_now_ns() - t0;
 	pthread_mutex_unlock(&proc->lock);
 }
 

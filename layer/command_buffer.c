@@ -198,6 +198,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 	s->rec = hesper_recording_create(dev, family, s->primary, can_query);
 	if (!s->rec)
 		return VK_SUCCESS; /* counted nowhere: the report's dispatch count will miss these */
+	s->rec->command_buffer = (uint64_t)(uintptr_t)cb;
 	if (s->primary) {
 		uint32_t q = hesper_recording_take_pair(s->rec, cb);
 		if (q != HESPER_NO_QUERY) {

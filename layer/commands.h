@@ -17,7 +17,8 @@
 	NEXT(GetPhysicalDeviceProperties2KHR)                \
 	NEXT(GetPhysicalDeviceQueueFamilyProperties)         \
 	NEXT(GetPhysicalDeviceMemoryProperties)              \
-	NEXT(EnumerateDeviceExtensionProperties)
+	NEXT(EnumerateDeviceExtensionProperties)             \
+	NEXT(GetPhysicalDeviceCalibrateableTimeDomainsEXT)
 
 #define HESPER_DEVICE_COMMANDS(HOOK, NEXT)                   \
 	HOOK(DestroyDevice)                                  \
@@ -70,6 +71,7 @@
 	NEXT(CreateFence)                                    \
 	NEXT(DestroyFence)                                   \
 	NEXT(ResetFences)                                    \
-	NEXT(GetFenceStatus)
+	NEXT(GetFenceStatus)                                 \
+	NEXT(GetCalibratedTimestampsEXT)
 
 #endif

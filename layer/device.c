@@ -30,6 +30,80 @@ static VkLayerDeviceCreateInfo *find_device_link(const VkDeviceCreateInfo *info,
 	return NULL;
 }
 
+/* True when the program itself enables extension @name. */
+static bool enabled_by_program(const VkDeviceCreateInfo *info, const char *name)
+{
+	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+		if (strcmp(info->ppEnabledExtensionNames[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* True when Hesper should add VK_EXT_calibrated_timestamps: supported, with the host's monotonic clock, and not already on. */
+static bool wants_calibration(struct hesper_instance *inst, VkPhysicalDevice physical, const VkDeviceCreateInfo *info)
+{
+	if (hesper_process()->settings.disabled || enabled_by_program(info, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME))
+		return false;
+	if (!inst->next.EnumerateDeviceExtensionProperties || !inst->next.GetPhysicalDeviceCalibrateableTimeDomainsEXT)
+		return false;
+	bool supported = false;
+	uint32_t count = 0;
+	if (inst->next.EnumerateDeviceExtensionProperties(physical, NULL, &count, NULL) != VK_SUCCESS || !count)
+		return false;
+	VkExtensionProperties *props = calloc(count, sizeof(*props));
+	if (!props)
+		return false;
+	if (inst->next.EnumerateDeviceExtensionProperties(physical, NULL, &count, props) >= 0)
+		for (uint32_t i = 0; i < count && !supported; i++)
+			supported = strcmp(props[i].extensionName, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) == 0;
+	free(props);
+	if (!supported)
+		return false;
+	VkTimeDomainEXT domains[8];
+	count = 8;
+	if (inst->next.GetPhysicalDeviceCalibrateableTimeDomainsEXT(physical, &count, domains) < 0)
+		return false;
+	bool device = false, monotonic = false;
+	for (uint32_t i = 0; i < count; i++) {
+		device |= domains[i] == VK_TIME_DOMAIN_DEVICE_EXT;
+		monotonic |= domains[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
+	}
+	return device && monotonic;
+}
+
+/* Tries to read the device and host clocks together this many times, keeping the tightest pair. */
+#define CALIBRATION_TRIES 8
+
+bool hesper_device_calibrate(struct hesper_device *dev, struct hesper_clock_sync *out)
+{
+	if (!dev->calibrated_timestamps)
+		return false;
+	const VkCalibratedTimestampInfoEXT domains[2] = {
+		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, .timeDomain = VK_TIME_DOMAIN_DEVICE_EXT},
+		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, .timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT},
+	};
+	bool found = false;
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < CALIBRATION_TRIES; i++) {
+		uint64_t ts[2], deviation = 0;
+		if (dev->next.GetCalibratedTimestampsEXT(dev->handle, 2, domains, ts, &deviation) != VK_SUCCESS)
+			break;
+		if (deviation < best) {
+			best = deviation;
+			out->device_ticks = ts[0];
+			out->host_ns = ts[1];
+			found = true;
+		}
+	}
+	if (!found)
+		return false;
+	out->valid = true;
+	out->calibrated = true;
+	out->error_ns = (double)best;
+	out->taken_at = hesper_now_ns();
+	return true;
+}
+
 /* Fills the device's name and driver for the report. */
 static void describe_device(struct hesper_device *dev, struct hesper_device_info *out)
 {
@@ -110,8 +184,39 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(inst->handle, "vkCreateDevice");
 	if (!create)
 		return VK_ERROR_INITIALIZATION_FAILED;
-	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-	VkResult result = create(physical, info, allocator, out);
+	VkLayerDeviceLink *self = link->u.pLayerInfo;
+	link->u.pLayerInfo = self->pNext;
+
+	/* Calibrated timestamps place GPU times on the host's clock in traces: enable them when there. */
+	const char *local_names[64];
+	const char **names = NULL;
+	VkDeviceCreateInfo with_calibration;
+	bool add_calibration = wants_calibration(inst, physical, info);
+	if (add_calibration) {
+		uint32_t n = info->enabledExtensionCount;
+		names = n + 1 <= 64 ? local_names : malloc((n + 1) * sizeof(*names));
+		add_calibration = names != NULL;
+	}
+	VkResult result;
+	if (add_calibration) {
+		for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+			names[i] = info->ppEnabledExtensionNames[i];
+		names[info->enabledExtensionCount] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
+		with_calibration = *info;
+		with_calibration.enabledExtensionCount = info->enabledExtensionCount + 1;
+		with_calibration.ppEnabledExtensionNames = names;
+		result = create(physical, &with_calibration, allocator, out);
+		if (result != VK_SUCCESS) {
+			/* Never let Hesper's addition be why a device fails: try again exactly as asked. */
+			add_calibration = false;
+			link->u.pLayerInfo = self->pNext;
+			result = create(physical, info, allocator, out);
+		}
+		if (names != local_names)
+			free(names);
+	} else {
+		result = create(physical, info, allocator, out);
+	}
 	if (result != VK_SUCCESS)
 		return result;
 
@@ -132,6 +237,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 #undef LOAD
 	if (read_physical_device(dev) != 0)
 		goto fail;
+	dev->calibrated_timestamps = (add_calibration || enabled_by_program(info, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)) &&
+				     dev->next.GetCalibratedTimestampsEXT;
+	dev->clock.valid = hesper_device_calibrate(dev, &dev->clock);
 
 	struct hesper_device_info described = {0};
 	describe_device(dev, &described);

@@ -92,6 +92,16 @@ struct hesper_queue {
 	struct hesper_queue *next_in_device;
 };
 
+/* A pair of simultaneous device and host clock readings, for placing GPU times on the host's clock. */
+struct hesper_clock_sync {
+	bool valid;
+	bool calibrated;                    /* from calibrated timestamps; else anchored at a submit */
+	uint64_t device_ticks;
+	uint64_t host_ns;                   /* CLOCK_MONOTONIC */
+	double error_ns;                    /* bound of the pairing error; negative when unknown */
+	uint64_t taken_at;                  /* host time of the reading, for recalibration */
+};
+
 struct hesper_device {
 	VkDevice handle;
 	VkPhysicalDevice physical;
@@ -103,9 +113,12 @@ struct hesper_device {
 	struct hesper_queue_family *families;
 	uint32_t family_count;
 	uint32_t profile_device;            /* index of the device in the profile */
+	bool calibrated_timestamps;         /* VK_EXT_calibrated_timestamps is enabled */
+	struct hesper_clock_sync clock;     /* collector-only after creation */
 
 	pthread_mutex_t lock;               /* guards free_blocks and queues */
 	struct hesper_query_block *free_blocks;
+	uint64_t block_count;               /* query blocks made, bounded by HESPER_MAX_QUERIES */
 	struct hesper_queue *queues;
 	struct hesper_map pools;            /* VkCommandPool -> struct hesper_command_pool */
 	struct hesper_map modules;          /* VkShaderModule -> struct hesper_module */
@@ -149,6 +162,7 @@ struct hesper_recording {
 	uint32_t block_count, block_capacity;
 	uint32_t queries_used;
 	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
+	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
 	struct hesper_dispatch_record *dispatches;
 	size_t dispatch_count, dispatch_capacity;
 	struct hesper_region_record *regions;
@@ -212,6 +226,9 @@ static inline uint64_t hesper_dispatch_key(const void *handle)
 /* Interns @text (NULL on allocation failure). Names live until the process ends. */
 struct hesper_name *hesper_intern(const char *text);
 
+/* True when a sink needs timeline events (trace or HTML report). */
+bool hesper_process_wants_trace(void);
+
 /* Registers the exit report once a device exists (so it runs before the driver's own exit handlers). */
 void hesper_process_register_exit(void);
 
@@ -226,6 +243,9 @@ void hesper_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct hesper_instance *hesper_instance_from(const void *dispatchable);
 struct hesper_device *hesper_device_from(const void *dispatchable);
 struct hesper_queue *hesper_queue_from(VkQueue queue);
+
+/* Reads the device and host clocks together (bounded retries); false when the device cannot. */
+bool hesper_device_calibrate(struct hesper_device *dev, struct hesper_clock_sync *out);
 
 /* Forgets @dev's queues and Hesper's objects on it; results already harvested. */
 void hesper_device_release_queues(struct hesper_device *dev);

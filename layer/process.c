@@ -1,5 +1,7 @@
 /* Process-wide state: settings, the profile, interned names, and the report at exit. */
 #include <errno.h>
+#include <semaphore.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +87,8 @@ static void process_init(void)
 	p->profile->host[sizeof(p->profile->host) - 1] = '\0';
 	snprintf(p->profile->mode, sizeof(p->profile->mode), "%s", hesper_mode_name(p->settings.mode));
 	p->profile->sample_every = p->settings.sample_every;
+	hesper_trace_init(&p->profile->trace, p->settings.max_events);
+	p->profile->trace.origin_ns = p->start_ns;
 	/* Parsed now so a bad HESPER_REPORT is reported when profiling starts, not at exit. */
 	if (hesper_sinks_parse(getenv("HESPER_REPORT"), p->profile->pid, p->profile->host, &sinks, stderr) < 0)
 		hesper_log("out of memory reading HESPER_REPORT; no report will be written");
@@ -128,6 +132,14 @@ struct hesper_name *hesper_intern(const char *text)
 	return n;
 }
 
+bool hesper_process_wants_trace(void)
+{
+	for (size_t i = 0; i < sinks.count; i++)
+		if (sinks.items[i].kind == HESPER_SINK_TRACE || sinks.items[i].kind == HESPER_SINK_HTML)
+			return true;
+	return false;
+}
+
 void hesper_add_record_hook_ns(uint64_t ns)
 {
 	if (ns)
@@ -150,13 +162,81 @@ void hesper_process_report(void)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* At exit: stop collecting, wait (bounded) for work in flight, write the report. */
+/* Stops collecting, waits (bounded) for work in flight and writes the report; once. */
+static void finish_profile(void)
+{
+	static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
+	struct hesper_process *p = hesper_process();
+	pthread_mutex_lock(&once);
+	if (!p->reported) {
+		hesper_collector_stop();
+		hesper_collector_flush(NULL, (uint64_t)p->settings.exit_timeout_ms * 1000000ull);
+		hesper_process_report();
+	}
+	pthread_mutex_unlock(&once);
+}
+
 static void at_exit(void)
 {
-	struct hesper_process *p = hesper_process();
-	hesper_collector_stop();
-	hesper_collector_flush(NULL, (uint64_t)p->settings.exit_timeout_ms * 1000000ull);
-	hesper_process_report();
+	finish_profile();
+}
+
+/*
+ * SIGINT and SIGTERM, when the program leaves them at their default (death): the handler
+ * only wakes a thread of Hesper's (a handler may not take locks or allocate), which
+ * writes the report and then lets the signal kill the process as it would have. A second
+ * signal while the report is written kills at once.
+ */
+static sem_t signal_wake;
+static volatile sig_atomic_t caught_signal;
+
+static void on_signal(int sig)
+{
+	if (caught_signal) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	caught_signal = sig;
+	sem_post(&signal_wake);
+}
+
+static void *signal_main(void *arg)
+{
+	(void)arg;
+	while (sem_wait(&signal_wake) != 0)
+		;
+	int sig = caught_signal;
+	finish_profile();
+	signal(sig, SIG_DFL);
+	kill(getpid(), sig); /* this thread blocks every signal: another thread takes it and dies */
+	return NULL;
+}
+
+/* Installs the handlers for the signals the program left at their default action. */
+static void watch_signals(void)
+{
+	static const int watched[] = {SIGINT, SIGTERM};
+	pthread_t thread;
+	sigset_t all, old;
+	if (sem_init(&signal_wake, 0, 0) != 0)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int started = pthread_create(&thread, NULL, signal_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (started != 0)
+		return;
+	pthread_detach(thread);
+	for (size_t i = 0; i < sizeof(watched) / sizeof(watched[0]); i++) {
+		struct sigaction current;
+		if (sigaction(watched[i], NULL, &current) != 0 || (current.sa_flags & SA_SIGINFO) ||
+		    current.sa_handler != SIG_DFL)
+			continue; /* the program handles it (or ignores it): its choice stands */
+		struct sigaction mine = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+		sigemptyset(&mine.sa_mask);
+		sigaction(watched[i], &mine, NULL);
+	}
 }
 
 void hesper_process_register_exit(void)
@@ -166,7 +246,10 @@ void hesper_process_register_exit(void)
 	bool first = !p->exit_registered;
 	p->exit_registered = true;
 	pthread_mutex_unlock(&p->lock);
+	if (!first)
+		return;
 	/* Registered after the driver loaded, so it runs before the driver's own exit handlers. */
-	if (first && atexit(at_exit) != 0)
+	if (atexit(at_exit) != 0)
 		hesper_log("cannot register the exit handler; no report will be written");
+	watch_signals();
 }

@@ -50,16 +50,21 @@ void hesper_recording_unref(struct hesper_recording *rec)
 /* A query block from @dev's free list or a new query pool; NULL when none can be had. */
 static struct hesper_query_block *take_block(struct hesper_device *dev)
 {
+	uint64_t limit = hesper_process()->settings.max_queries / HESPER_BLOCK_QUERIES;
 	pthread_mutex_lock(&dev->lock);
 	struct hesper_query_block *block = dev->free_blocks;
 	if (block)
 		dev->free_blocks = block->next_free;
+	/* Reserve the new block's place under the lock, so threads together stay under the limit. */
+	bool may_create = !block && dev->block_count < limit;
+	if (may_create)
+		dev->block_count++;
 	pthread_mutex_unlock(&dev->lock);
-	if (block)
+	if (block || !may_create)
 		return block;
 	block = calloc(1, sizeof(*block));
 	if (!block)
-		return NULL;
+		goto undo;
 	VkQueryPoolCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
@@ -67,9 +72,14 @@ static struct hesper_query_block *take_block(struct hesper_device *dev)
 	};
 	if (dev->next.CreateQueryPool(dev->handle, &info, NULL, &block->pool) != VK_SUCCESS) {
 		free(block);
-		return NULL;
+		goto undo;
 	}
 	return block;
+undo:
+	pthread_mutex_lock(&dev->lock);
+	dev->block_count--;
+	pthread_mutex_unlock(&dev->lock);
+	return NULL;
 }
 
 uint32_t hesper_recording_take_pair(struct hesper_recording *rec, VkCommandBuffer cb)

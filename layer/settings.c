@@ -21,6 +21,7 @@ enum setting_kind {
 	SETTING_SAMPLE,
 	SETTING_MAX_EVENTS,
 	SETTING_EXIT_TIMEOUT_MS,
+	SETTING_MAX_QUERIES,
 	SETTING_DISABLE,
 };
 
@@ -37,6 +38,7 @@ static const struct setting settings[] = {
 	{ "HESPER_SAMPLE", SETTING_SAMPLE, 1, 1000000 },
 	{ "HESPER_MAX_EVENTS", SETTING_MAX_EVENTS, 0, 1000000000 },
 	{ "HESPER_EXIT_TIMEOUT_MS", SETTING_EXIT_TIMEOUT_MS, 0, 600000 },
+	{ "HESPER_MAX_QUERIES", SETTING_MAX_QUERIES, 0, 1000000000 },
 	{ "HESPER_DISABLE", SETTING_DISABLE, 0, 0 },
 };
 
@@ -49,6 +51,7 @@ hesper_settings_default(struct hesper_settings *s)
 	s->sample_every = 1;
 	s->max_events = 1000000;
 	s->exit_timeout_ms = 5000;
+	s->max_queries = 64u << 20;
 	s->disabled = false;
 }
 
@@ -258,6 +261,7 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 	case SETTING_SAMPLE:
 	case SETTING_MAX_EVENTS:
 	case SETTING_EXIT_TIMEOUT_MS:
+	case SETTING_MAX_QUERIES:
 		if (!parse_number(v, set->min, set->max, &n)) {
 			snprintf(expected, sizeof expected, "a whole number from %llu to %llu",
 				 (unsigned long long)set->min, (unsigned long long)set->max);
@@ -268,6 +272,8 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 			s->sample_every = (uint32_t)n;
 		else if (set->kind == SETTING_MAX_EVENTS)
 			s->max_events = n;
+		else if (set->kind == SETTING_MAX_QUERIES)
+			s->max_queries = n;
 		else
 			s->exit_timeout_ms = (uint32_t)n;
 		return 0;

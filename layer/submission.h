@@ -35,7 +35,9 @@ struct hesper_submission {
 	bool fenced;                        /* the fence was submitted: wait for it */
 	bool failed;                        /* Hesper could not follow it: count its dispatches as dropped */
 	uint64_t index;                     /* submission number on its queue */
-	uint64_t host_ns;                   /* host clock at the submit call */
+	uint64_t host_ns;                   /* host clock when the submit call began */
+	uint64_t host_end_ns;               /* and when it returned */
+	uint32_t thread;                    /* the calling thread's id */
 };
 
 /* Unreferences the recordings of @sub and puts it on @queue's free list for reuse. */

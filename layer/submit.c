@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "layer.h"
 #include "submission.h"
@@ -272,8 +273,9 @@ uint64_t hesper_submit_hook_ns(void)
 	return atomic_load(&submit_hook_ns);
 }
 
-/* Ends the bookkeeping of a submit call: on success the collector takes @sub. */
-static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResult result, uint64_t host_ns)
+/* Ends the bookkeeping of a submit call that ran from @begin_ns to @end_ns: on success the collector takes @sub. */
+static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResult result, uint64_t begin_ns,
+		   uint64_t end_ns)
 {
 	if (result != VK_SUCCESS) {
 		/* The program's batches were not submitted either: nothing ran, nothing to count. */
@@ -281,7 +283,9 @@ static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResu
 		return;
 	}
 	sub->index = q->submit_index++;
-	sub->host_ns = host_ns;
+	sub->host_ns = begin_ns;
+	sub->host_end_ns = end_ns;
+	sub->thread = (uint32_t)gettid();
 	hesper_collector_enqueue(q, sub);
 }
 
@@ -343,7 +347,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count,
 				free(all);
 		}
 	}
-	finish(q, sub, result, t0);
+	finish(q, sub, result, t1, t2);
 	atomic_fetch_add_explicit(&submit_hook_ns, (t1 - t0) + (hesper_now_ns() - t2), memory_order_relaxed);
 	return result;
 }
@@ -395,7 +399,7 @@ static VkResult submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *info
 		if (all != local)
 			free(all);
 	}
-	finish(q, sub, result, t0);
+	finish(q, sub, result, t1, t2);
 	atomic_fetch_add_explicit(&submit_hook_ns, (t1 - t0) + (hesper_now_ns() - t2), memory_order_relaxed);
 	return result;
 }

@@ -219,6 +219,51 @@ START_TEST(merge_equals_adding_all)
 }
 END_TEST
 
+START_TEST(add_n_equals_repeated_add)
+{
+	struct hesper_histogram a, b;
+
+	hesper_histogram_init(&a);
+	hesper_histogram_init(&b);
+	ck_assert(hesper_histogram_add_n(&a, 5000, 0));
+	ck_assert_uint_eq(a.total, 0);
+	ck_assert(hesper_histogram_add_n(&a, 5000, 7));
+	ck_assert(hesper_histogram_add_n(&a, 12, 3));
+	for (int i = 0; i < 7; i++)
+		hesper_histogram_add(&b, 5000);
+	for (int i = 0; i < 3; i++)
+		hesper_histogram_add(&b, 12);
+	ck_assert_uint_eq(a.total, 10);
+	for (int i = 0; i <= 20; i++)
+		ck_assert_uint_eq(hesper_histogram_quantile(&a, i / 20.0), hesper_histogram_quantile(&b, i / 20.0));
+	hesper_histogram_free(&a);
+	hesper_histogram_free(&b);
+}
+END_TEST
+
+START_TEST(bucket_ranges_tile)
+{
+	uint64_t lo, hi, prev_hi = 0;
+
+	/* Consecutive buckets cover 0..2^64 without gaps, and every value maps into its own. */
+	for (int row = 0; row <= 58; row++) {
+		for (int sub = 0; sub < HESPER_HISTOGRAM_SUB_BUCKETS; sub++) {
+			hesper_histogram_bucket_range(row, sub, &lo, &hi);
+			ck_assert_uint_eq(lo, prev_hi);
+			ck_assert_uint_gt(hi, lo);
+			struct hesper_histogram h;
+			hesper_histogram_init(&h);
+			hesper_histogram_add(&h, lo);
+			ck_assert_int_eq(h.lo_row, row);
+			ck_assert_uint_eq(h.counts[sub], 1);
+			hesper_histogram_free(&h);
+			prev_hi = hi;
+		}
+	}
+	ck_assert_uint_eq(prev_hi, UINT64_MAX);
+}
+END_TEST
+
 static Suite *
 histogram_suite(void)
 {
@@ -235,6 +280,8 @@ histogram_suite(void)
 
 	tc = tcase_create("hesper_histogram_add");
 	tcase_add_test(tc, rows_extend_both_ways);
+	tcase_add_test(tc, add_n_equals_repeated_add);
+	tcase_add_test(tc, bucket_ranges_tile);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hesper_histogram_merge");

@@ -11,7 +11,7 @@
 #include "settings.h"
 
 #define KNOWN "(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
-	      "HESPER_EXIT_TIMEOUT_MS, HESPER_DISABLE)"
+	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_DISABLE)"
 
 /* An error stream captured in memory. */
 struct capture {
@@ -155,6 +155,12 @@ START_TEST(apply_number_forms)
 	ck_assert_uint_eq(s.exit_timeout_ms, 600000);
 	assert_accepted("HESPER_EXIT_TIMEOUT_MS", "\t250", &s);
 	ck_assert_uint_eq(s.exit_timeout_ms, 250);
+
+	ck_assert_uint_eq(s.max_queries, 64u << 20);
+	assert_accepted("HESPER_MAX_QUERIES", "64", &s);
+	ck_assert_uint_eq(s.max_queries, 64);
+	assert_accepted("HESPER_MAX_QUERIES", "0", &s);
+	ck_assert_uint_eq(s.max_queries, 0);
 }
 END_TEST
 
