@@ -1,4 +1,4 @@
-/* Report writers: text table, JSON summary (hesper-summary/1), CSV. Each prints to a FILE *. */
+/* Report writers: text table, JSON summary (hesper-summary/1), CSV, trace, HTML. Each prints to a FILE *. */
 #ifndef HESPER_REPORT_H
 #define HESPER_REPORT_H
 
@@ -14,6 +14,12 @@ int hesper_report_json(FILE *out, const struct hesper_profile *p);
 
 /* CSV, one row per kernel, RFC 4180 quoting. Returns 0, or -1 on a write error. */
 int hesper_report_csv(FILE *out, const struct hesper_profile *p);
+
+/* Chrome trace-event JSON of the timeline (hesper-trace/1; report_trace.c). Returns 0, or -1 on a write error. */
+int hesper_report_trace(FILE *out, const struct hesper_profile *p);
+
+/* One self-contained HTML page: facts, kernel table, charts, timeline. Returns 0, or -1 on a write error. */
+int hesper_report_html(FILE *out, const struct hesper_profile *p);
 
 /* Writes @s as a JSON string literal (quotes included), escaping as needed; invalid UTF-8 becomes U+FFFD. */
 void hesper_json_write_string(FILE *out, const char *s);

@@ -296,6 +296,8 @@ write_report(FILE *f, enum hesper_sink_kind kind, const struct hesper_profile *p
 	switch (kind) {
 	case HESPER_SINK_JSON: return hesper_report_json(f, p);
 	case HESPER_SINK_CSV: return hesper_report_csv(f, p);
+	case HESPER_SINK_TRACE: return hesper_report_trace(f, p);
+	case HESPER_SINK_HTML: return hesper_report_html(f, p);
 	default: return hesper_report_text(f, p);
 	}
 }
@@ -377,13 +379,6 @@ hesper_sinks_write(const struct hesper_sink_list *list, const struct hesper_prof
 				clearerr(s->kind == HESPER_SINK_STDOUT ? stdout : stderr);
 				report_failure(err, s, errnum);
 			}
-			break;
-		case HESPER_SINK_TRACE:
-		case HESPER_SINK_HTML:
-			if (err)
-				fprintf(err, "hesper: the %s report is not available in this version; skipped '%s'\n",
-					kind_name(s->kind), s->path);
-			ret = -1;
 			break;
 		default:
 			ret = write_file(s, p);

@@ -18,7 +18,7 @@ enum hesper_trace_kind {
 };
 
 /* Events kept when HESPER_MAX_EVENTS does not say otherwise. */
-#define HESPER_TRACE_DEFAULT_MAX_EVENTS 1000000u
+#define HESPER_TRACE_DEFAULT_MAX_EVENTS 200000u
 
 struct hesper_trace_event {
 	enum hesper_trace_kind kind;

@@ -8,6 +8,8 @@
  */
 #include "trace_layout.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,4 +176,49 @@ hesper_trace_layout_free(struct hesper_trace_layout *l)
 	free(l->track_of);
 	free(l->tracks);
 	memset(l, 0, sizeof(*l));
+}
+
+void
+hesper_trace_queue_name(char *buf, size_t size, const struct hesper_profile *p, uint32_t queue)
+{
+	if (queue >= p->queue_count) {
+		snprintf(buf, size, "GPU ? queue %" PRIu32, queue);
+		return;
+	}
+	const struct hesper_queue_info *q = &p->queues[queue];
+	const char *device = q->device < p->device_count ? p->devices[q->device].name : "?";
+
+	snprintf(buf, size, "GPU %" PRIu32 " %.*s queue family %" PRIu32 " index %" PRIu32, q->device,
+		 HESPER_NAME_MAX, device, q->family, q->index);
+}
+
+void
+hesper_trace_track_name(char *buf, size_t size, const struct hesper_profile *p, const struct hesper_trace_track *t)
+{
+	size_t len;
+
+	if (hesper_trace_kind_is_host(t->kind))
+		snprintf(buf, size, "CPU thread %" PRIu32 " submits", t->key);
+	else
+		hesper_trace_queue_name(buf, size, p, t->key);
+	len = strlen(buf);
+	if (t->kind == HESPER_TRACE_REGION)
+		snprintf(buf + len, size - len, " labels");
+	else if (t->kind == HESPER_TRACE_BATCH)
+		snprintf(buf + len, size - len, " submissions");
+	len = strlen(buf);
+	if (t->lane > 1)
+		snprintf(buf + len, size - len, " lane %" PRIu32, t->lane);
+}
+
+uint64_t
+hesper_trace_origin(const struct hesper_trace *t)
+{
+	/* 0 means the layer did not set one: start at the first event. */
+	uint64_t origin = t->origin_ns ? t->origin_ns : UINT64_MAX;
+
+	for (size_t i = 0; i < t->count; i++)
+		if (t->events[i].start_ns < origin)
+			origin = t->events[i].start_ns;
+	return origin == UINT64_MAX ? 0 : origin;
 }

@@ -1,5 +1,5 @@
 /*
- * The collector: a thread that waits for Hesper's fences, reads the copied timestamps,
+ * The collector: a thread that waits for Hesper's copies, reads the copied timestamps,
  * turns ticks into nanoseconds and feeds the profile. The program's threads never wait
  * for it. At vkDestroyDevice and at exit the same harvesting runs on the caller's
  * thread, for a bounded time.
@@ -313,6 +313,34 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 	pthread_mutex_unlock(&proc->lock);
 }
 
+/* Whether @sub's copies are done: VK_SUCCESS, VK_NOT_READY / VK_TIMEOUT, or an error. Waits up to @wait_ns. */
+static VkResult sync_status(struct hesper_queue *q, const struct hesper_submission *sub, uint64_t wait_ns)
+{
+	struct hesper_device *dev = q->dev;
+	switch (sub->sync) {
+	case HESPER_SYNC_FENCE:
+		return wait_ns ? dev->next.WaitForFences(dev->handle, 1, &sub->fence, VK_TRUE, wait_ns)
+			       : dev->next.GetFenceStatus(dev->handle, sub->fence);
+	case HESPER_SYNC_TIMELINE: {
+		if (wait_ns) {
+			VkSemaphoreWaitInfo info = {
+				.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+				.semaphoreCount = 1,
+				.pSemaphores = &q->timeline,
+				.pValues = &sub->sync_value,
+			};
+			return dev->next.WaitSemaphoresKHR(dev->handle, &info, wait_ns);
+		}
+		uint64_t value = 0;
+		VkResult r = dev->next.GetSemaphoreCounterValueKHR(dev->handle, q->timeline, &value);
+		return r == VK_SUCCESS && value < sub->sync_value ? VK_NOT_READY : r;
+	}
+	case HESPER_SYNC_NONE:
+		break;
+	}
+	return VK_SUCCESS;
+}
+
 /*
  * Accounts for every finished submission at the head of @q, waiting up to @wait_ns for
  * the first unfinished one. Returns true when submissions are still pending. Called
@@ -320,21 +348,16 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
  */
 static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 {
-	struct hesper_device *dev = q->dev;
 	for (;;) {
 		pthread_mutex_lock(&q->lock);
 		struct hesper_submission *sub = q->pending_head;
 		pthread_mutex_unlock(&q->lock);
 		if (!sub)
 			return false;
-		bool lost = false;
-		if (sub->fenced) {
-			VkResult r = wait_ns ? dev->next.WaitForFences(dev->handle, 1, &sub->fence, VK_TRUE, wait_ns)
-					     : dev->next.GetFenceStatus(dev->handle, sub->fence);
-			if (r == VK_TIMEOUT || r == VK_NOT_READY)
-				return true;
-			lost = r != VK_SUCCESS; /* device lost: its timestamps will never come */
-		}
+		VkResult r = sync_status(q, sub, wait_ns);
+		if (r == VK_TIMEOUT || r == VK_NOT_READY)
+			return true;
+		bool lost = r != VK_SUCCESS; /* device lost: its timestamps will never come */
 		pthread_mutex_lock(&q->lock);
 		q->pending_head = sub->next;
 		if (!q->pending_head)
@@ -346,6 +369,7 @@ static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 			for (size_t i = 0; i < sub->occ_count; i++)
 				hesper_recording_unref(sub->occ[i].rec);
 			free(sub->occ);
+			free(sub->key);
 			free(sub);
 		} else {
 			hesper_submission_recycle(q, sub);
@@ -475,6 +499,7 @@ static void flush_device(struct hesper_device *dev, uint64_t deadline)
 					for (size_t i = 0; i < sub->occ_count; i++)
 						hesper_recording_unref(sub->occ[i].rec);
 					free(sub->occ);
+					free(sub->key);
 					free(sub);
 					sub = next;
 				}

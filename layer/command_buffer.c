@@ -169,6 +169,15 @@ static bool continues_render_pass(const VkCommandBufferBeginInfo *info)
 	return info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
 }
 
+/*
+ * The stage of the timestamp that opens a dispatch's (or label's) pair. BOTTOM_OF_PIPE is
+ * written once all earlier work in the queue has finished, so the interval up to the
+ * closing BOTTOM_OF_PIPE timestamp holds this dispatch alone: work that overlapped it is
+ * never counted twice, and a dispatch timed among untimed ones (HESPER_SAMPLE) does not
+ * absorb the tail of the work before it, as a TOP_OF_PIPE start would.
+ */
+#define HESPER_START_STAGE VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
+
 /* Writes a timestamp for query @query of @rec at @stage into @cb. */
 static void write_timestamp(struct hesper_recording *rec, VkCommandBuffer cb, VkPipelineStageFlagBits stage,
 			    uint32_t query)
@@ -303,6 +312,8 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 	if (sampled(s->bound_kernel)) {
 		query = hesper_recording_take_pair(rec, cb);
 		dropped = query == HESPER_NO_QUERY;
+		if (query != HESPER_NO_QUERY)
+			write_timestamp(rec, cb, HESPER_START_STAGE, query);
 	}
 	if (!reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
 			 sizeof(*rec->dispatches))) {
@@ -317,8 +328,6 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 	d->groups[0] = x;
 	d->groups[1] = y;
 	d->groups[2] = z;
-	if (query != HESPER_NO_QUERY)
-		write_timestamp(rec, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, query);
 	if (t0)
 		rec->hook_ns += (hesper_now_ns() - t0) * 64;
 	return query;
@@ -423,7 +432,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
 	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name, .query = q};
 	if (q != HESPER_NO_QUERY)
-		write_timestamp(rec, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q);
+		write_timestamp(rec, cb, HESPER_START_STAGE, q);
 }
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)

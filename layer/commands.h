@@ -72,6 +72,9 @@
 	NEXT(DestroyFence)                                   \
 	NEXT(ResetFences)                                    \
 	NEXT(GetFenceStatus)                                 \
-	NEXT(GetCalibratedTimestampsEXT)
+	NEXT(GetCalibratedTimestampsEXT)                     \
+	NEXT(CreateSemaphore)                                \
+	NEXT(DestroySemaphore)                               \
+	NEXT(GetSemaphoreCounterValueKHR)
 
 #endif

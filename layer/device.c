@@ -30,47 +30,6 @@ static VkLayerDeviceCreateInfo *find_device_link(const VkDeviceCreateInfo *info,
 	return NULL;
 }
 
-/* True when the program itself enables extension @name. */
-static bool enabled_by_program(const VkDeviceCreateInfo *info, const char *name)
-{
-	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
-		if (strcmp(info->ppEnabledExtensionNames[i], name) == 0)
-			return true;
-	return false;
-}
-
-/* True when Hesper should add VK_EXT_calibrated_timestamps: supported, with the host's monotonic clock, and not already on. */
-static bool wants_calibration(struct hesper_instance *inst, VkPhysicalDevice physical, const VkDeviceCreateInfo *info)
-{
-	if (hesper_process()->settings.disabled || enabled_by_program(info, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME))
-		return false;
-	if (!inst->next.EnumerateDeviceExtensionProperties || !inst->next.GetPhysicalDeviceCalibrateableTimeDomainsEXT)
-		return false;
-	bool supported = false;
-	uint32_t count = 0;
-	if (inst->next.EnumerateDeviceExtensionProperties(physical, NULL, &count, NULL) != VK_SUCCESS || !count)
-		return false;
-	VkExtensionProperties *props = calloc(count, sizeof(*props));
-	if (!props)
-		return false;
-	if (inst->next.EnumerateDeviceExtensionProperties(physical, NULL, &count, props) >= 0)
-		for (uint32_t i = 0; i < count && !supported; i++)
-			supported = strcmp(props[i].extensionName, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) == 0;
-	free(props);
-	if (!supported)
-		return false;
-	VkTimeDomainEXT domains[8];
-	count = 8;
-	if (inst->next.GetPhysicalDeviceCalibrateableTimeDomainsEXT(physical, &count, domains) < 0)
-		return false;
-	bool device = false, monotonic = false;
-	for (uint32_t i = 0; i < count; i++) {
-		device |= domains[i] == VK_TIME_DOMAIN_DEVICE_EXT;
-		monotonic |= domains[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
-	}
-	return device && monotonic;
-}
-
 /* Tries to read the device and host clocks together this many times, keeping the tightest pair. */
 #define CALIBRATION_TRIES 8
 
@@ -184,39 +143,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(inst->handle, "vkCreateDevice");
 	if (!create)
 		return VK_ERROR_INITIALIZATION_FAILED;
-	VkLayerDeviceLink *self = link->u.pLayerInfo;
-	link->u.pLayerInfo = self->pNext;
-
-	/* Calibrated timestamps place GPU times on the host's clock in traces: enable them when there. */
-	const char *local_names[64];
-	const char **names = NULL;
-	VkDeviceCreateInfo with_calibration;
-	bool add_calibration = wants_calibration(inst, physical, info);
-	if (add_calibration) {
-		uint32_t n = info->enabledExtensionCount;
-		names = n + 1 <= 64 ? local_names : malloc((n + 1) * sizeof(*names));
-		add_calibration = names != NULL;
-	}
-	VkResult result;
-	if (add_calibration) {
-		for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
-			names[i] = info->ppEnabledExtensionNames[i];
-		names[info->enabledExtensionCount] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
-		with_calibration = *info;
-		with_calibration.enabledExtensionCount = info->enabledExtensionCount + 1;
-		with_calibration.ppEnabledExtensionNames = names;
-		result = create(physical, &with_calibration, allocator, out);
-		if (result != VK_SUCCESS) {
-			/* Never let Hesper's addition be why a device fails: try again exactly as asked. */
-			add_calibration = false;
-			link->u.pLayerInfo = self->pNext;
-			result = create(physical, info, allocator, out);
-		}
-		if (names != local_names)
-			free(names);
-	} else {
-		result = create(physical, info, allocator, out);
-	}
+	/* Advance the chain for the next layer before calling down. */
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+	struct hesper_device_additions added;
+	VkResult result = hesper_create_device(create, link, inst, physical, info, allocator, out, &added);
 	if (result != VK_SUCCESS)
 		return result;
 
@@ -237,8 +167,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 #undef LOAD
 	if (read_physical_device(dev) != 0)
 		goto fail;
-	dev->calibrated_timestamps = (add_calibration || enabled_by_program(info, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)) &&
-				     dev->next.GetCalibratedTimestampsEXT;
+	dev->calibrated_timestamps = added.calibrated_timestamps && dev->next.GetCalibratedTimestampsEXT;
+	dev->timeline = added.timeline && dev->next.GetSemaphoreCounterValueKHR && dev->next.WaitSemaphoresKHR &&
+			dev->next.CreateSemaphore && dev->next.DestroySemaphore;
 	dev->clock.valid = hesper_device_calibrate(dev, &dev->clock);
 
 	struct hesper_device_info described = {0};

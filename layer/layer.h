@@ -26,10 +26,14 @@
 #define HESPER_EXPORT __attribute__((visibility("default")))
 
 #define HESPER_NO_QUERY UINT32_MAX
-/* Queries per VkQueryPool block; recordings take blocks as they grow. */
+/*
+ * Query blocks: a recording's i-th block is a VkQueryPool of HESPER_BLOCK_QUERIES << i
+ * queries (i capped at HESPER_BLOCK_CLASSES - 1), so a recording of n dispatches uses
+ * O(log n) pools: drivers charge per pool referenced at submit time. Each block is
+ * reset whole, in the command buffer, just before its first query is written.
+ */
 #define HESPER_BLOCK_QUERIES 1024u
-/* Queries reset together, in the command buffer, just before the first of them is used. */
-#define HESPER_RESET_CHUNK 64u
+#define HESPER_BLOCK_CLASSES 9u
 #define HESPER_MAX_LABEL_DEPTH 32
 
 #define HESPER_PFN_MEMBER(name) PFN_vk##name name;
@@ -70,6 +74,7 @@ struct hesper_queue_family {
 
 struct hesper_query_block {
 	VkQueryPool pool;
+	uint32_t size_class;                /* holds HESPER_BLOCK_QUERIES << size_class queries */
 	struct hesper_query_block *next_free;
 };
 
@@ -85,6 +90,8 @@ struct hesper_queue {
 	struct hesper_submission *pending_head, *pending_tail;
 	struct hesper_submission *free_list;
 	VkCommandPool pool;                 /* Hesper's; used only inside the app's queue submits */
+	VkSemaphore timeline;               /* Hesper's; signalled by its copy batch */
+	uint64_t timeline_value;            /* last value submitted for signalling */
 	uint64_t submit_index;
 	/* Collector-only: extending ticks to 64 bits and the union of busy intervals. */
 	bool seen_tick;
@@ -114,11 +121,12 @@ struct hesper_device {
 	uint32_t family_count;
 	uint32_t profile_device;            /* index of the device in the profile */
 	bool calibrated_timestamps;         /* VK_EXT_calibrated_timestamps is enabled */
+	bool timeline;                      /* timeline semaphores are enabled: Hesper signals its own */
 	struct hesper_clock_sync clock;     /* collector-only after creation */
 
 	pthread_mutex_t lock;               /* guards free_blocks and queues */
-	struct hesper_query_block *free_blocks;
-	uint64_t block_count;               /* query blocks made, bounded by HESPER_MAX_QUERIES */
+	struct hesper_query_block *free_blocks[HESPER_BLOCK_CLASSES];
+	uint64_t queries_made;              /* queries in blocks made, bounded by HESPER_MAX_QUERIES */
 	struct hesper_queue *queues;
 	struct hesper_map pools;            /* VkCommandPool -> struct hesper_command_pool */
 	struct hesper_map modules;          /* VkShaderModule -> struct hesper_module */
@@ -154,6 +162,7 @@ struct hesper_region_record {
 
 struct hesper_recording {
 	atomic_uint refs;
+	uint64_t id;                        /* unique in the process, never reused */
 	struct hesper_device *dev;
 	uint32_t family;
 	bool primary;
@@ -161,6 +170,7 @@ struct hesper_recording {
 	struct hesper_query_block **blocks;
 	uint32_t block_count, block_capacity;
 	uint32_t queries_used;
+	uint32_t query_capacity;            /* queries in the blocks held */
 	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
 	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
 	struct hesper_dispatch_record *dispatches;
@@ -244,6 +254,21 @@ struct hesper_instance *hesper_instance_from(const void *dispatchable);
 struct hesper_device *hesper_device_from(const void *dispatchable);
 struct hesper_queue *hesper_queue_from(VkQueue queue);
 
+/* What Hesper enabled on a device beyond what the program asked for (or found enabled). */
+struct hesper_device_additions {
+	bool calibrated_timestamps;
+	bool timeline;
+};
+
+/*
+ * Creates the device through @create with Hesper's additions (calibrated timestamps,
+ * timeline semaphores) when the device has them; if that fails, exactly as the program
+ * asked. @link is the loader's chain element, already pointing at the next layer.
+ */
+VkResult hesper_create_device(PFN_vkCreateDevice create, VkLayerDeviceCreateInfo *link, struct hesper_instance *inst,
+			      VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
+			      const VkAllocationCallbacks *allocator, VkDevice *out, struct hesper_device_additions *added);
+
 /* Reads the device and host clocks together (bounded retries); false when the device cannot. */
 bool hesper_device_calibrate(struct hesper_device *dev, struct hesper_clock_sync *out);
 
@@ -279,6 +304,20 @@ uint32_t hesper_recording_take_pair(struct hesper_recording *rec, VkCommandBuffe
 
 /* The pool and index in it of query @query of @rec. */
 void hesper_recording_query(const struct hesper_recording *rec, uint32_t query, VkQueryPool *pool, uint32_t *index);
+
+/* Queries in block @i of a recording. */
+static inline uint32_t hesper_block_size(uint32_t i)
+{
+	return HESPER_BLOCK_QUERIES << (i < HESPER_BLOCK_CLASSES ? i : HESPER_BLOCK_CLASSES - 1);
+}
+
+/* The index within the recording of the first query of block @i. */
+static inline uint32_t hesper_block_start(uint32_t i)
+{
+	uint32_t geometric = i < HESPER_BLOCK_CLASSES ? i : HESPER_BLOCK_CLASSES - 1;
+	uint32_t start = HESPER_BLOCK_QUERIES * ((1u << geometric) - 1);
+	return start + (i - geometric) * hesper_block_size(HESPER_BLOCK_CLASSES - 1);
+}
 
 /* Gives every free query block of @dev back to the driver. */
 void hesper_query_blocks_destroy(struct hesper_device *dev);

@@ -9,7 +9,9 @@ struct hesper_recording *hesper_recording_create(struct hesper_device *dev, uint
 	struct hesper_recording *rec = calloc(1, sizeof(*rec));
 	if (!rec)
 		return NULL;
+	static atomic_uint_fast64_t next_id = 1;
 	atomic_init(&rec->refs, 1);
+	rec->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
 	rec->dev = dev;
 	rec->family = family;
 	rec->primary = primary;
@@ -33,8 +35,9 @@ void hesper_recording_unref(struct hesper_recording *rec)
 		/* No submission uses these queries any more: give them to the next recording. */
 		pthread_mutex_lock(&dev->lock);
 		for (uint32_t i = 0; i < rec->block_count; i++) {
-			rec->blocks[i]->next_free = dev->free_blocks;
-			dev->free_blocks = rec->blocks[i];
+			struct hesper_query_block *block = rec->blocks[i];
+			block->next_free = dev->free_blocks[block->size_class];
+			dev->free_blocks[block->size_class] = block;
 		}
 		pthread_mutex_unlock(&dev->lock);
 	}
@@ -47,28 +50,30 @@ void hesper_recording_unref(struct hesper_recording *rec)
 	free(rec);
 }
 
-/* A query block from @dev's free list or a new query pool; NULL when none can be had. */
-static struct hesper_query_block *take_block(struct hesper_device *dev)
+/* A query block of @size_class from @dev's free list or a new query pool; NULL when none can be had. */
+static struct hesper_query_block *take_block(struct hesper_device *dev, uint32_t size_class)
 {
-	uint64_t limit = hesper_process()->settings.max_queries / HESPER_BLOCK_QUERIES;
+	uint32_t size = HESPER_BLOCK_QUERIES << size_class;
+	uint64_t limit = hesper_process()->settings.max_queries;
 	pthread_mutex_lock(&dev->lock);
-	struct hesper_query_block *block = dev->free_blocks;
+	struct hesper_query_block *block = dev->free_blocks[size_class];
 	if (block)
-		dev->free_blocks = block->next_free;
-	/* Reserve the new block's place under the lock, so threads together stay under the limit. */
-	bool may_create = !block && dev->block_count < limit;
+		dev->free_blocks[size_class] = block->next_free;
+	/* Reserve the new block's queries under the lock, so threads together stay under the limit. */
+	bool may_create = !block && dev->queries_made + size <= limit;
 	if (may_create)
-		dev->block_count++;
+		dev->queries_made += size;
 	pthread_mutex_unlock(&dev->lock);
 	if (block || !may_create)
 		return block;
 	block = calloc(1, sizeof(*block));
 	if (!block)
 		goto undo;
+	block->size_class = size_class;
 	VkQueryPoolCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
-		.queryCount = HESPER_BLOCK_QUERIES,
+		.queryCount = size,
 	};
 	if (dev->next.CreateQueryPool(dev->handle, &info, NULL, &block->pool) != VK_SUCCESS) {
 		free(block);
@@ -77,9 +82,30 @@ static struct hesper_query_block *take_block(struct hesper_device *dev)
 	return block;
 undo:
 	pthread_mutex_lock(&dev->lock);
-	dev->block_count--;
+	dev->queries_made -= size;
 	pthread_mutex_unlock(&dev->lock);
 	return NULL;
+}
+
+/* Adds the next block to @rec; false when none can be had. */
+static bool grow(struct hesper_recording *rec)
+{
+	if (rec->block_count == rec->block_capacity) {
+		uint32_t capacity = rec->block_capacity ? rec->block_capacity * 2 : 4;
+		void *blocks = realloc(rec->blocks, capacity * sizeof(*rec->blocks));
+		if (!blocks)
+			return false;
+		rec->blocks = blocks;
+		rec->block_capacity = capacity;
+	}
+	uint32_t i = rec->block_count;
+	uint32_t size_class = i < HESPER_BLOCK_CLASSES ? i : HESPER_BLOCK_CLASSES - 1;
+	struct hesper_query_block *block = take_block(rec->dev, size_class);
+	if (!block)
+		return false;
+	rec->blocks[rec->block_count++] = block;
+	rec->query_capacity += hesper_block_size(i);
+	return true;
 }
 
 uint32_t hesper_recording_take_pair(struct hesper_recording *rec, VkCommandBuffer cb)
@@ -87,47 +113,51 @@ uint32_t hesper_recording_take_pair(struct hesper_recording *rec, VkCommandBuffe
 	if (!rec->can_query)
 		return HESPER_NO_QUERY;
 	uint32_t query = rec->queries_used;
-	if (query + 2 > rec->block_count * HESPER_BLOCK_QUERIES) {
-		if (rec->block_count == rec->block_capacity) {
-			uint32_t capacity = rec->block_capacity ? rec->block_capacity * 2 : 4;
-			void *blocks = realloc(rec->blocks, capacity * sizeof(*rec->blocks));
-			if (!blocks)
-				return HESPER_NO_QUERY;
-			rec->blocks = blocks;
-			rec->block_capacity = capacity;
-		}
-		struct hesper_query_block *block = take_block(rec->dev);
-		if (!block)
-			return HESPER_NO_QUERY;
-		rec->blocks[rec->block_count++] = block;
-	}
-	/* Pairs start at even indices and chunks are even, so a pair never straddles a reset. */
-	if (query % HESPER_RESET_CHUNK == 0) {
-		VkQueryPool pool;
-		uint32_t index;
-		hesper_recording_query(rec, query, &pool, &index);
-		rec->dev->next.CmdResetQueryPool(cb, pool, index, HESPER_RESET_CHUNK);
-	}
+	if (query > UINT32_MAX - 2 * hesper_block_size(HESPER_BLOCK_CLASSES) - 2)
+		return HESPER_NO_QUERY;
+	if (query + 2 > rec->query_capacity && !grow(rec))
+		return HESPER_NO_QUERY;
+	/* Pairs start at even indices and block sizes are even, so a pair never straddles blocks. */
+	VkQueryPool pool;
+	uint32_t index;
+	hesper_recording_query(rec, query, &pool, &index);
+	if (index == 0)
+		rec->dev->next.CmdResetQueryPool(cb, pool, 0, hesper_block_size(rec->block_count - 1));
 	rec->queries_used += 2;
 	return query;
 }
 
+/* The block of @rec holding @query, and @query's index in it. */
+static uint32_t block_of(uint32_t query, uint32_t *index)
+{
+	uint32_t geometric_end = hesper_block_start(HESPER_BLOCK_CLASSES - 1);
+	if (query >= geometric_end) {
+		uint32_t big = hesper_block_size(HESPER_BLOCK_CLASSES - 1);
+		*index = (query - geometric_end) % big;
+		return HESPER_BLOCK_CLASSES - 1 + (query - geometric_end) / big;
+	}
+	uint32_t i = 31 - (uint32_t)__builtin_clz(query / HESPER_BLOCK_QUERIES + 1);
+	*index = query - hesper_block_start(i);
+	return i;
+}
+
 void hesper_recording_query(const struct hesper_recording *rec, uint32_t query, VkQueryPool *pool, uint32_t *index)
 {
-	*pool = rec->blocks[query / HESPER_BLOCK_QUERIES]->pool;
-	*index = query % HESPER_BLOCK_QUERIES;
+	*pool = rec->blocks[block_of(query, index)]->pool;
 }
 
 void hesper_query_blocks_destroy(struct hesper_device *dev)
 {
-	pthread_mutex_lock(&dev->lock);
-	struct hesper_query_block *block = dev->free_blocks;
-	dev->free_blocks = NULL;
-	pthread_mutex_unlock(&dev->lock);
-	while (block) {
-		struct hesper_query_block *next = block->next_free;
-		dev->next.DestroyQueryPool(dev->handle, block->pool, NULL);
-		free(block);
-		block = next;
+	for (uint32_t c = 0; c < HESPER_BLOCK_CLASSES; c++) {
+		pthread_mutex_lock(&dev->lock);
+		struct hesper_query_block *block = dev->free_blocks[c];
+		dev->free_blocks[c] = NULL;
+		pthread_mutex_unlock(&dev->lock);
+		while (block) {
+			struct hesper_query_block *next = block->next_free;
+			dev->next.DestroyQueryPool(dev->handle, block->pool, NULL);
+			free(block);
+			block = next;
+		}
 	}
 }

@@ -49,7 +49,7 @@ hesper_settings_default(struct hesper_settings *s)
 {
 	s->mode = HESPER_MODE_DISPATCH;
 	s->sample_every = 1;
-	s->max_events = 1000000;
+	s->max_events = 200000; /* about 60 MB of trace JSON: well inside what chrome://tracing and Perfetto open */
 	s->exit_timeout_ms = 5000;
 	s->max_queries = 64u << 20;
 	s->disabled = false;

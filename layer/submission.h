@@ -19,6 +19,20 @@ struct hesper_occurrence {
 	uint32_t batch;                     /* index of its batch in the call */
 };
 
+/* How Hesper learns that a submission's copies are done. */
+enum hesper_sync {
+	HESPER_SYNC_NONE,                   /* nothing was submitted for it: done at once */
+	HESPER_SYNC_FENCE,                  /* its fence */
+	HESPER_SYNC_TIMELINE,               /* the queue's timeline semaphore reaching sync_value */
+};
+
+/* What a recorded copy command buffer copies, so an identical resubmission reuses it. */
+struct hesper_copy_key {
+	uint64_t recording;                 /* recording id */
+	uint32_t base;
+	uint32_t queries;
+};
+
 struct hesper_submission {
 	struct hesper_submission *next;     /* pending or free list */
 	VkCommandBuffer cb;                 /* Hesper's: copies the results out */
@@ -32,7 +46,11 @@ struct hesper_submission {
 	size_t occ_count, occ_capacity;
 	uint32_t batch_count;
 	uint32_t slots;                     /* slots used this time */
-	bool fenced;                        /* the fence was submitted: wait for it */
+	enum hesper_sync sync;
+	uint64_t sync_value;                /* for HESPER_SYNC_TIMELINE */
+	struct hesper_copy_key *key;        /* what cb copies now; valid when key_valid */
+	size_t key_count, key_capacity;
+	bool key_valid;
 	bool failed;                        /* Hesper could not follow it: count its dispatches as dropped */
 	uint64_t index;                     /* submission number on its queue */
 	uint64_t host_ns;                   /* host clock when the submit call began */

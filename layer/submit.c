@@ -1,7 +1,8 @@
 /*
  * vkQueueSubmit and vkQueueSubmit2: after the program's batches Hesper appends one batch
  * of its own whose command buffer copies every timestamp the submitted command buffers
- * wrote into a host-visible buffer, then signals a fence of Hesper's. Query commands on
+ * wrote into a host-visible buffer, then signals a timeline semaphore (or fence) of
+ * Hesper's. Query commands on
  * one queue run in submission order, so the copy always sees this submission's values,
  * even when the same command buffer is submitted again before this one finished.
  */
@@ -165,12 +166,25 @@ static struct hesper_submission *take_submission(struct hesper_queue *q)
 	sub->occ_count = 0;
 	sub->batch_count = 0;
 	sub->slots = 0;
-	sub->fenced = false;
+	sub->sync = HESPER_SYNC_NONE;
 	sub->failed = false;
 	return sub;
 }
 
-/* Creates @sub's command buffer and fence on first use; 0 on success. */
+/* Creates @q's timeline semaphore on first use; 0 on success. */
+static int ensure_timeline(struct hesper_queue *q)
+{
+	if (q->timeline)
+		return 0;
+	VkSemaphoreTypeCreateInfo type = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+	};
+	VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
+	return q->dev->next.CreateSemaphore(q->dev->handle, &info, NULL, &q->timeline) == VK_SUCCESS ? 0 : -1;
+}
+
+/* Creates @sub's command buffer and its completion signal on first use; 0 on success. */
 static int prepare_objects(struct hesper_queue *q, struct hesper_submission *sub)
 {
 	struct hesper_device *dev = q->dev;
@@ -190,7 +204,10 @@ static int prepare_objects(struct hesper_queue *q, struct hesper_submission *sub
 		/* A command buffer made below the loader needs the loader's dispatch pointer. */
 		if (dev->set_loader_data)
 			dev->set_loader_data(dev->handle, sub->cb);
+		sub->key_valid = false;
 	}
+	if (dev->timeline)
+		return ensure_timeline(q);
 	if (!sub->fence) {
 		VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 		if (dev->next.CreateFence(dev->handle, &info, NULL, &sub->fence) != VK_SUCCESS) {
@@ -203,14 +220,52 @@ static int prepare_objects(struct hesper_queue *q, struct hesper_submission *sub
 	return 0;
 }
 
+/* True when @sub's command buffer already copies exactly what it must copy now. */
+static bool copies_unchanged(const struct hesper_submission *sub)
+{
+	if (!sub->key_valid)
+		return false;
+	size_t k = 0;
+	for (size_t i = 0; i < sub->occ_count; i++) {
+		const struct hesper_occurrence *o = &sub->occ[i];
+		if (o->base == HESPER_NO_SLOT)
+			continue;
+		if (k == sub->key_count || sub->key[k].recording != o->rec->id || sub->key[k].base != o->base ||
+		    sub->key[k].queries != o->rec->queries_used)
+			return false;
+		k++;
+	}
+	return k == sub->key_count;
+}
+
+/* Remembers what @sub's command buffer copies; false when memory runs out. */
+static bool remember_copies(struct hesper_submission *sub)
+{
+	sub->key_count = 0;
+	for (size_t i = 0; i < sub->occ_count; i++) {
+		const struct hesper_occurrence *o = &sub->occ[i];
+		if (o->base == HESPER_NO_SLOT)
+			continue;
+		if (sub->key_count == sub->key_capacity) {
+			size_t capacity = sub->key_capacity ? sub->key_capacity * 2 : 8;
+			void *p = realloc(sub->key, capacity * sizeof(*sub->key));
+			if (!p)
+				return false;
+			sub->key = p;
+			sub->key_capacity = capacity;
+		}
+		sub->key[sub->key_count++] = (struct hesper_copy_key){o->rec->id, o->base, o->rec->queries_used};
+	}
+	return true;
+}
+
 /* Records the copies of every timestamp of @sub into its command buffer; 0 on success. */
 static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 {
 	struct hesper_device *dev = q->dev;
-	VkCommandBufferBeginInfo begin = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-	};
+	/* Not one-time: a program that resubmits the same work gets the same copies resubmitted. */
+	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	sub->key_valid = false;
 	if (dev->next.BeginCommandBuffer(sub->cb, &begin) != VK_SUCCESS)
 		return -1;
 	for (size_t i = 0; i < sub->occ_count; i++) {
@@ -218,11 +273,11 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 		const struct hesper_recording *rec = o->rec;
 		if (o->base == HESPER_NO_SLOT)
 			continue;
-		for (uint32_t b = 0; b * HESPER_BLOCK_QUERIES < rec->queries_used; b++) {
-			uint32_t count = rec->queries_used - b * HESPER_BLOCK_QUERIES;
-			if (count > HESPER_BLOCK_QUERIES)
-				count = HESPER_BLOCK_QUERIES;
-			VkDeviceSize offset = ((VkDeviceSize)o->base + (VkDeviceSize)b * HESPER_BLOCK_QUERIES) * 8;
+		for (uint32_t b = 0; b < rec->block_count && hesper_block_start(b) < rec->queries_used; b++) {
+			uint32_t count = rec->queries_used - hesper_block_start(b);
+			if (count > hesper_block_size(b))
+				count = hesper_block_size(b);
+			VkDeviceSize offset = ((VkDeviceSize)o->base + hesper_block_start(b)) * sizeof(uint64_t);
 			dev->next.CmdCopyQueryPoolResults(sub->cb, rec->blocks[b]->pool, 0, count, sub->buffer, offset,
 							  sizeof(uint64_t),
 							  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
@@ -235,7 +290,10 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 	};
 	dev->next.CmdPipelineBarrier(sub->cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
 				     &to_host, 0, NULL, 0, NULL);
-	return dev->next.EndCommandBuffer(sub->cb) == VK_SUCCESS ? 0 : -1;
+	if (dev->next.EndCommandBuffer(sub->cb) != VK_SUCCESS)
+		return -1;
+	sub->key_valid = remember_copies(sub);
+	return 0;
 }
 
 /*
@@ -257,7 +315,7 @@ static bool prepare_copy(struct hesper_queue *q, struct hesper_submission *sub)
 	if (slots == 0 || sub->failed)
 		return false;
 	if (slots > UINT32_MAX / 2 || reserve_slots(q->dev, sub, (uint32_t)slots) != 0 ||
-	    prepare_objects(q, sub) != 0 || record_copies(q, sub) != 0) {
+	    prepare_objects(q, sub) != 0 || (!copies_unchanged(sub) && record_copies(q, sub) != 0)) {
 		sub->failed = true;
 		return false;
 	}
@@ -289,13 +347,56 @@ static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResu
 	hesper_collector_enqueue(q, sub);
 }
 
-/* Adds Hesper's fence after the program's submission when the program brought its own. */
-static void fence_after(struct hesper_queue *q, struct hesper_submission *sub, VkFence app_fence, VkResult result)
+/*
+ * How Hesper's batch says it is done: a signal of the queue's timeline semaphore when the
+ * device has them; else Hesper's fence, passed in the same call when the program brought
+ * none, or in an empty submission after it (fence_after) when it did.
+ */
+struct completion {
+	VkTimelineSemaphoreSubmitInfo timeline_info;
+	VkSemaphoreSubmitInfo semaphore_info;
+	uint64_t value;
+	VkFence fence;                      /* the fence to pass to the program's call */
+};
+
+static void plan_completion(struct hesper_queue *q, struct hesper_submission *sub, VkFence app_fence,
+			    struct completion *c)
 {
-	if (result != VK_SUCCESS || !sub->slots || !app_fence)
+	c->value = q->timeline_value + 1;
+	c->fence = app_fence;
+	if (q->dev->timeline) {
+		sub->sync = HESPER_SYNC_TIMELINE;
+		sub->sync_value = c->value;
+		c->timeline_info = (VkTimelineSemaphoreSubmitInfo){
+			.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+			.signalSemaphoreValueCount = 1,
+			.pSignalSemaphoreValues = &c->value,
+		};
+		c->semaphore_info = (VkSemaphoreSubmitInfo){
+			.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+			.semaphore = q->timeline,
+			.value = c->value,
+			.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+		};
 		return;
-	if (q->dev->next.QueueSubmit(q->handle, 0, NULL, sub->fence) != VK_SUCCESS) {
-		sub->fenced = false;
+	}
+	sub->sync = HESPER_SYNC_FENCE;
+	if (!app_fence)
+		c->fence = sub->fence;
+}
+
+/* After the program's call returned @result: commits the timeline value or adds the fence. */
+static void complete_after(struct hesper_queue *q, struct hesper_submission *sub, VkFence app_fence,
+			   VkResult result, const struct completion *c)
+{
+	if (result != VK_SUCCESS)
+		return;
+	if (sub->sync == HESPER_SYNC_TIMELINE) {
+		q->timeline_value = c->value;
+		return;
+	}
+	if (app_fence && q->dev->next.QueueSubmit(q->handle, 0, NULL, sub->fence) != VK_SUCCESS) {
+		sub->sync = HESPER_SYNC_NONE;
 		sub->failed = true;
 	}
 }
@@ -315,37 +416,39 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count,
 		for (uint32_t i = 0; i < infos[b].commandBufferCount; i++)
 			add_command_buffer(sub, infos[b].pCommandBuffers[i], b);
 
+	VkSubmitInfo local[8];
+	VkSubmitInfo *all = NULL;
+	if (prepare_copy(q, sub)) {
+		all = count < 8 ? local : malloc((count + 1) * sizeof(*all));
+		if (!all)
+			sub->failed = true;
+	}
 	VkResult result;
 	uint64_t t1, t2;
-	if (!prepare_copy(q, sub)) {
+	if (!all) {
+		sub->slots = 0;
 		t1 = hesper_now_ns();
 		result = q->dev->next.QueueSubmit(queue, count, infos, fence);
 		t2 = hesper_now_ns();
 	} else {
-		VkSubmitInfo local[8];
-		VkSubmitInfo *all = count < 8 ? local : malloc((count + 1) * sizeof(*all));
-		if (!all) {
-			sub->failed = true;
-			sub->slots = 0;
-			t1 = hesper_now_ns();
-			result = q->dev->next.QueueSubmit(queue, count, infos, fence);
-			t2 = hesper_now_ns();
-		} else {
-			if (count)
-				memcpy(all, infos, count * sizeof(*all));
-			all[count] = (VkSubmitInfo){
-				.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-				.commandBufferCount = 1,
-				.pCommandBuffers = &sub->cb,
-			};
-			sub->fenced = true;
-			t1 = hesper_now_ns();
-			result = q->dev->next.QueueSubmit(queue, count + 1, all, fence ? fence : sub->fence);
-			t2 = hesper_now_ns();
-			fence_after(q, sub, fence, result);
-			if (all != local)
-				free(all);
-		}
+		struct completion c;
+		plan_completion(q, sub, fence, &c);
+		if (count)
+			memcpy(all, infos, count * sizeof(*all));
+		all[count] = (VkSubmitInfo){
+			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+			.pNext = sub->sync == HESPER_SYNC_TIMELINE ? &c.timeline_info : NULL,
+			.commandBufferCount = 1,
+			.pCommandBuffers = &sub->cb,
+			.signalSemaphoreCount = sub->sync == HESPER_SYNC_TIMELINE,
+			.pSignalSemaphores = &q->timeline,
+		};
+		t1 = hesper_now_ns();
+		result = q->dev->next.QueueSubmit(queue, count + 1, all, c.fence);
+		t2 = hesper_now_ns();
+		complete_after(q, sub, fence, result, &c);
+		if (all != local)
+			free(all);
 	}
 	finish(q, sub, result, t1, t2);
 	atomic_fetch_add_explicit(&submit_hook_ns, (t1 - t0) + (hesper_now_ns() - t2), memory_order_relaxed);
@@ -366,20 +469,23 @@ static VkResult submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *info
 		for (uint32_t i = 0; i < infos[b].commandBufferInfoCount; i++)
 			add_command_buffer(sub, infos[b].pCommandBufferInfos[i].commandBuffer, b);
 
-	VkResult result;
-	uint64_t t1, t2;
 	VkSubmitInfo2 local[8];
 	VkSubmitInfo2 *all = NULL;
-	if (prepare_copy(q, sub))
+	if (prepare_copy(q, sub)) {
 		all = count < 8 ? local : malloc((count + 1) * sizeof(*all));
-	if (!all) {
-		if (sub->slots)
+		if (!all)
 			sub->failed = true;
+	}
+	VkResult result;
+	uint64_t t1, t2;
+	if (!all) {
 		sub->slots = 0;
 		t1 = hesper_now_ns();
 		result = next(queue, count, infos, fence);
 		t2 = hesper_now_ns();
 	} else {
+		struct completion c;
+		plan_completion(q, sub, fence, &c);
 		if (count)
 			memcpy(all, infos, count * sizeof(*all));
 		VkCommandBufferSubmitInfo copy_cb = {
@@ -390,12 +496,13 @@ static VkResult submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *info
 			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
 			.commandBufferInfoCount = 1,
 			.pCommandBufferInfos = &copy_cb,
+			.signalSemaphoreInfoCount = sub->sync == HESPER_SYNC_TIMELINE,
+			.pSignalSemaphoreInfos = &c.semaphore_info,
 		};
-		sub->fenced = true;
 		t1 = hesper_now_ns();
-		result = next(queue, count + 1, all, fence ? fence : sub->fence);
+		result = next(queue, count + 1, all, c.fence);
 		t2 = hesper_now_ns();
-		fence_after(q, sub, fence, result);
+		complete_after(q, sub, fence, result, &c);
 		if (all != local)
 			free(all);
 	}
@@ -444,7 +551,11 @@ void hesper_submissions_release(struct hesper_queue *queue)
 		if (sub->cb)
 			dev->next.FreeCommandBuffers(dev->handle, queue->pool, 1, &sub->cb);
 		free(sub->occ);
+		free(sub->key);
 		free(sub);
 		sub = next;
 	}
+	if (queue->timeline)
+		dev->next.DestroySemaphore(dev->handle, queue->timeline, NULL);
+	queue->timeline = VK_NULL_HANDLE;
 }

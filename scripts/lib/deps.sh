@@ -2,7 +2,7 @@
 # Usage: hesper_install_deps PACKAGE...   (the base set is always included)
 
 HESPER_BASE_PACKAGES="gcc libc6-dev meson ninja-build pkg-config python3 libvulkan-dev libvulkan1 \
-libvulkan-volk-dev check mesa-vulkan-drivers glslc vulkan-validationlayers"
+libvulkan-volk-dev check mesa-vulkan-drivers glslc vulkan-validationlayers libjson-c-dev"
 
 hesper_install_deps() {
 	local missing=() pkg
@@ -29,4 +29,23 @@ hesper_runtime_dir() {
 		XDG_RUNTIME_DIR=$(mktemp -d "${TMPDIR:-/tmp}/hesper-xdg.XXXXXX")
 		export XDG_RUNTIME_DIR
 	fi
+}
+
+# The real software that the 'real' test suite profiles (tests/real): ffmpeg with its Vulkan
+# filters and libplacebo, VkFFT (a header library: it needs glslang and SPIRV-Tools to
+# build), and npm for Deno, whose WebGPU runs on Vulkan. Deno itself comes from the npm
+# registry into a cache kept between runs (HESPER_NPM_CACHE, default ~/.cache/hesper-npm).
+HESPER_REAL_PACKAGES="ffmpeg libvkfft-dev glslang-dev spirv-tools"
+HESPER_DENO_VERSION=2.9.6
+
+hesper_install_real_deps() {
+	local pkgs=$HESPER_REAL_PACKAGES
+	command -v npm >/dev/null || pkgs="$pkgs npm"
+	hesper_install_deps $pkgs || return 1
+	local cache=${HESPER_NPM_CACHE:-$HOME/.cache/hesper-npm}
+	[ -x "$cache/node_modules/@deno/linux-x64-glibc/deno" ] && return 0
+	echo "hesper: installing deno@$HESPER_DENO_VERSION from the npm registry into $cache"
+	mkdir -p "$cache" &&
+		npm install --prefix "$cache" --no-audit --no-fund --ignore-scripts "deno@$HESPER_DENO_VERSION" >/dev/null &&
+		[ -x "$cache/node_modules/@deno/linux-x64-glibc/deno" ]
 }

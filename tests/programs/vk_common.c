@@ -89,15 +89,18 @@ static bool instance_has_extension(const char *name)
 	return found;
 }
 
-/* Creates the instance and fills the debug-utils fields. */
-static void create_instance(struct vkc_ctx *ctx, const char *app_name)
+/* Creates the instance (with the offered ones of @opts' extensions) and fills the debug-utils fields. */
+static void create_instance(struct vkc_ctx *ctx, const char *app_name, const struct vkc_options *opts)
 {
-	const char *exts[1];
+	const char *exts[17];
 	uint32_t n_exts = 0;
 
 	ctx->has_debug_utils = instance_has_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
 	if (ctx->has_debug_utils)
 		exts[n_exts++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	for (uint32_t i = 0; opts && i < opts->instance_extension_count && n_exts < 17; i++)
+		if (instance_has_extension(opts->instance_extensions[i]))
+			exts[n_exts++] = opts->instance_extensions[i];
 
 	VkApplicationInfo app = {
 		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
@@ -186,33 +189,47 @@ static void pick_queue_family(struct vkc_ctx *ctx)
 	free(qf);
 }
 
-void vkc_init(struct vkc_ctx *ctx, const char *app_name)
+/* Creates @ctx's device, queues and command pool on its physical device and family. */
+static void create_device(struct vkc_ctx *ctx, const struct vkc_options *opts)
 {
-	memset(ctx, 0, sizeof(*ctx));
-#ifdef HESPER_TEST_VOLK
-	VKC_CHECK(volkInitialize());
-#endif
-	create_instance(ctx, app_name);
-	pick_physical_device(ctx);
-	pick_queue_family(ctx);
+	uint32_t n = 0, want = opts && opts->queue_count ? opts->queue_count : 1;
+	VkQueueFamilyProperties *qf;
+	float priorities[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 
-	float priority = 1.0f;
+	vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical_device, &n, NULL);
+	qf = calloc(n ? n : 1, sizeof(*qf));
+	if (!qf)
+		vkc_fail("out of memory");
+	vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical_device, &n, qf);
+	if (want > qf[ctx->queue_family].queueCount)
+		want = qf[ctx->queue_family].queueCount;
+	if (want > 8)
+		want = 8;
+	free(qf);
+
 	VkDeviceQueueCreateInfo qinfo = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
 		.queueFamilyIndex = ctx->queue_family,
-		.queueCount = 1,
-		.pQueuePriorities = &priority,
+		.queueCount = want,
+		.pQueuePriorities = priorities,
 	};
 	VkDeviceCreateInfo dinfo = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+		.pNext = opts ? opts->device_pnext : NULL,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qinfo,
+		.enabledExtensionCount = opts ? opts->device_extension_count : 0,
+		.ppEnabledExtensionNames = opts ? opts->device_extensions : NULL,
 	};
 	VKC_CHECK(vkCreateDevice(ctx->physical_device, &dinfo, NULL, &ctx->device));
 #ifdef HESPER_TEST_VOLK
-	volkLoadDevice(ctx->device);
+	if (!opts || !opts->no_volk_device)
+		volkLoadDevice(ctx->device);
 #endif
-	vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
+	ctx->queue_count = want;
+	for (uint32_t i = 0; i < want; i++)
+		vkGetDeviceQueue(ctx->device, ctx->queue_family, i, &ctx->queues[i]);
+	ctx->queue = ctx->queues[0];
 
 	VkCommandPoolCreateInfo pinfo = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -220,6 +237,23 @@ void vkc_init(struct vkc_ctx *ctx, const char *app_name)
 		.queueFamilyIndex = ctx->queue_family,
 	};
 	VKC_CHECK(vkCreateCommandPool(ctx->device, &pinfo, NULL, &ctx->cmd_pool));
+}
+
+void vkc_init(struct vkc_ctx *ctx, const char *app_name)
+{
+	vkc_init_opts(ctx, app_name, NULL);
+}
+
+void vkc_init_opts(struct vkc_ctx *ctx, const char *app_name, const struct vkc_options *opts)
+{
+	memset(ctx, 0, sizeof(*ctx));
+#ifdef HESPER_TEST_VOLK
+	VKC_CHECK(volkInitialize());
+#endif
+	create_instance(ctx, app_name, opts);
+	pick_physical_device(ctx);
+	pick_queue_family(ctx);
+	create_device(ctx, opts);
 
 	if (vkc_provoke_validation()) {
 		/* A deliberate, harmless usage error: reserved fence flags (VUID-VkFenceCreateInfo-flags-parameter). */
@@ -229,6 +263,24 @@ void vkc_init(struct vkc_ctx *ctx, const char *app_name)
 		VKC_CHECK(vkCreateFence(ctx->device, &finfo, NULL, &fence));
 		vkDestroyFence(ctx->device, fence, NULL);
 	}
+}
+
+void vkc_init_device(struct vkc_ctx *ctx, const struct vkc_ctx *from, const struct vkc_options *opts)
+{
+	*ctx = *from;
+	ctx->device = VK_NULL_HANDLE;
+	ctx->cmd_pool = VK_NULL_HANDLE;
+	memset(ctx->queues, 0, sizeof(ctx->queues));
+	create_device(ctx, opts);
+}
+
+void vkc_finish_device(struct vkc_ctx *ctx)
+{
+	VKC_CHECK(vkDeviceWaitIdle(ctx->device));
+	vkDestroyCommandPool(ctx->device, ctx->cmd_pool, NULL);
+	vkDestroyDevice(ctx->device, NULL);
+	ctx->device = VK_NULL_HANDLE;
+	ctx->cmd_pool = VK_NULL_HANDLE;
 }
 
 bool vkc_provoke_validation(void)

@@ -34,6 +34,8 @@ struct vkc_ctx {
 	uint32_t queue_family;
 	uint32_t timestamp_valid_bits;
 	VkQueue queue;
+	uint32_t queue_count;        /* queues of queue_family created (vkc_init: 1) */
+	VkQueue queues[8];           /* queues[0] == queue */
 	VkCommandPool cmd_pool;
 	bool has_debug_utils;
 	PFN_vkSetDebugUtilsObjectNameEXT set_object_name; /* these three: NULL without VK_EXT_debug_utils */
@@ -66,6 +68,29 @@ void vkc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretur
  * the device, its queue and a resettable command pool (see also vkc_provoke_validation).
  */
 void vkc_init(struct vkc_ctx *ctx, const char *app_name);
+
+/* What vkc_init_opts may change; zero-initialized means vkc_init's choices. */
+struct vkc_options {
+	const char *const *instance_extensions; /* enabled when the instance offers them */
+	uint32_t instance_extension_count;
+	const char *const *device_extensions;   /* required: a missing one fails */
+	uint32_t device_extension_count;
+	const void *device_pnext;               /* e.g. a feature struct chain for vkCreateDevice */
+	uint32_t queue_count;                   /* wanted queues of the family, cut to what it has (0: 1) */
+	bool no_volk_device;                    /* volk: keep the loader's trampolines (several devices) */
+};
+
+/* vkc_init with @opts (may be NULL). */
+void vkc_init_opts(struct vkc_ctx *ctx, const char *app_name, const struct vkc_options *opts);
+
+/*
+ * Creates another device (and its queues and pool) on the instance and physical device of
+ * @from into @ctx, which shares @from's instance: destroy it with vkc_finish_device.
+ */
+void vkc_init_device(struct vkc_ctx *ctx, const struct vkc_ctx *from, const struct vkc_options *opts);
+
+/* Waits for the device to go idle and destroys the pool and the device (not the instance). */
+void vkc_finish_device(struct vkc_ctx *ctx);
 
 /* Waits for the device to go idle and destroys the pool, device and instance. */
 void vkc_finish(struct vkc_ctx *ctx);

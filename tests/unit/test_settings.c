@@ -65,7 +65,7 @@ assert_defaults(const struct hesper_settings *s)
 {
 	ck_assert_int_eq(s->mode, HESPER_MODE_DISPATCH);
 	ck_assert_uint_eq(s->sample_every, 1);
-	ck_assert_uint_eq(s->max_events, 1000000);
+	ck_assert_uint_eq(s->max_events, 200000);
 	ck_assert_uint_eq(s->exit_timeout_ms, 5000);
 	ck_assert(!s->disabled);
 }

@@ -1,0 +1,192 @@
+/*
+ * The timeline as Chrome trace-event JSON ("hesper-trace/1"), which Perfetto's UI and
+ * chrome://tracing open:
+ *   {"displayTimeUnit": "ns", "traceEvents": [...], "metadata": {...}}
+ * One process (pid = the profiled pid). Each GPU queue has a track for its dispatches,
+ * one for its label regions and one for its batches; each host thread that submitted
+ * has one for its submit calls. Events of one track are disjoint or perfectly nested
+ * (trace_layout.h); what would overlap partially goes to further lanes, tracks named
+ * "... lane 2" and so on. Tracks are threads: "M" events name them and order them.
+ * "X" events carry ts and dur in microseconds with three decimals (whole nanoseconds),
+ * relative to the trace origin: trace.origin_ns, or the first event when that is earlier.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "trace_layout.h"
+
+#ifndef HESPER_VERSION
+#define HESPER_VERSION "unknown"
+#endif
+
+#define TRACK_NAME_MAX HESPER_TRACK_NAME_MAX
+/* Synthetic thread ids start above any Linux thread id (at most 2^22), below INT32_MAX. */
+#define GPU_TID_BASE 1000000000u
+
+static const char *
+kind_category(enum hesper_trace_kind kind)
+{
+	switch (kind) {
+	case HESPER_TRACE_DISPATCH: return "dispatch";
+	case HESPER_TRACE_REGION: return "region";
+	case HESPER_TRACE_BATCH: return "batch";
+	case HESPER_TRACE_HOST_SUBMIT: return "submit";
+	}
+	return "?";
+}
+
+/* A host thread's first lane keeps the real thread id; every other track gets a synthetic one. */
+static uint64_t
+track_tid(const struct hesper_trace_layout *l, size_t track)
+{
+	const struct hesper_trace_track *t = &l->tracks[track];
+
+	if (hesper_trace_kind_is_host(t->kind) && t->lane == 1 && t->key > 0 && t->key < GPU_TID_BASE)
+		return t->key;
+	return GPU_TID_BASE + track;
+}
+
+/* Nanoseconds as microseconds with three decimals, exactly. */
+static void
+put_us(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+static void
+put_metadata_event(FILE *out, int pid, uint64_t tid, const char *what, const char *arg, const char *name,
+		   uint64_t number)
+{
+	fprintf(out, "{\"ph\": \"M\", \"pid\": %d, \"tid\": %" PRIu64 ", \"name\": \"%s\", \"args\": {\"%s\": ", pid, tid,
+		what, arg);
+	if (name)
+		hesper_json_write_string(out, name);
+	else
+		fprintf(out, "%" PRIu64, number);
+	fputs("}},\n", out);
+}
+
+static void
+put_args(FILE *out, const struct hesper_profile *p, const struct hesper_trace_event *e)
+{
+	char queue[TRACK_NAME_MAX];
+
+	fputs("\"args\": {", out);
+	switch (e->kind) {
+	case HESPER_TRACE_DISPATCH:
+		fputs("\"kernel\": ", out);
+		hesper_json_write_string(out, e->name ? e->name : "?");
+		fprintf(out, ", \"groups\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "], ", e->groups[0], e->groups[1],
+			e->groups[2]);
+		if (e->groups[0] == 0 && e->groups[1] == 0 && e->groups[2] == 0)
+			fputs("\"indirect\": true, ", out);
+		break;
+	case HESPER_TRACE_REGION:
+		fputs("\"label\": ", out);
+		hesper_json_write_string(out, e->name ? e->name : "?");
+		fputs(", ", out);
+		break;
+	case HESPER_TRACE_BATCH:
+		break;
+	case HESPER_TRACE_HOST_SUBMIT:
+		hesper_trace_queue_name(queue, sizeof(queue), p, e->queue);
+		fputs("\"queue\": ", out);
+		hesper_json_write_string(out, queue);
+		fputs(", ", out);
+		break;
+	}
+	if (e->command_buffer)
+		fprintf(out, "\"command_buffer\": \"0x%016" PRIx64 "\", ", e->command_buffer);
+	fprintf(out, "\"submission\": %" PRIu64 "}", e->submission);
+}
+
+static const char *
+event_name(const struct hesper_trace_event *e)
+{
+	switch (e->kind) {
+	case HESPER_TRACE_BATCH: return "batch";
+	case HESPER_TRACE_HOST_SUBMIT: return "vkQueueSubmit";
+	default: return e->name ? e->name : "?";
+	}
+}
+
+static void
+put_event(FILE *out, const struct hesper_profile *p, const struct hesper_trace_event *e, uint64_t tid,
+	  uint64_t origin)
+{
+	uint64_t end = e->end_ns > e->start_ns ? e->end_ns : e->start_ns;
+
+	fprintf(out, "{\"ph\": \"X\", \"pid\": %d, \"tid\": %" PRIu64 ", \"ts\": ", p->pid, tid);
+	put_us(out, e->start_ns - origin);
+	fputs(", \"dur\": ", out);
+	put_us(out, end - e->start_ns);
+	fprintf(out, ", \"cat\": \"%s\", \"name\": ", kind_category(e->kind));
+	hesper_json_write_string(out, event_name(e));
+	fputs(", ", out);
+	put_args(out, p, e);
+	fputs("},\n", out);
+}
+
+static void
+put_metadata(FILE *out, const struct hesper_profile *p, const struct hesper_trace_layout *l, uint64_t origin)
+{
+	const struct hesper_trace *t = &p->trace;
+
+	fputs("\"metadata\": {\"schema\": \"hesper-trace/1\", \"hesper_version\": ", out);
+	hesper_json_write_string(out, HESPER_VERSION);
+	fprintf(out, ", \"pid\": %d, \"exe\": ", p->pid);
+	hesper_json_write_string(out, p->exe);
+	fputs(", \"host\": ", out);
+	hesper_json_write_string(out, p->host);
+	fprintf(out, ",\n  \"clock\": \"CLOCK_MONOTONIC\", \"origin_ns\": %" PRIu64 ", \"calibrated\": %s, "
+		"\"alignment_error_ns\": ", origin, t->calibrated ? "true" : "false");
+	if (t->alignment_error_ns >= 0 && isfinite(t->alignment_error_ns))
+		fprintf(out, "%.17g", t->alignment_error_ns);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n  \"events\": %zu, \"events_left_out\": %" PRIu64 ", \"max_events\": %" PRIu64
+		", \"events_not_drawn\": %zu, \"tracks\": %zu}\n", t->count, t->left_out, t->max_events, l->unplaced,
+		l->track_count);
+}
+
+int
+hesper_report_trace(FILE *out, const struct hesper_profile *p)
+{
+	const struct hesper_trace *t = &p->trace;
+	struct hesper_trace_layout l;
+	char name[TRACK_NAME_MAX];
+	uint64_t origin = hesper_trace_origin(t);
+	int ret = -1;
+
+	if (hesper_trace_layout_build(&l, t->events, t->count) != 0)
+		return -1;
+
+	fputs("{\"displayTimeUnit\": \"ns\",\n\"traceEvents\": [\n", out);
+	snprintf(name, sizeof(name), "%.*s", HESPER_NAME_MAX, p->exe[0] ? p->exe : "?");
+	put_metadata_event(out, p->pid, 0, "process_name", "name", name, 0);
+	snprintf(name, sizeof(name), "host %.*s", HESPER_NAME_MAX, p->host[0] ? p->host : "?");
+	put_metadata_event(out, p->pid, 0, "process_labels", "labels", name, 0);
+	for (size_t i = 0; i < l.track_count; i++) {
+		hesper_trace_track_name(name, sizeof(name), p, &l.tracks[i]);
+		put_metadata_event(out, p->pid, track_tid(&l, i), "thread_name", "name", name, 0);
+		put_metadata_event(out, p->pid, track_tid(&l, i), "thread_sort_index", "sort_index", NULL, i);
+	}
+	for (size_t i = 0; i < l.count; i++)
+		if (l.track_of[i] != SIZE_MAX)
+			put_event(out, p, &t->events[l.order[i]], track_tid(&l, l.track_of[i]), origin);
+	/* The list ends with an event that is always valid, so every real one can end in ",". */
+	fprintf(out, "{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
+		"\"args\": {\"sort_index\": 0}}\n],\n", p->pid);
+	put_metadata(out, p, &l, origin);
+	fputs("}\n", out);
+	ret = 0;
+
+	hesper_trace_layout_free(&l);
+	if (fflush(out) != 0 || ferror(out))
+		ret = -1;
+	return ret;
+}

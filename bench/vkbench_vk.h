@@ -1,0 +1,109 @@
+/*
+ * The Vulkan side of vkbench: one instance, one device with up to VB_MAX_QUEUES
+ * queues of one compute family that has timestamps, the benchmark kernels, and
+ * command-buffer "slots" that carry their own timestamp query pool.
+ *
+ * Every VkResult is checked; a failure prints one line and exits with status
+ * VB_EXIT_VULKAN, so the runner can tell a Vulkan error from a missed target.
+ */
+#ifndef VKBENCH_VK_H
+#define VKBENCH_VK_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+#define VB_EXIT_VULKAN 2
+#define VB_MAX_QUEUES 16
+
+#define VB_CHECK(expr) vb_check((expr), #expr, __FILE__, __LINE__)
+
+enum vb_kernel_kind {
+	VB_KERNEL_EMPTY,
+	VB_KERNEL_SHORT,
+	VB_KERNEL_LONG,
+	VB_KERNEL_COUNT,
+};
+
+struct vb_ctx {
+	VkInstance instance;
+	VkPhysicalDevice physical_device;
+	VkPhysicalDeviceProperties props;
+	VkPhysicalDeviceMemoryProperties mem_props;
+	VkDevice device;
+	uint32_t family;
+	uint32_t family_queues;        /* queues the family offers */
+	uint32_t queue_count;          /* queues created (<= VB_MAX_QUEUES) */
+	VkQueue queues[VB_MAX_QUEUES];
+	pthread_mutex_t queue_locks[VB_MAX_QUEUES]; /* the program's own locking of shared queues */
+	uint32_t timestamp_bits;
+	uint64_t timestamp_mask;
+	double period_ns;
+	PFN_vkSetDebugUtilsObjectNameEXT set_object_name; /* NULL without VK_EXT_debug_utils */
+
+	/* Shared by every kernel: one storage buffer, push constants {iters, n}. */
+	VkDescriptorSetLayout set_layout;
+	VkPipelineLayout pipeline_layout;
+	VkDescriptorPool descriptor_pool;
+	VkDescriptorSet set;
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	uint32_t buffer_floats;
+};
+
+struct vb_kernel {
+	enum vb_kernel_kind kind;
+	const char *name;     /* debug-utils name of the pipeline */
+	VkShaderModule module;
+	VkPipeline pipeline;
+	uint32_t iters;       /* push constant: loop length (busy kernels) */
+	uint32_t groups;      /* work groups per dispatch */
+};
+
+/* A primary command buffer with its own pool, fence and timestamp queries. */
+struct vb_slot {
+	VkCommandPool pool;
+	VkCommandBuffer cmd;
+	VkFence fence;
+	VkQueryPool queries;
+	uint32_t query_count; /* 2 (whole command buffer) + 2 per timed dispatch */
+	uint64_t *ticks;      /* readback, query_count values */
+};
+
+void vb_check(VkResult r, const char *expr, const char *file, int line);
+void vb_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * Creates instance and device. @family_override < 0 picks a compute family with
+ * timestamps (preferring one without graphics); @want_queues is clamped to what the
+ * family has and to VB_MAX_QUEUES. @buffer_floats sizes the kernels' output buffer.
+ */
+void vb_init(struct vb_ctx *ctx, int family_override, uint32_t want_queues, uint32_t buffer_floats);
+
+/* Waits for the device to go idle and destroys everything vb_init created. */
+void vb_finish(struct vb_ctx *ctx);
+
+/*
+ * Creates @k's pipeline from "<spv_dir>/<spv>" and names it @name (debug utils, when
+ * the instance has them).
+ */
+void vb_kernel_create(struct vb_ctx *ctx, struct vb_kernel *k, enum vb_kernel_kind kind, const char *spv_dir,
+		      const char *name, uint32_t groups);
+void vb_kernel_destroy(struct vb_ctx *ctx, struct vb_kernel *k);
+
+/* Binds @k (pipeline, descriptor set, push constants) into @cmd. */
+void vb_kernel_bind(struct vb_ctx *ctx, VkCommandBuffer cmd, const struct vb_kernel *k);
+
+/* Creates a slot with room for @timed_dispatches per-dispatch timestamp pairs. */
+void vb_slot_create(struct vb_ctx *ctx, struct vb_slot *s, uint32_t timed_dispatches);
+void vb_slot_destroy(struct vb_ctx *ctx, struct vb_slot *s);
+
+/* Reads the first @count queries of @s into s->ticks (waits for them). */
+void vb_slot_read(struct vb_ctx *ctx, struct vb_slot *s, uint32_t count);
+
+/* Nanoseconds between two raw timestamps (masked to the valid bits). */
+double vb_ticks_ns(const struct vb_ctx *ctx, uint64_t begin, uint64_t end);
+
+#endif

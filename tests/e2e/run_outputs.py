@@ -1,0 +1,638 @@
+#!/usr/bin/env python3
+"""End-to-end checks of Hesper's outputs and of the `hesper` tool, on real runs.
+
+    run_outputs.py --hesper LIB --tool HESPER --programs DIR [--preload-first LIB]... CASE
+
+DIR holds the built test programs (demo_pipeline, multi_kernel, plain_exit).
+
+Cases:
+  trace      demo_pipeline and multi_kernel with json and trace sinks: the trace parses,
+             has its metadata, no two events of one (pid, tid) overlap partially, and its
+             dispatch events agree with the JSON summary (count per kernel = timed count,
+             durations sum to total_ns).
+  trace_cap  HESPER_MAX_EVENTS=50: the trace keeps 50 events and reports the rest as left out.
+  html       demo_pipeline's HTML report in headless Chromium: the page script ran without
+             console errors, the kernel table lists every kernel of the JSON summary, and a
+             1280x900 screenshot is a PNG of that size that is not one flat colour.
+  tool       `hesper -- program`: reports written, exit status and signals passed through,
+             one-line errors for bad options; `hesper report` reprints the run's own table.
+  diff       multi_kernel with the busy kernel 2x slower: `hesper diff` exits 1 and names it;
+             two runs of the same program with a generous threshold: exit 0.
+  merge      three runs merged: per-kernel counts add up exactly, one process per run in the
+             JSON and in the merged trace (distinct pids, also for a file given twice).
+
+Exit status 0 when every check passes, 1 otherwise (never 77: a test that cannot run fails).
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import traceback
+import zlib
+
+RUN_TIMEOUT_S = 240
+CHROMIUM_TIMEOUT_S = 120
+SCRUBBED_ENV = ["LD_PRELOAD", "VK_INSTANCE_LAYERS", "VK_LOADER_LAYERS_ENABLE",
+                "VK_LOADER_LAYERS_DISABLE", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH", "VK_LOADER_DEBUG"]
+TRACE_META_KEYS = ["schema", "hesper_version", "pid", "exe", "host", "origin_ns", "calibrated",
+                   "alignment_error_ns", "events", "events_left_out", "max_events"]
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0"]
+
+
+class Checks:
+    """Collects named check results; failures are printed with their explanation."""
+
+    def __init__(self, title):
+        self.title = title
+        self.failures = []
+        self.passed = 0
+
+    def check(self, ok, what, detail=""):
+        if ok:
+            self.passed += 1
+        else:
+            self.failures.append((what, detail))
+        return ok
+
+    def fail(self, what, detail=""):
+        return self.check(False, what, detail)
+
+    def finish(self):
+        if not self.failures:
+            print(f"PASS {self.title}: {self.passed} checks")
+            return 0
+        print(f"FAIL {self.title}: {len(self.failures)} of {self.passed + len(self.failures)} checks failed")
+        for what, detail in self.failures:
+            print(f"  - {what}")
+            for line in str(detail).splitlines()[:60]:
+                print(f"      {line}")
+        return 1
+
+
+def run(argv, env, cwd, timeout=RUN_TIMEOUT_S):
+    """Runs @argv; returns (returncode, stdout, stderr) as text ("timeout" on a timeout)."""
+    try:
+        p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        return "timeout", (e.stdout or b"").decode("utf-8", "replace"), (e.stderr or b"").decode("utf-8", "replace")
+
+
+def asan_runtimes(paths):
+    """ASan runtimes (sonames) that any of @paths needs (DT_NEEDED, via readelf)."""
+    found = []
+    readelf = shutil.which("readelf")
+    for path in paths:
+        if not readelf:
+            break
+        out = subprocess.run([readelf, "-d", path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True).stdout
+        for lib in re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out):
+            if lib.startswith("libasan.so") and lib not in found:
+                found.append(lib)
+    return found
+
+
+class Env:
+    """The environments runs get: the caller's without Hesper/loader steering, plus sanitizer preloads."""
+
+    def __init__(self, args):
+        self.args = args
+        self.base = {k: v for k, v in os.environ.items()
+                     if k not in SCRUBBED_ENV and (k.startswith("HESPER_TEST_") or not k.startswith("HESPER_"))}
+        preload = list(args.preload_first)
+        if not any(os.path.basename(p).startswith("libasan.so") for p in preload):
+            preload[:0] = asan_runtimes([args.hesper, args.tool])
+        if preload and args.keep_modules:
+            preload.append(os.path.abspath(args.keep_modules))
+        self.preload = preload
+        if preload:
+            self.base["LD_PRELOAD"] = " ".join(preload)
+            opts = self.base.get("ASAN_OPTIONS", "")
+            if "quarantine_size_mb" not in opts:
+                self.base["ASAN_OPTIONS"] = (opts + ":" if opts else "") + "quarantine_size_mb=32"
+
+    def plain(self, extra=None):
+        env = dict(self.base)
+        env.update(extra or {})
+        return env
+
+    def hesper(self, extra):
+        """Hesper preloaded directly (after any sanitizer runtime), with @extra settings."""
+        env = self.plain(extra)
+        env["LD_PRELOAD"] = " ".join(self.preload + [self.args.hesper])
+        return env
+
+
+def program(args, name):
+    return os.path.join(args.programs, name)
+
+
+def load_json(c, path, what):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        c.fail(f"{what} ({path}) is readable JSON", e)
+        return None
+
+
+def ns(us):
+    """A trace time in microseconds (three decimals) as integer nanoseconds."""
+    return int(round(float(us) * 1000))
+
+
+def profile_run(c, args, env, workdir, prog, extra_env=None):
+    """Runs @prog under Hesper with json and trace sinks; returns (summary, trace) or (None, None)."""
+    prefix = os.path.join(workdir, os.path.basename(prog))
+    settings = {"HESPER_REPORT": f"json:{prefix}.json,trace:{prefix}.trace.json"}
+    settings.update(extra_env or {})
+    rc, out, err = run([prog], env.hesper(settings), workdir)
+    if not c.check(rc == 0, f"{os.path.basename(prog)} under Hesper exits 0", f"rc={rc}\n{err[-3000:]}"):
+        return None, None
+    return load_json(c, prefix + ".json", "JSON summary"), load_json(c, prefix + ".trace.json", "trace")
+
+
+def check_trace_shape(c, trace, label):
+    """Structure, metadata, and no partial overlap on any (pid, tid). Returns the X events."""
+    ok = c.check(isinstance(trace, dict) and trace.get("displayTimeUnit") == "ns"
+                 and isinstance(trace.get("traceEvents"), list) and isinstance(trace.get("metadata"), dict),
+                 f"{label}: a trace-event object with displayTimeUnit, traceEvents, metadata",
+                 str(trace)[:500])
+    if not ok:
+        return []
+    meta = trace["metadata"]
+    missing = [k for k in TRACE_META_KEYS if k not in meta]
+    c.check(not missing, f"{label}: metadata has {', '.join(TRACE_META_KEYS)}", f"missing {missing}")
+    c.check(meta.get("schema") == "hesper-trace/1", f"{label}: schema hesper-trace/1", meta.get("schema"))
+    c.check(isinstance(meta.get("calibrated"), bool), f"{label}: calibrated is true/false", meta.get("calibrated"))
+    c.check(meta.get("alignment_error_ns") is None or isinstance(meta.get("alignment_error_ns"), (int, float)),
+            f"{label}: alignment_error_ns is a number or null", meta.get("alignment_error_ns"))
+
+    xs = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+    bad = [e for e in trace["traceEvents"]
+           if e.get("ph") not in ("X", "M") or not isinstance(e.get("pid"), int) or not isinstance(e.get("tid"), int)]
+    c.check(not bad, f"{label}: every event is X or M with integer pid and tid", bad[:3])
+    c.check(len(xs) + meta.get("events_not_drawn", 0) == meta.get("events"),
+            f"{label}: X events + not drawn = metadata events",
+            f"{len(xs)} + {meta.get('events_not_drawn')} != {meta.get('events')}")
+    c.check(all(isinstance(e.get("ts"), (int, float)) and isinstance(e.get("dur"), (int, float))
+                and e["ts"] >= 0 and e["dur"] >= 0 for e in xs),
+            f"{label}: X events have ts >= 0 and dur >= 0 (microseconds)")
+
+    named = {(e["pid"], e["tid"]) for e in trace["traceEvents"] if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    unnamed = {(e["pid"], e["tid"]) for e in xs} - named
+    c.check(not unnamed, f"{label}: every track (pid, tid) is named by a thread_name event", sorted(unnamed)[:5])
+
+    by_track = collections.defaultdict(list)
+    for e in xs:
+        by_track[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e.get("name")))
+    problems = []
+    for track, spans in by_track.items():
+        spans.sort(key=lambda s: (s[0], -s[1]))
+        stack = []
+        for start, end, name in spans:
+            while stack and stack[-1][0] <= start:
+                stack.pop()
+            if stack and end > stack[-1][0]:
+                problems.append(f"{track}: {name} [{start}, {end}) overlaps {stack[-1][1]} ending at {stack[-1][0]}")
+            stack.append((end, name))
+    c.check(not problems, f"{label}: events on one (pid, tid) are disjoint or perfectly nested",
+            "\n".join(problems[:10]))
+    return xs
+
+
+def case_trace(c, args, env, workdir):
+    for name in ("demo_pipeline", "multi_kernel"):
+        summary, trace = profile_run(c, args, env, workdir, program(args, name))
+        if summary is None or trace is None:
+            continue
+        xs = check_trace_shape(c, trace, name)
+        meta = trace["metadata"]
+        c.check(meta.get("pid") == summary["process"]["pid"], f"{name}: trace pid is the summary's pid")
+        c.check(meta.get("events_left_out") == 0, f"{name}: nothing left out at the default cap",
+                meta.get("events_left_out"))
+        dispatches = [e for e in xs if e.get("cat") == "dispatch"]
+        c.check(len(dispatches) > 0, f"{name}: the trace has dispatch events")
+        counts = collections.Counter(e["args"]["kernel"] for e in dispatches)
+        durations = collections.Counter()
+        for e in dispatches:
+            durations[e["args"]["kernel"]] += ns(e["dur"])
+        for k in summary["kernels"]:
+            timed = k.get("timed", k["count"])
+            c.check(counts.get(k["name"], 0) == timed, f"{name}: {k['name']}: dispatch events = timed count",
+                    f"{counts.get(k['name'], 0)} events, {timed} timed")
+            if timed == k["count"] and timed > 0:
+                total = k["total_ns"]
+                c.check(abs(durations[k["name"]] - total) <= max(0.01 * total, 1000 * timed),
+                        f"{name}: {k['name']}: event durations sum to total_ns (1%)",
+                        f"sum {durations[k['name']]} ns, total_ns {total}")
+        extra = set(counts) - {k["name"] for k in summary["kernels"]}
+        c.check(not extra, f"{name}: every dispatch event's kernel is in the summary", extra)
+        kinds = collections.Counter(e.get("cat") for e in xs)
+        c.check(kinds.get("batch", 0) > 0 and kinds.get("submit", 0) > 0,
+                f"{name}: the trace has batch and host submit events", dict(kinds))
+        names = {e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"}
+        c.check(any(n.startswith("GPU 0 ") and "queue family" in n for n in names),
+                f"{name}: a GPU queue track is named 'GPU 0 <device> queue family F index I'", names)
+        c.check(any(re.fullmatch(r"CPU thread \d+ submits", n) for n in names),
+                f"{name}: a host track is named 'CPU thread <tid> submits'", names)
+
+
+def case_trace_cap(c, args, env, workdir):
+    summary, trace = profile_run(c, args, env, workdir, program(args, "multi_kernel"), {"HESPER_MAX_EVENTS": "50"})
+    if summary is None or trace is None:
+        return
+    xs = check_trace_shape(c, trace, "multi_kernel, cap 50")
+    meta = trace["metadata"]
+    c.check(meta.get("max_events") == 50, "max_events is 50", meta.get("max_events"))
+    c.check(meta.get("events") == 50, "50 events kept", meta.get("events"))
+    timed = sum(k.get("timed", k["count"]) for k in summary["kernels"])
+    c.check(meta.get("events_left_out", 0) > 0 and meta.get("events", 0) + meta.get("events_left_out", 0) >= timed,
+            "the rest are reported as left out (kept + left out >= timed dispatches)",
+            f"kept {meta.get('events')}, left out {meta.get('events_left_out')}, timed dispatches {timed}")
+    c.check(len(xs) <= 50, "at most 50 X events in the file", len(xs))
+    total = sum(k["count"] for k in summary["kernels"])
+    c.check(total == 95, "the summary still counts every dispatch (95)", total)
+
+
+def png_info(path):
+    """(width, height, pixels as rows of bytes, bytes per pixel) of an 8-bit RGB/RGBA PNG."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG signature")
+    pos, idat, width = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            if depth != 8 or colour not in (2, 6):
+                raise ValueError(f"unexpected PNG format depth {depth} colour type {colour}")
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        filt = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            cc = prev[i - bpp] if i >= bpp else 0
+            if filt == 1:
+                line[i] = (line[i] + a) & 0xff
+            elif filt == 2:
+                line[i] = (line[i] + b) & 0xff
+            elif filt == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xff
+            elif filt == 4:
+                p = a + b - cc
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - cc)
+                pred = a if pa <= pb and pa <= pc else b if pb <= pc else cc
+                line[i] = (line[i] + pred) & 0xff
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows, bpp
+
+
+def chromium(args_list, workdir):
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        return None
+    profile = tempfile.mkdtemp(prefix="hesper-chromium-", dir=workdir)
+    return run([exe] + CHROMIUM_FLAGS + [f"--user-data-dir={profile}"] + args_list, None, workdir,
+               timeout=CHROMIUM_TIMEOUT_S)
+
+
+def console_errors(log):
+    return [line for line in log.splitlines()
+            if ("CONSOLE" in line and ("Uncaught" in line or "Error" in line)) or "Uncaught" in line]
+
+
+def html_escape(s):
+    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#39;"))
+
+
+def case_html(c, args, env, workdir):
+    if not c.check(shutil.which("chromium") or shutil.which("chromium-browser"),
+                   "chromium is installed (Debian package 'chromium'; scripts/test installs it)"):
+        return
+    prog = program(args, "demo_pipeline")
+    prefix = os.path.join(workdir, "demo")
+    rc, out, err = run([prog], env.hesper({"HESPER_REPORT": f"json:{prefix}.json,html:{prefix}.html"}), workdir)
+    if not c.check(rc == 0, "demo_pipeline under Hesper exits 0", err[-3000:]):
+        return
+    summary = load_json(c, prefix + ".json", "JSON summary")
+    if summary is None:
+        return
+    url = "file://" + prefix + ".html"
+
+    res = chromium(["--dump-dom", url], workdir)
+    rc, dom, log = res
+    if not c.check(rc == 0 and "<html" in dom, "chromium --dump-dom renders the page", f"rc={rc}\n{log[-2000:]}"):
+        return
+    c.check('data-hesper-script="ok"' in dom, "the page script ran to the end (data-hesper-script=\"ok\")",
+            re.findall(r'data-hesper-script="[^"]*"', dom) or dom[:300])
+    c.check(not console_errors(log), "no console errors", "\n".join(console_errors(log)[:5]))
+    c.check("<canvas" in dom, "the timeline was drawn (a canvas element)")
+    table = re.search(r'<table id="kernels".*?</table>', dom, re.S)
+    if c.check(table is not None, "the DOM has the kernel table"):
+        names = re.findall(r'<td class="name">(.*?)</td>', table.group(0), re.S)
+        want = [html_escape(k["name"]) for k in summary["kernels"]]
+        c.check(names == want, "the kernel table lists the summary's kernels, largest total first",
+                f"table {names}\nsummary {want}")
+    c.check(len(summary["kernels"]) >= 5, "demo_pipeline has several kernels", len(summary["kernels"]))
+
+    shot = os.path.join(workdir, "shot.png")
+    rc, _, log = chromium([f"--screenshot={shot}", "--window-size=1280,900", "--hide-scrollbars", url], workdir)
+    if not c.check(rc == 0 and os.path.exists(shot), "chromium --screenshot writes a file", log[-2000:]):
+        return
+    try:
+        width, height, rows, bpp = png_info(shot)
+    except (ValueError, zlib.error, struct.error) as e:
+        c.fail("the screenshot is a readable PNG", e)
+        return
+    c.check((width, height) == (1280, 900), "the screenshot is 1280x900", (width, height))
+    pixels = collections.Counter()
+    for row in rows[::4]:
+        for x in range(0, len(row), bpp * 4):
+            pixels[row[x:x + 3]] += 1
+    top_share = pixels.most_common(1)[0][1] / sum(pixels.values())
+    c.check(len(pixels) > 20 and top_share < 0.97, "the screenshot is not blank (many colours, no single one >97%)",
+            f"{len(pixels)} colours, most common {top_share:.1%}")
+
+
+def tool_env(env, extra=None):
+    """Environment for running the hesper tool itself: sanitizer preloads only (the tool adds Hesper)."""
+    return env.plain(extra)
+
+
+def case_tool(c, args, env, workdir):
+    tool = args.tool
+    lib = ["--lib", args.hesper]
+    prefix = os.path.join(workdir, "mk")
+    mk = program(args, "multi_kernel")
+
+    rc_plain, out_plain, _ = run([mk], env.plain(), workdir)
+    rc, out, err = run([tool] + lib + ["-o", prefix, "--format", "text,json,trace,csv,html", "--", mk],
+                       tool_env(env), workdir)
+    c.check(rc == rc_plain == 0, "hesper -- multi_kernel exits as the program does (0)", f"{rc} vs {rc_plain}\n{err[-2000:]}")
+    timing = re.compile(r'"own_mean_ns":[0-9.]+')  # the program's own timing varies run to run
+    c.check(timing.sub("", out) == timing.sub("", out_plain), "the program's stdout is unchanged", out[-500:])
+    for ext in (".json", ".trace.json", ".csv", ".html"):
+        c.check(os.path.exists(prefix + ext), f"-o PREFIX --format writes PREFIX{ext}")
+    summary = load_json(c, prefix + ".json", "JSON summary")
+    c.check("Time (%)" in err, "the text format goes to stderr", err[-1000:])
+
+    # `hesper report` reprints the table the run printed.
+    rc, rep, rep_err = run([tool, "report", prefix + ".json"], tool_env(env), workdir)
+    c.check(rc == 0, "hesper report exits 0", rep_err)
+    start = err.find("Hesper GPU kernel summary")
+    c.check(start >= 0 and rep == err[start:], "hesper report FILE.json prints the run's own text report",
+            f"--- run ---\n{err[start:]}\n--- report ---\n{rep}")
+    if summary:
+        c.check(all(k["name"] in rep for k in summary["kernels"]), "hesper report lists every kernel")
+
+    # Exit status and signals pass through; a program that is not Vulkan is left alone.
+    rc, out, err = run([tool] + lib + ["-o", os.path.join(workdir, "pe"), "--", program(args, "plain_exit")],
+                       tool_env(env), workdir)
+    c.check(rc == 3, "hesper -- plain_exit exits 3 as plain_exit does", f"rc={rc}\n{err}")
+    rc, _, _ = run([tool] + lib + ["--", "sh", "-c", "kill -TERM $$"], tool_env(env), workdir)
+    c.check(rc == -15, "a program killed by SIGTERM: hesper dies of SIGTERM too", rc)
+    rc, _, err = run([tool] + lib + ["--", "sh", "-c", 'case "$LD_PRELOAD" in *libhesper.so*) exit 0;; *) exit 9;; esac'],
+                     tool_env(env), workdir)
+    c.check(rc == 0, "the program sees libhesper.so in LD_PRELOAD", err)
+    rc, out, err = run([tool] + lib + ["--mode", "submit", "--sample", "3", "--max-events", "7", "--", "sh", "-c",
+                                      'echo "$HESPER_MODE $HESPER_SAMPLE $HESPER_MAX_EVENTS $HESPER_REPORT"'],
+                       tool_env(env), workdir)
+    c.check(out.strip() == "submit 3 7 stderr,json:hesper-%p.json", "options become HESPER_* settings", out)
+
+    # One clear line and status 2 for bad usage; 127 for a program that is not there.
+    for argv, what in ((["--bogus", "--", "true"], "an unknown option"),
+                       (["--mode", "fast", "--", "true"], "a bad --mode"),
+                       (["--sample", "0", "--", "true"], "a bad --sample"),
+                       (["--format", "xml", "--", "true"], "an unknown format"),
+                       (["-o"], "a missing value"),
+                       ([], "no program")):
+        rc, out, err = run([tool] + lib + argv, tool_env(env), workdir)
+        c.check(rc == 2 and err.count("\n") == 1 and err.startswith("hesper: "),
+                f"{what}: exit 2 with one 'hesper: ' line", f"rc={rc} stderr={err!r}")
+    rc, _, err = run([tool] + lib + ["--", os.path.join(workdir, "no-such-program")], tool_env(env), workdir)
+    c.check(rc == 127 and err.startswith("hesper: cannot run"), "a missing program: exit 127", f"rc={rc} {err!r}")
+    rc, _, err = run([tool, "--lib", os.path.join(workdir, "nothing.so"), "--", "true"], tool_env(env), workdir)
+    c.check(rc == 2 and err.count("\n") == 1, "a missing --lib: exit 2 with one line", err)
+    rc, out, _ = run([tool, "--version"], tool_env(env), workdir)
+    c.check(rc == 0 and re.fullmatch(r"hesper \d+\.\d+\.\d+\n", out), "--version prints the version", out)
+    rc, out, _ = run([tool, "--help"], tool_env(env), workdir)
+    c.check(rc == 0 and "Usage: hesper" in out, "--help prints usage", out[:200])
+    # Without --lib the tool finds the library itself (build tree or installed layout).
+    rc, out, err = run([tool, "--", "sh", "-c", 'echo "$LD_PRELOAD"'], tool_env(env), workdir)
+    c.check(rc == 0 and "libhesper.so" in out, "without --lib the tool finds libhesper.so", f"{out}{err}")
+    rc, _, err = run([tool, "report", os.path.join(workdir, "pe.json")], tool_env(env), workdir)
+    c.check(rc == 2 and err.count("\n") == 1, "hesper report on a missing file: exit 2, one line", err)
+
+
+def kernel_rows(summary):
+    return {k["name"]: k for k in summary["kernels"]}
+
+
+def busy_kernel(summary):
+    """The busy kernel: the largest mean (it takes milliseconds; the others microseconds)."""
+    return max(summary["kernels"], key=lambda k: k["mean_ns"])["name"]
+
+
+def diff_runs(c, args, env, workdir, attempt):
+    """Runs multi_kernel as a (busy 2500), b (busy 5000) and a2 (2500); returns the files, or None."""
+    files = {}
+    for label, iters in (("a", 2500), ("b", 5000), ("a2", 2500)):
+        prefix = os.path.join(workdir, f"{label}-{attempt}")
+        rc, _, err = run([args.tool, "--lib", args.hesper, "-o", prefix, "--format", "json", "--",
+                          program(args, "multi_kernel")],
+                         tool_env(env, {"HESPER_TEST_BUSY_ITERS": str(iters)}), workdir)
+        if not c.check(rc == 0, f"multi_kernel with HESPER_TEST_BUSY_ITERS={iters} exits 0", err[-2000:]):
+            return None
+        files[label] = prefix + ".json"
+    return files
+
+
+def case_diff(c, args, env, workdir):
+    tool = args.tool
+    # lavapipe runs on the CPU: a busy machine can blur a 2x slowdown in one run, so the
+    # runs are repeated (at most 3 times) until the summaries themselves show it.
+    for attempt in range(3):
+        files = diff_runs(c, args, env, workdir, attempt)
+        if not files:
+            return
+        a, b = load_json(c, files["a"], "run A"), load_json(c, files["b"], "run B")
+        if not a or not b:
+            return
+        busy = busy_kernel(a)
+        ratio = kernel_rows(b)[busy]["mean_ns"] / kernel_rows(a)[busy]["mean_ns"]
+        if 1.5 < ratio < 2.6:
+            break
+        print(f"attempt {attempt + 1}: {busy}'s mean grew {ratio:.2f}x, not ~2x (machine busy?); again")
+    c.check(1.5 < ratio < 2.6, f"the planted slowdown is real: {busy}'s mean grew {ratio:.2f}x")
+
+    rc, out, err = run([tool, "diff", files["a"], files["b"]], tool_env(env), workdir)
+    c.check(rc == 1, "hesper diff A B exits 1 (a regression)", f"rc={rc}\n{out}\n{err}")
+    verdict = [line for line in out.splitlines() if "slower by more than" in line]
+    c.check(verdict and busy in verdict[0], f"the verdict line names {busy}", out)
+    rows = [line for line in out.splitlines() if line.rstrip().endswith("  " + busy)]
+    c.check(rows and "x !" in rows[0], f"{busy}'s row is marked as regressed", out)
+    table = [line for line in out.splitlines()[4:] if line.strip() and not line.startswith((" -", "\n"))]
+    c.check(len(table) > 1 and table[1].rstrip().endswith(busy),
+            "rows are sorted by the absolute change of total time (busy first)", out)
+
+    rc, out, err = run([tool, "diff", files["a"], files["a2"], "--threshold", "400"], tool_env(env), workdir)
+    c.check(rc == 0, "two runs of the same program, threshold 400%: exit 0", f"rc={rc}\n{out}\n{err}")
+    rc, out, err = run([tool, "diff", files["a"], files["a"]], tool_env(env), workdir)
+    c.check(rc == 0 and "1.00x" in out, "a run against itself: exit 0, ratios 1.00x", out)
+    rc, out, err = run([tool, "diff", files["a"]], tool_env(env), workdir)
+    c.check(rc == 2 and err.count("\n") == 1, "diff with one file: exit 2, one line", err)
+    bad = os.path.join(workdir, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"schema": "something-else/1"}')
+    rc, out, err = run([tool, "diff", files["a"], bad], tool_env(env), workdir)
+    c.check(rc == 2 and "not a Hesper summary" in err, "diff with a foreign JSON file: exit 2", err)
+    with open(bad, "w") as f:
+        f.write('{"schema": ')
+    rc, out, err = run([tool, "diff", bad, files["a"]], tool_env(env), workdir)
+    c.check(rc == 2 and err.count("\n") == 1, "diff with broken JSON: exit 2, one line", err)
+    rc, out, err = run([tool, "diff", files["a"], files["b"], "--threshold", "lots"], tool_env(env), workdir)
+    c.check(rc == 2, "a bad --threshold: exit 2", err)
+
+
+def case_merge(c, args, env, workdir):
+    tool, mk = args.tool, program(args, "multi_kernel")
+    summaries, traces = [], []
+    for i in range(3):
+        prefix = os.path.join(workdir, f"p{i}")
+        rc, _, err = run([tool, "--lib", args.hesper, "-o", prefix, "--format", "json,trace", "--", mk],
+                         tool_env(env), workdir)
+        c.check(rc == 0, f"run {i} exits 0", err[-2000:])
+        summaries.append(prefix + ".json")
+        traces.append(prefix + ".trace.json")
+    inputs = [load_json(c, p, "summary") for p in summaries]
+    in_traces = [load_json(c, p, "trace") for p in traces]
+    if None in inputs or None in in_traces:
+        return
+
+    out_prefix = os.path.join(workdir, "all")
+    rc, out, err = run([tool, "merge"] + summaries + traces + ["-o", out_prefix], tool_env(env), workdir)
+    if not c.check(rc == 0, "hesper merge exits 0", f"{out}\n{err}"):
+        return
+    merged = load_json(c, out_prefix + ".json", "merged summary")
+    if not merged:
+        return
+    c.check(merged.get("schema") == "hesper-summary/1", "the merged summary keeps the hesper-summary/1 schema")
+    want = collections.Counter()
+    for s in inputs:
+        for k in s["kernels"]:
+            want[k["name"]] += k["count"]
+    got = {k["name"]: k["count"] for k in merged["kernels"]}
+    c.check(got == dict(want), "merged counts are the sums of the processes' counts", f"{got}\n{dict(want)}")
+    total_want = sum(k["total_ns"] for s in inputs for k in s["kernels"])
+    total_got = sum(k["total_ns"] for k in merged["kernels"])
+    c.check(total_got == total_want, "merged totals add up", f"{total_got} vs {total_want}")
+    procs = merged.get("processes", [])
+    c.check(len(procs) == 3 and sorted(p["pid"] for p in procs) == sorted(s["process"]["pid"] for s in inputs),
+            "one entry per process in \"processes\"", procs)
+    imb = {r["name"]: r for r in merged.get("imbalance", [])}
+    c.check(set(imb) == set(want) and all(r["processes"] == 3 and r["max_over_min"] >= 1 for r in imb.values()),
+            "\"imbalance\" per kernel: 3 processes, max/min >= 1", merged.get("imbalance"))
+    c.check("Imbalance between processes" in out and "Processes" in out and "Merged 3 processes" in out,
+            "the text shows the merged table, the processes and the imbalance", out[:3000])
+
+    mt = load_json(c, out_prefix + ".trace.json", "merged trace")
+    if mt:
+        xs = check_trace_shape_merged(c, mt)
+        pids = {e["pid"] for e in xs}
+        c.check(len(pids) == 3, "the merged trace has 3 processes", pids)
+        n_in = sum(1 for t in in_traces for e in t["traceEvents"] if e.get("ph") == "X")
+        c.check(len(xs) == n_in, "every input event is in the merged trace", f"{len(xs)} vs {n_in}")
+
+    # The same file twice: pids must stay distinct.
+    rc, out, err = run([tool, "merge", summaries[0], summaries[0], "--trace", traces[0], "--trace", traces[0],
+                        "-o", os.path.join(workdir, "twice")], tool_env(env), workdir)
+    c.check(rc == 0, "merging a file with itself works", err)
+    mt = load_json(c, os.path.join(workdir, "twice.trace.json"), "merged trace")
+    if mt:
+        pids = {e["pid"] for e in mt["traceEvents"] if e.get("ph") == "X"}
+        c.check(len(pids) == 2, "a pid seen twice is given a fresh one", pids)
+    rc, out, err = run([tool, "merge", summaries[0]], tool_env(env), workdir)
+    c.check(rc == 2 and err.count("\n") == 1, "merge without -o: exit 2, one line", err)
+
+
+def check_trace_shape_merged(c, trace):
+    ok = c.check(isinstance(trace.get("traceEvents"), list) and trace.get("metadata", {}).get("merged") is True,
+                 "the merged trace has traceEvents and metadata.merged")
+    if not ok:
+        return []
+    xs = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+    by_track = collections.defaultdict(list)
+    for e in xs:
+        by_track[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
+    problems = 0
+    for spans in by_track.values():
+        spans.sort(key=lambda s: (s[0], -s[1]))
+        stack = []
+        for start, end in spans:
+            while stack and stack[-1] <= start:
+                stack.pop()
+            problems += bool(stack and end > stack[-1])
+            stack.append(end)
+    c.check(problems == 0, "merged trace: no partial overlap on any (pid, tid)", problems)
+    return xs
+
+
+CASES = {"trace": case_trace, "trace_cap": case_trace_cap, "html": case_html, "tool": case_tool,
+         "diff": case_diff, "merge": case_merge}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hesper", required=True, help="libhesper.so")
+    ap.add_argument("--tool", required=True, help="the hesper executable")
+    ap.add_argument("--programs", required=True, help="directory of the built test programs")
+    ap.add_argument("--preload-first", action="append", default=[], metavar="LIB",
+                    help="preloaded before Hesper (an ASan runtime, keep_modules)")
+    ap.add_argument("--keep-modules", metavar="LIB",
+                    help="tests/programs' keep_modules library, preloaded whenever an ASan runtime is")
+    ap.add_argument("case", choices=sorted(CASES))
+    args = ap.parse_args()
+    args.hesper = os.path.abspath(args.hesper)
+    args.tool = os.path.abspath(args.tool)
+    args.programs = os.path.abspath(args.programs)
+
+    c = Checks(f"{args.case}")
+    workdir = tempfile.mkdtemp(prefix=f"hesper-outputs-{args.case}-")
+    try:
+        CASES[args.case](c, args, Env(args), workdir)
+    except Exception:  # a crash in the checker is a failure, with its traceback
+        c.fail("checker ran to completion", traceback.format_exc())
+    status = c.finish()
+    if status == 0:
+        shutil.rmtree(workdir, ignore_errors=True)
+    else:
+        print(f"files kept in {workdir}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,584 @@
+#!/usr/bin/env python3
+"""End-to-end checks of Hesper on tests/programs/patterns.c: every way real programs
+drive Vulkan, with exact counts and names against the program's own ground truth.
+
+    run_patterns.py --hesper LIB --program PATTERNS [--volk] [--preload-first LIB]
+                    [--keep-modules LIB] CASE [case options]
+
+Cases:
+  pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--no-baseline]
+            PATTERNS NAME alone (unless --no-baseline), then under Hesper + the validation
+            layer with a JSON report: same exit code and stdout, no validation messages,
+            Hesper above validation, and the summary matches the HESPER-TRUTH line exactly:
+            one row per kernel with its name and count, `timed` per row, `dropped` (or,
+            with --expect-dropped, dropped > 0 and the text report saying so), regions and
+            kernels_by_label rows, the number of devices.
+  signal    --mode MODE --signal TERM|INT
+            PATTERNS signal MODE prints "patterns: ready" with work in flight; the runner
+            then sends the signal. Alone and under Hesper the process must end the same way
+            (killed by the signal, or the program's handler's exit code and output), and
+            Hesper must have written its report with the exact counts (not required when the
+            program's own handler leaves with _exit(): modes handler_exit and handler_late;
+            a report written anyway must still be exact).
+  settings  Bad HESPER_* settings, one at a time: one "hesper: " line each on stderr, the
+            program's stdout and exit code unchanged, the other sinks still written.
+  files     Output files: created 0600 under umask 077 (0644 under 022), a symbolic link
+            or a FIFO at an output path neither followed nor hung on, %p expanded.
+
+Exit status 0 when every check passes, 1 otherwise.
+"""
+
+import argparse
+import fnmatch
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_e2e as e2e  # noqa: E402  (shared helpers: environment, checks, report schema)
+
+RUN_TIMEOUT_S = 300
+SIGNAL_READY = "patterns: ready"
+HESPER_LINE = "hesper: "
+
+
+# --- running --------------------------------------------------------------------------
+
+class Run(e2e.Run):
+    """e2e.Run with an optional umask for the child and a longer timeout."""
+
+    def __init__(self, argv, env, cwd, umask=None, timeout=RUN_TIMEOUT_S):
+        self.argv = argv
+        start = time.monotonic()
+        try:
+            p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=timeout, preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
+            self.rc, self.out_bytes, self.err_bytes = p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired as ex:
+            self.rc = "timeout"
+            self.out_bytes, self.err_bytes = ex.stdout or b"", ex.stderr or b""
+        self.seconds = time.monotonic() - start
+        self.out = self.out_bytes.decode("utf-8", "replace")
+        self.err = self.err_bytes.decode("utf-8", "replace")
+
+
+class SignalRun:
+    """Runs argv until it prints SIGNAL_READY on stdout, then sends @sig; waits for the end."""
+
+    def __init__(self, argv, env, cwd, sig, timeout=120):
+        self.argv = argv
+        self.ready = False
+        p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out, err = [], []
+        got_ready = threading.Event()
+
+        def pump(stream, sink, watch):
+            for line in iter(stream.readline, b""):
+                sink.append(line)
+                if watch and line.decode("utf-8", "replace").rstrip("\n") == SIGNAL_READY:
+                    got_ready.set()
+            stream.close()
+
+        threads = [threading.Thread(target=pump, args=(p.stdout, out, True), daemon=True),
+                   threading.Thread(target=pump, args=(p.stderr, err, False), daemon=True)]
+        for t in threads:
+            t.start()
+        self.ready = got_ready.wait(timeout)
+        if self.ready:
+            time.sleep(0.05)  # let it get back into its wait
+            p.send_signal(sig)
+        try:
+            self.rc = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            self.rc = "timeout"
+        for t in threads:
+            t.join(10)
+        self.out_bytes, self.err_bytes = b"".join(out), b"".join(err)
+        self.out = self.out_bytes.decode("utf-8", "replace")
+        self.err = self.err_bytes.decode("utf-8", "replace")
+
+    tail = e2e.Run.tail
+
+
+# Programs that leave on purpose without destroying their device leak the driver's,
+# loader's and validation layer's objects: LeakSanitizer is told to ignore those (and
+# only those: a leak in Hesper itself, or in the program, is still one).
+LEAVES_OBJECTS_SUPPRESSIONS = ["libvulkan_lvp.so", "libvulkan.so", "libVkLayer_khronos_validation.so", "libLLVM"]
+
+
+def leak_env(args, tmp):
+    """LSAN_OPTIONS for a program that leaves without destroying (when a sanitizer is in play)."""
+    if not args.sanitizer_preload:
+        return {}
+    path = os.path.join(tmp, "lsan.supp")
+    with open(path, "w") as f:
+        f.write("".join(f"leak:{lib}\n" for lib in LEAVES_OBJECTS_SUPPRESSIONS))
+    opts = os.environ.get("LSAN_OPTIONS", "")
+    return {"LSAN_OPTIONS": (opts + ":" if opts else "") + "suppressions=" + path}
+
+
+def program_argv(args, pattern=None, extra=None):
+    argv = [args.program, pattern or args.pattern]
+    argv += extra if extra is not None else (args.arg or [])
+    return argv
+
+
+def env_pairs(pairs):
+    out = {}
+    for kv in pairs or []:
+        k, _, v = kv.partition("=")
+        out[k] = v
+    return out
+
+
+def normalized_lines(text):
+    """The program's stdout lines (e2e.program_lines) with the truth's volatile keys removed."""
+    lines = []
+    for line in e2e.program_lines(text):
+        if line.startswith(e2e.TRUTH_PREFIX):
+            truth = json.loads(line[len(e2e.TRUTH_PREFIX):])
+            for k in truth.get("volatile", []):
+                truth.pop(k, None)
+            line = e2e.TRUTH_PREFIX + json.dumps(truth, sort_keys=True)
+        lines.append(line)
+    return lines
+
+
+def read_json(c, path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as ex:
+        c.fail("Hesper wrote a readable JSON summary", f"{path}: {ex}")
+        return None
+
+
+# --- the report against the truth --------------------------------------------------------
+
+def label_of(row_name):
+    return row_name.rsplit("/", 1)[0] if "/" in row_name else ""
+
+
+def loose(name, patterns):
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def check_counts(c, rep, truth, program, expect_dropped=False, schema=True):
+    """Kernel rows: names, exact counts, timed; dropped; devices."""
+    if schema:
+        sub = rep
+        if expect_dropped and isinstance(rep.get("submits"), dict):
+            # With no query to spare, no submission may have been timed: submits may be 0.
+            sub = dict(rep, submits=dict(rep["submits"], count=max(1, rep["submits"].get("count", 0))))
+        e2e.check_schema(c, sub, program)
+    rows = [r for r in rep.get("kernels") or [] if isinstance(r, dict)]
+    tks = truth["kernels"]
+    c.check(len(rows) == len(tks), f"{len(tks)} kernel rows (one per distinct kernel)",
+            f"got {len(rows)}: {[(r.get('name'), r.get('count')) for r in rows]}")
+    want_total = sum(k["count"] for k in tks)
+    got_total = sum(r.get("count", 0) for r in rows if e2e.is_num(r.get("count")))
+    c.check(got_total == want_total, f"dispatch counts sum to {want_total}", f"got {got_total}")
+    dropped = rep.get("dropped")
+    for tk, row in e2e.match_kernels(c, rep, truth):
+        if row is None or "timed" not in tk:
+            continue
+        if expect_dropped or truth.get("dropped", 0) is None:
+            c.check(row.get("timed", -1) <= tk["count"], f"{row.get('name')!r}: timed <= count")
+        else:
+            c.check(row.get("timed") == tk["timed"], f"{row.get('name')!r}: timed {tk['timed']}",
+                    f"got {row.get('timed')!r} (count {row.get('count')!r})")
+    untimed = sum(r.get("count", 0) - r.get("timed", 0) for r in rows
+                  if e2e.is_num(r.get("count")) and e2e.is_num(r.get("timed")))
+    if expect_dropped:
+        c.check(e2e.is_num(dropped) and dropped > 0, "dropped > 0 (queries ran out)", f"got {dropped!r}")
+    elif truth.get("dropped") is not None:
+        c.check(dropped == truth["dropped"], f"dropped == {truth['dropped']}", f"got {dropped!r}")
+    c.check(dropped == untimed, "dropped equals the untimed dispatches of the rows (count - timed)",
+            f"dropped {dropped!r}, sum of count - timed {untimed}")
+    for row in rows:
+        e2e.check_kernel_stats(c, row, dropped if e2e.is_num(dropped) else 1)
+    if "devices" in truth:
+        devs = rep.get("devices") or []
+        c.check(len(devs) == truth["devices"], f"{truth['devices']} devices in the summary",
+                f"got {len(devs)}: {[d.get('name') for d in devs]}")
+
+
+def check_labels(c, rep, truth):
+    """regions and kernels_by_label against the truth; label totals contain what they hold."""
+    regions = {r.get("name"): r for r in rep.get("regions") or [] if isinstance(r, dict)}
+    labelled = {r.get("name"): r for r in rep.get("kernels_by_label") or [] if isinstance(r, dict)}
+    loose_labels = truth.get("loose_labels", [])
+    want_regions = {r["name"]: r["count"] for r in truth.get("regions", [])}
+    want_labelled = {r["name"]: r["count"] for r in truth.get("labelled", [])}
+    for name, count in want_regions.items():
+        got = regions.get(name)
+        c.check(got is not None and got.get("count") == count, f"region {name!r}: count {count}",
+                f"got {got!r}; regions: {sorted(regions)}")
+    extra = [n for n in regions if n not in want_regions and not loose(n, loose_labels)]
+    c.check(not extra, "no unexpected regions", f"unexpected: {extra}")
+    for name, count in want_labelled.items():
+        got = labelled.get(name)
+        c.check(got is not None and got.get("count") == count, f"kernels_by_label {name!r}: count {count}",
+                f"got {got!r}; rows: {sorted(labelled)}")
+    extra = [n for n in labelled if n not in want_labelled and not loose(label_of(n), loose_labels)]
+    c.check(not extra, "no unexpected kernels_by_label rows", f"unexpected: {extra}")
+    # Every labelled row is part of its kernel's row.
+    counts = {r.get("name"): r.get("count", 0) for r in rep.get("kernels") or []}
+    per_kernel = {}
+    for name, row in labelled.items():
+        kernel = name.rsplit("/", 1)[-1]
+        per_kernel[kernel] = per_kernel.get(kernel, 0) + row.get("count", 0)
+    for kernel, n in per_kernel.items():
+        c.check(n <= counts.get(kernel, 0), f"kernels_by_label rows of {kernel!r} add up to at most its count",
+                f"{n} labelled, {counts.get(kernel)} in all")
+    # A region's time holds the time of the dispatches inside it and of the regions nested in it.
+    parents = truth.get("region_parents", {})
+
+    def inside(region, label):
+        while label:
+            if label == region:
+                return True
+            label = parents.get(label)
+        return False
+
+    for name in want_regions:
+        reg = regions.get(name)
+        if not reg or not e2e.is_num(reg.get("total_ns")):
+            continue
+        held = sum(r.get("total_ns", 0) for n, r in labelled.items() if inside(name, label_of(n)))
+        c.check(reg["total_ns"] + 1000 >= held,
+                f"region {name!r}: total_ns >= the dispatches labelled inside it",
+                f"region {reg['total_ns']} ns, dispatches inside {held} ns")
+        kids = sum(regions[k].get("total_ns", 0) for k, p in parents.items() if p == name and k in regions)
+        c.check(reg["total_ns"] + 1000 >= kids, f"region {name!r}: total_ns >= its nested regions'",
+                f"region {reg['total_ns']} ns, nested {kids} ns")
+
+
+# --- cases ---------------------------------------------------------------------------------
+
+def validation_env(args, extra):
+    return e2e.hesper_env(args, dict({"VK_INSTANCE_LAYERS": e2e.VALIDATION_LAYER, "VK_LOADER_DEBUG": "layer"},
+                                     **extra))
+
+
+def case_pattern(args, c, tmp):
+    argv = program_argv(args)
+    user_env = env_pairs(args.env)
+    if args.leaves_objects:
+        user_env.update(leak_env(args, tmp))
+    base = None
+    if not args.no_baseline:
+        base = Run(argv, dict(e2e.base_env(args), **user_env), tmp)
+        c.check(base.rc == args.expect_rc, f"program alone exits {args.expect_rc}", base.tail("alone"))
+        c.check(e2e.parse_truth(base.out) is not None, "program alone prints a HESPER-TRUTH line", base.tail("alone"))
+    out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
+    run = Run(argv, validation_env(args, dict(user_env, HESPER_REPORT=f"json:{out_json},text:{out_text}")), tmp)
+    context = run.tail("under Hesper")
+    print(f"  (under Hesper + validation: {run.seconds:.1f} s)")
+    c.check(run.rc == args.expect_rc, f"exit code under Hesper is {args.expect_rc}", f"got {run.rc}")
+    if base is not None:
+        a, b = normalized_lines(base.out), normalized_lines(run.out)
+        c.check(a == b, "program's stdout unchanged under Hesper", e2e.diff(a, b, "alone", "under Hesper"))
+    msgs = e2e.validation_messages(run)
+    c.check(not msgs, "no validation messages", "\n".join(msgs[:20]))
+    e2e.check_layer_order(c, run)
+    hesper_lines = [l for l in run.err.splitlines() if l.startswith(HESPER_LINE)]
+    c.check(not hesper_lines, "Hesper printed no complaint on stderr", "\n".join(hesper_lines[:10]))
+    truth = e2e.parse_truth(run.out)
+    if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
+        return context
+    if "overlapped" in truth:
+        c.check(truth["overlapped"] is True, "submissions of the SIMULTANEOUS_USE command buffer overlapped",
+                "the second submit came after the first had finished: the test did not test overlap")
+    if "queues" in truth and truth["queues"] < 2:
+        print(f"  note: the queue family has {truth['queues']} queue: the several-queue variant did not run")
+    rep = read_json(c, out_json)
+    if rep is None:
+        return context
+    check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped)
+    check_labels(c, rep, truth)
+    try:
+        with open(out_text, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as ex:
+        c.fail("Hesper wrote the text report too", str(ex))
+        text = ""
+    if args.expect_dropped:
+        c.check("dropped" in text and f"{rep.get('dropped')} dropped" in text,
+                "the text report says how many dispatches were dropped", text[:3000])
+    if c.failures:
+        context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000]
+    return context
+
+
+SIGNALS = {"TERM": signal.SIGTERM, "INT": signal.SIGINT}
+
+
+def case_signal(args, c, tmp):
+    sig = SIGNALS[args.signal]
+    argv = [args.program, "signal", args.mode]
+    want_rc = -sig if args.mode == "default" else 7
+    leaks = leak_env(args, tmp)  # the program never destroys its device
+    base = SignalRun(argv, dict(e2e.base_env(args), **leaks), tmp, sig)
+    c.check(base.ready, "program alone gets ready", base.tail("alone"))
+    c.check(base.rc == want_rc, f"program alone ends with {want_rc}", f"got {base.rc}\n" + base.tail("alone"))
+    out_json = os.path.join(tmp, "out.json")
+    run = SignalRun(argv, validation_env(args, dict(leaks, HESPER_REPORT=f"json:{out_json}")), tmp, sig)
+    context = run.tail("under Hesper")
+    c.check(run.ready, "program under Hesper gets ready")
+    what = f"killed by SIG{args.signal}" if want_rc < 0 else f"exit status {want_rc} from its own handler"
+    c.check(run.rc == want_rc, f"under Hesper the process ends as the program meant: {what}", f"got {run.rc}")
+    a, b = normalized_lines(base.out), normalized_lines(run.out)
+    c.check(a == b, "program's stdout unchanged under Hesper (its handler's output included)",
+            e2e.diff(a, b, "alone", "under Hesper"))
+    if args.mode in ("handler_exit", "handler_late"):
+        c.check("patterns: handler ran" in run.out, "the program's own handler ran")
+    msgs = e2e.validation_messages(run)
+    c.check(not msgs, "no validation messages", "\n".join(msgs[:20]))
+    truth = e2e.parse_truth(run.out)
+    if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
+        return context
+    if not os.path.exists(out_json):
+        if args.mode in ("handler_exit", "handler_late"):
+            # The program's own handler ends the process with _exit(): no exit handler runs,
+            # and Hesper leaves a handler the program installed alone (by design).
+            print("  note: the program's handler ended the process with _exit(): no report (by design)")
+        else:
+            c.fail("Hesper wrote its report before the process ended", f"no {out_json}")
+        return context
+    rep = read_json(c, out_json)
+    if rep is not None:
+        # What was in flight may have finished or not: counted either way, timed or dropped.
+        truth.pop("dropped", None)
+        check_counts(c, rep, truth, args.program)
+        if c.failures:
+            context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:8000]
+    return context
+
+
+def settings_variants(tmp):
+    """(title, env, [substrings each wanted in the one 'hesper: ' line], check the default report?)"""
+    d = os.path.join(tmp, "a_directory")
+    os.makedirs(d, exist_ok=True)
+    target = os.path.join(tmp, "link_target")
+    with open(target, "w") as f:
+        f.write("untouched\n")
+    link = os.path.join(tmp, "link.json")
+    os.symlink(target, link)
+    good = "json:{good}"
+    v = [
+        ("HESPER_REPORT empty: the default report, no complaint", {"HESPER_REPORT": ""}, None),
+        ("HESPER_REPORT blank: the default report, no complaint", {"HESPER_REPORT": "  \t "}, None),
+        ("HESPER_REPORT unknown sink", {"HESPER_REPORT": "bogus," + good}, ["bogus"]),
+        ("HESPER_REPORT trailing comma", {"HESPER_REPORT": good + ","}, ["empty"]),
+        ("HESPER_REPORT empty PATH", {"HESPER_REPORT": "csv:," + good}, ["csv:"]),
+        ("HESPER_REPORT bad % in PATH", {"HESPER_REPORT": "json:x%q.json," + good}, ["%q"]),
+        ("HESPER_REPORT huge PATH", {"HESPER_REPORT": "text:" + "a" * 5000 + "," + good}, ["text:aaa"]),
+        ("HESPER_REPORT missing directory", {"HESPER_REPORT": "json:/nonexistent/dir/x.json," + good},
+         ["/nonexistent/dir/x.json"]),
+        ("HESPER_REPORT a directory", {"HESPER_REPORT": f"json:{d}," + good}, [d]),
+        ("HESPER_REPORT a symlink", {"HESPER_REPORT": f"json:{link}," + good}, [link]),
+        ("HESPER_REPORT a full device", {"HESPER_REPORT": "csv:/dev/full," + good}, ["/dev/full"]),
+        ("HESPER_MODE empty", {"HESPER_MODE": ""}, ["HESPER_MODE"]),
+        ("HESPER_MODE unknown", {"HESPER_MODE": "sometimes"}, ["HESPER_MODE", "sometimes"]),
+        ("HESPER_SAMPLE empty", {"HESPER_SAMPLE": ""}, ["HESPER_SAMPLE"]),
+        ("HESPER_SAMPLE zero", {"HESPER_SAMPLE": "0"}, ["HESPER_SAMPLE"]),
+        ("HESPER_SAMPLE negative", {"HESPER_SAMPLE": "-1"}, ["HESPER_SAMPLE"]),
+        ("HESPER_SAMPLE not a number", {"HESPER_SAMPLE": "1e3"}, ["HESPER_SAMPLE"]),
+        ("HESPER_SAMPLE huge", {"HESPER_SAMPLE": "9" * 40}, ["HESPER_SAMPLE"]),
+        ("HESPER_EXIT_TIMEOUT_MS out of range", {"HESPER_EXIT_TIMEOUT_MS": "18446744073709551616"},
+         ["HESPER_EXIT_TIMEOUT_MS"]),
+        ("HESPER_EXIT_TIMEOUT_MS empty", {"HESPER_EXIT_TIMEOUT_MS": ""}, ["HESPER_EXIT_TIMEOUT_MS"]),
+        ("HESPER_MAX_EVENTS too big", {"HESPER_MAX_EVENTS": "1000000000000"}, ["HESPER_MAX_EVENTS"]),
+        ("HESPER_DISABLE not a boolean", {"HESPER_DISABLE": "maybe"}, ["HESPER_DISABLE"]),
+        ("HESPER_DISABLE empty", {"HESPER_DISABLE": ""}, ["HESPER_DISABLE"]),
+        ("HESPER_MAX_QUERIES empty", {"HESPER_MAX_QUERIES": ""}, ["HESPER_MAX_QUERIES"]),
+        ("HESPER_MAX_QUERIES not a number", {"HESPER_MAX_QUERIES": "lots"}, ["HESPER_MAX_QUERIES"]),
+        ("HESPER_MAX_QUERIES huge", {"HESPER_MAX_QUERIES": "9" * 30}, ["HESPER_MAX_QUERIES"]),
+        ("unknown setting", {"HESPER_COLOUR": "blue"}, ["HESPER_COLOUR"]),
+        ("unprintable value", {"HESPER_MODE": "\x01\x1b[31m"}, ["HESPER_MODE"]),
+    ]
+    return v, target
+
+
+def case_settings(args, c, tmp):
+    argv = [args.program, "resubmit"]
+    base = Run(argv, e2e.base_env(args), tmp)
+    c.check(base.rc == 0, "program alone exits 0", base.tail("alone"))
+    truth = e2e.parse_truth(base.out)
+    if not c.check(truth is not None, "program alone prints a HESPER-TRUTH line"):
+        return base.tail("alone")
+    want_lines = normalized_lines(base.out)
+    variants, link_target = settings_variants(tmp)
+    context = []
+    for i, (title, env, wanted) in enumerate(variants):
+        good = os.path.join(tmp, f"good{i}.json")
+        env = {k: v.replace("{good}", good) for k, v in env.items()}
+        if "HESPER_REPORT" not in env:
+            env["HESPER_REPORT"] = "json:" + good
+        run = Run(argv, e2e.hesper_env(args, env), tmp)
+        before = len(c.failures)
+        c.check(run.rc == 0, f"{title}: exit code 0", f"got {run.rc}")
+        c.check(normalized_lines(run.out) == want_lines, f"{title}: program's stdout unchanged",
+                e2e.diff(want_lines, normalized_lines(run.out), "alone", "under Hesper"))
+        lines = [l for l in run.err.splitlines() if l.startswith(HESPER_LINE)]
+        stray = [l for l in run.err.splitlines() if "hesper" in l.lower() and not l.startswith(HESPER_LINE)
+                 and not l.startswith("Hesper GPU kernel summary")]
+        if wanted is None:
+            c.check(not lines, f"{title}: no 'hesper: ' line", "\n".join(lines))
+            c.check(e2e.TEXT_REPORT_HEADER in run.err, f"{title}: the default text report on stderr")
+        else:
+            c.check(len(lines) == 1, f"{title}: exactly one 'hesper: ' line on stderr",
+                    f"got {len(lines)}:\n" + "\n".join(l[:300] for l in lines))
+            for w in wanted:
+                c.check(any(w in l for l in lines), f"{title}: the line names {w[:40]!r}",
+                        "\n".join(l[:300] for l in lines))
+            c.check(not stray, f"{title}: no other Hesper output on stderr", "\n".join(stray[:5]))
+            rep = read_json(c, good)
+            if rep is not None:
+                sub = e2e.Checks(title)
+                check_counts(sub, rep, truth, args.program, schema=False)
+                c.check(not sub.failures, f"{title}: the other sink was written with the exact counts",
+                        "\n".join(f"{w}: {d}" for w, d in sub.failures))
+        if len(c.failures) > before:
+            context.append(run.tail(title, 10))
+    with open(link_target) as f:
+        c.check(f.read() == "untouched\n", "the file behind a symlink at an output path is untouched")
+    return "\n".join(context)
+
+
+def case_files(args, c, tmp):
+    argv = [args.program, "resubmit"]
+    context = []
+    for umask, mode in ((0o077, 0o600), (0o022, 0o644), (0o027, 0o640)):
+        work = tempfile.mkdtemp(prefix=f"umask{umask:03o}-", dir=tmp)
+        names = {"json": "out.json", "text": "out.txt", "csv": "out.csv"}
+        spec = ",".join(f"{k}:{os.path.join(work, v)}" for k, v in names.items())
+        run = Run(argv, e2e.hesper_env(args, {"HESPER_REPORT": spec}), work, umask=umask)
+        c.check(run.rc == 0, f"umask {umask:03o}: exit code 0", run.tail(f"umask {umask:03o}"))
+        for kind, name in names.items():
+            path = os.path.join(work, name)
+            if not c.check(os.path.isfile(path), f"umask {umask:03o}: {kind} report written"):
+                continue
+            got = stat.S_IMODE(os.stat(path).st_mode)
+            c.check(got == mode, f"umask {umask:03o}: {kind} report has mode {mode:04o}", f"got {got:04o}")
+
+    # Symbolic links at the output path, to a file and dangling: not followed.
+    work = tempfile.mkdtemp(prefix="links-", dir=tmp)
+    target, missing = os.path.join(work, "target"), os.path.join(work, "missing")
+    with open(target, "w") as f:
+        f.write("keep\n")
+    os.symlink(target, os.path.join(work, "a.json"))
+    os.symlink(missing, os.path.join(work, "b.csv"))
+    good = os.path.join(work, "good.json")
+    spec = f"json:{work}/a.json,csv:{work}/b.csv,json:{good}"
+    run = Run(argv, e2e.hesper_env(args, {"HESPER_REPORT": spec}), work)
+    c.check(run.rc == 0, "symlinks: exit code 0", f"got {run.rc}")
+    with open(target) as f:
+        c.check(f.read() == "keep\n", "symlink to a file: the file is untouched")
+    c.check(not os.path.exists(missing), "dangling symlink: nothing created at its target")
+    c.check(os.path.islink(os.path.join(work, "a.json")) and os.path.islink(os.path.join(work, "b.csv")),
+            "the symlinks are still symlinks")
+    lines = [l for l in run.err.splitlines() if l.startswith(HESPER_LINE)]
+    c.check(len(lines) == 2, "symlinks: one 'hesper: ' line each", "\n".join(lines))
+    c.check(os.path.isfile(good), "symlinks: the other sink is written")
+    context.append(run.tail("symlinks", 10))
+
+    # A FIFO with no reader at the output path: no hang, one line.
+    work = tempfile.mkdtemp(prefix="fifo-", dir=tmp)
+    fifo = os.path.join(work, "pipe.json")
+    os.mkfifo(fifo)
+    run = Run(argv, e2e.hesper_env(args, {"HESPER_REPORT": f"json:{fifo},json:{work}/good.json"}), work, timeout=60)
+    c.check(run.rc == 0, "FIFO without a reader: the program ends, exit code 0", f"got {run.rc}")
+    lines = [l for l in run.err.splitlines() if l.startswith(HESPER_LINE)]
+    c.check(len(lines) == 1 and fifo in lines[0], "FIFO: one 'hesper: ' line naming it", "\n".join(lines))
+    c.check(os.path.isfile(os.path.join(work, "good.json")), "FIFO: the other sink is written")
+
+    # %p in a path becomes the pid (as the report says it).
+    work = tempfile.mkdtemp(prefix="pid-", dir=tmp)
+    run = Run(argv, e2e.hesper_env(args, {"HESPER_REPORT": f"json:{work}/out-%p.json"}), work)
+    found = [n for n in os.listdir(work) if n.startswith("out-") and n.endswith(".json")]
+    if c.check(len(found) == 1, "%p: one report file", f"found {found}"):
+        with open(os.path.join(work, found[0])) as f:
+            pid = json.load(f).get("process", {}).get("pid")
+        c.check(found[0] == f"out-{pid}.json", "%p: the file is named with the process's pid",
+                f"file {found[0]}, process.pid {pid}")
+    return "\n".join(context)
+
+
+CASES = {"pattern": case_pattern, "signal": case_signal, "settings": case_settings, "files": case_files}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hesper", required=True)
+    ap.add_argument("--program", required=True, help="the patterns program")
+    ap.add_argument("--volk", action="store_true")
+    ap.add_argument("--preload-first", action="append", default=[], metavar="LIB")
+    ap.add_argument("--keep-modules", metavar="LIB")
+    ap.add_argument("--pattern", help="pattern case: the subcommand")
+    ap.add_argument("--arg", action="append", help="pattern case: argument after the subcommand")
+    ap.add_argument("--env", action="append", metavar="K=V", help="pattern case: extra environment")
+    ap.add_argument("--expect-dropped", action="store_true", help="pattern case: dropped must be > 0")
+    ap.add_argument("--expect-rc", type=int, default=0, help="pattern case: the program's exit status")
+    ap.add_argument("--no-baseline", action="store_true", help="pattern case: skip the run without Hesper")
+    ap.add_argument("--leaves-objects", action="store_true",
+                    help="pattern case: the program exits without destroying its device (see leak_env)")
+    ap.add_argument("--mode", help="signal case: default, handler_exit, handler_flag or handler_late")
+    ap.add_argument("--signal", choices=sorted(SIGNALS), default="TERM")
+    ap.add_argument("case", choices=sorted(CASES))
+    args = ap.parse_args()
+
+    title = f"{args.case} {args.pattern or args.mode or ''} {os.path.basename(args.program)}".replace("  ", " ")
+    c = e2e.Checks(title)
+    for path, what in ((args.hesper, "Hesper library"), (args.program, "test program")):
+        if not os.path.isfile(path):
+            c.fail(f"{what} exists", f"not found: {path}")
+    if c.failures:
+        return c.finish()
+    args.hesper = os.path.abspath(args.hesper)
+    args.program = os.path.abspath(args.program)
+    try:
+        runtimes = e2e.sanitizer_runtimes([args.hesper, args.program])
+        given_asan = any(os.path.basename(p).startswith("libasan.so") for p in args.preload_first)
+        if runtimes and not given_asan:
+            args.preload_first[:0] = runtimes
+        args.sanitizer_preload = list(args.preload_first)
+        if (runtimes or given_asan) and args.keep_modules:
+            args.sanitizer_preload.append(os.path.abspath(args.keep_modules))
+        if args.volk:
+            needed = e2e.elf_needed(args.program)
+            c.check(not any(n.startswith("libvulkan") for n in needed),
+                    "volk build does not link libvulkan (it dlopens it)", f"DT_NEEDED: {needed}")
+    except (RuntimeError, subprocess.CalledProcessError) as ex:
+        c.fail("inspect the binaries", str(ex))
+        return c.finish()
+
+    tmp = tempfile.mkdtemp(prefix="hesper-patterns-")
+    start = time.monotonic()
+    try:
+        context = CASES[args.case](args, c, tmp)
+    except Exception:  # a crash in the checker is a failure, never a skip
+        c.fail("checker ran to completion", traceback.format_exc())
+        context = None
+    print(f"  ({time.monotonic() - start:.1f} s in all)")
+    status = c.finish(context)
+    if status == 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        print(f"(files kept in {tmp})")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

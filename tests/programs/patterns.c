@@ -1,0 +1,1684 @@
+/*
+ * patterns: the ways real programs drive Vulkan, one subcommand each, every one with
+ * its exact ground truth. Run as `patterns PATTERN [ARG]`; it prints one
+ * "HESPER-TRUTH {json}" line on stdout and exits 0 when the GPU did what was asked
+ * (1 when it did not; 2 when a Vulkan call failed).
+ *
+ * Most kernels are the "count" shader: each dispatch is one work group that adds 1 to a
+ * counter slot, so the GPU's own counters confirm how many dispatches really ran. Rows
+ * are named by debug-utils names (exact), by the source file (count_g.spv, spec_g.spv:
+ * "<file>#<hash>") or by a renamed entry point ("kern07#<hash>"); unnamed ones
+ * ("main#<hash>") are told apart by their counts, which are distinct within a pattern.
+ *
+ * Truth keys beyond the kernels: "regions" and "labelled" (kernels_by_label rows) with
+ * exact counts, "loose_labels" (labels whose rows are not checked), "region_parents"
+ * (label nesting, for total_ns checks), "dropped" (exact, per Hesper's documented rule
+ * that only the last run of a command buffer repeated within one submission is timed),
+ * "devices", "queues" (queues the device has), and "volatile": keys that may differ
+ * between runs (left out when the runner compares stdout).
+ *
+ *   resubmit        one command buffer recorded once, submitted 12 times, every kind of wait
+ *   simultaneous    SIMULTANEOUS_USE resubmitted while still running; twice in one submit;
+ *                   on two queues when the family has them
+ *   secondary       secondaries executed from primaries, repeated ones, re-recorded ones
+ *   multisubmit     several batches of several command buffers; vkQueueSubmit2 and 2KHR
+ *   lifetimes       reset / free / pool reset / pool destroy right after the fence signals
+ *   threads [N]     N threads recording and submitting (program's mutex around the queue)
+ *   dispatch_kinds  vkCmdDispatch, Indirect, Base, BaseKHR
+ *   labels          nested debug-utils labels, repeated names, crossing and very deep ones
+ *   two_devices     two VkDevices on one physical device, interleaved, one destroyed early
+ *   reinstance      instance and device created and destroyed three times
+ *   exit_in_flight [cold]  returns from main with work running, nothing destroyed (cold: the
+ *                   kernel in flight never ran before)
+ *   exit_thread     another thread calls exit(3) while main is blocked in vkWaitForFences
+ *   signal MODE     prints "patterns: ready" with work in flight, then blocks for ever;
+ *                   MODE default | handler_exit (handler writes a line, _exit(7)) |
+ *                   handler_flag (handler sets a flag; main returns 7) | handler_late
+ *                   (handler_exit installed after the device was created)
+ *   many_pipelines [N]  N pipelines of one module (specialization constants): one kernel
+ *   many_modules [N]    N modules that differ (entry point renamed): N kernels
+ *   million [N]     N empty dispatches (default 1000000) in 4 command buffers
+ *   exhaust         600 dispatches in a few command buffers (run with HESPER_MAX_QUERIES)
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vk_common.h"
+
+#define SLOTS 256u          /* counter slots */
+#define BUSY_N 4096u        /* invocations of a busy dispatch */
+#define CALIB_ITERS 200u    /* busy loop length of the calibration run */
+
+/* --- ground truth ------------------------------------------------------------------- */
+
+static struct {
+	char *kernels, *regions, *labelled, *extra;
+	size_t nk, nr, nl, ne;
+} truth;
+
+/* Appends printf-formatted text to *@buf (grown as needed). */
+static void __attribute__((format(printf, 2, 3))) append(char **buf, const char *fmt, ...)
+{
+	va_list ap;
+	size_t old = *buf ? strlen(*buf) : 0;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *p = realloc(*buf, old + (size_t)n + 1);
+	if (!p)
+		vkc_fail("out of memory");
+	va_start(ap, fmt);
+	vsnprintf(p + old, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*buf = p;
+}
+
+enum naming { DEBUG_NAMED, SOURCE_NAMED, UNNAMED };
+
+/*
+ * One kernel row: @name is the debug name (DEBUG_NAMED), the label before "#<hash>"
+ * (SOURCE_NAMED: a source file or an entry point) or only informative (UNNAMED).
+ * @timed < 0: every dispatch is timed.
+ */
+static void truth_kernel(enum naming how, const char *name, uint64_t count, int64_t timed)
+{
+	append(&truth.kernels, "%s{\"spv\":\"%s\",\"source\":%s%s%s,\"debug_name\":%s%s%s,\"source_named\":%s,"
+	       "\"count\":%llu,\"timed\":%lld,\"own_mean_ns\":null}",
+	       truth.nk++ ? "," : "", name, how == SOURCE_NAMED ? "\"" : "", how == SOURCE_NAMED ? name : "null",
+	       how == SOURCE_NAMED ? "\"" : "", how == DEBUG_NAMED ? "\"" : "", how == DEBUG_NAMED ? name : "null",
+	       how == DEBUG_NAMED ? "\"" : "", how == SOURCE_NAMED ? "true" : "false", (unsigned long long)count,
+	       (long long)(timed < 0 ? (int64_t)count : timed));
+}
+
+static void truth_region(const char *name, uint64_t count)
+{
+	append(&truth.regions, "%s{\"name\":\"%s\",\"count\":%llu}", truth.nr++ ? "," : "", name,
+	       (unsigned long long)count);
+}
+
+static void truth_labelled(const char *label, const char *kernel, uint64_t count)
+{
+	append(&truth.labelled, "%s{\"name\":\"%s/%s\",\"count\":%llu}", truth.nl++ ? "," : "", label, kernel,
+	       (unsigned long long)count);
+}
+
+/* A top-level key with a raw JSON value. */
+static void __attribute__((format(printf, 2, 3))) truth_key(const char *key, const char *fmt, ...)
+{
+	char value[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	append(&truth.extra, ",\"%s\":%s", key, value);
+	truth.ne++;
+}
+
+static void truth_print(const char *pattern)
+{
+	printf("HESPER-TRUTH {\"program\":\"patterns\",\"pattern\":\"%s\",\"kernels\":[%s],\"regions\":[%s],"
+	       "\"labelled\":[%s]%s,\"validation_expected_clean\":true}\n",
+	       pattern, truth.kernels ? truth.kernels : "", truth.regions ? truth.regions : "",
+	       truth.labelled ? truth.labelled : "", truth.extra ? truth.extra : "");
+	fflush(stdout);
+}
+
+/* --- Vulkan scaffolding shared by the patterns ---------------------------------------- */
+
+struct pat {
+	struct vkc_ctx vk;
+	VkDescriptorSetLayout dsl;
+	VkPipelineLayout layout;
+	VkDescriptorPool dpool;
+	VkDescriptorSet counters_set, busy_set;
+	struct vkc_buffer counters, busy, indirect;
+	VkShaderModule count_mod, count_g_mod, busy_mod;
+	VkPipeline busy_pipe;
+	uint32_t busy_iters;   /* for the calibrated busy dispatch */
+	uint64_t busy_runs;    /* busy dispatches recorded and submitted */
+	uint64_t expect[SLOTS]; /* dispatches expected per counter slot */
+	int errors;
+};
+
+struct push {
+	uint32_t a, n;
+};
+
+/* Creates the pipeline of entry @entry of @module (with @spec and @flags), named @debug when given. */
+static VkPipeline make_pipeline(struct pat *p, VkShaderModule module, const char *entry,
+				const VkSpecializationInfo *spec, VkPipelineCreateFlags flags, const char *debug)
+{
+	VkPipeline pipe;
+	VkComputePipelineCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.flags = flags,
+		.stage = {
+			.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+			.stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			.module = module,
+			.pName = entry,
+			.pSpecializationInfo = spec,
+		},
+		.layout = p->layout,
+	};
+	VKC_CHECK(vkCreateComputePipelines(p->vk.device, VK_NULL_HANDLE, 1, &info, NULL, &pipe));
+	if (debug && !vkc_name_pipeline(&p->vk, pipe, debug))
+		vkc_fail("VK_EXT_debug_utils is needed to name pipelines");
+	return pipe;
+}
+
+/* Everything but the instance and device: buffers, layouts, the common modules. */
+static void pat_resources(struct pat *p)
+{
+	vkc_buffer_create(&p->vk, &p->counters, SLOTS * 4, 0);
+	vkc_buffer_create(&p->vk, &p->busy, BUSY_N * 4, 0);
+	vkc_buffer_create(&p->vk, &p->indirect, 4 * sizeof(VkDispatchIndirectCommand),
+			  VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+	VkDispatchIndirectCommand *ind = p->indirect.map;
+	for (int i = 0; i < 4; i++)
+		ind[i] = (VkDispatchIndirectCommand){ 1, 1, 1 };
+	p->dsl = vkc_set_layout(&p->vk, 1);
+	p->layout = vkc_pipeline_layout(&p->vk, p->dsl, sizeof(struct push));
+	p->dpool = vkc_descriptor_pool(&p->vk, 4, 4);
+	struct vkc_buffer *c[] = { &p->counters }, *b[] = { &p->busy };
+	p->counters_set = vkc_descriptor_set(&p->vk, p->dpool, p->dsl, c, 1);
+	p->busy_set = vkc_descriptor_set(&p->vk, p->dpool, p->dsl, b, 1);
+	p->count_mod = vkc_shader_module(&p->vk, "count.spv");
+	p->count_g_mod = vkc_shader_module(&p->vk, "count_g.spv");
+	p->busy_mod = vkc_shader_module(&p->vk, "busy.spv");
+	p->busy_pipe = make_pipeline(p, p->busy_mod, "main", NULL, 0, NULL);
+}
+
+static void pat_init(struct pat *p, const char *name, const struct vkc_options *opts)
+{
+	memset(p, 0, sizeof(*p));
+	vkc_init_opts(&p->vk, name, opts);
+	pat_resources(p);
+}
+
+/* Destroys what pat_resources made (not the device). */
+static void pat_release(struct pat *p)
+{
+	VkDevice d = p->vk.device;
+
+	VKC_CHECK(vkDeviceWaitIdle(d));
+	vkDestroyPipeline(d, p->busy_pipe, NULL);
+	vkDestroyShaderModule(d, p->count_mod, NULL);
+	vkDestroyShaderModule(d, p->count_g_mod, NULL);
+	vkDestroyShaderModule(d, p->busy_mod, NULL);
+	vkDestroyDescriptorPool(d, p->dpool, NULL);
+	vkDestroyPipelineLayout(d, p->layout, NULL);
+	vkDestroyDescriptorSetLayout(d, p->dsl, NULL);
+	vkc_buffer_destroy(&p->vk, &p->counters);
+	vkc_buffer_destroy(&p->vk, &p->busy);
+	vkc_buffer_destroy(&p->vk, &p->indirect);
+}
+
+enum how { DIRECT, INDIRECT, BASE, BASE_KHR };
+
+static PFN_vkCmdDispatchBaseKHR dispatch_base_khr;
+
+/* Records one one-group dispatch of @pipe counting into @slot, the way @how says. */
+static void rec_count_how(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, uint32_t slot, enum how how)
+{
+	struct push pc = { slot, 0 };
+
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &p->counters_set, 0, NULL);
+	vkCmdPushConstants(cb, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+	switch (how) {
+	case DIRECT:
+		vkCmdDispatch(cb, 1, 1, 1);
+		break;
+	case INDIRECT:
+		vkCmdDispatchIndirect(cb, p->indirect.buffer, (slot % 4) * sizeof(VkDispatchIndirectCommand));
+		break;
+	case BASE:
+		vkCmdDispatchBase(cb, slot % 7, 0, 0, 1, 1, 1);
+		break;
+	case BASE_KHR:
+		dispatch_base_khr(cb, slot % 5, 0, 0, 1, 1, 1);
+		break;
+	}
+}
+
+/* @n dispatches of @pipe into @slot. */
+static void rec_count(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, uint32_t slot, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		rec_count_how(p, cb, pipe, slot, DIRECT);
+}
+
+/* One busy dispatch of @iters loop steps. */
+static void rec_busy(struct pat *p, VkCommandBuffer cb, uint32_t iters)
+{
+	struct push pc = { iters, BUSY_N };
+
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->busy_pipe);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &p->busy_set, 0, NULL);
+	vkCmdPushConstants(cb, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+	vkCmdDispatch(cb, BUSY_N / 64, 1, 1);
+}
+
+static void begin(VkCommandBuffer cb, VkCommandBufferUsageFlags flags)
+{
+	vkc_begin(cb, flags);
+}
+
+/* Ends @cb after a barrier that makes its writes visible to the host. */
+static void end(VkCommandBuffer cb)
+{
+	vkc_barrier(cb);
+	vkc_end(cb);
+}
+
+static void submit(VkQueue q, const VkCommandBuffer *cbs, uint32_t n, VkFence fence)
+{
+	VkSubmitInfo info = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = n,
+		.pCommandBuffers = cbs,
+	};
+	VKC_CHECK(vkQueueSubmit(q, 1, &info, fence));
+}
+
+/*
+ * Sets p->busy_iters so that one busy dispatch takes about @ms milliseconds (one
+ * calibration dispatch, counted in busy_runs).
+ */
+static void calibrate_busy(struct pat *p, double ms)
+{
+	struct vkc_timer t;
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence f = vkc_fence(&p->vk);
+	double ns;
+
+	vkc_timer_create(&p->vk, &t, 1);
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	vkc_timer_reset(cb, &t, 0, 1);
+	rec_busy(p, cb, CALIB_ITERS); /* also compiles the shader, so the measurement is pessimistic */
+	vkc_timer_mark(cb, &t, 0, false);
+	rec_busy(p, cb, CALIB_ITERS);
+	vkc_timer_mark(cb, &t, 0, true);
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, f);
+	p->busy_runs += 2;
+	vkc_timer_read(&p->vk, &t, 0, 1, &ns);
+	double iters = ns > 0 ? (double)CALIB_ITERS * ms * 1e6 / ns : 1e6;
+	p->busy_iters = iters < 1 ? 1 : iters > 5e7 ? 50000000u : (uint32_t)iters;
+	vkc_timer_destroy(&p->vk, &t);
+	vkFreeCommandBuffers(p->vk.device, p->vk.cmd_pool, 1, &cb);
+	vkDestroyFence(p->vk.device, f, NULL);
+}
+
+/* Compares every counter slot with what was expected; mismatches are errors. */
+static void verify_counters(struct pat *p, const char *what)
+{
+	const uint32_t *c = p->counters.map;
+
+	for (uint32_t s = 0; s < SLOTS; s++) {
+		if (c[s] != p->expect[s]) {
+			printf("patterns: %s: counter %u is %u, want %llu\n", what, s, c[s],
+			       (unsigned long long)p->expect[s]);
+			p->errors++;
+		}
+	}
+}
+
+/* The busy row (unnamed: "main#<hash>"). */
+static void truth_busy(const struct pat *p, int64_t timed)
+{
+	if (p->busy_runs)
+		truth_kernel(UNNAMED, "busy.spv", p->busy_runs, timed);
+}
+
+static PFN_vkVoidFunction device_proc(struct pat *p, const char *name)
+{
+	PFN_vkVoidFunction f = vkGetDeviceProcAddr(p->vk.device, name);
+	if (!f)
+		vkc_fail("%s is not available", name);
+	return f;
+}
+
+/* Features most patterns enable: timeline semaphores and synchronization2. */
+static VkPhysicalDeviceVulkan13Features features13 = {
+	.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+	.synchronization2 = VK_TRUE,
+};
+static VkPhysicalDeviceVulkan12Features features12 = {
+	.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+	.pNext = &features13,
+	.timelineSemaphore = VK_TRUE,
+};
+
+/* --- 1. recorded once, submitted many times ----------------------------------------- */
+
+#define RESUBMITS 12u
+
+static int p_resubmit(struct pat *p)
+{
+	pat_init(p, "patterns-resubmit", &(struct vkc_options){ .device_pnext = &features12 });
+	VkPipeline named = make_pipeline(p, p->count_mod, "main", NULL, 0, "resubmit_named");
+	VkPipeline source = make_pipeline(p, p->count_g_mod, "main", NULL, 0, NULL);
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+	VkSemaphoreTypeCreateInfo type = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+	};
+	VkSemaphoreCreateInfo sinfo = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
+	VkSemaphore timeline;
+	uint64_t value = 0;
+
+	VKC_CHECK(vkCreateSemaphore(p->vk.device, &sinfo, NULL, &timeline));
+	begin(cb, 0);
+	rec_count(p, cb, named, 0, 2);
+	rec_count(p, cb, source, 1, 3);
+	rec_busy(p, cb, 50);
+	end(cb);
+	for (uint32_t r = 0; r < RESUBMITS; r++) {
+		VkTimelineSemaphoreSubmitInfo tinfo = {
+			.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+			.signalSemaphoreValueCount = 1,
+			.pSignalSemaphoreValues = &(uint64_t){ value + 1 },
+		};
+		VkSubmitInfo info = {
+			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+			.commandBufferCount = 1,
+			.pCommandBuffers = &cb,
+		};
+		switch (r % 5) {
+		case 0: /* fence */
+			VKC_CHECK(vkQueueSubmit(p->vk.queue, 1, &info, fence));
+			vkc_wait_fence(&p->vk, fence);
+			break;
+		case 1:
+			VKC_CHECK(vkQueueSubmit(p->vk.queue, 1, &info, VK_NULL_HANDLE));
+			VKC_CHECK(vkQueueWaitIdle(p->vk.queue));
+			break;
+		case 2:
+			VKC_CHECK(vkQueueSubmit(p->vk.queue, 1, &info, VK_NULL_HANDLE));
+			VKC_CHECK(vkDeviceWaitIdle(p->vk.device));
+			break;
+		case 3: { /* timeline semaphore (the program's pNext must survive) */
+			info.pNext = &tinfo;
+			info.signalSemaphoreCount = 1;
+			info.pSignalSemaphores = &timeline;
+			VKC_CHECK(vkQueueSubmit(p->vk.queue, 1, &info, VK_NULL_HANDLE));
+			value++;
+			VkSemaphoreWaitInfo winfo = {
+				.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+				.semaphoreCount = 1,
+				.pSemaphores = &timeline,
+				.pValues = &value,
+			};
+			VKC_CHECK(vkWaitSemaphores(p->vk.device, &winfo, UINT64_MAX));
+			break;
+		}
+		case 4: { /* polled, never waited on: nothing nudges Hesper's collector */
+			VKC_CHECK(vkQueueSubmit(p->vk.queue, 1, &info, fence));
+			VkResult res;
+			while ((res = vkGetFenceStatus(p->vk.device, fence)) == VK_NOT_READY)
+				usleep(200);
+			VKC_CHECK(res);
+			VKC_CHECK(vkResetFences(p->vk.device, 1, &fence));
+			break;
+		}
+		}
+	}
+	p->busy_runs += RESUBMITS;
+	p->expect[0] = 2 * RESUBMITS;
+	p->expect[1] = 3 * RESUBMITS;
+	verify_counters(p, "resubmit");
+	truth_kernel(DEBUG_NAMED, "resubmit_named", 2 * RESUBMITS, -1);
+	truth_kernel(SOURCE_NAMED, "count.comp", 3 * RESUBMITS, -1);
+	truth_busy(p, -1);
+	truth_key("dropped", "0");
+
+	vkDestroySemaphore(p->vk.device, timeline, NULL);
+	vkDestroyFence(p->vk.device, fence, NULL);
+	vkDestroyPipeline(p->vk.device, named, NULL);
+	vkDestroyPipeline(p->vk.device, source, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* --- 2. SIMULTANEOUS_USE, resubmitted while running; several queues ------------------- */
+
+#define SIMUL_SUBMITS 6u
+
+static int p_simultaneous(struct pat *p)
+{
+	pat_init(p, "patterns-simultaneous", &(struct vkc_options){ .queue_count = 2 });
+	VkPipeline k = make_pipeline(p, p->count_mod, "main", NULL, 0, "simul_count");
+	VkCommandBuffer s = vkc_command_buffer(&p->vk);
+	VkFence f[SIMUL_SUBMITS + 4];
+	uint32_t overlaps = 0, runs = 0, timed_runs = 0;
+
+	calibrate_busy(p, 40.0);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		f[i] = vkc_fence(&p->vk);
+	begin(s, VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
+	rec_busy(p, s, p->busy_iters);
+	rec_count(p, s, k, 0, 2);
+	end(s);
+
+	/* Back to back: each submission starts while the one before still runs. */
+	for (uint32_t i = 0; i < SIMUL_SUBMITS; i++) {
+		if (i > 0 && vkGetFenceStatus(p->vk.device, f[i - 1]) == VK_NOT_READY)
+			overlaps++;
+		submit(p->vk.queue, &s, 1, f[i]);
+	}
+	runs += SIMUL_SUBMITS;
+	timed_runs += SIMUL_SUBMITS;
+	/* Twice in one batch, then once in each of two batches of one call: one run of each pair is timed. */
+	VkCommandBuffer twice[2] = { s, s };
+	submit(p->vk.queue, twice, 2, f[SIMUL_SUBMITS]);
+	VkSubmitInfo two[2] = {
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &s },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &s },
+	};
+	VKC_CHECK(vkQueueSubmit(p->vk.queue, 2, two, f[SIMUL_SUBMITS + 1]));
+	runs += 4;
+	timed_runs += 2;
+	VKC_CHECK(vkWaitForFences(p->vk.device, SIMUL_SUBMITS + 2, f, VK_TRUE, UINT64_MAX));
+
+	/* On two queues at once, when the family has two. */
+	if (p->vk.queue_count >= 2) {
+		submit(p->vk.queues[0], &s, 1, f[SIMUL_SUBMITS + 2]);
+		submit(p->vk.queues[1], &s, 1, f[SIMUL_SUBMITS + 3]);
+		VKC_CHECK(vkWaitForFences(p->vk.device, 2, &f[SIMUL_SUBMITS + 2], VK_TRUE, UINT64_MAX));
+		runs += 2;
+		timed_runs += 2;
+	}
+	p->busy_runs += runs;
+	p->expect[0] = 2 * runs;
+	verify_counters(p, "simultaneous");
+	truth_kernel(DEBUG_NAMED, "simul_count", 2 * runs, 2 * timed_runs);
+	truth_busy(p, (int64_t)(p->busy_runs - (runs - timed_runs)));
+	truth_key("dropped", "%u", 3 * (runs - timed_runs));
+	truth_key("queues", "%u", p->vk.queue_count);
+	truth_key("overlapped", "%s", overlaps > 0 ? "true" : "false");
+	truth_key("volatile", "[\"overlapped\"]");
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		vkDestroyFence(p->vk.device, f[i], NULL);
+	vkDestroyPipeline(p->vk.device, k, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* --- 3. secondary command buffers ------------------------------------------------------ */
+
+static VkCommandBuffer secondary(struct pat *p)
+{
+	VkCommandBuffer cb;
+	VkCommandBufferAllocateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = p->vk.cmd_pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+		.commandBufferCount = 1,
+	};
+	VKC_CHECK(vkAllocateCommandBuffers(p->vk.device, &info, &cb));
+	return cb;
+}
+
+static void begin_secondary(VkCommandBuffer cb)
+{
+	VkCommandBufferInheritanceInfo inherit = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO };
+	VkCommandBufferBeginInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
+		.pInheritanceInfo = &inherit,
+	};
+	VKC_CHECK(vkBeginCommandBuffer(cb, &info));
+}
+
+static int p_secondary(struct pat *p)
+{
+	pat_init(p, "patterns-secondary", NULL);
+	VkDevice d = p->vk.device;
+	VkPipeline prim = make_pipeline(p, p->count_mod, "main", NULL, 0, "sec_primary");
+	VkPipeline ka = make_pipeline(p, p->count_mod, "main", NULL, 0, "sec_a");
+	VkPipeline kb = make_pipeline(p, p->count_mod, "main", NULL, 0, "sec_b");
+	VkPipeline kc = make_pipeline(p, p->count_g_mod, "main", NULL, 0, "sec_c");
+	VkCommandBuffer s1 = secondary(p), s2 = secondary(p), s3 = secondary(p);
+	VkCommandBuffer pa = vkc_command_buffer(&p->vk), pb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+
+	begin_secondary(s1);
+	rec_count(p, s1, ka, 1, 2);
+	vkc_end(s1);
+	begin_secondary(s2);
+	rec_count(p, s2, kb, 2, 1);
+	vkc_end(s2);
+	begin_secondary(s3);
+	rec_count(p, s3, kc, 3, 3);
+	vkc_end(s3);
+
+	/* pa: prim, [s1], prim, [s2 s1], [s3 s3 s3] */
+	begin(pa, 0);
+	rec_count(p, pa, prim, 0, 1);
+	vkCmdExecuteCommands(pa, 1, &s1);
+	rec_count(p, pa, prim, 0, 1);
+	VkCommandBuffer two[2] = { s2, s1 }, three[3] = { s3, s3, s3 };
+	vkCmdExecuteCommands(pa, 2, two);
+	vkCmdExecuteCommands(pa, 3, three);
+	end(pa);
+	/* pb: [s2], prim */
+	begin(pb, 0);
+	vkCmdExecuteCommands(pb, 1, &s2);
+	rec_count(p, pb, prim, 0, 1);
+	end(pb);
+
+	vkc_submit_wait(&p->vk, pa, fence);
+	vkc_submit_wait(&p->vk, pa, fence);
+	VkCommandBuffer both[2] = { pa, pb };
+	submit(p->vk.queue, both, 2, fence);
+	vkc_wait_fence(&p->vk, fence);
+
+	/* s1 re-recorded (one dispatch now) and executed once from a re-recorded pb. */
+	begin_secondary(s1);
+	rec_count(p, s1, ka, 1, 1);
+	vkc_end(s1);
+	begin(pb, 0);
+	vkCmdExecuteCommands(pb, 1, &s1);
+	rec_count(p, pb, prim, 0, 1);
+	end(pb);
+	vkc_submit_wait(&p->vk, pb, fence);
+
+	p->expect[0] = 8;
+	p->expect[1] = 13;
+	p->expect[2] = 4;
+	p->expect[3] = 27;
+	verify_counters(p, "secondary");
+	truth_kernel(DEBUG_NAMED, "sec_primary", 8, 8);
+	truth_kernel(DEBUG_NAMED, "sec_a", 13, 7);
+	truth_kernel(DEBUG_NAMED, "sec_b", 4, 3);
+	truth_kernel(DEBUG_NAMED, "sec_c", 27, 9);
+	truth_key("dropped", "%d", (13 - 7) + (4 - 3) + (27 - 9));
+
+	vkDestroyFence(d, fence, NULL);
+	VkCommandBuffer all[5] = { s1, s2, s3, pa, pb };
+	vkFreeCommandBuffers(d, p->vk.cmd_pool, 5, all);
+	vkDestroyPipeline(d, prim, NULL);
+	vkDestroyPipeline(d, ka, NULL);
+	vkDestroyPipeline(d, kb, NULL);
+	vkDestroyPipeline(d, kc, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* --- 4. batches, vkQueueSubmit2, vkQueueSubmit2KHR ------------------------------------- */
+
+static VkSemaphore binary_semaphore(struct pat *p)
+{
+	VkSemaphore s;
+	VkSemaphoreCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
+	VKC_CHECK(vkCreateSemaphore(p->vk.device, &info, NULL, &s));
+	return s;
+}
+
+/* A vkQueueSubmit2 call through @fn: 2 batches of 2 command buffers (2 dispatches each). */
+static void submit2_round(struct pat *p, PFN_vkQueueSubmit2 fn, VkPipeline k, uint32_t slot, VkCommandBuffer *cbs,
+			  VkSemaphore timeline, uint64_t value)
+{
+	VkSemaphore between = binary_semaphore(p);
+	VkCommandBufferSubmitInfo cbi[4];
+
+	for (int i = 0; i < 4; i++) {
+		begin(cbs[i], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, cbs[i], k, slot, 2);
+		end(cbs[i]);
+		cbi[i] = (VkCommandBufferSubmitInfo){ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+						      .commandBuffer = cbs[i] };
+	}
+	VkSemaphoreSubmitInfo signal_between = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+		.semaphore = between,
+		.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+	};
+	VkSemaphoreSubmitInfo signal_timeline = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+		.semaphore = timeline,
+		.value = value,
+		.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+	};
+	VkSubmitInfo2 batches[2] = {
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 2, .pCommandBufferInfos = cbi,
+		  .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &signal_between },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = 1,
+		  .pWaitSemaphoreInfos = &signal_between, .commandBufferInfoCount = 2, .pCommandBufferInfos = cbi + 2,
+		  .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &signal_timeline },
+	};
+	VKC_CHECK(fn(p->vk.queue, 2, batches, VK_NULL_HANDLE));
+	VkSemaphoreWaitInfo winfo = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+		.semaphoreCount = 1,
+		.pSemaphores = &timeline,
+		.pValues = &value,
+	};
+	VKC_CHECK(vkWaitSemaphores(p->vk.device, &winfo, UINT64_MAX));
+	vkDestroySemaphore(p->vk.device, between, NULL);
+}
+
+static int p_multisubmit(struct pat *p)
+{
+	const char *ext[] = { VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME };
+	pat_init(p, "patterns-multisubmit",
+		 &(struct vkc_options){ .device_pnext = &features12, .device_extensions = ext,
+					.device_extension_count = 1 });
+	VkDevice d = p->vk.device;
+	VkPipeline k1 = make_pipeline(p, p->count_mod, "main", NULL, 0, "ms_submit");
+	VkPipeline k2 = make_pipeline(p, p->count_mod, "main", NULL, 0, "ms_submit2");
+	VkPipeline k3 = make_pipeline(p, p->count_mod, "main", NULL, 0, "ms_submit2khr");
+	VkCommandBuffer cbs[9];
+	VkFence fence = vkc_fence(&p->vk);
+	VkSemaphore sem[2] = { binary_semaphore(p), binary_semaphore(p) };
+
+	for (int i = 0; i < 9; i++)
+		cbs[i] = vkc_command_buffer(&p->vk);
+	/* vkQueueSubmit: 3 batches of 3 command buffers (1, 2, 3 dispatches), chained by semaphores, and an empty batch. */
+	for (int i = 0; i < 9; i++) {
+		begin(cbs[i], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, cbs[i], k1, 0, 1 + (uint32_t)i % 3);
+		end(cbs[i]);
+	}
+	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+	VkSubmitInfo batches[4] = {
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 3, .pCommandBuffers = cbs,
+		  .signalSemaphoreCount = 1, .pSignalSemaphores = &sem[0] },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1, .pWaitSemaphores = &sem[0],
+		  .pWaitDstStageMask = &stage, .commandBufferCount = 3, .pCommandBuffers = cbs + 3,
+		  .signalSemaphoreCount = 1, .pSignalSemaphores = &sem[1] },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1, .pWaitSemaphores = &sem[1],
+		  .pWaitDstStageMask = &stage, .commandBufferCount = 3, .pCommandBuffers = cbs + 6 },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO },
+	};
+	VKC_CHECK(vkQueueSubmit(p->vk.queue, 4, batches, fence));
+	vkc_wait_fence(&p->vk, fence);
+	/* A submission of nothing but a fence. */
+	VKC_CHECK(vkQueueSubmit(p->vk.queue, 0, NULL, fence));
+	vkc_wait_fence(&p->vk, fence);
+
+	VkSemaphoreTypeCreateInfo type = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+	};
+	VkSemaphoreCreateInfo sinfo = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
+	VkSemaphore timeline;
+	VKC_CHECK(vkCreateSemaphore(d, &sinfo, NULL, &timeline));
+	submit2_round(p, vkQueueSubmit2, k2, 1, cbs, timeline, 1);
+	submit2_round(p, (PFN_vkQueueSubmit2)device_proc(p, "vkQueueSubmit2KHR"), k3, 2, cbs + 4, timeline, 2);
+
+	p->expect[0] = 18;
+	p->expect[1] = 8;
+	p->expect[2] = 8;
+	verify_counters(p, "multisubmit");
+	truth_kernel(DEBUG_NAMED, "ms_submit", 18, -1);
+	truth_kernel(DEBUG_NAMED, "ms_submit2", 8, -1);
+	truth_kernel(DEBUG_NAMED, "ms_submit2khr", 8, -1);
+	truth_key("dropped", "0");
+
+	vkDestroySemaphore(d, timeline, NULL);
+	vkDestroySemaphore(d, sem[0], NULL);
+	vkDestroySemaphore(d, sem[1], NULL);
+	vkDestroyFence(d, fence, NULL);
+	vkDestroyPipeline(d, k1, NULL);
+	vkDestroyPipeline(d, k2, NULL);
+	vkDestroyPipeline(d, k3, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* --- 5. command buffers and pools going away right after their fence -------------------- */
+
+#define LIFE_ROUNDS 15u
+
+static VkCommandPool command_pool(struct pat *p, VkCommandPoolCreateFlags flags)
+{
+	VkCommandPool pool;
+	VkCommandPoolCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = flags,
+		.queueFamilyIndex = p->vk.queue_family,
+	};
+	VKC_CHECK(vkCreateCommandPool(p->vk.device, &info, NULL, &pool));
+	return pool;
+}
+
+static VkCommandBuffer command_buffer_from(struct pat *p, VkCommandPool pool)
+{
+	VkCommandBuffer cb;
+	VkCommandBufferAllocateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = 1,
+	};
+	VKC_CHECK(vkAllocateCommandBuffers(p->vk.device, &info, &cb));
+	return cb;
+}
+
+static int p_lifetimes(struct pat *p)
+{
+	pat_init(p, "patterns-lifetimes", NULL);
+	VkDevice d = p->vk.device;
+	const char *names[] = { "lt_reset", "lt_free", "lt_pool_reset", "lt_pool_destroy", "lt_rerecord",
+				"lt_waitidle_free" };
+	const uint32_t per_round[] = { 2, 2, 3, 1, 3, 2 };
+	VkPipeline k[6];
+	VkFence fence = vkc_fence(&p->vk);
+	VkCommandBuffer reset_cb = vkc_command_buffer(&p->vk), again_cb = vkc_command_buffer(&p->vk);
+	VkCommandPool plain_pool = command_pool(p, 0);
+	VkCommandBuffer pooled = command_buffer_from(p, plain_pool);
+
+	for (int i = 0; i < 6; i++)
+		k[i] = make_pipeline(p, p->count_mod, "main", NULL, 0, names[i]);
+	for (uint32_t r = 0; r < LIFE_ROUNDS; r++) {
+		/* reset right after the fence */
+		begin(reset_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, reset_cb, k[0], 0, 2);
+		end(reset_cb);
+		vkc_submit_wait(&p->vk, reset_cb, fence);
+		VKC_CHECK(vkResetCommandBuffer(reset_cb, 0));
+
+		/* freed right after the fence (its handle may come back for the next one) */
+		VkCommandBuffer freed = vkc_command_buffer(&p->vk);
+		begin(freed, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, freed, k[1], 1, 2);
+		end(freed);
+		vkc_submit_wait(&p->vk, freed, fence);
+		vkFreeCommandBuffers(d, p->vk.cmd_pool, 1, &freed);
+
+		/* pool reset right after the fence */
+		begin(pooled, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, pooled, k[2], 2, 3);
+		end(pooled);
+		vkc_submit_wait(&p->vk, pooled, fence);
+		VKC_CHECK(vkResetCommandPool(d, plain_pool, 0));
+
+		/* pool destroyed right after the fence */
+		VkCommandPool doomed = command_pool(p, VK_COMMAND_POOL_CREATE_TRANSIENT_BIT);
+		VkCommandBuffer dcb = command_buffer_from(p, doomed);
+		begin(dcb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, dcb, k[3], 3, 1);
+		end(dcb);
+		vkc_submit_wait(&p->vk, dcb, fence);
+		vkDestroyCommandPool(d, doomed, NULL);
+
+		/* re-recorded right after the fence and submitted again */
+		begin(again_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, again_cb, k[4], 4, 1);
+		end(again_cb);
+		vkc_submit_wait(&p->vk, again_cb, fence);
+		begin(again_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, again_cb, k[4], 4, 2);
+		end(again_cb);
+		vkc_submit_wait(&p->vk, again_cb, fence);
+
+		/* waited with vkQueueWaitIdle, then freed */
+		VkCommandBuffer idle = vkc_command_buffer(&p->vk);
+		begin(idle, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, idle, k[5], 5, 2);
+		end(idle);
+		submit(p->vk.queue, &idle, 1, VK_NULL_HANDLE);
+		VKC_CHECK(vkQueueWaitIdle(p->vk.queue));
+		vkFreeCommandBuffers(d, p->vk.cmd_pool, 1, &idle);
+	}
+	for (int i = 0; i < 6; i++) {
+		p->expect[i] = per_round[i] * LIFE_ROUNDS;
+		truth_kernel(DEBUG_NAMED, names[i], per_round[i] * LIFE_ROUNDS, -1);
+	}
+	verify_counters(p, "lifetimes");
+	truth_key("dropped", "0");
+
+	vkDestroyCommandPool(d, plain_pool, NULL);
+	vkDestroyFence(d, fence, NULL);
+	for (int i = 0; i < 6; i++)
+		vkDestroyPipeline(d, k[i], NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* --- 6. threads ---------------------------------------------------------------------- */
+
+#define THREAD_ROUNDS 25u
+#define MAX_THREADS 16
+
+struct worker {
+	struct pat *p;
+	int index;
+	VkPipeline shared;
+	pthread_mutex_t *queue_lock;
+	VkQueue queue;
+	int errors;
+};
+
+static void *thread_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pat *p = w->p;
+	VkDevice d = p->vk.device;
+	char name[32];
+
+	snprintf(name, sizeof(name), "thread_%d", w->index);
+	VkPipeline own = make_pipeline(p, p->count_mod, "main", NULL, 0, name);
+	VkCommandPool pool = command_pool(p, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
+	VkCommandBuffer cb = command_buffer_from(p, pool);
+	VkFence fence = vkc_fence(&p->vk);
+
+	for (uint32_t r = 0; r < THREAD_ROUNDS; r++) {
+		/* Every other round a fresh command buffer, so handles come and go while others record. */
+		if (r % 2 == 1) {
+			vkFreeCommandBuffers(d, pool, 1, &cb);
+			cb = command_buffer_from(p, pool);
+		}
+		begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, cb, own, 1 + (uint32_t)w->index, 2);
+		rec_count(p, cb, w->shared, 0, 1);
+		end(cb);
+		pthread_mutex_lock(w->queue_lock);
+		if (w->index % 2 == 0) {
+			submit(w->queue, &cb, 1, fence);
+		} else {
+			VkCommandBufferSubmitInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+							  .commandBuffer = cb };
+			VkSubmitInfo2 info = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1,
+					       .pCommandBufferInfos = &cbi };
+			VKC_CHECK(vkQueueSubmit2(w->queue, 1, &info, fence));
+		}
+		pthread_mutex_unlock(w->queue_lock);
+		vkc_wait_fence(&p->vk, fence);
+	}
+	vkDestroyFence(d, fence, NULL);
+	vkDestroyCommandPool(d, pool, NULL);
+	vkDestroyPipeline(d, own, NULL);
+	return NULL;
+}
+
+static int p_threads(struct pat *p, int nthreads)
+{
+	pat_init(p, "patterns-threads",
+		 &(struct vkc_options){ .device_pnext = &features12, .queue_count = (uint32_t)nthreads });
+	struct worker w[MAX_THREADS];
+	pthread_t t[MAX_THREADS];
+	pthread_mutex_t locks[8];
+	VkPipeline shared = make_pipeline(p, p->count_mod, "main", NULL, 0, NULL);
+
+	for (uint32_t q = 0; q < p->vk.queue_count; q++)
+		pthread_mutex_init(&locks[q], NULL);
+	for (int i = 0; i < nthreads; i++) {
+		uint32_t q = (uint32_t)i % p->vk.queue_count;
+		w[i] = (struct worker){ .p = p, .index = i, .shared = shared, .queue_lock = &locks[q],
+					.queue = p->vk.queues[q] };
+		if (pthread_create(&t[i], NULL, thread_main, &w[i]) != 0)
+			vkc_fail("pthread_create failed");
+	}
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(t[i], NULL);
+
+	p->expect[0] = (uint64_t)nthreads * THREAD_ROUNDS;
+	for (int i = 0; i < nthreads; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "thread_%d", i);
+		p->expect[1 + i] = 2 * THREAD_ROUNDS;
+		truth_kernel(DEBUG_NAMED, name, 2 * THREAD_ROUNDS, -1);
+	}
+	truth_kernel(UNNAMED, "count.spv", (uint64_t)nthreads * THREAD_ROUNDS, -1);
+	verify_counters(p, "threads");
+	truth_key("dropped", "0");
+	truth_key("queues", "%u", p->vk.queue_count);
+
+	vkDestroyPipeline(p->vk.device, shared, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* --- 7. dispatch kinds, debug labels --------------------------------------------------- */
+
+static int p_dispatch_kinds(struct pat *p)
+{
+	const char *iext[] = { VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME };
+	const char *dext[] = { VK_KHR_DEVICE_GROUP_EXTENSION_NAME };
+	pat_init(p, "patterns-dispatch-kinds",
+		 &(struct vkc_options){ .instance_extensions = iext, .instance_extension_count = 1,
+					.device_extensions = dext, .device_extension_count = 1 });
+	VkDevice d = p->vk.device;
+	const char *names[] = { "dk_direct", "dk_indirect", "dk_base", "dk_base_khr" };
+	VkPipeline k[4];
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+
+	dispatch_base_khr = (PFN_vkCmdDispatchBaseKHR)device_proc(p, "vkCmdDispatchBaseKHR");
+	for (int i = 0; i < 4; i++)
+		k[i] = make_pipeline(p, p->count_mod, "main", NULL, i >= BASE ? VK_PIPELINE_CREATE_DISPATCH_BASE_BIT : 0,
+				     names[i]);
+	begin(cb, 0);
+	for (uint32_t how = DIRECT; how <= BASE_KHR; how++)
+		for (uint32_t n = 0; n < 3 + how; n++)
+			rec_count_how(p, cb, k[how], how, (enum how)how);
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, fence);
+	vkc_submit_wait(&p->vk, cb, fence);
+	for (uint32_t how = DIRECT; how <= BASE_KHR; how++) {
+		p->expect[how] = 2 * (3 + how);
+		truth_kernel(DEBUG_NAMED, names[how], 2 * (3 + how), -1);
+	}
+	verify_counters(p, "dispatch_kinds");
+	truth_key("dropped", "0");
+
+	vkDestroyFence(d, fence, NULL);
+	for (int i = 0; i < 4; i++)
+		vkDestroyPipeline(d, k[i], NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+#define LABEL_SUBMITS 3u
+#define DEEP_LABELS 40
+
+static int p_labels(struct pat *p)
+{
+	pat_init(p, "patterns-labels", NULL);
+	VkDevice d = p->vk.device;
+	struct vkc_ctx *vk = &p->vk;
+	VkPipeline kk = make_pipeline(p, p->count_mod, "main", NULL, 0, "lbl_k");
+	VkPipeline km = make_pipeline(p, p->count_mod, "main", NULL, 0, "lbl_m");
+	VkCommandBuffer cb = vkc_command_buffer(vk), x = vkc_command_buffer(vk), y = vkc_command_buffer(vk);
+	VkCommandBuffer deep = vkc_command_buffer(vk);
+	VkFence fence = vkc_fence(vk);
+	char name[32];
+
+	if (!vk->has_debug_utils)
+		vkc_fail("VK_EXT_debug_utils is needed");
+	begin(cb, 0);
+	vkc_label_begin(vk, cb, "frame");
+	rec_count(p, cb, kk, 0, 1);
+	vkc_label_begin(vk, cb, "pass_a");
+	rec_count(p, cb, kk, 0, 3);
+	vkc_label_end(vk, cb);
+	vkc_label_begin(vk, cb, "pass_b");
+	vkc_label_begin(vk, cb, "inner");
+	rec_count(p, cb, kk, 0, 2);
+	rec_count(p, cb, km, 1, 1);
+	vkc_label_end(vk, cb);
+	rec_count(p, cb, km, 1, 1);
+	vkc_label_end(vk, cb);
+	vkc_label_begin(vk, cb, "pass_a");
+	rec_count(p, cb, kk, 0, 1);
+	vkc_label_end(vk, cb);
+	vkc_label_end(vk, cb);
+	rec_count(p, cb, kk, 0, 1);
+	end(cb);
+	for (uint32_t i = 0; i < LABEL_SUBMITS; i++)
+		vkc_submit_wait(vk, cb, fence);
+
+	/* A label opened in one command buffer and closed in the next of the same batch. */
+	begin(x, 0);
+	vkc_label_begin(vk, x, "crossing");
+	rec_count(p, x, km, 1, 1);
+	end(x);
+	begin(y, 0);
+	rec_count(p, y, km, 1, 1);
+	vkc_label_end(vk, y);
+	end(y);
+	VkCommandBuffer xy[2] = { x, y };
+	submit(vk->queue, xy, 2, fence);
+	vkc_wait_fence(vk, fence);
+
+	/* Labels nested deeper than any fixed limit. */
+	begin(deep, 0);
+	for (int i = 0; i < DEEP_LABELS; i++) {
+		snprintf(name, sizeof(name), "deep_%d", i);
+		vkc_label_begin(vk, deep, name);
+	}
+	rec_count(p, deep, kk, 0, 1);
+	for (int i = 0; i < DEEP_LABELS; i++)
+		vkc_label_end(vk, deep);
+	end(deep);
+	vkc_submit_wait(vk, deep, fence);
+
+	uint64_t k_count = 8 * LABEL_SUBMITS + 1, m_count = 2 * LABEL_SUBMITS + 2;
+	p->expect[0] = k_count;
+	p->expect[1] = m_count;
+	verify_counters(p, "labels");
+	truth_kernel(DEBUG_NAMED, "lbl_k", k_count, -1);
+	truth_kernel(DEBUG_NAMED, "lbl_m", m_count, -1);
+	truth_region("frame", LABEL_SUBMITS);
+	truth_region("pass_a", 2 * LABEL_SUBMITS);
+	truth_region("pass_b", LABEL_SUBMITS);
+	truth_region("inner", LABEL_SUBMITS);
+	truth_region("crossing", 1);
+	truth_region("deep_0", 1);
+	truth_region("deep_31", 1);
+	truth_labelled("frame", "lbl_k", LABEL_SUBMITS);
+	truth_labelled("pass_a", "lbl_k", 4 * LABEL_SUBMITS);
+	truth_labelled("inner", "lbl_k", 2 * LABEL_SUBMITS);
+	truth_labelled("inner", "lbl_m", LABEL_SUBMITS);
+	truth_labelled("pass_b", "lbl_m", LABEL_SUBMITS);
+	/* Where the crossing label's second dispatch and the deepest dispatch land is not specified. */
+	truth_key("loose_labels", "[\"crossing\",\"deep_*\"]");
+	truth_key("region_parents", "{\"pass_a\":\"frame\",\"pass_b\":\"frame\",\"inner\":\"pass_b\"}");
+	truth_key("dropped", "0");
+
+	vkDestroyFence(d, fence, NULL);
+	vkDestroyPipeline(d, kk, NULL);
+	vkDestroyPipeline(d, km, NULL);
+	pat_release(p);
+	vkc_finish(vk);
+	return 0;
+}
+
+/* --- 8. two devices; an instance made again -------------------------------------------- */
+
+#define TWO_DEV_ROUNDS 5u
+
+static void two_dev_round(struct pat *p, VkCommandBuffer cb, VkPipeline own, uint32_t own_n, VkPipeline shared,
+			  VkPipeline same, VkFence fence)
+{
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	rec_count(p, cb, own, 0, own_n);
+	rec_count(p, cb, shared, 1, 1);
+	rec_count(p, cb, same, 2, 1);
+	end(cb);
+	submit(p->vk.queue, &cb, 1, fence);
+}
+
+static int p_two_devices(struct pat *p)
+{
+	struct pat *b = calloc(1, sizeof(*b));
+	struct vkc_options opts = { .no_volk_device = true };
+
+	if (!b)
+		vkc_fail("out of memory");
+	pat_init(p, "patterns-two-devices", &opts);
+	vkc_init_device(&b->vk, &p->vk, &opts);
+	pat_resources(b);
+	VkPipeline a_own = make_pipeline(p, p->count_mod, "main", NULL, 0, "dev_a");
+	VkPipeline a_shared = make_pipeline(p, p->count_mod, "main", NULL, 0, NULL);
+	VkPipeline a_same = make_pipeline(p, p->count_mod, "main", NULL, 0, "same_name");
+	VkPipeline b_own = make_pipeline(b, b->count_mod, "main", NULL, 0, "dev_b");
+	VkPipeline b_shared = make_pipeline(b, b->count_mod, "main", NULL, 0, NULL);
+	VkPipeline b_same = make_pipeline(b, b->count_mod, "main", NULL, 0, "same_name");
+	VkCommandBuffer acb = vkc_command_buffer(&p->vk), bcb = vkc_command_buffer(&b->vk);
+	VkFence af = vkc_fence(&p->vk), bf = vkc_fence(&b->vk);
+
+	for (uint32_t r = 0; r < TWO_DEV_ROUNDS; r++) {
+		two_dev_round(p, acb, a_own, 2, a_shared, a_same, af);
+		two_dev_round(b, bcb, b_own, 3, b_shared, b_same, bf);
+		vkc_wait_fence(&p->vk, af);
+		vkc_wait_fence(&b->vk, bf);
+	}
+	b->expect[0] = 3 * TWO_DEV_ROUNDS;
+	b->expect[1] = b->expect[2] = TWO_DEV_ROUNDS;
+	verify_counters(b, "two_devices (b)");
+	p->errors += b->errors;
+
+	/* Device b goes away; a goes on. */
+	vkDestroyFence(b->vk.device, bf, NULL);
+	vkDestroyPipeline(b->vk.device, b_own, NULL);
+	vkDestroyPipeline(b->vk.device, b_shared, NULL);
+	vkDestroyPipeline(b->vk.device, b_same, NULL);
+	pat_release(b);
+	vkc_finish_device(&b->vk);
+	for (uint32_t r = 0; r < 2; r++) {
+		two_dev_round(p, acb, a_own, 2, a_shared, a_same, af);
+		vkc_wait_fence(&p->vk, af);
+	}
+	uint32_t a_rounds = TWO_DEV_ROUNDS + 2;
+	p->expect[0] = 2 * a_rounds;
+	p->expect[1] = p->expect[2] = a_rounds;
+	verify_counters(p, "two_devices (a)");
+	truth_kernel(DEBUG_NAMED, "dev_a", 2 * a_rounds, -1);
+	truth_kernel(DEBUG_NAMED, "dev_b", 3 * TWO_DEV_ROUNDS, -1);
+	truth_kernel(DEBUG_NAMED, "same_name", a_rounds + TWO_DEV_ROUNDS, -1);
+	truth_kernel(UNNAMED, "count.spv", a_rounds + TWO_DEV_ROUNDS, -1);
+	truth_key("dropped", "0");
+	truth_key("devices", "2");
+
+	vkDestroyFence(p->vk.device, af, NULL);
+	vkDestroyPipeline(p->vk.device, a_own, NULL);
+	vkDestroyPipeline(p->vk.device, a_shared, NULL);
+	vkDestroyPipeline(p->vk.device, a_same, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	free(b);
+	return 0;
+}
+
+#define INSTANCES 3u
+
+static int p_reinstance(struct pat *p)
+{
+	int errors = 0;
+
+	for (uint32_t i = 0; i < INSTANCES; i++) {
+		pat_init(p, "patterns-reinstance", NULL);
+		VkPipeline named = make_pipeline(p, p->count_mod, "main", NULL, 0, "reinst_k");
+		VkPipeline plain = make_pipeline(p, p->count_mod, "main", NULL, 0, NULL);
+		VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+		VkFence fence = vkc_fence(&p->vk);
+		begin(cb, 0);
+		rec_count(p, cb, named, 0, 2);
+		rec_count(p, cb, plain, 1, 1);
+		end(cb);
+		for (int r = 0; r < 4; r++)
+			vkc_submit_wait(&p->vk, cb, fence);
+		p->expect[0] = 8;
+		p->expect[1] = 4;
+		verify_counters(p, "reinstance");
+		errors += p->errors;
+		vkDestroyFence(p->vk.device, fence, NULL);
+		vkDestroyPipeline(p->vk.device, named, NULL);
+		vkDestroyPipeline(p->vk.device, plain, NULL);
+		pat_release(p);
+		vkc_finish(&p->vk);
+	}
+	p->errors = errors;
+	truth_kernel(DEBUG_NAMED, "reinst_k", 8 * INSTANCES, -1);
+	truth_kernel(UNNAMED, "count.spv", 4 * INSTANCES, -1);
+	truth_key("dropped", "0");
+	truth_key("devices", "%u", INSTANCES);
+	return 0;
+}
+
+/* --- 9. exits with work in flight, signals ------------------------------------------------ */
+
+/* Records and submits (no wait) a busy dispatch of about @ms and @n counts of @k. */
+static void in_flight(struct pat *p, VkPipeline k, uint32_t n, double ms, VkFence fence)
+{
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+
+	calibrate_busy(p, ms);
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	rec_busy(p, cb, p->busy_iters);
+	rec_count(p, cb, k, 0, n);
+	end(cb);
+	submit(p->vk.queue, &cb, 1, fence);
+	p->busy_runs++;
+}
+
+/*
+ * @cold: the counting kernel runs for the first time in the submission left in flight.
+ * lavapipe compiles a shader on its first run, on its queue thread, and its compiler
+ * (LLVM) may already be torn down by exit handlers when Hesper's runs: that work may
+ * never finish, so its dispatches may be dropped (after HESPER_EXIT_TIMEOUT_MS).
+ */
+static int p_exit_in_flight(struct pat *p, bool cold)
+{
+	pat_init(p, "patterns-exit-in-flight", NULL);
+	VkPipeline k = make_pipeline(p, p->count_mod, "main", NULL, 0, "inflight_k");
+	uint32_t warm = 0;
+
+	if (!cold) {
+		VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+		VkFence fence = vkc_fence(&p->vk);
+		begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, cb, k, 0, 1);
+		end(cb);
+		vkc_submit_wait(&p->vk, cb, fence);
+		warm = 1;
+	}
+	in_flight(p, k, 3, 300.0, VK_NULL_HANDLE);
+	truth_kernel(DEBUG_NAMED, "inflight_k", 3 + warm, -1);
+	truth_busy(p, -1);
+	truth_key("dropped", "%s", cold ? "null" : "0");
+	truth_print(cold ? "exit_in_flight_cold" : "exit_in_flight");
+	return 0; /* nothing waited for, nothing destroyed */
+}
+
+static struct pat *exit_pat;
+static VkPipeline exit_kernel;
+static pthread_mutex_t exit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *exit_thread_main(void *arg)
+{
+	struct pat *p = exit_pat;
+	VkCommandBuffer cb;
+	VkFence fence;
+
+	(void)arg;
+	pthread_mutex_lock(&exit_lock); /* main is blocked in vkWaitForFences once this is free */
+	pthread_mutex_unlock(&exit_lock);
+	usleep(50000);
+	cb = vkc_command_buffer(&p->vk);
+	fence = vkc_fence(&p->vk);
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	rec_count(p, cb, exit_kernel, 0, 5);
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, fence);
+	in_flight(p, exit_kernel, 2, 200.0, VK_NULL_HANDLE);
+	truth_kernel(DEBUG_NAMED, "exit_thread_k", 7, -1);
+	truth_busy(p, -1);
+	truth_key("dropped", "0");
+	truth_key("exit_code", "3");
+	truth_print("exit_thread");
+	exit(3);
+}
+
+static int p_exit_thread(struct pat *p)
+{
+	pthread_t t;
+	VkFence never;
+
+	pat_init(p, "patterns-exit-thread", NULL);
+	exit_pat = p;
+	exit_kernel = make_pipeline(p, p->count_mod, "main", NULL, 0, "exit_thread_k");
+	never = vkc_fence(&p->vk);
+	pthread_mutex_lock(&exit_lock);
+	if (pthread_create(&t, NULL, exit_thread_main, NULL) != 0)
+		vkc_fail("pthread_create failed");
+	pthread_mutex_unlock(&exit_lock);
+	/* Never signaled: the other thread ends the process. */
+	VKC_CHECK(vkWaitForFences(p->vk.device, 1, &never, VK_TRUE, UINT64_MAX));
+	printf("patterns: the never-signaled fence signaled\n");
+	return 1;
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void handler_exit(int sig)
+{
+	static const char line[] = "patterns: handler ran\n";
+	(void)sig;
+	ssize_t n = write(STDOUT_FILENO, line, sizeof(line) - 1);
+	(void)n;
+	_exit(7);
+}
+
+static void handler_flag(int sig)
+{
+	got_signal = sig;
+}
+
+static void install(void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+static int p_signal(struct pat *p, const char *mode)
+{
+	bool flag = strcmp(mode, "handler_flag") == 0;
+
+	if (strcmp(mode, "handler_exit") == 0)
+		install(handler_exit);
+	else if (flag)
+		install(handler_flag);
+	else if (strcmp(mode, "default") != 0 && strcmp(mode, "handler_late") != 0)
+		vkc_fail("signal: unknown mode '%s'", mode);
+	pat_init(p, "patterns-signal", NULL);
+	if (strcmp(mode, "handler_late") == 0)
+		install(handler_exit);
+	VkPipeline k = make_pipeline(p, p->count_mod, "main", NULL, 0, "sig_k");
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk), never = vkc_fence(&p->vk);
+
+	begin(cb, 0);
+	rec_count(p, cb, k, 0, 4);
+	end(cb);
+	for (int r = 0; r < 5; r++)
+		vkc_submit_wait(&p->vk, cb, fence);
+	in_flight(p, k, 1, 300.0, fence);
+	truth_kernel(DEBUG_NAMED, "sig_k", 21, -1);
+	truth_busy(p, -1);
+	truth_key("exit_code", "%s", strcmp(mode, "default") == 0 ? "null" : "7");
+	truth_print("signal");
+	printf("patterns: ready\n");
+	fflush(stdout);
+	while (!got_signal) {
+		VkResult r = vkWaitForFences(p->vk.device, 1, &never, VK_TRUE, flag ? 10000000ull : UINT64_MAX);
+		if (r != VK_TIMEOUT)
+			VKC_CHECK(r);
+	}
+	printf("patterns: signal %d seen, leaving\n", (int)got_signal);
+	return 7; /* leaves without destroying anything, like many programs do on ^C */
+}
+
+/* --- 10. many pipelines, many modules, a million dispatches ----------------------------- */
+
+#define PIPELINE_BATCH 100u
+
+static int p_many_pipelines(struct pat *p, uint32_t n)
+{
+	pat_init(p, "patterns-many-pipelines", NULL);
+	VkDevice d = p->vk.device;
+	VkShaderModule spec = vkc_shader_module(&p->vk, "spec_g.spv");
+	VkPipeline *pipes = calloc(n, sizeof(*pipes));
+	uint32_t *slots = calloc(n, sizeof(*slots));
+	VkSpecializationInfo *specs = calloc(PIPELINE_BATCH, sizeof(*specs));
+	VkComputePipelineCreateInfo *infos = calloc(PIPELINE_BATCH, sizeof(*infos));
+	VkSpecializationMapEntry entry = { .constantID = 0, .offset = 0, .size = 4 };
+	uint64_t named = 0, unnamed = 0;
+
+	if (!pipes || !slots || !specs || !infos)
+		vkc_fail("out of memory");
+	/* Created PIPELINE_BATCH per call; the module is destroyed as soon as they exist. */
+	for (uint32_t first = 0; first < n; first += PIPELINE_BATCH) {
+		uint32_t count = n - first < PIPELINE_BATCH ? n - first : PIPELINE_BATCH;
+		for (uint32_t i = 0; i < count; i++) {
+			slots[first + i] = (first + i) % 64;
+			specs[i] = (VkSpecializationInfo){ .mapEntryCount = 1, .pMapEntries = &entry, .dataSize = 4,
+							   .pData = &slots[first + i] };
+			infos[i] = (VkComputePipelineCreateInfo){
+				.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+				.stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+					   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = spec, .pName = "main",
+					   .pSpecializationInfo = &specs[i] },
+				.layout = p->layout,
+			};
+		}
+		VKC_CHECK(vkCreateComputePipelines(d, VK_NULL_HANDLE, count, infos, NULL, pipes + first));
+	}
+	vkDestroyShaderModule(d, spec, NULL);
+	if (!vkc_name_pipeline(&p->vk, pipes[7], "spec_named"))
+		vkc_fail("VK_EXT_debug_utils is needed");
+
+	/* The first 64 pipelines (every counter slot), pipeline 7 and the last ones again. */
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t times = i < 64 ? 1 : 0;
+		if (i == 7)
+			times = 5;
+		if (i + 3 >= n)
+			times += 2;
+		for (uint32_t t = 0; t < times; t++) {
+			vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
+			vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &p->counters_set,
+						0, NULL);
+			vkCmdDispatch(cb, 1, 1, 1);
+		}
+		p->expect[slots[i]] += times;
+		if (i == 7)
+			named += times;
+		else
+			unnamed += times;
+	}
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, fence);
+	verify_counters(p, "many_pipelines");
+	truth_kernel(SOURCE_NAMED, "spec.comp", unnamed, -1);
+	truth_kernel(DEBUG_NAMED, "spec_named", named, -1);
+	truth_key("pipelines", "%u", n);
+	truth_key("dropped", "0");
+
+	vkDestroyFence(d, fence, NULL);
+	for (uint32_t i = 0; i < n; i++)
+		vkDestroyPipeline(d, pipes[i], NULL);
+	free(pipes);
+	free(slots);
+	free(specs);
+	free(infos);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* Reads the file of @spv_name from the shader directory. */
+static uint32_t *read_spv(const char *spv_name, size_t *size)
+{
+	const char *dir = getenv("HESPER_TEST_SPV_DIR");
+	char path[4096];
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : HESPER_SPV_DIR, spv_name);
+	f = fopen(path, "rb");
+	if (!f || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0)
+		vkc_fail("cannot read %s", path);
+	uint32_t *code = malloc((size_t)len);
+	if (!code || fread(code, 1, (size_t)len, f) != (size_t)len)
+		vkc_fail("cannot read %s", path);
+	fclose(f);
+	*size = (size_t)len;
+	return code;
+}
+
+/* Renames the entry point "main" of @code in place to @name (at most 7 bytes: same word count). */
+static void rename_entry(uint32_t *code, size_t size, const char *name)
+{
+	size_t words = size / 4;
+	for (size_t i = 5; i < words;) {
+		uint32_t op = code[i] & 0xffff, len = code[i] >> 16;
+		if (len == 0)
+			break;
+		if (op == 15 && i + 3 < words && memcmp(&code[i + 3], "main\0\0\0", 8) == 0) { /* OpEntryPoint */
+			char padded[8] = { 0 };
+			memcpy(padded, name, strlen(name) < 7 ? strlen(name) : 7);
+			memcpy(&code[i + 3], padded, 8);
+			return;
+		}
+		i += len;
+	}
+	vkc_fail("no entry point \"main\" to rename");
+}
+
+static int p_many_modules(struct pat *p, uint32_t n)
+{
+	pat_init(p, "patterns-many-modules", NULL);
+	VkDevice d = p->vk.device;
+	size_t size;
+	uint32_t *base = read_spv("count.spv", &size);
+	uint32_t *code = malloc(size);
+	VkPipeline *pipes = calloc(n + 1, sizeof(*pipes));
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+	char name[16];
+
+	if (!code || !pipes)
+		vkc_fail("out of memory");
+	if (n > SLOTS || n > 100)
+		vkc_fail("many_modules: at most 100");
+	for (uint32_t i = 0; i <= n; i++) {
+		/* The last one is kern00 again, from a module of its own: the same kernel. */
+		snprintf(name, sizeof(name), "kern%02u", i % n);
+		memcpy(code, base, size);
+		rename_entry(code, size, name);
+		VkShaderModuleCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+						  .codeSize = size, .pCode = code };
+		VkShaderModule m;
+		VKC_CHECK(vkCreateShaderModule(d, &info, NULL, &m));
+		pipes[i] = make_pipeline(p, m, name, NULL, 0, NULL);
+		vkDestroyShaderModule(d, m, NULL);
+	}
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	for (uint32_t i = 0; i <= n; i++) {
+		rec_count(p, cb, pipes[i], i % n, i < n ? i + 1 : 2);
+		p->expect[i % n] += i < n ? i + 1 : 2;
+	}
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, fence);
+	verify_counters(p, "many_modules");
+	for (uint32_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "kern%02u", i);
+		truth_kernel(SOURCE_NAMED, name, p->expect[i], -1);
+	}
+	truth_key("dropped", "0");
+
+	vkDestroyFence(d, fence, NULL);
+	for (uint32_t i = 0; i <= n; i++)
+		vkDestroyPipeline(d, pipes[i], NULL);
+	free(pipes);
+	free(code);
+	free(base);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+static int p_million(struct pat *p, uint32_t n)
+{
+	pat_init(p, "patterns-million", NULL);
+	VkDevice d = p->vk.device;
+	VkShaderModule m = vkc_shader_module(&p->vk, "empty.spv");
+	VkPipeline empty = make_pipeline(p, m, "main", NULL, 0, NULL);
+	VkPipeline marker = make_pipeline(p, p->count_mod, "main", NULL, 0, "million_marker");
+	VkCommandBuffer cbs[4];
+	VkFence fence = vkc_fence(&p->vk);
+	uint32_t done = 0;
+
+	for (int c = 0; c < 4; c++) {
+		uint32_t share = c < 3 ? n / 4 : n - 3 * (n / 4);
+		cbs[c] = vkc_command_buffer(&p->vk);
+		begin(cbs[c], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		vkCmdBindPipeline(cbs[c], VK_PIPELINE_BIND_POINT_COMPUTE, empty);
+		for (uint32_t i = 0; i < share; i++)
+			vkCmdDispatch(cbs[c], 1, 1, 1);
+		rec_count(p, cbs[c], marker, 0, 1); /* the GPU confirms each command buffer ran to its end */
+		end(cbs[c]);
+		done += share;
+	}
+	/* Two submissions of two command buffers each. */
+	submit(p->vk.queue, cbs, 2, fence);
+	vkc_wait_fence(&p->vk, fence);
+	submit(p->vk.queue, cbs + 2, 2, fence);
+	vkc_wait_fence(&p->vk, fence);
+	p->expect[0] = 4;
+	verify_counters(p, "million");
+	truth_kernel(UNNAMED, "empty.spv", done, -1);
+	truth_kernel(DEBUG_NAMED, "million_marker", 4, -1);
+	truth_key("dropped", "0");
+
+	vkFreeCommandBuffers(d, p->vk.cmd_pool, 4, cbs);
+	vkDestroyFence(d, fence, NULL);
+	vkDestroyPipeline(d, empty, NULL);
+	vkDestroyPipeline(d, marker, NULL);
+	vkDestroyShaderModule(d, m, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* --- 11. many queries (for HESPER_MAX_QUERIES) -------------------------------------------- */
+
+static int p_exhaust(struct pat *p)
+{
+	pat_init(p, "patterns-exhaust", NULL);
+	VkDevice d = p->vk.device;
+	VkPipeline k = make_pipeline(p, p->count_mod, "main", NULL, 0, "ex_k");
+	VkPipeline k2 = make_pipeline(p, p->count_g_mod, "main", NULL, 0, NULL);
+	VkCommandBuffer cbs[4];
+	VkFence fence = vkc_fence(&p->vk);
+
+	for (int c = 0; c < 4; c++) {
+		cbs[c] = vkc_command_buffer(&p->vk);
+		begin(cbs[c], 0);
+		rec_count(p, cbs[c], k, 0, 150);
+		rec_count(p, cbs[c], k2, 1, 10);
+		end(cbs[c]);
+	}
+	/* All four pending at once, then each again alone after the others were waited for. */
+	submit(p->vk.queue, cbs, 4, fence);
+	vkc_wait_fence(&p->vk, fence);
+	for (int c = 0; c < 4; c++)
+		vkc_submit_wait(&p->vk, cbs[c], fence);
+	/* And fresh recordings once the old ones are gone. */
+	vkFreeCommandBuffers(d, p->vk.cmd_pool, 4, cbs);
+	VkCommandBuffer late = vkc_command_buffer(&p->vk);
+	begin(late, 0);
+	rec_count(p, late, k, 0, 20);
+	end(late);
+	vkc_submit_wait(&p->vk, late, fence);
+
+	p->expect[0] = 8 * 150 + 20;
+	p->expect[1] = 8 * 10;
+	verify_counters(p, "exhaust");
+	truth_kernel(DEBUG_NAMED, "ex_k", p->expect[0], -1);
+	truth_kernel(SOURCE_NAMED, "count.comp", p->expect[1], -1);
+	truth_key("dropped", "0");
+
+	vkDestroyFence(d, fence, NULL);
+	vkDestroyPipeline(d, k, NULL);
+	vkDestroyPipeline(d, k2, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* --- main ---------------------------------------------------------------------------- */
+
+static uint32_t arg_u32(int argc, char **argv, uint32_t fallback)
+{
+	if (argc < 3)
+		return fallback;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(argv[2], &end, 10);
+	if (errno || *end || v == 0 || v > UINT32_MAX)
+		vkc_fail("bad count '%s'", argv[2]);
+	return (uint32_t)v;
+}
+
+int main(int argc, char **argv)
+{
+	static struct pat p;
+	const char *name = argc > 1 ? argv[1] : "";
+	int rc;
+
+	if (!strcmp(name, "resubmit"))
+		rc = p_resubmit(&p);
+	else if (!strcmp(name, "simultaneous"))
+		rc = p_simultaneous(&p);
+	else if (!strcmp(name, "secondary"))
+		rc = p_secondary(&p);
+	else if (!strcmp(name, "multisubmit"))
+		rc = p_multisubmit(&p);
+	else if (!strcmp(name, "lifetimes"))
+		rc = p_lifetimes(&p);
+	else if (!strcmp(name, "threads")) {
+		uint32_t n = arg_u32(argc, argv, 4);
+		if (n > MAX_THREADS)
+			vkc_fail("threads: at most %d", MAX_THREADS);
+		rc = p_threads(&p, (int)n);
+	} else if (!strcmp(name, "dispatch_kinds"))
+		rc = p_dispatch_kinds(&p);
+	else if (!strcmp(name, "labels"))
+		rc = p_labels(&p);
+	else if (!strcmp(name, "two_devices"))
+		rc = p_two_devices(&p);
+	else if (!strcmp(name, "reinstance"))
+		rc = p_reinstance(&p);
+	else if (!strcmp(name, "exit_in_flight"))
+		return p_exit_in_flight(&p, argc > 2 && !strcmp(argv[2], "cold"));
+	else if (!strcmp(name, "exit_thread"))
+		return p_exit_thread(&p);
+	else if (!strcmp(name, "signal"))
+		return p_signal(&p, argc > 2 ? argv[2] : "default");
+	else if (!strcmp(name, "many_pipelines"))
+		rc = p_many_pipelines(&p, arg_u32(argc, argv, 10000));
+	else if (!strcmp(name, "many_modules"))
+		rc = p_many_modules(&p, arg_u32(argc, argv, 50));
+	else if (!strcmp(name, "million"))
+		rc = p_million(&p, arg_u32(argc, argv, 1000000));
+	else if (!strcmp(name, "exhaust"))
+		rc = p_exhaust(&p);
+	else
+		vkc_fail("usage: patterns PATTERN [ARG] (see the comment at the top of patterns.c)");
+	truth_print(name);
+	printf("patterns: %s: %s\n", name, p.errors ? "WRONG RESULTS" : "results ok");
+	return rc ? rc : p.errors ? 1 : 0;
+}

@@ -1,0 +1,29 @@
+/*
+ * The subcommands of the `hesper` tool. Each takes the arguments after its name
+ * (argv[0] is the subcommand) and returns the process exit status: 0 success, 1 a
+ * finding (diff: a regression), 2 bad usage or bad input.
+ */
+#ifndef HESPER_TOOL_COMMANDS_H
+#define HESPER_TOOL_COMMANDS_H
+
+#define HESPER_EXIT_USAGE 2
+
+/* hesper [options] -- program args...: runs the program under Hesper (returns only on failure). */
+int hesper_cmd_run(int argc, char **argv);
+
+/* hesper report FILE.json: the text report of a saved summary. */
+int hesper_cmd_report(int argc, char **argv);
+
+/* hesper diff A.json B.json [--threshold PCT]: per-kernel changes; 1 when a mean regressed. */
+int hesper_cmd_diff(int argc, char **argv);
+
+/* hesper merge FILES... -o OUT: many processes' summaries (and traces) as one. */
+int hesper_cmd_merge(int argc, char **argv);
+
+/* Merges the trace files @paths (@n of them) into @out_path; 0, or 2 with a line on stderr. */
+int hesper_merge_traces(const char *out_path, char **paths, int n);
+
+/* Prints "hesper: " and the message on stderr, then returns HESPER_EXIT_USAGE. */
+int hesper_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
