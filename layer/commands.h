@@ -5,6 +5,9 @@
  * The dispatch tables, the proc-address lookups and the hook prototypes are all
  * generated from these lists, so adding a command is one line here plus its hook.
  */
+
+/* Prefix of the argument lists below: every recorded command starts with its command buffer. */
+#define HESPER_CB VkCommandBuffer cb
 #ifndef HESPER_COMMANDS_H
 #define HESPER_COMMANDS_H
 
@@ -76,5 +79,43 @@
 	NEXT(CreateSemaphore)                                \
 	NEXT(DestroySemaphore)                               \
 	NEXT(GetSemaphoreCounterValueKHR)
+
+/*
+ * Recorded commands that make the GPU work without Hesper timing them. Their hooks,
+ * generated whole from this list, only note that the GPU may be busy again (so the next
+ * timed dispatch starts its pair with a BOTTOM_OF_PIPE timestamp) and call down.
+ * WORK(name, parameters after the command buffer, arguments after the command buffer)
+ */
+#define HESPER_WORK_COMMANDS(WORK)                                                                            \
+	WORK(CmdCopyBuffer, (HESPER_CB, VkBuffer a, VkBuffer b, uint32_t n, const VkBufferCopy *r), (cb, a, b, n, r)) \
+	WORK(CmdCopyImage, (HESPER_CB, VkImage a, VkImageLayout la, VkImage b, VkImageLayout lb, uint32_t n,       \
+			    const VkImageCopy *r), (cb, a, la, b, lb, n, r))                                  \
+	WORK(CmdBlitImage, (HESPER_CB, VkImage a, VkImageLayout la, VkImage b, VkImageLayout lb, uint32_t n,       \
+			    const VkImageBlit *r, VkFilter f), (cb, a, la, b, lb, n, r, f))                   \
+	WORK(CmdCopyBufferToImage, (HESPER_CB, VkBuffer a, VkImage b, VkImageLayout lb, uint32_t n,               \
+				    const VkBufferImageCopy *r), (cb, a, b, lb, n, r))                        \
+	WORK(CmdCopyImageToBuffer, (HESPER_CB, VkImage a, VkImageLayout la, VkBuffer b, uint32_t n,               \
+				    const VkBufferImageCopy *r), (cb, a, la, b, n, r))                        \
+	WORK(CmdUpdateBuffer, (HESPER_CB, VkBuffer a, VkDeviceSize o, VkDeviceSize n, const void *d), (cb, a, o, n, d)) \
+	WORK(CmdFillBuffer, (HESPER_CB, VkBuffer a, VkDeviceSize o, VkDeviceSize n, uint32_t d), (cb, a, o, n, d))   \
+	WORK(CmdClearColorImage, (HESPER_CB, VkImage a, VkImageLayout la, const VkClearColorValue *c, uint32_t n,  \
+				  const VkImageSubresourceRange *r), (cb, a, la, c, n, r))                    \
+	WORK(CmdCopyBuffer2, (HESPER_CB, const VkCopyBufferInfo2 *i), (cb, i))                                    \
+	WORK(CmdCopyBuffer2KHR, (HESPER_CB, const VkCopyBufferInfo2 *i), (cb, i))                                 \
+	WORK(CmdCopyImage2, (HESPER_CB, const VkCopyImageInfo2 *i), (cb, i))                                      \
+	WORK(CmdCopyImage2KHR, (HESPER_CB, const VkCopyImageInfo2 *i), (cb, i))                                   \
+	WORK(CmdCopyBufferToImage2, (HESPER_CB, const VkCopyBufferToImageInfo2 *i), (cb, i))                      \
+	WORK(CmdCopyBufferToImage2KHR, (HESPER_CB, const VkCopyBufferToImageInfo2 *i), (cb, i))                   \
+	WORK(CmdCopyImageToBuffer2, (HESPER_CB, const VkCopyImageToBufferInfo2 *i), (cb, i))                      \
+	WORK(CmdCopyImageToBuffer2KHR, (HESPER_CB, const VkCopyImageToBufferInfo2 *i), (cb, i))                   \
+	WORK(CmdDraw, (HESPER_CB, uint32_t a, uint32_t b, uint32_t c, uint32_t d), (cb, a, b, c, d))              \
+	WORK(CmdDrawIndexed, (HESPER_CB, uint32_t a, uint32_t b, uint32_t c, int32_t d, uint32_t e),              \
+	     (cb, a, b, c, d, e))                                                                                 \
+	WORK(CmdDrawIndirect, (HESPER_CB, VkBuffer a, VkDeviceSize o, uint32_t n, uint32_t s), (cb, a, o, n, s))  \
+	WORK(CmdDrawIndexedIndirect, (HESPER_CB, VkBuffer a, VkDeviceSize o, uint32_t n, uint32_t s),             \
+	     (cb, a, o, n, s))                                                                                    \
+	WORK(CmdWaitEvents, (HESPER_CB, uint32_t n, const VkEvent *e, VkPipelineStageFlags s, VkPipelineStageFlags d, \
+			     uint32_t mb, const VkMemoryBarrier *m, uint32_t bb, const VkBufferMemoryBarrier *b,   \
+			     uint32_t ib, const VkImageMemoryBarrier *im), (cb, n, e, s, d, mb, m, bb, b, ib, im))
 
 #endif

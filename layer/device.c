@@ -7,6 +7,10 @@
 #include "profile.h"
 #include "submission.h"
 
+#ifndef HESPER_USE_TIMELINE
+#define HESPER_USE_TIMELINE 1
+#endif
+
 struct hesper_device *hesper_device_from(const void *dispatchable)
 {
 	return hesper_map_get(&hesper_process()->device_keys, hesper_dispatch_key(dispatchable));
@@ -163,12 +167,15 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	hesper_map_init(&dev->pipelines);
 	dev->next.GetDeviceProcAddr = gdpa;
 #define LOAD(name) dev->next.name = (PFN_vk##name)gdpa(*out, "vk" #name);
+#define LOAD_WORK(name, params, args) LOAD(name)
 	HESPER_DEVICE_COMMANDS(LOAD, LOAD)
+	HESPER_WORK_COMMANDS(LOAD_WORK)
+#undef LOAD_WORK
 #undef LOAD
 	if (read_physical_device(dev) != 0)
 		goto fail;
 	dev->calibrated_timestamps = added.calibrated_timestamps && dev->next.GetCalibratedTimestampsEXT;
-	dev->timeline = added.timeline && dev->next.GetSemaphoreCounterValueKHR && dev->next.WaitSemaphoresKHR &&
+	dev->timeline = HESPER_USE_TIMELINE && added.timeline && dev->next.GetSemaphoreCounterValueKHR && dev->next.WaitSemaphoresKHR &&
 			dev->next.CreateSemaphore && dev->next.DestroySemaphore;
 	dev->clock.valid = hesper_device_calibrate(dev, &dev->clock);
 

@@ -10,6 +10,11 @@
 
 #include "layer.h"
 
+/* Builds for measuring may turn Hesper's own timeline semaphores off (fences are used then). */
+#ifndef HESPER_USE_TIMELINE
+#define HESPER_USE_TIMELINE 1
+#endif
+
 /* Most extensions the program and Hesper enable together, kept on the stack. */
 #define LOCAL_NAMES 64
 
@@ -84,7 +89,7 @@ VkResult hesper_create_device(PFN_vkCreateDevice create, VkLayerDeviceCreateInfo
 			       device_offers(inst, physical, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) &&
 			       calibrates_monotonic(inst, physical);
 	/* The extension form works whatever API version the program asked for. */
-	bool add_timeline = !disabled && !program_timeline &&
+	bool add_timeline = HESPER_USE_TIMELINE && !disabled && !program_timeline &&
 			    device_offers(inst, physical, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
 	bool add_timeline_ext = add_timeline && !enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
 	if (program_timeline && !enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME)) {

@@ -33,7 +33,9 @@
  * reset whole, in the command buffer, just before its first query is written.
  */
 #define HESPER_BLOCK_QUERIES 1024u
+#ifndef HESPER_BLOCK_CLASSES
 #define HESPER_BLOCK_CLASSES 9u
+#endif
 #define HESPER_MAX_LABEL_DEPTH 32
 
 #define HESPER_PFN_MEMBER(name) PFN_vk##name name;
@@ -47,9 +49,12 @@ struct hesper_instance_table {
 	HESPER_INSTANCE_COMMANDS(HESPER_PFN_MEMBER, HESPER_PFN_MEMBER)
 };
 
+#define HESPER_WORK_MEMBER(name, params, args) PFN_vk##name name;
+
 struct hesper_device_table {
 	PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
 	HESPER_DEVICE_COMMANDS(HESPER_PFN_MEMBER, HESPER_PFN_MEMBER)
+	HESPER_WORK_COMMANDS(HESPER_WORK_MEMBER)
 };
 
 /* A name interned for the life of the process: kernels and debug labels. */
@@ -171,6 +176,7 @@ struct hesper_recording {
 	uint32_t block_count, block_capacity;
 	uint32_t queries_used;
 	uint32_t query_capacity;            /* queries in the blocks held */
+	bool drained;                       /* the last command was a timed dispatch's closing timestamp */
 	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
 	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
 	struct hesper_dispatch_record *dispatches;
@@ -401,5 +407,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_DeviceWaitIdle(VkDevice);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitForFences(VkDevice, uint32_t, const VkFence *, VkBool32, uint64_t);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice, const VkSemaphoreWaitInfo *, uint64_t);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice, const VkSemaphoreWaitInfo *, uint64_t);
+
+#define HESPER_WORK_PROTOTYPE(name, params, args) VKAPI_ATTR void VKAPI_CALL hesper_##name params;
+HESPER_WORK_COMMANDS(HESPER_WORK_PROTOTYPE)
 
 #endif

@@ -11,10 +11,13 @@
 	if (strcmp(pname, "vk" #name) == 0)                   \
 		return (PFN_vkVoidFunction)hesper_##name;
 
+#define HESPER_WORK_LOOKUP(name, params, args) HESPER_LOOKUP(name)
+
 /* Hesper's hook for device command @pname, or NULL when it has none. */
 static PFN_vkVoidFunction device_hook(const char *pname)
 {
 	HESPER_DEVICE_COMMANDS(HESPER_LOOKUP, HESPER_NOTHING)
+	HESPER_WORK_COMMANDS(HESPER_WORK_LOOKUP)
 	return NULL;
 }
 
@@ -24,6 +27,59 @@ static PFN_vkVoidFunction instance_hook(const char *pname)
 	if (strcmp(pname, "vkCreateInstance") == 0)
 		return (PFN_vkVoidFunction)hesper_CreateInstance;
 	HESPER_INSTANCE_COMMANDS(HESPER_LOOKUP, HESPER_NOTHING)
+	return NULL;
+}
+
+/*
+ * VK_EXT_debug_utils is an instance extension the loader always offers: programs fetch its
+ * device commands with vkGetInstanceProcAddr and call them whether or not they enabled it
+ * (libplacebo 4.208 in ffmpeg 5.1 does). Below a layer, the loader's terminator answers NULL
+ * for them when the extension is not enabled, and the loader's trampoline then calls NULL.
+ * Like the validation layer, answer with a hook that forwards only when there is a next
+ * (Hesper's), or a no-op.
+ */
+static VKAPI_ATTR VkResult VKAPI_CALL noop_SetDebugUtilsObjectTagEXT(VkDevice d, const VkDebugUtilsObjectTagInfoEXT *i)
+{
+	(void)d;
+	(void)i;
+	return VK_SUCCESS;
+}
+
+static VKAPI_ATTR void VKAPI_CALL noop_CmdLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *l)
+{
+	(void)cb;
+	(void)l;
+}
+
+static VKAPI_ATTR void VKAPI_CALL noop_QueueLabelEXT(VkQueue q, const VkDebugUtilsLabelEXT *l)
+{
+	(void)q;
+	(void)l;
+}
+
+static VKAPI_ATTR void VKAPI_CALL noop_QueueEndLabelEXT(VkQueue q)
+{
+	(void)q;
+}
+
+static PFN_vkVoidFunction debug_utils_fallback(const char *pname)
+{
+	static const struct {
+		const char *name;
+		PFN_vkVoidFunction fn;
+	} table[] = {
+		{"vkSetDebugUtilsObjectNameEXT", (PFN_vkVoidFunction)hesper_SetDebugUtilsObjectNameEXT},
+		{"vkCmdBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)hesper_CmdBeginDebugUtilsLabelEXT},
+		{"vkCmdEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)hesper_CmdEndDebugUtilsLabelEXT},
+		{"vkSetDebugUtilsObjectTagEXT", (PFN_vkVoidFunction)noop_SetDebugUtilsObjectTagEXT},
+		{"vkCmdInsertDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_CmdLabelEXT},
+		{"vkQueueBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueLabelEXT},
+		{"vkQueueInsertDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueLabelEXT},
+		{"vkQueueEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueEndLabelEXT},
+	};
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(pname, table[i].name) == 0)
+			return table[i].fn;
 	return NULL;
 }
 
@@ -63,8 +119,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL hesper_GetDeviceProcAddr(VkDevic
 	if (!dev)
 		return NULL;
 	PFN_vkVoidFunction next = dev->next.GetDeviceProcAddr(device, pname);
-	if (!next)
-		return NULL;
+	if (!next) /* debug-utils commands: never NULL (see debug_utils_fallback) */
+		return debug_utils_fallback(pname);
 	if (hesper_process()->settings.disabled && strcmp(pname, "vkDestroyDevice") != 0)
 		return next;
 	PFN_vkVoidFunction hook = device_hook(pname);

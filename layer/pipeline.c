@@ -130,7 +130,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_SetDebugUtilsObjectNameEXT(VkDevice device
 				atomic_store_explicit(&p->kernel, name, memory_order_release);
 		}
 	}
-	return dev->next.SetDebugUtilsObjectNameEXT(device, info);
+	/* NULL when the program did not enable VK_EXT_debug_utils (see debug_utils_fallback) */
+	return dev->next.SetDebugUtilsObjectNameEXT ? dev->next.SetDebugUtilsObjectNameEXT(device, info) : VK_SUCCESS;
 }
 
 struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline pipeline)

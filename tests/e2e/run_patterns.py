@@ -6,7 +6,8 @@ drive Vulkan, with exact counts and names against the program's own ground truth
                     [--keep-modules LIB] CASE [case options]
 
 Cases:
-  pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--no-baseline]
+  pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--expect-mode M]
+            [--expect-rc N] [--no-baseline] [--leaves-objects] [--per-pid-report]
             PATTERNS NAME alone (unless --no-baseline), then under Hesper + the validation
             layer with a JSON report: same exit code and stdout, no validation messages,
             Hesper above validation, and the summary matches the HESPER-TRUTH line exactly:
@@ -173,8 +174,13 @@ def loose(name, patterns):
     return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
-def check_counts(c, rep, truth, program, expect_dropped=False, schema=True):
-    """Kernel rows: names, exact counts, timed; dropped; devices."""
+def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode="dispatch"):
+    """Kernel rows: names, exact counts, timed; dropped; devices. In mode "submit" no
+    dispatch is timed and none is dropped (only whole command buffers are timed)."""
+    if mode != "dispatch":
+        c.check(rep.get("mode") == mode, f"mode is {mode!r}", f"got {rep.get('mode')!r}")
+        truth = dict(truth, dropped=0, kernels=[dict(k, timed=0) for k in truth["kernels"]])
+        rep = dict(rep, mode="dispatch")  # for check_schema, which knows the default only
     if schema:
         sub = rep
         if expect_dropped and isinstance(rep.get("submits"), dict):
@@ -203,10 +209,12 @@ def check_counts(c, rep, truth, program, expect_dropped=False, schema=True):
         c.check(e2e.is_num(dropped) and dropped > 0, "dropped > 0 (queries ran out)", f"got {dropped!r}")
     elif truth.get("dropped") is not None:
         c.check(dropped == truth["dropped"], f"dropped == {truth['dropped']}", f"got {dropped!r}")
-    c.check(dropped == untimed, "dropped equals the untimed dispatches of the rows (count - timed)",
-            f"dropped {dropped!r}, sum of count - timed {untimed}")
+    if mode == "dispatch":
+        c.check(dropped == untimed, "dropped equals the untimed dispatches of the rows (count - timed)",
+                f"dropped {dropped!r}, sum of count - timed {untimed}")
     for row in rows:
-        e2e.check_kernel_stats(c, row, dropped if e2e.is_num(dropped) else 1)
+        # (check_kernel_stats wants timed == count when nothing was dropped, in dispatch mode)
+        e2e.check_kernel_stats(c, row, dropped if e2e.is_num(dropped) and mode == "dispatch" else 1)
     if "devices" in truth:
         devs = rep.get("devices") or []
         c.check(len(devs) == truth["devices"], f"{truth['devices']} devices in the summary",
@@ -282,7 +290,14 @@ def case_pattern(args, c, tmp):
         c.check(base.rc == args.expect_rc, f"program alone exits {args.expect_rc}", base.tail("alone"))
         c.check(e2e.parse_truth(base.out) is not None, "program alone prints a HESPER-TRUTH line", base.tail("alone"))
     out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
+    if args.per_pid_report:
+        out_json = os.path.join(tmp, "out-%p.json")
     run = Run(argv, validation_env(args, dict(user_env, HESPER_REPORT=f"json:{out_json},text:{out_text}")), tmp)
+    if args.per_pid_report:
+        # Only the process that did the work reports (a forked child that did none must not).
+        found = sorted(n for n in os.listdir(tmp) if n.startswith("out-") and n.endswith(".json"))
+        c.check(len(found) == 1, "exactly one process wrote a JSON report", f"found {found}")
+        out_json = os.path.join(tmp, found[0] if found else "out-none.json")
     context = run.tail("under Hesper")
     print(f"  (under Hesper + validation: {run.seconds:.1f} s)")
     c.check(run.rc == args.expect_rc, f"exit code under Hesper is {args.expect_rc}", f"got {run.rc}")
@@ -305,7 +320,7 @@ def case_pattern(args, c, tmp):
     rep = read_json(c, out_json)
     if rep is None:
         return context
-    check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped)
+    check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped, mode=args.expect_mode)
     check_labels(c, rep, truth)
     try:
         with open(out_text, encoding="utf-8") as f:
@@ -532,6 +547,10 @@ def main():
     ap.add_argument("--expect-dropped", action="store_true", help="pattern case: dropped must be > 0")
     ap.add_argument("--expect-rc", type=int, default=0, help="pattern case: the program's exit status")
     ap.add_argument("--no-baseline", action="store_true", help="pattern case: skip the run without Hesper")
+    ap.add_argument("--expect-mode", default="dispatch", choices=["dispatch", "submit"],
+                    help="pattern case: the HESPER_MODE in effect (submit: no dispatch timed, none dropped)")
+    ap.add_argument("--per-pid-report", action="store_true",
+                    help="pattern case: JSON report at out-%%p.json; exactly one such file must appear")
     ap.add_argument("--leaves-objects", action="store_true",
                     help="pattern case: the program exits without destroying its device (see leak_env)")
     ap.add_argument("--mode", help="signal case: default, handler_exit, handler_flag or handler_late")

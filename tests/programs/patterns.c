@@ -35,6 +35,8 @@
  *                   MODE default | handler_exit (handler writes a line, _exit(7)) |
  *                   handler_flag (handler sets a flag; main returns 7) | handler_late
  *                   (handler_exit installed after the device was created)
+ *   fork MODE       fork()s after profiling began; the child leaves with exit() (MODE exit)
+ *                   or is killed by SIGTERM (MODE term); it must end, and not report
  *   many_pipelines [N]  N pipelines of one module (specialization constants): one kernel
  *   many_modules [N]    N modules that differ (entry point renamed): N kernels
  *   million [N]     N empty dispatches (default 1000000) in 4 command buffers
@@ -47,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "vk_common.h"
@@ -830,6 +833,14 @@ static int p_lifetimes(struct pat *p)
 		end(again_cb);
 		vkc_submit_wait(&p->vk, again_cb, fence);
 
+		/* a pipeline destroyed right after the fence; the next one (maybe the same handle) named otherwise */
+		VkPipeline gen = make_pipeline(p, p->count_mod, "main", NULL, 0, r % 2 ? "lt_pipe_odd" : "lt_pipe_even");
+		begin(reset_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, reset_cb, gen, 6 + r % 2, 1 + r % 2);
+		end(reset_cb);
+		vkc_submit_wait(&p->vk, reset_cb, fence);
+		vkDestroyPipeline(d, gen, NULL);
+
 		/* waited with vkQueueWaitIdle, then freed */
 		VkCommandBuffer idle = vkc_command_buffer(&p->vk);
 		begin(idle, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
@@ -843,6 +854,10 @@ static int p_lifetimes(struct pat *p)
 		p->expect[i] = per_round[i] * LIFE_ROUNDS;
 		truth_kernel(DEBUG_NAMED, names[i], per_round[i] * LIFE_ROUNDS, -1);
 	}
+	p->expect[6] = (LIFE_ROUNDS + 1) / 2;
+	p->expect[7] = 2 * (LIFE_ROUNDS / 2);
+	truth_kernel(DEBUG_NAMED, "lt_pipe_even", p->expect[6], -1);
+	truth_kernel(DEBUG_NAMED, "lt_pipe_odd", p->expect[7], -1);
 	verify_counters(p, "lifetimes");
 	truth_key("dropped", "0");
 
@@ -883,8 +898,17 @@ static void *thread_main(void *arg)
 	VkFence fence = vkc_fence(&p->vk);
 
 	for (uint32_t r = 0; r < THREAD_ROUNDS; r++) {
-		/* Every other round a fresh command buffer, so handles come and go while others record. */
-		if (r % 2 == 1) {
+		/*
+		 * Handles come and go while the other threads record and submit: every other round
+		 * a fresh command buffer, every fifth a fresh pool, every third a pool reset.
+		 */
+		if (r % 5 == 4) {
+			vkDestroyCommandPool(d, pool, NULL);
+			pool = command_pool(p, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
+			cb = command_buffer_from(p, pool);
+		} else if (r % 3 == 2) {
+			VKC_CHECK(vkResetCommandPool(d, pool, 0));
+		} else if (r % 2 == 1) {
 			vkFreeCommandBuffers(d, pool, 1, &cb);
 			cb = command_buffer_from(p, pool);
 		}
@@ -1131,18 +1155,20 @@ static int p_two_devices(struct pat *p)
 	verify_counters(b, "two_devices (b)");
 	p->errors += b->errors;
 
-	/* Device b goes away; a goes on. */
+	/* Device b goes away while a has work in flight; a goes on. */
+	two_dev_round(p, acb, a_own, 2, a_shared, a_same, af);
 	vkDestroyFence(b->vk.device, bf, NULL);
 	vkDestroyPipeline(b->vk.device, b_own, NULL);
 	vkDestroyPipeline(b->vk.device, b_shared, NULL);
 	vkDestroyPipeline(b->vk.device, b_same, NULL);
 	pat_release(b);
 	vkc_finish_device(&b->vk);
+	vkc_wait_fence(&p->vk, af);
 	for (uint32_t r = 0; r < 2; r++) {
 		two_dev_round(p, acb, a_own, 2, a_shared, a_same, af);
 		vkc_wait_fence(&p->vk, af);
 	}
-	uint32_t a_rounds = TWO_DEV_ROUNDS + 2;
+	uint32_t a_rounds = TWO_DEV_ROUNDS + 3;
 	p->expect[0] = 2 * a_rounds;
 	p->expect[1] = p->expect[2] = a_rounds;
 	verify_counters(p, "two_devices (a)");
@@ -1355,6 +1381,69 @@ static int p_signal(struct pat *p, const char *mode)
 	}
 	printf("patterns: signal %d seen, leaving\n", (int)got_signal);
 	return 7; /* leaves without destroying anything, like many programs do on ^C */
+}
+
+/*
+ * fork(): the child (a copy of a process that profiles) does no Vulkan. @how "exit": it
+ * leaves with exit(), running the exit handlers it inherited; "term": it waits until the
+ * parent sends SIGTERM, which must kill it. Either way it must end within seconds (the
+ * parent gives it 10, then kills it and fails), and the parent goes on to an exact report.
+ */
+static int p_fork(struct pat *p, const char *how)
+{
+	bool term = strcmp(how, "term") == 0;
+	if (!term && strcmp(how, "exit") != 0)
+		vkc_fail("fork: unknown mode '%s'", how);
+	pat_init(p, "patterns-fork", NULL);
+	VkPipeline k = make_pipeline(p, p->count_mod, "main", NULL, 0, "fork_k");
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+	int status = 0, waited_ms = 0;
+	pid_t got;
+
+	begin(cb, 0);
+	rec_count(p, cb, k, 0, 3);
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, fence);
+	fflush(stdout);
+	pid_t child = fork();
+	if (child < 0)
+		vkc_fail("fork failed");
+	if (child == 0) {
+		if (term)
+			for (;;)
+				pause();
+		exit(0);
+	}
+	if (term) {
+		usleep(100000);
+		kill(child, SIGTERM);
+	}
+	while ((got = waitpid(child, &status, WNOHANG)) == 0 && waited_ms < 10000) {
+		usleep(10000);
+		waited_ms += 10;
+	}
+	if (got == 0) {
+		printf("patterns: fork: the child did not end within 10 s\n");
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+		p->errors++;
+	} else if (term ? !WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM
+			: !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		printf("patterns: fork: the child ended with status 0x%x\n", status);
+		p->errors++;
+	}
+	vkc_submit_wait(&p->vk, cb, fence);
+	p->expect[0] = 6;
+	verify_counters(p, "fork");
+	truth_kernel(DEBUG_NAMED, "fork_k", 6, -1);
+	truth_key("dropped", "0");
+
+	vkDestroyFence(p->vk.device, fence, NULL);
+	vkDestroyPipeline(p->vk.device, k, NULL);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
 }
 
 /* --- 10. many pipelines, many modules, a million dispatches ----------------------------- */
@@ -1668,6 +1757,8 @@ int main(int argc, char **argv)
 		return p_exit_thread(&p);
 	else if (!strcmp(name, "signal"))
 		return p_signal(&p, argc > 2 ? argv[2] : "default");
+	else if (!strcmp(name, "fork"))
+		rc = p_fork(&p, argc > 2 ? argv[2] : "exit");
 	else if (!strcmp(name, "many_pipelines"))
 		rc = p_many_pipelines(&p, arg_u32(argc, argv, 10000));
 	else if (!strcmp(name, "many_modules"))

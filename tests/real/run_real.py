@@ -3,7 +3,7 @@
 
     run_real.py --hesper LIB --counter-dir DIR [--vkfft EXE] [--deno-cache DIR] WORKLOAD
 
-Workloads (tests/real/README.md has the details):
+Workloads (README.md, "Checked against real software"):
   ffmpeg-avgblur     ffmpeg 5.1, testsrc -> hwupload -> avgblur_vulkan -> hwdownload, 30 frames
   ffmpeg-chain       ffmpeg 5.1, eight Vulkan filters in a row, 30 frames
   ffmpeg-libplacebo  ffmpeg 5.1's libplacebo filter (compute EWA upscaler + debanding, draws
@@ -266,10 +266,15 @@ def check(args, wl, c, tmp):
         c.check(sorted(all_counts["kernels"].values()) == sorted(ref_counts["kernels"].values()),
                 "the counter counts the same with Hesper as without it",
                 f"with {sorted(all_counts['kernels'].items())}\nwithout {sorted(ref_counts['kernels'].items())}")
+    # Hesper may remove messages (it enables VK_EXT_debug_utils below itself, so a program
+    # that calls debug-utils commands without enabling the extension stops being reported
+    # for it) but must never add one.
     msgs = msg_ids(full)
-    c.check(msgs == ref_msgs, f"validation messages with Hesper equal those without it "
+    c.check(not (msgs - ref_msgs), f"no validation message with Hesper that is not there without it "
             f"({sum(ref_msgs.values())} caused by the workload itself)",
             f"only with Hesper: {dict(msgs - ref_msgs)}\nonly without: {dict(ref_msgs - msgs)}")
+    if ref_msgs - msgs:
+        print(f"note: validation messages seen only without Hesper: {dict(ref_msgs - msgs)}")
     for kind, layers in run_e2e.layer_callstacks(full.err):
         want = [run_e2e.HESPER_LAYER, COUNTER_LAYER, run_e2e.VALIDATION_LAYER]
         c.check([l for l in layers if l in want] == want, f"{kind} call stack: Hesper, counter, validation",
