@@ -1,6 +1,6 @@
 /*
  * The text report: a few header lines, then a table shaped like `nsys stats`'
- * cuda_gpu_kern_sum, then label regions. Durations use hesper_format_duration().
+ * cuda_gpu_kern_sum (with a P95 column added), then label regions. Durations use hesper_format_duration().
  *
  * Column widths come from the content, measured in characters rather than bytes
  * ("µs" is two bytes, one column). Name is the last column so a long name never pushes
@@ -24,6 +24,7 @@ enum column {
 	COL_INSTANCES,
 	COL_AVG,
 	COL_MED,
+	COL_P95,
 	COL_MIN,
 	COL_MAX,
 	COL_STDDEV,
@@ -31,7 +32,7 @@ enum column {
 };
 
 static const char *const column_titles[COL_COUNT] = {
-	"Time (%)", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev",
+	"Time (%)", "Total", "Instances", "Avg", "Med", "P95", "Min", "Max", "StdDev",
 };
 
 /* Characters in @s: every byte but UTF-8 continuation bytes starts one. */
@@ -131,6 +132,8 @@ row_cells(const struct hesper_kernel *k, uint64_t sum, char cells[COL_COUNT][CEL
 	duration_cell(cells[COL_TOTAL] + estimated(k), (double)total);
 	duration_cell(cells[COL_AVG], s->mean_ns);
 	duration_cell(cells[COL_MED], (double)hesper_stats_quantile(s, 0.5));
+	/* Median and p95 are the steady state: first-run shader compilation lands in Max and Avg. */
+	duration_cell(cells[COL_P95], (double)hesper_stats_quantile(s, 0.95));
 	duration_cell(cells[COL_MIN], (double)s->min_ns);
 	duration_cell(cells[COL_MAX], (double)s->max_ns);
 	duration_cell(cells[COL_STDDEV], hesper_stats_stddev(s));
@@ -220,7 +223,7 @@ int
 hesper_report_text(FILE *out, const struct hesper_profile *p)
 {
 	static const enum column kernel_cols[] = {
-		COL_PERCENT, COL_TOTAL, COL_INSTANCES, COL_AVG, COL_MED, COL_MIN, COL_MAX, COL_STDDEV,
+		COL_PERCENT, COL_TOTAL, COL_INSTANCES, COL_AVG, COL_MED, COL_P95, COL_MIN, COL_MAX, COL_STDDEV,
 	};
 	static const enum column region_cols[] = {COL_TOTAL, COL_INSTANCES, COL_AVG};
 	struct hesper_kernel **rows = NULL, **regions = NULL;

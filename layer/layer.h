@@ -28,13 +28,14 @@
 #define HESPER_NO_QUERY UINT32_MAX
 /*
  * Query blocks: a recording's i-th block is a VkQueryPool of HESPER_BLOCK_QUERIES << i
- * queries (i capped at HESPER_BLOCK_CLASSES - 1), so a recording of n dispatches uses
- * O(log n) pools: drivers charge per pool referenced at submit time. Each block is
- * reset whole, in the command buffer, just before its first query is written.
+ * queries (i capped at HESPER_BLOCK_CLASSES - 1): few pools for long command buffers,
+ * little unused query memory (some drivers keep query pools in host memory, NVIDIA's at
+ * about 180 bytes a query). Each block is reset whole, in the command buffer, just
+ * before its first query is written.
  */
 #define HESPER_BLOCK_QUERIES 1024u
 #ifndef HESPER_BLOCK_CLASSES
-#define HESPER_BLOCK_CLASSES 9u
+#define HESPER_BLOCK_CLASSES 4u
 #endif
 #define HESPER_MAX_LABEL_DEPTH 32
 
