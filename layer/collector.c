@@ -364,6 +364,7 @@ static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 			q->pending_tail = NULL;
 		pthread_mutex_unlock(&q->lock);
 		account(q, sub, lost);
+		hesper_process_exit_after_driver();
 		if (lost) {
 			/* Its objects may still be in use by a broken device: leave them be. */
 			for (size_t i = 0; i < sub->occ_count; i++)

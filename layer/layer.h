@@ -249,6 +249,9 @@ bool hesper_process_wants_trace(void);
 /* Registers the exit report once a device exists (so it runs before the driver's own exit handlers). */
 void hesper_process_register_exit(void);
 
+/* Registers the exit handler again once the driver has surely set up its own (first harvest). */
+void hesper_process_exit_after_driver(void);
+
 /* Writes the report to every sink, once per process. */
 void hesper_process_report(void);
 

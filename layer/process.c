@@ -167,6 +167,12 @@ static void finish_profile(void)
 {
 	static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
 	struct hesper_process *p = hesper_process();
+	/*
+	 * A child made by fork() inherits this handler but none of Hesper's threads, and
+	 * maybe a lock held by one of them: the profile is the parent's to write.
+	 */
+	if (p->profile && getpid() != p->profile->pid)
+		return;
 	pthread_mutex_lock(&once);
 	if (!p->reported) {
 		hesper_collector_stop();
@@ -189,10 +195,11 @@ static void at_exit(void)
  */
 static sem_t signal_wake;
 static volatile sig_atomic_t caught_signal;
+static pid_t signal_owner; /* a forked child has no signal thread: it takes the default action */
 
 static void on_signal(int sig)
 {
-	if (caught_signal) {
+	if (caught_signal || getpid() != signal_owner) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return;
@@ -221,6 +228,7 @@ static void watch_signals(void)
 	sigset_t all, old;
 	if (sem_init(&signal_wake, 0, 0) != 0)
 		return;
+	signal_owner = getpid();
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int started = pthread_create(&thread, NULL, signal_main, NULL);
@@ -237,6 +245,19 @@ static void watch_signals(void)
 		sigemptyset(&mine.sa_mask);
 		sigaction(watched[i], &mine, NULL);
 	}
+}
+
+void hesper_process_exit_after_driver(void)
+{
+	static atomic_bool done;
+	/*
+	 * Drivers register exit handlers of their own lazily (lavapipe's LLVM does at its first
+	 * shader compile); handlers run in reverse order, so Hesper's must come after theirs to
+	 * run before them, while the driver can still finish work in flight. Running it twice
+	 * is harmless: the report is written once.
+	 */
+	if (!atomic_exchange(&done, true) && atexit(at_exit) != 0)
+		hesper_log("cannot register the exit handler again; work in flight at exit may be dropped");
 }
 
 void hesper_process_register_exit(void)
