@@ -13,7 +13,7 @@ Cases:
   stdout_sink         HESPER_REPORT=stdout: the program's own stdout, unchanged, then the report.
   inert               PROG is not a Vulkan program: under Hesper its stdout, stderr and exit
                       code are byte-identical and no file appears in its cwd or TMPDIR.
-  validation_detects  PROG makes one deliberate usage error (HESPER_TEST_PROVOKE_VALIDATION=1):
+  validation_detects  PROG makes one deliberate usage error (TEST_PROVOKE_VALIDATION=1):
                       under Hesper + validation the error must be seen (proves the
                       "no validation messages" check is not vacuous).
 
@@ -49,7 +49,7 @@ KERNEL_KEYS = ["name", "count", "total_ns", "mean_ns", "median_ns", "min_ns", "m
 # Environment that would change what Hesper, the loader or the layers do: never inherited.
 SCRUBBED_ENV = ["LD_PRELOAD", "VK_INSTANCE_LAYERS", "VK_LOADER_LAYERS_ENABLE",
                 "VK_LOADER_LAYERS_DISABLE", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH",
-                "VK_LOADER_DEBUG", "HESPER_TEST_PROVOKE_VALIDATION"]
+                "VK_LOADER_DEBUG", "TEST_PROVOKE_VALIDATION"]
 
 VALIDATION_RE = re.compile(r"Validation (Error|Warning|Performance Warning)|VUID-")
 LOADER_LINE_RE = re.compile(r"^(LAYER:|(INFO|WARNING|DEBUG|ERROR|PERF|DRIVER) \| )")
@@ -140,7 +140,7 @@ def base_env(args):
     """The caller's environment without anything that steers Hesper, the loader or layers;
     under AddressSanitizer, its runtime (and keep_modules) preloaded and a smaller quarantine."""
     env = {k: v for k, v in os.environ.items()
-           if k not in SCRUBBED_ENV and (k.startswith("HESPER_TEST_") or not k.startswith("HESPER_"))}
+           if k not in SCRUBBED_ENV and not k.startswith("HESPER_")}
     if args.sanitizer_preload:
         env["LD_PRELOAD"] = " ".join(args.sanitizer_preload)
         opts = env.get("ASAN_OPTIONS", "")
@@ -479,7 +479,7 @@ def case_validation_detects(args, c, tmp):
     env = hesper_env(args, {
         "HESPER_REPORT": "json:" + os.path.join(tmp, "out.json"),
         "VK_INSTANCE_LAYERS": VALIDATION_LAYER,
-        "HESPER_TEST_PROVOKE_VALIDATION": "1",
+        "TEST_PROVOKE_VALIDATION": "1",
     })
     run = Run([args.program], env, tmp)
     truth = parse_truth(run.out)

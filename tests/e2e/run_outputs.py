@@ -109,7 +109,7 @@ class Env:
     def __init__(self, args):
         self.args = args
         self.base = {k: v for k, v in os.environ.items()
-                     if k not in SCRUBBED_ENV and (k.startswith("HESPER_TEST_") or not k.startswith("HESPER_"))}
+                     if k not in SCRUBBED_ENV and not k.startswith("HESPER_")}
         preload = list(args.preload_first)
         if not any(os.path.basename(p).startswith("libasan.so") for p in preload):
             preload[:0] = asan_runtimes([args.hesper, args.tool])
@@ -464,8 +464,8 @@ def diff_runs(c, args, env, workdir, attempt):
         prefix = os.path.join(workdir, f"{label}-{attempt}")
         rc, _, err = run([args.tool, "--lib", args.hesper, "-o", prefix, "--format", "json", "--",
                           program(args, "multi_kernel")],
-                         tool_env(env, {"HESPER_TEST_BUSY_ITERS": str(iters)}), workdir)
-        if not c.check(rc == 0, f"multi_kernel with HESPER_TEST_BUSY_ITERS={iters} exits 0", err[-2000:]):
+                         tool_env(env, {"TEST_BUSY_ITERS": str(iters)}), workdir)
+        if not c.check(rc == 0, f"multi_kernel with TEST_BUSY_ITERS={iters} exits 0", err[-2000:]):
             return None
         files[label] = prefix + ".json"
     return files

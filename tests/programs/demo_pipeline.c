@@ -7,7 +7,7 @@
  * "blur_vertical", "reduce_max", "normalize", "histogram"); "threshold" is unnamed and
  * compiled with glslc -g, so Hesper names it from its source file. Each frame is one
  * command buffer, re-recorded, inside debug-utils label regions "blur" and "analyze".
- * The CPU recomputes every frame exactly (integer arithmetic). Env HESPER_TEST_FRAMES
+ * The CPU recomputes every frame exactly (integer arithmetic). Env TEST_FRAMES
  * sets the number of frames (default 36, 8 dispatches each).
  * Prints one HESPER-TRUTH line; exits 0 when every result checks out, 1 otherwise.
  */
@@ -210,7 +210,7 @@ static int verify_frame(const struct app *a, uint32_t frame, const uint32_t *inp
 int main(void)
 {
 	struct app a;
-	uint32_t frames = vkc_env_u32("HESPER_TEST_FRAMES", DEFAULT_FRAMES), dispatches = 0;
+	uint32_t frames = vkc_env_u32("TEST_FRAMES", DEFAULT_FRAMES), dispatches = 0;
 	uint32_t *input = malloc(PIXELS * sizeof(uint32_t)), *scratch = malloc(2 * PIXELS * sizeof(uint32_t));
 	int errors = 0;
 

@@ -12,7 +12,7 @@
  *
  * Submissions: one command buffer recorded once and submitted 4 times (fence wait
  * between), one vkQueueSubmit with 2 batches, one batch with 2 command buffers.
- * Env HESPER_TEST_BUSY_ITERS sets the busy kernel's loop length.
+ * Env TEST_BUSY_ITERS sets the busy kernel's loop length.
  * Prints one HESPER-TRUTH line; exits 0 when every result checks out, 1 otherwise.
  */
 #include <math.h>
@@ -336,7 +336,7 @@ int main(void)
 	int errors;
 
 	memset(&a, 0, sizeof(a));
-	a.busy_iters = vkc_env_u32("HESPER_TEST_BUSY_ITERS", DEFAULT_BUSY_ITERS);
+	a.busy_iters = vkc_env_u32("TEST_BUSY_ITERS", DEFAULT_BUSY_ITERS);
 	vkc_init(&a.vk, "multi_kernel");
 	setup(&a);
 	dispatches = run(&a);

@@ -1530,7 +1530,7 @@ static int p_many_pipelines(struct pat *p, uint32_t n)
 /* Reads the file of @spv_name from the shader directory. */
 static uint32_t *read_spv(const char *spv_name, size_t *size)
 {
-	const char *dir = getenv("HESPER_TEST_SPV_DIR");
+	const char *dir = getenv("TEST_SPV_DIR");
 	char path[4096];
 	FILE *f;
 	long len;

@@ -285,7 +285,7 @@ void vkc_finish_device(struct vkc_ctx *ctx)
 
 bool vkc_provoke_validation(void)
 {
-	return vkc_env_u32("HESPER_TEST_PROVOKE_VALIDATION", 0) != 0;
+	return vkc_env_u32("TEST_PROVOKE_VALIDATION", 0) != 0;
 }
 
 void vkc_finish(struct vkc_ctx *ctx)
@@ -344,7 +344,7 @@ void vkc_buffer_destroy(struct vkc_ctx *ctx, struct vkc_buffer *buf)
 
 VkShaderModule vkc_shader_module(struct vkc_ctx *ctx, const char *spv_name)
 {
-	const char *dir = getenv("HESPER_TEST_SPV_DIR");
+	const char *dir = getenv("TEST_SPV_DIR");
 	char path[4096];
 	FILE *f;
 	long size;

@@ -102,7 +102,7 @@ void vkc_buffer_create(struct vkc_ctx *ctx, struct vkc_buffer *buf, VkDeviceSize
 /* Unmaps and destroys @buf. */
 void vkc_buffer_destroy(struct vkc_ctx *ctx, struct vkc_buffer *buf);
 
-/* Loads "<HESPER_SPV_DIR>/<spv_name>" (or env HESPER_TEST_SPV_DIR) into a shader module. */
+/* Loads "<HESPER_SPV_DIR>/<spv_name>" (or env TEST_SPV_DIR) into a shader module. */
 VkShaderModule vkc_shader_module(struct vkc_ctx *ctx, const char *spv_name);
 
 /* Descriptor set layout with @n storage buffers at bindings 0..n-1, compute stage. */
@@ -186,7 +186,7 @@ void vkc_truth_region(const char *name, uint64_t count);
 void vkc_truth_end(bool validation_expected_clean);
 
 /*
- * True when env HESPER_TEST_PROVOKE_VALIDATION is a non-zero number: vkc_init then makes one
+ * True when env TEST_PROVOKE_VALIDATION is a non-zero number: vkc_init then makes one
  * deliberate usage error, so the test runner can prove it sees validation messages.
  */
 bool vkc_provoke_validation(void);
