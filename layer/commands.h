@@ -58,10 +58,7 @@
 	HOOK(WaitSemaphoresKHR)                              \
 	NEXT(CreateQueryPool)                                \
 	NEXT(DestroyQueryPool)                               \
-	NEXT(CmdResetQueryPool)                              \
 	NEXT(CmdWriteTimestamp)                              \
-	NEXT(CmdCopyQueryPoolResults)                        \
-	NEXT(CmdPipelineBarrier)                             \
 	NEXT(CreateBuffer)                                   \
 	NEXT(DestroyBuffer)                                  \
 	NEXT(GetBufferMemoryRequirements)                    \
@@ -81,7 +78,8 @@
 	NEXT(GetSemaphoreCounterValueKHR)
 
 /*
- * Recorded commands that make the GPU work without Hesper timing them. Their hooks,
+ * Recorded commands that make the GPU work (barriers too: they wait and flush caches)
+ * without Hesper timing them. Their hooks,
  * generated whole from this list, only note that the GPU may be busy again (so the next
  * timed dispatch starts its pair with a BOTTOM_OF_PIPE timestamp) and call down.
  * WORK(name, parameters after the command buffer, arguments after the command buffer)
@@ -116,6 +114,16 @@
 	     (cb, a, o, n, s))                                                                                    \
 	WORK(CmdWaitEvents, (HESPER_CB, uint32_t n, const VkEvent *e, VkPipelineStageFlags s, VkPipelineStageFlags d, \
 			     uint32_t mb, const VkMemoryBarrier *m, uint32_t bb, const VkBufferMemoryBarrier *b,   \
-			     uint32_t ib, const VkImageMemoryBarrier *im), (cb, n, e, s, d, mb, m, bb, b, ib, im))
+			     uint32_t ib, const VkImageMemoryBarrier *im), (cb, n, e, s, d, mb, m, bb, b, ib, im))     \
+	WORK(CmdWaitEvents2, (HESPER_CB, uint32_t n, const VkEvent *e, const VkDependencyInfo *d), (cb, n, e, d))  \
+	WORK(CmdWaitEvents2KHR, (HESPER_CB, uint32_t n, const VkEvent *e, const VkDependencyInfo *d), (cb, n, e, d)) \
+	WORK(CmdPipelineBarrier, (HESPER_CB, VkPipelineStageFlags s, VkPipelineStageFlags d, VkDependencyFlags f,    \
+				  uint32_t mb, const VkMemoryBarrier *m, uint32_t bb, const VkBufferMemoryBarrier *b,  \
+				  uint32_t ib, const VkImageMemoryBarrier *im), (cb, s, d, f, mb, m, bb, b, ib, im))   \
+	WORK(CmdPipelineBarrier2, (HESPER_CB, const VkDependencyInfo *d), (cb, d))                                \
+	WORK(CmdPipelineBarrier2KHR, (HESPER_CB, const VkDependencyInfo *d), (cb, d))                             \
+	WORK(CmdResetQueryPool, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n), (cb, p, f, n))                \
+	WORK(CmdCopyQueryPoolResults, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n, VkBuffer b, VkDeviceSize o, \
+				       VkDeviceSize st, VkQueryResultFlags fl), (cb, p, f, n, b, o, st, fl))
 
 #endif
