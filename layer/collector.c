@@ -187,7 +187,11 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	const struct hesper_queue_family *family = &q->dev->families[q->family];
 	uint64_t mask = family->tick_mask;
 	double period = q->dev->props.limits.timestampPeriod;
-	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed ? sub->results + o->base : NULL;
+	/* Ran on two queues at once: both runs wrote these queries, so neither's times hold. */
+	bool conflict = atomic_load(&o->conflict);
+	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed && !conflict
+				     ? sub->results + o->base
+				     : NULL;
 	uint64_t runs = o->executions;
 	uint64_t untimed_runs = ts ? runs - 1 : runs; /* only the last run's timestamps survive */
 
@@ -367,8 +371,7 @@ static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 		hesper_process_exit_after_driver();
 		if (lost) {
 			/* Its objects may still be in use by a broken device: leave them be. */
-			for (size_t i = 0; i < sub->occ_count; i++)
-				hesper_recording_unref(sub->occ[i].rec);
+			hesper_submission_release_recordings(sub);
 			free(sub->occ);
 			free(sub->key);
 			free(sub);
@@ -497,8 +500,7 @@ static void flush_device(struct hesper_device *dev, uint64_t deadline)
 				while (sub) {
 					struct hesper_submission *next = sub->next;
 					account(q, sub, true);
-					for (size_t i = 0; i < sub->occ_count; i++)
-						hesper_recording_unref(sub->occ[i].rec);
+					hesper_submission_release_recordings(sub);
 					free(sub->occ);
 					free(sub->key);
 					free(sub);

@@ -189,6 +189,12 @@ struct hesper_recording {
 	struct hesper_recording **secondaries; /* executed, in order (may repeat) */
 	size_t secondary_count, secondary_capacity;
 	uint64_t lost_dispatches;           /* dispatches not recorded: memory ran out */
+	/*
+	 * Runs submitted and not yet harvested, and the queue of the last one: a cheap test
+	 * for a recording that may be running on another queue (see submit.c).
+	 */
+	atomic_uint pending;
+	struct hesper_queue *_Atomic pending_queue;
 	uint64_t hook_ns;                   /* host time spent recording, sampled */
 };
 
@@ -328,6 +334,12 @@ static inline uint32_t hesper_block_start(uint32_t i)
 	uint32_t start = HESPER_BLOCK_QUERIES * ((1u << geometric) - 1);
 	return start + (i - geometric) * hesper_block_size(HESPER_BLOCK_CLASSES - 1);
 }
+
+/* Notes a run of @rec submitted on @queue; returns the queue of a run still pending elsewhere, or NULL. */
+struct hesper_queue *hesper_recording_submitted(struct hesper_recording *rec, struct hesper_queue *queue);
+
+/* Notes that a run of @rec was harvested (or given up). */
+void hesper_recording_harvested(struct hesper_recording *rec);
 
 /* Gives every free query block of @dev back to the driver. */
 void hesper_query_blocks_destroy(struct hesper_device *dev);

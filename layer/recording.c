@@ -146,6 +146,18 @@ void hesper_recording_query(const struct hesper_recording *rec, uint32_t query, 
 	*pool = rec->blocks[block_of(query, index)]->pool;
 }
 
+struct hesper_queue *hesper_recording_submitted(struct hesper_recording *rec, struct hesper_queue *queue)
+{
+	struct hesper_queue *other = atomic_exchange(&rec->pending_queue, queue);
+	bool was_pending = atomic_fetch_add(&rec->pending, 1) > 0;
+	return was_pending && other != queue ? other : NULL;
+}
+
+void hesper_recording_harvested(struct hesper_recording *rec)
+{
+	atomic_fetch_sub(&rec->pending, 1);
+}
+
 void hesper_query_blocks_destroy(struct hesper_device *dev)
 {
 	for (uint32_t c = 0; c < HESPER_BLOCK_CLASSES; c++) {

@@ -17,6 +17,7 @@ struct hesper_occurrence {
 	uint32_t base;                      /* its first result slot in the buffer, or HESPER_NO_SLOT */
 	uint32_t executions;                /* times it ran in this submission */
 	uint32_t batch;                     /* index of its batch in the call */
+	atomic_bool conflict;               /* ran on two queues at once: its queries were shared */
 };
 
 /* How Hesper learns that a submission's copies are done. */
@@ -52,11 +53,15 @@ struct hesper_submission {
 	size_t key_count, key_capacity;
 	bool key_valid;
 	bool failed;                        /* Hesper could not follow it: count its dispatches as dropped */
+	bool submitted;                     /* its recordings are marked pending (see hesper_recording_submitted) */
 	uint64_t index;                     /* submission number on its queue */
 	uint64_t host_ns;                   /* host clock when the submit call began */
 	uint64_t host_end_ns;               /* and when it returned */
 	uint32_t thread;                    /* the calling thread's id */
 };
+
+/* Drops @sub's references to its recordings (noting them harvested when they were submitted). */
+void hesper_submission_release_recordings(struct hesper_submission *sub);
 
 /* Unreferences the recordings of @sub and puts it on @queue's free list for reuse. */
 void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submission *sub);

@@ -35,7 +35,11 @@ static bool add_occurrence(struct hesper_submission *sub, struct hesper_recordin
 		sub->occ_capacity = capacity;
 	}
 	hesper_recording_ref(rec);
-	sub->occ[sub->occ_count++] = (struct hesper_occurrence){.rec = rec, .executions = 1, .batch = batch};
+	struct hesper_occurrence *o = &sub->occ[sub->occ_count++];
+	o->rec = rec;
+	o->executions = 1;
+	o->batch = batch;
+	atomic_init(&o->conflict, false);
 	return true;
 }
 
@@ -168,6 +172,7 @@ static struct hesper_submission *take_submission(struct hesper_queue *q)
 	sub->slots = 0;
 	sub->sync = HESPER_SYNC_NONE;
 	sub->failed = false;
+	sub->submitted = false;
 	return sub;
 }
 
@@ -331,6 +336,45 @@ uint64_t hesper_submit_hook_ns(void)
 	return atomic_load(&submit_hook_ns);
 }
 
+/* True when @sub's copies are done, asked without waiting. */
+static bool finished(struct hesper_queue *q, const struct hesper_submission *sub)
+{
+	struct hesper_device *dev = q->dev;
+	uint64_t value = 0;
+	switch (sub->sync) {
+	case HESPER_SYNC_FENCE:
+		return dev->next.GetFenceStatus(dev->handle, sub->fence) == VK_SUCCESS;
+	case HESPER_SYNC_TIMELINE:
+		return dev->next.GetSemaphoreCounterValueKHR(dev->handle, q->timeline, &value) == VK_SUCCESS &&
+		       value >= sub->sync_value;
+	case HESPER_SYNC_NONE:
+		break;
+	}
+	return true;
+}
+
+/*
+ * A command buffer (SIMULTANEOUS_USE) or secondary submitted while still running on
+ * @other: both runs write the same queries, so neither run's times can be trusted. Marks
+ * the runs of @rec still unfinished on @other; returns whether there were any. Runs that
+ * finished but are not harvested yet keep their times: their copies are done.
+ */
+static bool mark_running_elsewhere(struct hesper_queue *other, struct hesper_recording *rec)
+{
+	bool any = false;
+	pthread_mutex_lock(&other->lock);
+	for (struct hesper_submission *s = other->pending_head; s; s = s->next) {
+		for (size_t i = 0; i < s->occ_count; i++) {
+			if (s->occ[i].rec == rec && !finished(other, s)) {
+				atomic_store(&s->occ[i].conflict, true);
+				any = true;
+			}
+		}
+	}
+	pthread_mutex_unlock(&other->lock);
+	return any;
+}
+
 /* Ends the bookkeeping of a submit call that ran from @begin_ns to @end_ns: on success the collector takes @sub. */
 static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResult result, uint64_t begin_ns,
 		   uint64_t end_ns)
@@ -340,6 +384,12 @@ static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResu
 		hesper_submission_recycle(q, sub);
 		return;
 	}
+	for (size_t i = 0; i < sub->occ_count; i++) {
+		struct hesper_queue *other = hesper_recording_submitted(sub->occ[i].rec, q);
+		if (other && mark_running_elsewhere(other, sub->occ[i].rec))
+			atomic_store(&sub->occ[i].conflict, true);
+	}
+	sub->submitted = true;
 	sub->index = q->submit_index++;
 	sub->host_ns = begin_ns;
 	sub->host_end_ns = end_ns;
@@ -525,10 +575,19 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit2KHR(VkQueue queue, uint32_t co
 	return submit2(queue, count, infos, fence, dev->next.QueueSubmit2KHR);
 }
 
+void hesper_submission_release_recordings(struct hesper_submission *sub)
+{
+	for (size_t i = 0; i < sub->occ_count; i++) {
+		if (sub->submitted)
+			hesper_recording_harvested(sub->occ[i].rec);
+		hesper_recording_unref(sub->occ[i].rec);
+	}
+	sub->submitted = false;
+}
+
 void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submission *sub)
 {
-	for (size_t i = 0; i < sub->occ_count; i++)
-		hesper_recording_unref(sub->occ[i].rec);
+	hesper_submission_release_recordings(sub);
 	sub->occ_count = 0;
 	pthread_mutex_lock(&queue->lock);
 	sub->next = queue->free_list;

@@ -501,8 +501,8 @@ static int p_simultaneous(struct pat *p)
 		submit(p->vk.queues[0], &s, 1, f[SIMUL_SUBMITS + 2]);
 		submit(p->vk.queues[1], &s, 1, f[SIMUL_SUBMITS + 3]);
 		VKC_CHECK(vkWaitForFences(p->vk.device, 2, &f[SIMUL_SUBMITS + 2], VK_TRUE, UINT64_MAX));
+		/* Both runs wrote the same queries at once: Hesper counts them and drops their times. */
 		runs += 2;
-		timed_runs += 2;
 	}
 	p->busy_runs += runs;
 	p->expect[0] = 2 * runs;
