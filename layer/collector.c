@@ -362,6 +362,9 @@ static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 		if (r == VK_TIMEOUT || r == VK_NOT_READY)
 			return true;
 		bool lost = r != VK_SUCCESS; /* device lost: its timestamps will never come */
+		if (lost && !atomic_exchange(&q->dev->lost, true))
+			hesper_log("the device '%s' was lost (%d); its work still in flight is reported as dropped",
+				   q->dev->props.deviceName, (int)r);
 		pthread_mutex_lock(&q->lock);
 		q->pending_head = sub->next;
 		if (!q->pending_head)

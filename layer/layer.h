@@ -139,6 +139,7 @@ struct hesper_device {
 	struct hesper_map pipelines;        /* VkPipeline -> struct hesper_pipeline */
 	atomic_int collector_users;         /* collector waits in progress on this device */
 	atomic_bool closing;
+	atomic_bool lost;                   /* said once, when a wait first reports the device lost */
 	struct hesper_device *next_in_process;
 };
 

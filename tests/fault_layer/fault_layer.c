@@ -1,0 +1,569 @@
+/*
+ * fault_layer: a Vulkan layer that makes a healthy device look broken in two ways real
+ * hardware does and lavapipe never does. Meant to sit BELOW Hesper (between Hesper and
+ * the driver); it shares no code with Hesper and only passes calls through, changing
+ * what they return.
+ *
+ *   FAULT_NO_TIMESTAMPS=1
+ *       vkGetPhysicalDeviceQueueFamilyProperties, ...2 and ...2KHR report
+ *       timestampValidBits = 0 for every queue family: no family has timestamps.
+ *
+ *   FAULT_DEVICE_LOST_AFTER=N [FAULT_DEVICE_LOST_MODE=completion|next_submit]
+ *                             [FAULT_DEVICE_LOST_GRACE_MS=MS]
+ *       The first N vkQueueSubmit / vkQueueSubmit2 / vkQueueSubmit2KHR calls of each
+ *       device pass through; then the device is lost:
+ *         completion (default): the N-th call, once passed, waits for its queue to go
+ *             idle (so that work really ran) and marks the device lost before it returns
+ *             VK_SUCCESS. Every wait of the program that follows fails.
+ *         next_submit: the (N+1)-th call waits for the queue to go idle, then
+ *             FAULT_DEVICE_LOST_GRACE_MS (default 0) more, marks the device lost and
+ *             returns VK_ERROR_DEVICE_LOST. Everything before it completed normally.
+ *       Once lost: every vkQueueSubmit* returns VK_ERROR_DEVICE_LOST without submitting;
+ *       vkWaitForFences, vkGetFenceStatus, vkWaitSemaphores(KHR),
+ *       vkGetSemaphoreCounterValue(KHR), vkQueueWaitIdle and vkDeviceWaitIdle return
+ *       VK_ERROR_DEVICE_LOST without calling down.
+ *       N = 0 with completion: the first submit is already refused (nothing ran).
+ *
+ *   FAULT_LOG=1   one "fault_layer: ..." line on stderr when the device is lost, and one
+ *                 with the number of submit calls passed at vkDestroyDevice.
+ *
+ * A submit call is counted when it reaches this layer, whoever made it (the program or a
+ * layer above). The wait for idle uses vkQueueWaitIdle on the submitting queue: exact for
+ * programs with one queue, which is what the tests use.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <vulkan/vk_layer.h>
+#include <vulkan/vulkan.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define LAYER_NAME "VK_LAYER_HESPERTEST_fault"
+
+/* ---------------------------------------------------------------- settings */
+
+enum lost_mode { LOST_COMPLETION, LOST_NEXT_SUBMIT };
+
+static struct {
+	bool no_timestamps;
+	bool lose;                  /* FAULT_DEVICE_LOST_AFTER given */
+	uint64_t lost_after;
+	enum lost_mode mode;
+	uint64_t grace_ms;
+	bool log;
+} cfg;
+
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+
+static bool env_u64(const char *name, uint64_t *out)
+{
+	const char *s = getenv(name);
+	if (!s || !*s)
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end) {
+		fprintf(stderr, "fault_layer: bad %s='%s' (want a decimal number)\n", name, s);
+		abort(); /* a test misconfigured must not pass quietly */
+	}
+	*out = v;
+	return true;
+}
+
+static void read_cfg(void)
+{
+	const char *s = getenv("FAULT_NO_TIMESTAMPS");
+	cfg.no_timestamps = s && strcmp(s, "1") == 0;
+	cfg.lose = env_u64("FAULT_DEVICE_LOST_AFTER", &cfg.lost_after);
+	s = getenv("FAULT_DEVICE_LOST_MODE");
+	if (!s || !*s || strcmp(s, "completion") == 0) {
+		cfg.mode = LOST_COMPLETION;
+	} else if (strcmp(s, "next_submit") == 0) {
+		cfg.mode = LOST_NEXT_SUBMIT;
+	} else {
+		fprintf(stderr, "fault_layer: bad FAULT_DEVICE_LOST_MODE='%s' (completion or next_submit)\n", s);
+		abort();
+	}
+	if (!env_u64("FAULT_DEVICE_LOST_GRACE_MS", &cfg.grace_ms))
+		cfg.grace_ms = 0;
+	s = getenv("FAULT_LOG");
+	cfg.log = s && strcmp(s, "1") == 0;
+}
+
+static void settings(void)
+{
+	pthread_once(&cfg_once, read_cfg);
+}
+
+/* ---------------------------------------------------------------- state */
+
+struct instance {
+	uint64_t key;
+	VkInstance handle;
+	PFN_vkGetInstanceProcAddr gipa;
+	PFN_vkDestroyInstance DestroyInstance;
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties;
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 GetPhysicalDeviceQueueFamilyProperties2;
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 GetPhysicalDeviceQueueFamilyProperties2KHR;
+	struct instance *next;
+};
+
+struct device {
+	uint64_t key;
+	VkDevice handle;
+	PFN_vkGetDeviceProcAddr gdpa;
+	PFN_vkDestroyDevice DestroyDevice;
+	PFN_vkQueueSubmit QueueSubmit;
+	PFN_vkQueueSubmit2 QueueSubmit2;
+	PFN_vkQueueSubmit2 QueueSubmit2KHR;
+	PFN_vkQueueWaitIdle QueueWaitIdle;
+	PFN_vkDeviceWaitIdle DeviceWaitIdle;
+	PFN_vkWaitForFences WaitForFences;
+	PFN_vkGetFenceStatus GetFenceStatus;
+	PFN_vkWaitSemaphores WaitSemaphores;
+	PFN_vkWaitSemaphores WaitSemaphoresKHR;
+	PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValue;
+	PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValueKHR;
+	pthread_mutex_t submit_lock;        /* orders the submit count and the loss (when losing) */
+	atomic_uint_fast64_t submits;       /* submit calls passed through */
+	atomic_bool lost;
+	struct device *next;
+};
+
+/* Few instances and devices: linked lists under one lock; entries are freed only at destroy. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct instance *g_instances;
+static struct device *g_devices;
+
+/* The loader's dispatch pointer: the same for an instance and its physical devices, and
+ * for a device and its queues and command buffers. */
+static uint64_t dkey(const void *dispatchable)
+{
+	return (uint64_t)(uintptr_t)(*(void *const *)dispatchable);
+}
+
+static struct instance *instance_of(const void *dispatchable)
+{
+	uint64_t key = dkey(dispatchable);
+	pthread_mutex_lock(&g_lock);
+	struct instance *i = g_instances;
+	while (i && i->key != key)
+		i = i->next;
+	pthread_mutex_unlock(&g_lock);
+	return i;
+}
+
+static struct device *device_of(const void *dispatchable)
+{
+	uint64_t key = dkey(dispatchable);
+	pthread_mutex_lock(&g_lock);
+	struct device *d = g_devices;
+	while (d && d->key != key)
+		d = d->next;
+	pthread_mutex_unlock(&g_lock);
+	if (!d) {
+		fprintf(stderr, "fault_layer: call on an unknown device\n");
+		abort();
+	}
+	return d;
+}
+
+/* ---------------------------------------------------------------- instance */
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateInstance(const VkInstanceCreateInfo *info,
+							   const VkAllocationCallbacks *alloc, VkInstance *out)
+{
+	settings();
+	VkLayerInstanceCreateInfo *chain = (VkLayerInstanceCreateInfo *)info->pNext;
+	while (chain && !(chain->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
+			  chain->function == VK_LAYER_LINK_INFO))
+		chain = (VkLayerInstanceCreateInfo *)chain->pNext;
+	if (!chain || !chain->u.pLayerInfo)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = chain->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	chain->u.pLayerInfo = chain->u.pLayerInfo->pNext;
+	PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
+	if (!create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	VkResult r = create(info, alloc, out);
+	if (r != VK_SUCCESS)
+		return r;
+	struct instance *in = calloc(1, sizeof *in);
+	if (!in)
+		abort();
+	in->key = dkey(*out);
+	in->handle = *out;
+	in->gipa = gipa;
+#define GET(fn) in->fn = (PFN_vk##fn)gipa(*out, "vk" #fn)
+	GET(DestroyInstance);
+	GET(GetPhysicalDeviceQueueFamilyProperties);
+	GET(GetPhysicalDeviceQueueFamilyProperties2);
+#undef GET
+	in->GetPhysicalDeviceQueueFamilyProperties2KHR =
+		(PFN_vkGetPhysicalDeviceQueueFamilyProperties2)gipa(*out, "vkGetPhysicalDeviceQueueFamilyProperties2KHR");
+	pthread_mutex_lock(&g_lock);
+	in->next = g_instances;
+	g_instances = in;
+	pthread_mutex_unlock(&g_lock);
+	return VK_SUCCESS;
+}
+
+static VKAPI_ATTR void VKAPI_CALL fault_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
+{
+	if (!instance)
+		return;
+	uint64_t key = dkey(instance);
+	pthread_mutex_lock(&g_lock);
+	struct instance **p = &g_instances, *in = NULL;
+	while (*p && (*p)->key != key)
+		p = &(*p)->next;
+	if (*p) {
+		in = *p;
+		*p = in->next;
+	}
+	pthread_mutex_unlock(&g_lock);
+	if (in) {
+		in->DestroyInstance(instance, alloc);
+		free(in);
+	}
+}
+
+static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice phys,
+									       uint32_t *count,
+									       VkQueueFamilyProperties *props)
+{
+	instance_of(phys)->GetPhysicalDeviceQueueFamilyProperties(phys, count, props);
+	if (cfg.no_timestamps && props)
+		for (uint32_t i = 0; i < *count; i++)
+			props[i].timestampValidBits = 0;
+}
+
+static void family_props2(PFN_vkGetPhysicalDeviceQueueFamilyProperties2 next, VkPhysicalDevice phys,
+			  uint32_t *count, VkQueueFamilyProperties2 *props)
+{
+	next(phys, count, props);
+	if (cfg.no_timestamps && props)
+		for (uint32_t i = 0; i < *count; i++)
+			props[i].queueFamilyProperties.timestampValidBits = 0;
+}
+
+static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties2(VkPhysicalDevice phys,
+										uint32_t *count,
+										VkQueueFamilyProperties2 *props)
+{
+	family_props2(instance_of(phys)->GetPhysicalDeviceQueueFamilyProperties2, phys, count, props);
+}
+
+static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties2KHR(VkPhysicalDevice phys,
+										   uint32_t *count,
+										   VkQueueFamilyProperties2 *props)
+{
+	family_props2(instance_of(phys)->GetPhysicalDeviceQueueFamilyProperties2KHR, phys, count, props);
+}
+
+/* ---------------------------------------------------------------- device */
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateDevice(VkPhysicalDevice phys, const VkDeviceCreateInfo *info,
+							 const VkAllocationCallbacks *alloc, VkDevice *out)
+{
+	VkLayerDeviceCreateInfo *chain = (VkLayerDeviceCreateInfo *)info->pNext;
+	while (chain && !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
+			  chain->function == VK_LAYER_LINK_INFO))
+		chain = (VkLayerDeviceCreateInfo *)chain->pNext;
+	if (!chain || !chain->u.pLayerInfo)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = chain->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkGetDeviceProcAddr gdpa = chain->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+	chain->u.pLayerInfo = chain->u.pLayerInfo->pNext;
+	struct instance *in = instance_of(phys);
+	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(in ? in->handle : VK_NULL_HANDLE, "vkCreateDevice");
+	if (!create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	VkResult r = create(phys, info, alloc, out);
+	if (r != VK_SUCCESS)
+		return r;
+	struct device *d = calloc(1, sizeof *d);
+	if (!d)
+		abort();
+	VkDevice dev = *out;
+	d->key = dkey(dev);
+	d->handle = dev;
+	d->gdpa = gdpa;
+	pthread_mutex_init(&d->submit_lock, NULL);
+	atomic_init(&d->submits, 0);
+	atomic_init(&d->lost, false);
+#define GET(fn) d->fn = (PFN_vk##fn)gdpa(dev, "vk" #fn)
+	GET(DestroyDevice);
+	GET(QueueSubmit);
+	GET(QueueSubmit2);
+	GET(QueueWaitIdle);
+	GET(DeviceWaitIdle);
+	GET(WaitForFences);
+	GET(GetFenceStatus);
+	GET(WaitSemaphores);
+	GET(GetSemaphoreCounterValue);
+#undef GET
+	d->QueueSubmit2KHR = (PFN_vkQueueSubmit2)gdpa(dev, "vkQueueSubmit2KHR");
+	d->WaitSemaphoresKHR = (PFN_vkWaitSemaphores)gdpa(dev, "vkWaitSemaphoresKHR");
+	d->GetSemaphoreCounterValueKHR = (PFN_vkGetSemaphoreCounterValue)gdpa(dev, "vkGetSemaphoreCounterValueKHR");
+	pthread_mutex_lock(&g_lock);
+	d->next = g_devices;
+	g_devices = d;
+	pthread_mutex_unlock(&g_lock);
+	return VK_SUCCESS;
+}
+
+static VKAPI_ATTR void VKAPI_CALL fault_DestroyDevice(VkDevice dev, const VkAllocationCallbacks *alloc)
+{
+	if (!dev)
+		return;
+	uint64_t key = dkey(dev);
+	pthread_mutex_lock(&g_lock);
+	struct device **p = &g_devices, *d = NULL;
+	while (*p && (*p)->key != key)
+		p = &(*p)->next;
+	if (*p) {
+		d = *p;
+		*p = d->next;
+	}
+	pthread_mutex_unlock(&g_lock);
+	if (d) {
+		if (cfg.log)
+			fprintf(stderr, "fault_layer: vkDestroyDevice after %llu submit calls\n",
+				(unsigned long long)atomic_load(&d->submits));
+		d->DestroyDevice(dev, alloc);
+		pthread_mutex_destroy(&d->submit_lock);
+		free(d);
+	}
+}
+
+/* ---------------------------------------------------------------- device loss */
+
+static void sleep_ms(uint64_t ms)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Lets @queue's work finish, then marks @d lost. Called with d->submit_lock held. */
+static void lose_device(struct device *d, VkQueue queue, const char *when)
+{
+	VkResult r = d->QueueWaitIdle(queue);
+	if (r != VK_SUCCESS) {
+		fprintf(stderr, "fault_layer: vkQueueWaitIdle failed (%d) before the loss\n", (int)r);
+		abort();
+	}
+	if (cfg.mode == LOST_NEXT_SUBMIT && cfg.grace_ms)
+		sleep_ms(cfg.grace_ms);
+	atomic_store(&d->lost, true);
+	if (cfg.log)
+		fprintf(stderr, "fault_layer: device lost %s (%llu submit calls passed)\n", when,
+			(unsigned long long)atomic_load(&d->submits));
+}
+
+/*
+ * Before a submit call: returns VK_ERROR_DEVICE_LOST when it must be refused, else
+ * VK_SUCCESS (the call then goes down and after() runs). Holds d->submit_lock on
+ * VK_SUCCESS: after() releases it.
+ */
+static VkResult before_submit(struct device *d, VkQueue queue)
+{
+	if (!cfg.lose || atomic_load(&d->lost))
+		return cfg.lose ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
+	pthread_mutex_lock(&d->submit_lock);
+	if (atomic_load(&d->lost)) {
+		pthread_mutex_unlock(&d->submit_lock);
+		return VK_ERROR_DEVICE_LOST;
+	}
+	if (atomic_load(&d->submits) >= cfg.lost_after) {
+		/* completion mode reaches this only with N = 0; next_submit mode at call N + 1. */
+		lose_device(d, queue, "at a submit call");
+		pthread_mutex_unlock(&d->submit_lock);
+		return VK_ERROR_DEVICE_LOST;
+	}
+	return VK_SUCCESS;
+}
+
+static void after_submit(struct device *d, VkQueue queue, VkResult result)
+{
+	uint64_t passed = result == VK_SUCCESS ? atomic_fetch_add(&d->submits, 1) + 1 : 0;
+	if (!cfg.lose)
+		return;
+	if (passed && cfg.mode == LOST_COMPLETION && passed == cfg.lost_after)
+		lose_device(d, queue, "after its last submission completed");
+	pthread_mutex_unlock(&d->submit_lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *submits,
+							VkFence fence)
+{
+	struct device *d = device_of(queue);
+	VkResult r = before_submit(d, queue);
+	if (r != VK_SUCCESS)
+		return r;
+	r = d->QueueSubmit(queue, n, submits, fence);
+	after_submit(d, queue, r);
+	return r;
+}
+
+static VkResult submit2(struct device *d, PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t n,
+			const VkSubmitInfo2 *submits, VkFence fence)
+{
+	VkResult r = before_submit(d, queue);
+	if (r != VK_SUCCESS)
+		return r;
+	r = next(queue, n, submits, fence);
+	after_submit(d, queue, r);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits,
+							 VkFence fence)
+{
+	struct device *d = device_of(queue);
+	return submit2(d, d->QueueSubmit2, queue, n, submits, fence);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueSubmit2KHR(VkQueue queue, uint32_t n,
+							    const VkSubmitInfo2 *submits, VkFence fence)
+{
+	struct device *d = device_of(queue);
+	return submit2(d, d->QueueSubmit2KHR, queue, n, submits, fence);
+}
+
+#define LOST_OR(d, call) (atomic_load(&(d)->lost) ? VK_ERROR_DEVICE_LOST : (call))
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueWaitIdle(VkQueue queue)
+{
+	struct device *d = device_of(queue);
+	return LOST_OR(d, d->QueueWaitIdle(queue));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_DeviceWaitIdle(VkDevice dev)
+{
+	struct device *d = device_of(dev);
+	return LOST_OR(d, d->DeviceWaitIdle(dev));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_WaitForFences(VkDevice dev, uint32_t n, const VkFence *fences,
+							  VkBool32 all, uint64_t timeout)
+{
+	struct device *d = device_of(dev);
+	return LOST_OR(d, d->WaitForFences(dev, n, fences, all, timeout));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_GetFenceStatus(VkDevice dev, VkFence fence)
+{
+	struct device *d = device_of(dev);
+	return LOST_OR(d, d->GetFenceStatus(dev, fence));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_WaitSemaphores(VkDevice dev, const VkSemaphoreWaitInfo *info,
+							   uint64_t timeout)
+{
+	struct device *d = device_of(dev);
+	return LOST_OR(d, d->WaitSemaphores(dev, info, timeout));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_WaitSemaphoresKHR(VkDevice dev, const VkSemaphoreWaitInfo *info,
+							      uint64_t timeout)
+{
+	struct device *d = device_of(dev);
+	return LOST_OR(d, d->WaitSemaphoresKHR(dev, info, timeout));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValue(VkDevice dev, VkSemaphore sem,
+								     uint64_t *value)
+{
+	struct device *d = device_of(dev);
+	return LOST_OR(d, d->GetSemaphoreCounterValue(dev, sem, value));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValueKHR(VkDevice dev, VkSemaphore sem,
+									uint64_t *value)
+{
+	struct device *d = device_of(dev);
+	return LOST_OR(d, d->GetSemaphoreCounterValueKHR(dev, sem, value));
+}
+
+/* ---------------------------------------------------------------- lookup and negotiation */
+
+static PFN_vkVoidFunction device_hook(const char *name)
+{
+#define HOOK(fn)                          \
+	if (strcmp(name, "vk" #fn) == 0) \
+		return (PFN_vkVoidFunction)fault_##fn
+	HOOK(DestroyDevice);
+	HOOK(QueueSubmit);
+	HOOK(QueueSubmit2);
+	HOOK(QueueSubmit2KHR);
+	HOOK(QueueWaitIdle);
+	HOOK(DeviceWaitIdle);
+	HOOK(WaitForFences);
+	HOOK(GetFenceStatus);
+	HOOK(WaitSemaphores);
+	HOOK(WaitSemaphoresKHR);
+	HOOK(GetSemaphoreCounterValue);
+	HOOK(GetSemaphoreCounterValueKHR);
+	return NULL;
+}
+
+static PFN_vkVoidFunction instance_hook(const char *name)
+{
+	HOOK(DestroyInstance);
+	HOOK(CreateDevice);
+	HOOK(GetPhysicalDeviceQueueFamilyProperties);
+	HOOK(GetPhysicalDeviceQueueFamilyProperties2);
+	HOOK(GetPhysicalDeviceQueueFamilyProperties2KHR);
+#undef HOOK
+	return NULL;
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL fault_GetDeviceProcAddr(VkDevice dev, const char *name)
+{
+	if (strcmp(name, "vkGetDeviceProcAddr") == 0)
+		return (PFN_vkVoidFunction)fault_GetDeviceProcAddr;
+	PFN_vkVoidFunction next = device_of(dev)->gdpa(dev, name);
+	PFN_vkVoidFunction hook = device_hook(name);
+	return next && hook ? hook : next; /* hook only what the chain below provides */
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL fault_GetInstanceProcAddr(VkInstance instance, const char *name)
+{
+	if (strcmp(name, "vkGetInstanceProcAddr") == 0)
+		return (PFN_vkVoidFunction)fault_GetInstanceProcAddr;
+	if (strcmp(name, "vkCreateInstance") == 0)
+		return (PFN_vkVoidFunction)fault_CreateInstance;
+	if (strcmp(name, "vkGetDeviceProcAddr") == 0)
+		return (PFN_vkVoidFunction)fault_GetDeviceProcAddr;
+	if (!instance)
+		return NULL;
+	struct instance *in = instance_of(instance);
+	if (!in)
+		return NULL;
+	PFN_vkVoidFunction next = in->gipa(instance, name);
+	PFN_vkVoidFunction hook = instance_hook(name);
+	if (!hook)
+		hook = device_hook(name);
+	return next && hook ? hook : next;
+}
+
+EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *v)
+{
+	if (!v || v->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT || v->loaderLayerInterfaceVersion < 2)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	v->loaderLayerInterfaceVersion = 2;
+	v->pfnGetInstanceProcAddr = fault_GetInstanceProcAddr;
+	v->pfnGetDeviceProcAddr = fault_GetDeviceProcAddr;
+	v->pfnGetPhysicalDeviceProcAddr = NULL;
+	return VK_SUCCESS;
+}

@@ -1,0 +1,707 @@
+#!/usr/bin/env python3
+"""Hesper on a device that misbehaves, through the fault-injection layer (fault_layer.c)
+placed BELOW Hesper: App -> Hesper -> [validation] -> fault layer -> [validation] -> driver.
+
+    run_fault.py --hesper LIB --layer-dir DIR --patterns EXE --probe EXE
+                 [--keep-modules LIB] [--preload-first LIB]... CASE [options]
+
+Cases:
+  selftest        The fault layer alone, with fault_probe (no Hesper): pass-through when
+                  no fault is asked for; FAULT_NO_TIMESTAMPS=1 gives 0 valid bits through
+                  all three queue-family queries; the validation layer placed above the
+                  fault layer sees those 0 bits (it reports the probe's own timestamp
+                  write); the exact result of every submit and wait call in both device-loss
+                  modes; and, with Hesper preloaded, Hesper above the fault layer.
+  no_timestamps   --pattern NAME [--validation above|below]
+                  FAULT_NO_TIMESTAMPS=1. PATTERNS NAME (one that writes no timestamps of
+                  its own) under the fault layer and the validation layer, without and with
+                  Hesper: same exit code (0) and stdout, no validation message in either,
+                  layer order as asked; Hesper's JSON counts every dispatch exactly (the
+                  program's HESPER-TRUTH line), `timed` 0 on every row, `dropped` == all
+                  dispatches, hesper.timestamps_written == 0; the text report says so.
+                  --validation above (default): Hesper -> validation -> fault, so the
+                  validation layer judges Hesper against the 0 bits; below: Hesper -> fault
+                  -> validation.
+  device_lost     --pattern resubmit|multisubmit --after N --mode completion|next_submit
+                  FAULT_DEVICE_LOST_AFTER=N. The program exits 2 at the first Vulkan call
+                  that fails (tests/programs/vk_common.c), before its truth line: the counts
+                  come from a model of its submit calls (submissions()), itself checked
+                  against a clean run (number of submit calls, HESPER-TRUTH totals).
+                  HESPER_EXIT_TIMEOUT_MS=30000, so waiting on the lost device shows.
+                  Without and with Hesper: same exit
+                  code (2), stdout, and the same failing call named on stderr; Hesper ends
+                  promptly and writes its JSON and text reports: every dispatch of the
+                  submissions that went through counted exactly, `dropped` == the untimed
+                  ones; next_submit: all of them timed; completion: none of the last
+                  submission's timed (its completion was never seen).
+
+Exit status 0 when every check passes, 1 otherwise.
+"""
+
+import argparse
+import difflib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HESPER_LAYER = "VK_LAYER_HESPER_profiler"
+FAULT_LAYER = "VK_LAYER_HESPERTEST_fault"
+VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
+TRUTH_PREFIX = "HESPER-TRUTH "
+RUN_TIMEOUT_S = 240
+DEVICE_LOST = -4
+HEX8 = "[0-9a-f]{8}"
+# The next_submit mode's wait between the last completed submission and the loss: the
+# collector harvests finished work within ~50 ms; this is 20 times that.
+GRACE_MS = 1000
+# Hesper's exit waits up to HESPER_EXIT_TIMEOUT_MS for work in flight. The device-loss runs
+# set it to 30 s: a run under Hesper this much slower than without it waited on the lost
+# device (nothing is in flight once it is lost).
+EXIT_TIMEOUT_MS = 30000
+SLOWER_LIMIT_S = 10.0
+
+SCRUBBED_ENV = ["LD_PRELOAD", "VK_INSTANCE_LAYERS", "VK_LOADER_LAYERS_ENABLE", "VK_LOADER_LAYERS_DISABLE",
+                "VK_LAYER_PATH", "VK_ADD_LAYER_PATH", "VK_LOADER_DEBUG", "TEST_PROVOKE_VALIDATION"]
+VALIDATION_RE = re.compile(r"Validation (Error|Warning|Performance Warning)|VUID-")
+LOADER_LINE_RE = re.compile(r"^(LAYER:|(INFO|WARNING|DEBUG|ERROR|PERF|DRIVER) \| )")
+# vk_common's line for a failed call: "<file>:<line>: <expr> failed: <name> (<code>)"
+FAILED_CALL_RE = re.compile(r"^\S+:\d+: .+ failed: VK_\w+ \(-?\d+\)$")
+LAYER_DIRS = ["/usr/local/share/vulkan/explicit_layer.d", "/usr/share/vulkan/explicit_layer.d",
+              "/etc/vulkan/explicit_layer.d"]
+# Programs that exit without destroying their device leave the driver's and layers'
+# objects behind: LeakSanitizer ignores those (and only those).
+LEAVES_OBJECTS_SUPPRESSIONS = ["libvulkan_lvp.so", "libvulkan.so", "libVkLayer_khronos_validation.so", "libLLVM"]
+
+
+# --- checks and runs ----------------------------------------------------------------------
+
+class Checks:
+    def __init__(self, title):
+        self.title, self.failures, self.passed = title, [], 0
+
+    def check(self, ok, what, detail=""):
+        if ok:
+            self.passed += 1
+        else:
+            self.failures.append((what, detail))
+        return ok
+
+    def fail(self, what, detail=""):
+        return self.check(False, what, detail)
+
+    def finish(self, context=None):
+        if not self.failures:
+            print(f"PASS {self.title}: {self.passed} checks")
+            return 0
+        print(f"FAIL {self.title}: {len(self.failures)} of {self.passed + len(self.failures)} checks failed")
+        for what, detail in self.failures:
+            print(f"  - {what}")
+            for line in str(detail).splitlines():
+                print(f"      {line}")
+        if context:
+            print(context)
+        return 1
+
+
+class Run:
+    def __init__(self, argv, env, cwd):
+        self.argv = argv
+        start = time.monotonic()
+        try:
+            p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=RUN_TIMEOUT_S)
+            self.rc, out, err = p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired as ex:
+            self.rc, out, err = "timeout", ex.stdout or b"", ex.stderr or b""
+        self.seconds = time.monotonic() - start
+        self.out = out.decode("utf-8", "replace")
+        self.err = err.decode("utf-8", "replace")
+
+    def tail(self, label, n=40):
+        parts = []
+        for name, text in (("stdout", self.out), ("stderr", self.err)):
+            lines = [l for l in text.splitlines() if not LOADER_LINE_RE.match(l)]
+            parts.append(f"--- {label} {name} (last {min(n, len(lines))} of {len(lines)} lines, loader lines left out) ---")
+            parts.extend(lines[-n:])
+        return "\n".join(parts)
+
+
+def diff(a, b, la, lb):
+    return "\n".join(difflib.unified_diff(a, b, la, lb, lineterm="", n=2))
+
+
+def elf_needed(path):
+    readelf = shutil.which("readelf")
+    if not readelf:
+        raise RuntimeError("readelf (binutils) not found: cannot inspect " + path)
+    out = subprocess.run([readelf, "-d", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         check=True, text=True).stdout
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
+
+
+def validation_dir():
+    """The directory of the validation layer's manifest, or None."""
+    for d in LAYER_DIRS:
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            continue
+        for n in names:
+            if not n.endswith(".json"):
+                continue
+            try:
+                with open(os.path.join(d, n), encoding="utf-8") as f:
+                    if VALIDATION_LAYER in f.read():
+                        return d
+            except OSError:
+                pass
+    return None
+
+
+# --- environments -------------------------------------------------------------------------
+
+def base_env(args, extra=None):
+    """The caller's environment without what steers Hesper, the loader or layers; the
+    sanitizer runtime preloaded when there is one."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in SCRUBBED_ENV and not k.startswith("HESPER_") and not k.startswith("FAULT_")}
+    if args.sanitizer_preload:
+        env["LD_PRELOAD"] = " ".join(args.sanitizer_preload)
+        opts = env.get("ASAN_OPTIONS", "")
+        if "quarantine_size_mb" not in opts:
+            env["ASAN_OPTIONS"] = (opts + ":" if opts else "") + "quarantine_size_mb=32"
+    env.update(extra or {})
+    return env
+
+
+def layer_env(args, fault, validation=None, debug=True):
+    """Enables the fault layer (with @fault settings) and, when @validation is "above" or
+    "below", the validation layer on that side of it. The loader (1.3.2xx) stacks layers
+    enabled by environment in the order it finds their manifests, first found nearest the
+    application: VK_ADD_LAYER_PATH in order, then the system directories. Hesper's shim
+    puts its own directory first."""
+    paths = [args.layer_dir]
+    layers = [FAULT_LAYER]
+    if validation:
+        layers.append(VALIDATION_LAYER)
+        if validation == "above":
+            paths.insert(0, args.validation_dir)
+    env = {"VK_ADD_LAYER_PATH": ":".join(paths), "VK_INSTANCE_LAYERS": ":".join(layers)}
+    if debug:
+        env["VK_LOADER_DEBUG"] = "layer"
+    env.update(fault)
+    return env
+
+
+def with_hesper(args, env):
+    env = dict(env)
+    env["LD_PRELOAD"] = " ".join(args.sanitizer_preload + [args.hesper])
+    return env
+
+
+def leak_env(args, tmp):
+    """LSAN_OPTIONS for a program that leaves without destroying its device."""
+    if not args.sanitizer_preload:
+        return {}
+    path = os.path.join(tmp, "lsan.supp")
+    with open(path, "w") as f:
+        f.write("".join(f"leak:{lib}\n" for lib in LEAVES_OBJECTS_SUPPRESSIONS))
+    opts = os.environ.get("LSAN_OPTIONS", "")
+    return {"LSAN_OPTIONS": (opts + ":" if opts else "") + "suppressions=" + path}
+
+
+# --- output parsing -----------------------------------------------------------------------
+
+def layer_callstacks(stderr):
+    """[(kind, [layers, application side first])] from VK_LOADER_DEBUG=layer output."""
+    stacks, current = [], None
+    for line in stderr.splitlines():
+        m = re.search(r"(vkCreateInstance|vkCreateDevice) layer callstack setup to:", line)
+        if m:
+            current = (m.group(1), [])
+            stacks.append(current)
+            continue
+        if current is None:
+            continue
+        body = re.sub(r"^LAYER:\s*", "", line).strip() if line.startswith("LAYER:") else None
+        if body is None or body in ("<Drivers>", "<Device>"):
+            current = None
+        elif re.fullmatch(r"VK_LAYER_\w+", body):
+            current[1].append(body)
+    return stacks
+
+
+def check_layer_order(c, run, want, label, device=True):
+    """Every instance and (with @device) device call stack of @run has the layers of @want
+    in that order (application side first), each once."""
+    stacks = layer_callstacks(run.err)
+    kinds = [k for k, _ in stacks]
+    c.check("vkCreateInstance" in kinds and ("vkCreateDevice" in kinds or not device),
+            f"{label}: loader shows the instance" + (" and device" if device else "") + " layer call stacks",
+            f"found: {kinds or 'none'}")
+    for kind, layers in stacks:
+        mine = [l for l in layers if l in want]
+        c.check(mine == want, f"{label}: {kind} call stack has " + " -> ".join(want),
+                "layers, application side first: " + " -> ".join(layers))
+
+
+def validation_messages(run):
+    return [l for l in (run.out + "\n" + run.err).splitlines() if VALIDATION_RE.search(l)]
+
+
+def show_messages(msgs, n=5):
+    """The first @n of @msgs, each cut to 400 characters, and how many there were."""
+    return "\n".join([f"{len(msgs)} messages; the first {min(n, len(msgs))}:"] + [m[:400] for m in msgs[:n]])
+
+
+def program_lines(text):
+    """The program's stdout without loader/validation lines, its truth line normalized."""
+    lines, in_validation = [], False
+    for line in text.splitlines():
+        if VALIDATION_RE.search(line) or LOADER_LINE_RE.match(line):
+            in_validation = bool(VALIDATION_RE.search(line))
+            continue
+        if in_validation and line[:1] in (" ", "\t"):
+            continue
+        in_validation = False
+        if line.startswith(TRUTH_PREFIX):
+            truth = json.loads(line[len(TRUTH_PREFIX):])
+            for k in truth.get("volatile", []):
+                truth.pop(k, None)
+            for k in truth.get("kernels", []):
+                k["own_mean_ns"] = None
+            line = TRUTH_PREFIX + json.dumps(truth, sort_keys=True)
+        lines.append(line)
+    return lines
+
+
+def parse_truth(text):
+    for line in text.splitlines():
+        if line.startswith(TRUTH_PREFIX):
+            return json.loads(line[len(TRUTH_PREFIX):])
+    return None
+
+
+def failed_calls(stderr):
+    return [l for l in stderr.splitlines() if FAILED_CALL_RE.match(l)]
+
+
+def hesper_lines(stderr):
+    return [l for l in stderr.splitlines() if l.startswith("hesper: ")]
+
+
+def read_json(c, path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            rep = json.load(f)
+    except (OSError, ValueError) as ex:
+        c.fail("Hesper wrote a readable JSON summary", f"{path}: {ex}")
+        return None
+    c.check(rep.get("schema") == "hesper-summary/1", "JSON schema is hesper-summary/1", f"got {rep.get('schema')!r}")
+    return rep
+
+
+def read_text(c, path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as ex:
+        c.fail("Hesper wrote the text report", str(ex))
+        return ""
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def rows_of(rep):
+    return [r for r in rep.get("kernels") or [] if isinstance(r, dict)]
+
+
+def match_rows(c, rep, expected):
+    """@expected: [(kind, name, count)] with kind "debug" (row named @name), "source"
+    (row "@name#<8 hex>") or "unnamed" (a row "main#<8 hex>", told apart by count).
+    Checks one row per expected kernel with its exact count and no other row; returns
+    [(expected kernel, row or None)]."""
+    rows = rows_of(rep)
+    names = [r.get("name") for r in rows]
+    c.check(len(rows) == len(expected), f"{len(expected)} kernel rows",
+            f"got {len(rows)}: {[(r.get('name'), r.get('count')) for r in rows]}")
+    claimed, pairs = set(), []
+    unnamed = [e for e in expected if e[0] == "unnamed"]
+    for e in expected:
+        kind, name, count = e
+        if kind == "unnamed":
+            continue
+        pat = re.compile(re.escape(name) + ("" if kind == "debug" else "#" + HEX8) + "$")
+        hits = [i for i, n in enumerate(names) if isinstance(n, str) and pat.match(n)]
+        if c.check(len(hits) == 1, f"kernel {pat.pattern!r} has one row", f"rows: {names}"):
+            claimed.add(hits[0])
+            row = rows[hits[0]]
+            c.check(row.get("count") == count, f"{row.get('name')!r}: count {count}", f"got {row.get('count')!r}")
+            pairs.append((e, row))
+        else:
+            pairs.append((e, None))
+    main_re = re.compile("main#" + HEX8 + "$")
+    rest = [i for i in range(len(rows)) if i not in claimed]
+    mains = [i for i in rest if main_re.match(str(names[i]))]
+    c.check(len(mains) == len(rest), "every other row is named 'main#<8 hex>'",
+            f"unexpected: {[names[i] for i in rest if i not in mains]}")
+    want = sorted(e[2] for e in unnamed)
+    got = sorted(rows[i].get("count") for i in mains)
+    c.check(want == got, f"unnamed kernels: 'main#' rows with counts {want}",
+            f"got {[(names[i], rows[i].get('count')) for i in mains]}")
+    for e in unnamed:
+        hits = [i for i in mains if rows[i].get("count") == e[2]]
+        same = [x for x in unnamed if x[2] == e[2]]
+        pairs.append((e, rows[hits[0]] if len(hits) == 1 and len(same) == 1 else None))
+    return pairs
+
+
+def expected_from_truth(truth):
+    out = []
+    for k in truth["kernels"]:
+        if k.get("debug_name"):
+            out.append(("debug", k["debug_name"], k["count"]))
+        elif k.get("source_named"):
+            out.append(("source", k["source"], k["count"]))
+        else:
+            out.append(("unnamed", k["spv"], k["count"]))
+    return out
+
+
+# --- selftest -----------------------------------------------------------------------------
+
+def probe_rounds(text):
+    rounds = []
+    for line in text.splitlines():
+        if line.startswith("round "):
+            words = line.split()
+            rounds.append(dict(zip(words[2::2], (int(w) for w in words[3::2]))))
+    return rounds
+
+
+PROBE_CALLS = ["submit", "fence_wait", "fence_status", "sem_wait", "sem_wait_khr", "sem_value", "sem_value_khr",
+               "queue_idle", "device_idle"]
+PROBE_ROUNDS = 5
+
+
+def expected_rounds(after, mode):
+    """Per round, the VkResult of each call of fault_probe lost (None: no fault)."""
+    out = []
+    for r in range(1, PROBE_ROUNDS + 1):
+        if after is None or (mode == "next_submit" and r <= after) or (mode == "completion" and r < after):
+            out.append({k: 0 for k in PROBE_CALLS})
+        elif mode == "completion" and r == after:
+            out.append(dict({k: DEVICE_LOST for k in PROBE_CALLS}, submit=0))
+        else:
+            out.append({k: DEVICE_LOST for k in PROBE_CALLS})
+    return out
+
+
+def case_selftest(args, c, tmp):
+    probe = args.probe
+    context = []
+    alone = Run([probe, "bits"], base_env(args), tmp)
+    context.append(alone.tail("bits, no layer"))
+    real = re.findall(r"^family (\d+) bits (\d+) (\d+) (\d+)$", alone.out, re.M)
+    c.check(alone.rc == 0 and real, "probe lists the queue families alone", alone.tail("alone"))
+    c.check(real and all(int(b) > 0 for f in real for b in f[1:]),
+            "every queue family has timestamps without the fault layer (else the no-timestamp tests prove nothing)",
+            str(real))
+    passthrough = Run([probe, "bits"], base_env(args, layer_env(args, {})), tmp)
+    check_layer_order(c, passthrough, [FAULT_LAYER], "bits", device=False)
+    c.check(passthrough.rc == 0 and passthrough.out == alone.out,
+            "fault layer without FAULT_* settings: queue families as without it",
+            diff(alone.out.splitlines(), passthrough.out.splitlines(), "alone", "fault layer"))
+    zero = Run([probe, "bits"], base_env(args, layer_env(args, {"FAULT_NO_TIMESTAMPS": "1"})), tmp)
+    want = "".join(f"family {f[0]} bits 0 0 0\n" for f in real)
+    c.check(zero.rc == 0 and zero.out == want,
+            "FAULT_NO_TIMESTAMPS=1: 0 valid bits from vkGetPhysicalDeviceQueueFamilyProperties, ...2 and ...2KHR",
+            diff(want.splitlines(), zero.out.splitlines(), "want", "got"))
+
+    # The validation layer above the fault layer sees the 0 bits: the probe's own timestamp
+    # write is invalid there (so "no validation message" under Hesper means something).
+    clean = Run([probe, "timestamp"], base_env(args, layer_env(args, {}, "above")), tmp)
+    check_layer_order(c, clean, [VALIDATION_LAYER, FAULT_LAYER], "timestamp")
+    c.check(clean.rc == 0 and not validation_messages(clean),
+            "timestamp probe on a family with timestamps: exit 0, no validation message",
+            show_messages(validation_messages(clean)) + "\n" + clean.tail("timestamp"))
+    bad = Run([probe, "timestamp"], base_env(args, layer_env(args, {"FAULT_NO_TIMESTAMPS": "1"}, "above")), tmp)
+    msgs = validation_messages(bad)
+    c.check(any("VUID-vkCmdWriteTimestamp-timestampValidBits-00829" in m for m in msgs),
+            "validation (above the fault layer) reports a timestamp written on a family with 0 valid bits",
+            show_messages(msgs))
+
+    for after, mode in ((None, None), (2, "completion"), (2, "next_submit"), (0, "completion"), (0, "next_submit")):
+        fault = {} if after is None else {"FAULT_DEVICE_LOST_AFTER": str(after), "FAULT_DEVICE_LOST_MODE": mode}
+        run = Run([probe, "lost"], base_env(args, layer_env(args, fault, debug=False)), tmp)
+        label = "no fault" if after is None else f"FAULT_DEVICE_LOST_AFTER={after} {mode}"
+        got, want = probe_rounds(run.out), expected_rounds(after, mode)
+        c.check(run.rc == 0 and got == want, f"lost probe, {label}: every submit and wait returns what it should",
+                diff([json.dumps(r) for r in want], [json.dumps(r) for r in got], "want", "got") + "\n" +
+                run.tail(label))
+
+    # With Hesper preloaded, the shim puts Hesper's directory first: Hesper above the fault layer.
+    env = with_hesper(args, base_env(args, layer_env(args, {}, "above")))
+    env["HESPER_REPORT"] = "json:" + os.path.join(tmp, "selftest.json")
+    run = Run([probe, "lost"], env, tmp)
+    check_layer_order(c, run, [HESPER_LAYER, VALIDATION_LAYER, FAULT_LAYER], "under Hesper, validation above")
+    c.check(run.rc == 0, "lost probe under Hesper, no fault: exit 0", run.tail("under Hesper"))
+    env = with_hesper(args, base_env(args, layer_env(args, {}, "below")))
+    env["HESPER_REPORT"] = "json:" + os.path.join(tmp, "selftest.json")
+    run = Run([probe, "timestamp"], env, tmp)
+    check_layer_order(c, run, [HESPER_LAYER, FAULT_LAYER, VALIDATION_LAYER], "under Hesper, validation below")
+    c.check(run.rc == 0, "timestamp probe under Hesper, no fault: exit 0", run.tail("under Hesper"))
+    return "\n".join(context)
+
+
+# --- no timestamps ------------------------------------------------------------------------
+
+def case_no_timestamps(args, c, tmp):
+    argv = [args.patterns, args.pattern]
+    env = base_env(args, layer_env(args, {"FAULT_NO_TIMESTAMPS": "1"}, args.validation))
+    order = [FAULT_LAYER, VALIDATION_LAYER] if args.validation == "below" else [VALIDATION_LAYER, FAULT_LAYER]
+    base = Run(argv, env, tmp)
+    c.check(base.rc == 0, "program alone (fault + validation layers) exits 0", base.tail("alone"))
+    check_layer_order(c, base, order, "alone")
+    c.check(not validation_messages(base), "no validation message alone (the program writes no timestamps)",
+            show_messages(validation_messages(base)))
+    out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
+    henv = with_hesper(args, env)
+    henv["HESPER_REPORT"] = f"json:{out_json},text:{out_text}"
+    run = Run(argv, henv, tmp)
+    context = base.tail("alone") + "\n" + run.tail("under Hesper")
+    c.check(run.rc == base.rc, f"exit code under Hesper equals the program's own ({base.rc})", f"got {run.rc}")
+    a, b = program_lines(base.out), program_lines(run.out)
+    c.check(a == b, "program's stdout unchanged under Hesper", diff(a, b, "alone", "under Hesper"))
+    msgs = validation_messages(run)
+    c.check(not msgs, "no validation message under Hesper", show_messages(msgs))
+    check_layer_order(c, run, [HESPER_LAYER] + order, "under Hesper")
+    for line in hesper_lines(run.err):
+        print(f"  note: Hesper said: {line}")
+    truth = parse_truth(run.out)
+    if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
+        return context
+    rep = read_json(c, out_json)
+    if rep is None:
+        return context
+    expected = expected_from_truth(truth)
+    total = sum(e[2] for e in expected)
+    c.check(total > 0, "the program dispatched something", str(truth))
+    for e, row in match_rows(c, rep, expected):
+        if row is not None:
+            c.check(row.get("timed") == 0, f"{row.get('name')!r}: timed 0", f"got {row.get('timed')!r}")
+    got_total = sum(r.get("count", 0) for r in rows_of(rep) if is_int(r.get("count")))
+    c.check(got_total == total, f"dispatch counts sum to {total}", f"got {got_total}")
+    c.check(rep.get("dropped") == total, f"dropped == {total} (every dispatch)", f"got {rep.get('dropped')!r}")
+    written = (rep.get("hesper") or {}).get("timestamps_written")
+    c.check(written == 0, "hesper.timestamps_written == 0 (no query written on a family without timestamps)",
+            f"got {written!r}")
+    for q in rep.get("queues") or []:
+        if isinstance(q, dict) and "timestamp_bits" in q:
+            c.check(q["timestamp_bits"] == 0, "queues[].timestamp_bits == 0 (Hesper saw the fault layer's 0 bits)",
+                    f"got {q!r}")
+    text = read_text(c, out_text)
+    pat = rf"dispatches\s+{total}: 0 timed, {total} dropped\b"
+    c.check(re.search(pat, text) is not None, f"text report: '{total}: 0 timed, {total} dropped'", text[:3000])
+    if c.failures:
+        context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000] + "\n--- text report ---\n" + text
+    return context
+
+
+# --- device lost --------------------------------------------------------------------------
+
+# Per submit call reaching the driver, in order: [(kind, kernel, dispatches)] (the model of
+# tests/programs/patterns.c; the truth line is never printed when the program fails).
+def submissions(pattern):
+    if pattern == "resubmit":
+        return [[("debug", "resubmit_named", 2), ("source", "count.comp", 3), ("unnamed", "busy.spv", 1)]] * 12
+    if pattern == "multisubmit":
+        return [[("debug", "ms_submit", 18)], [], [("debug", "ms_submit2", 8)], [("debug", "ms_submit2khr", 8)]]
+    raise ValueError(f"no submission model for pattern {pattern!r}")
+
+
+def check_model(args, c, tmp, subs, validation):
+    """The submission model against the program as built: a run with the fault layer and
+    no fault, which counts the submit calls reaching it, and the HESPER-TRUTH totals."""
+    env = base_env(args, layer_env(args, {"FAULT_LOG": "1"}, validation, debug=False))
+    run = Run([args.patterns, args.pattern], env, tmp)
+    truth = parse_truth(run.out)
+    seen = re.findall(r"^fault_layer: vkDestroyDevice after (\d+) submit calls$", run.err, re.M)
+    if not c.check(run.rc == 0 and truth is not None and len(seen) == 1,
+                   "program runs clean under the fault layer alone (no fault), with its truth line",
+                   run.tail("fault layer, no fault")):
+        return
+    c.check(int(seen[0]) == len(subs), f"submission model: {len(subs)} submit calls, as the program makes",
+            f"the fault layer saw {seen[0]}: update submissions() for tests/programs/patterns.c")
+    model = {}
+    for sub in subs:
+        for kind, name, n in sub:
+            model[(kind, name)] = model.get((kind, name), 0) + n
+    real = {}
+    for kind, name, count in expected_from_truth(truth):
+        real[(kind, name)] = real.get((kind, name), 0) + count
+    c.check(model == real, "submission model: per-kernel totals equal the program's HESPER-TRUTH counts",
+            f"model {sorted(model.items())}\ntruth {sorted(real.items())}: update submissions()")
+
+
+def case_device_lost(args, c, tmp):
+    subs = submissions(args.pattern)
+    check_model(args, c, tmp, subs, args.validation)
+    c.check(args.after < len(subs), f"the program makes more than {args.after} submit calls",
+            f"it makes {len(subs)}: the loss would never be seen")
+    passed = subs[:args.after]  # the submit calls that went through (and ran)
+    totals = {}
+    for sub in passed:
+        for kind, name, n in sub:
+            totals[(kind, name)] = totals.get((kind, name), 0) + n
+    expected = [(k, n, cnt) for (k, n), cnt in totals.items() if cnt > 0]
+    last = {(k, n): cnt for k, n, cnt in (passed[-1] if passed else [])}
+
+    argv = [args.patterns, args.pattern]
+    fault = {"FAULT_DEVICE_LOST_AFTER": str(args.after), "FAULT_DEVICE_LOST_MODE": args.mode,
+             "FAULT_DEVICE_LOST_GRACE_MS": str(GRACE_MS if args.mode == "next_submit" else 0),
+             "HESPER_EXIT_TIMEOUT_MS": str(EXIT_TIMEOUT_MS)}
+    env = base_env(args, layer_env(args, fault, args.validation))
+    env.update(leak_env(args, tmp))
+    order = [FAULT_LAYER, VALIDATION_LAYER] if args.validation == "below" else [VALIDATION_LAYER, FAULT_LAYER]
+    base = Run(argv, env, tmp)
+    c.check(base.rc == 2, "program alone exits 2 (vk_common: a Vulkan call failed)", base.tail("alone"))
+    base_failed = failed_calls(base.err)
+    c.check(len(base_failed) == 1 and "VK_ERROR_DEVICE_LOST" in base_failed[0],
+            "program alone names one call that failed with VK_ERROR_DEVICE_LOST", base.tail("alone"))
+    c.check(not validation_messages(base), "no validation message alone", show_messages(validation_messages(base)))
+
+    out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
+    henv = with_hesper(args, env)
+    henv["HESPER_REPORT"] = f"json:{out_json},text:{out_text}"
+    run = Run(argv, henv, tmp)
+    context = base.tail("alone") + "\n" + run.tail("under Hesper")
+    print(f"  (alone {base.seconds:.1f} s, under Hesper {run.seconds:.1f} s)")
+    c.check(run.rc == base.rc, f"exit code under Hesper equals the program's own ({base.rc})", f"got {run.rc}")
+    c.check(run.seconds <= base.seconds + SLOWER_LIMIT_S,
+            f"under Hesper at most {SLOWER_LIMIT_S:.0f} s slower than alone (no wait on the lost device)",
+            f"alone {base.seconds:.1f} s, under Hesper {run.seconds:.1f} s")
+    a, b = program_lines(base.out), program_lines(run.out)
+    c.check(a == b, "program's stdout unchanged under Hesper", diff(a, b, "alone", "under Hesper"))
+    c.check(failed_calls(run.err) == base_failed, "the same call fails under Hesper",
+            diff(base_failed, failed_calls(run.err), "alone", "under Hesper"))
+    msgs = validation_messages(run)
+    c.check(not msgs, "no validation message under Hesper", show_messages(msgs))
+    check_layer_order(c, run, [HESPER_LAYER] + order, "under Hesper")
+    for line in hesper_lines(run.err):
+        print(f"  note: Hesper said: {line}")
+
+    rep = read_json(c, out_json)
+    if rep is None:
+        return context
+    total = sum(e[2] for e in expected)
+    timed_total = 0
+    for e, row in match_rows(c, rep, expected):
+        if row is None:
+            continue
+        count, timed = row.get("count"), row.get("timed")
+        if not c.check(is_int(timed) and is_int(count) and 0 <= timed <= count,
+                       f"{row.get('name')!r}: 0 <= timed <= count", f"timed {timed!r}, count {count!r}"):
+            continue
+        timed_total += timed
+        if args.mode == "next_submit":
+            c.check(timed == count, f"{row.get('name')!r}: every dispatch timed (all finished before the loss)",
+                    f"timed {timed}, count {count}")
+        else:
+            # The last submission's completion was never seen: none of its dispatches timed.
+            most = count - last.get((e[0], e[1]), 0)
+            c.check(timed <= most, f"{row.get('name')!r}: timed <= {most} (the last submission's dispatches untimed)",
+                    f"timed {timed}, count {count}")
+    got_total = sum(r.get("count", 0) for r in rows_of(rep) if is_int(r.get("count")))
+    c.check(got_total == total, f"dispatch counts sum to {total} (the dispatches of {args.after} submit calls)",
+            f"got {got_total}")
+    dropped = rep.get("dropped")
+    c.check(dropped == got_total - timed_total, "dropped == the untimed dispatches (count - timed)",
+            f"dropped {dropped!r}, untimed {got_total - timed_total}")
+    if args.mode == "next_submit":
+        c.check(dropped == 0, "dropped == 0", f"got {dropped!r}")
+    elif passed and last:
+        c.check(is_int(dropped) and dropped >= sum(last.values()),
+                f"dropped >= {sum(last.values())} (the last submission's dispatches)", f"got {dropped!r}")
+    text = read_text(c, out_text)
+    if is_int(dropped) and dropped > 0:
+        c.check(re.search(rf"\b{dropped} dropped\b", text) is not None,
+                f"text report says {dropped} dispatches were dropped", text[:3000])
+    if c.failures:
+        context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000] + "\n--- text report ---\n" + text
+    return context
+
+
+CASES = {"selftest": case_selftest, "no_timestamps": case_no_timestamps, "device_lost": case_device_lost}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hesper", required=True, help="libhesper.so")
+    ap.add_argument("--layer-dir", required=True, help="directory of the fault layer's manifest")
+    ap.add_argument("--patterns", required=True, help="tests/programs' patterns executable")
+    ap.add_argument("--probe", required=True, help="fault_probe executable")
+    ap.add_argument("--keep-modules", help="tests/programs' keep_modules library, preloaded with an ASan runtime")
+    ap.add_argument("--preload-first", action="append", default=[], metavar="LIB",
+                    help="library first in LD_PRELOAD in every run (the ASan runtime); found by itself "
+                         "from the binaries' DT_NEEDED entries when not given")
+    ap.add_argument("--pattern", default="resubmit")
+    ap.add_argument("--validation", choices=["above", "below"], default="above",
+                    help="the validation layer above (application side of) the fault layer, or below it")
+    ap.add_argument("--after", type=int, default=1, help="device_lost: submit calls that go through")
+    ap.add_argument("--mode", choices=["completion", "next_submit"], default="completion")
+    ap.add_argument("case", choices=sorted(CASES))
+    args = ap.parse_args()
+
+    c = Checks(f"{args.case} {args.pattern if args.case != 'selftest' else ''}".strip() +
+               (f" after {args.after} ({args.mode})" if args.case == "device_lost" else ""))
+    for path, what in ((args.hesper, "Hesper library"), (args.patterns, "patterns program"),
+                       (args.probe, "fault_probe"), (os.path.join(args.layer_dir, "VkLayer_hesper_fault.json"),
+                                                     "fault layer manifest")):
+        if not os.path.isfile(path):
+            c.fail(f"{what} exists", f"not found: {path}")
+    args.validation_dir = validation_dir()
+    c.check(args.validation_dir is not None, "the validation layer is installed",
+            f"no manifest naming {VALIDATION_LAYER} in {LAYER_DIRS}")
+    if c.failures:
+        return c.finish()
+    for k in ("hesper", "patterns", "probe", "layer_dir"):
+        setattr(args, k, os.path.abspath(getattr(args, k)))
+    try:
+        runtimes = []
+        for path in (args.hesper, args.patterns, args.probe, os.path.join(args.layer_dir, "libhesper_fault_layer.so")):
+            runtimes += [l for l in elf_needed(path) if l.startswith("libasan.so") and l not in runtimes]
+        given = any(os.path.basename(p).startswith("libasan.so") for p in args.preload_first)
+        if runtimes and not given:
+            args.preload_first[:0] = runtimes[:1]
+        args.sanitizer_preload = list(args.preload_first)
+        if (runtimes or given) and args.keep_modules:
+            args.sanitizer_preload.append(os.path.abspath(args.keep_modules))
+    except (RuntimeError, subprocess.CalledProcessError) as ex:
+        c.fail("inspect the binaries", str(ex))
+        return c.finish()
+
+    tmp = tempfile.mkdtemp(prefix="hesper-fault-")
+    try:
+        context = CASES[args.case](args, c, tmp)
+    except Exception:  # a crash in the checker is a failure, never a skip
+        c.fail("checker ran to completion", traceback.format_exc())
+        context = None
+    status = c.finish(context)
+    if status == 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        print(f"(files kept in {tmp})")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
