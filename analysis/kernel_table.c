@@ -204,6 +204,17 @@ hesper_kernel_table_sorted(const struct hesper_kernel_table *t, size_t *out_coun
 	return rows;
 }
 
+int
+hesper_kernel_table_rows(const struct hesper_kernel_table *t, struct hesper_kernel ***out_rows, size_t *out_count)
+{
+	*out_rows = NULL;
+	*out_count = 0;
+	if (!t || t->size == 0)
+		return 0;
+	*out_rows = hesper_kernel_table_sorted(t, out_count);
+	return *out_rows ? 0 : -1;
+}
+
 void
 hesper_kernel_record(struct hesper_kernel *k, uint64_t ns)
 {

@@ -45,6 +45,14 @@ struct hesper_kernel *hesper_kernel_table_next(const struct hesper_kernel_table 
  */
 struct hesper_kernel **hesper_kernel_table_sorted(const struct hesper_kernel_table *t, size_t *out_count);
 
+/*
+ * hesper_kernel_table_sorted where an empty table is no error: *@out_rows gets the rows
+ * (the caller frees the array) or NULL, *@out_count their number. @t may be NULL (no rows).
+ * Returns 0, or -1 when memory runs out.
+ */
+int hesper_kernel_table_rows(const struct hesper_kernel_table *t, struct hesper_kernel ***out_rows,
+			     size_t *out_count);
+
 /* Records one timed execution of @k lasting @ns. */
 void hesper_kernel_record(struct hesper_kernel *k, uint64_t ns);
 

@@ -2,6 +2,9 @@
 #ifndef HESPER_REPORT_H
 #define HESPER_REPORT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "profile.h"
@@ -20,6 +23,24 @@ int hesper_report_trace(FILE *out, const struct hesper_profile *p);
 
 /* One self-contained HTML page: facts, kernel table, charts, timeline. Returns 0, or -1 on a write error. */
 int hesper_report_html(FILE *out, const struct hesper_profile *p);
+
+/* The numbers of one kernel-table row (report_rows.c), as the text and HTML tables show them. */
+struct hesper_row {
+	uint64_t total_ns; /* hesper_kernel_total_ns */
+	double percent;    /* of the table's sum of totals; 0 when that sum is 0 */
+	bool timed;        /* some execution was timed: the fields below are set (else 0) */
+	bool estimated;    /* timed, but not every execution: total_ns is Avg x Instances */
+	double mean_ns, median_ns, p95_ns, min_ns, max_ns, stddev_ns;
+};
+
+/* Sum of the totals (hesper_kernel_total_ns) of @n rows, saturating at UINT64_MAX. */
+uint64_t hesper_rows_total_ns(struct hesper_kernel *const *rows, size_t n);
+
+/* How many of @n rows ran more often than they were timed. */
+size_t hesper_rows_not_all_timed(struct hesper_kernel *const *rows, size_t n);
+
+/* The numbers of row @k in a table whose totals sum to @sum (hesper_rows_total_ns). */
+struct hesper_row hesper_row_numbers(const struct hesper_kernel *k, uint64_t sum);
 
 /* Writes @s as a JSON string literal (quotes included), escaping as needed; invalid UTF-8 becomes U+FFFD. */
 void hesper_json_write_string(FILE *out, const char *s);

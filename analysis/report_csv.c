@@ -39,19 +39,14 @@ hesper_report_csv(FILE *out, const struct hesper_profile *p)
 {
 	struct hesper_kernel **rows = NULL;
 	size_t n = 0;
-	uint64_t sum = 0;
+	uint64_t sum;
 	int ret = -1;
 
 	fputs("time_percent,total_ns,instances,avg_ns,median_ns,min_ns,max_ns,stddev_ns,p95_ns,p99_ns,timed,name\r\n",
 	      out);
-	if (p->kernels && hesper_kernel_table_size(p->kernels) > 0) {
-		rows = hesper_kernel_table_sorted(p->kernels, &n);
-		if (!rows)
-			goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (__builtin_add_overflow(sum, hesper_kernel_total_ns(rows[i]), &sum))
-			sum = UINT64_MAX;
+	if (hesper_kernel_table_rows(p->kernels, &rows, &n) != 0)
+		goto out;
+	sum = hesper_rows_total_ns(rows, n);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct hesper_kernel *k = rows[i];

@@ -215,50 +215,34 @@ put_cell(FILE *out, double sort_value, const char *text)
 static void
 put_kernel_row(FILE *out, const struct hesper_kernel *k, uint64_t sum)
 {
-	const struct hesper_stats *s = &k->timed;
-	uint64_t total = hesper_kernel_total_ns(k);
+	struct hesper_row r = hesper_row_numbers(k, sum);
 	char a[CELL + 1];
-	double pct = sum ? 100.0 * (double)total / (double)sum : 0.0;
 
-	snprintf(a, sizeof(a), "%.1f", pct);
+	snprintf(a, sizeof(a), "%.1f", r.percent);
 	fputs("<tr>", out);
-	put_cell(out, pct, a);
-	if (s->count == 0) {
+	put_cell(out, r.percent, a);
+	if (!r.timed) {
 		put_cell(out, -1, "-");
 		snprintf(a, sizeof(a), "%" PRIu64, k->count);
 		put_cell(out, (double)k->count, a);
 		for (int i = 0; i < 6; i++)
 			put_cell(out, -1, "-");
 	} else {
-		bool estimated = k->count != s->count;
-
 		a[0] = '~';
-		hesper_format_duration(a + estimated, CELL, (double)total);
-		put_cell(out, (double)total, a);
+		hesper_format_duration(a + r.estimated, CELL, (double)r.total_ns);
+		put_cell(out, (double)r.total_ns, a);
 		snprintf(a, sizeof(a), "%" PRIu64, k->count);
 		put_cell(out, (double)k->count, a);
-		put_cell(out, s->mean_ns, duration(a, s->mean_ns));
-		put_cell(out, (double)hesper_stats_quantile(s, 0.5), duration(a, (double)hesper_stats_quantile(s, 0.5)));
-		put_cell(out, (double)s->min_ns, duration(a, (double)s->min_ns));
-		put_cell(out, (double)s->max_ns, duration(a, (double)s->max_ns));
-		put_cell(out, (double)hesper_stats_quantile(s, 0.95),
-			 duration(a, (double)hesper_stats_quantile(s, 0.95)));
-		put_cell(out, hesper_stats_stddev(s), duration(a, hesper_stats_stddev(s)));
+		put_cell(out, r.mean_ns, duration(a, r.mean_ns));
+		put_cell(out, r.median_ns, duration(a, r.median_ns));
+		put_cell(out, r.min_ns, duration(a, r.min_ns));
+		put_cell(out, r.max_ns, duration(a, r.max_ns));
+		put_cell(out, r.p95_ns, duration(a, r.p95_ns));
+		put_cell(out, r.stddev_ns, duration(a, r.stddev_ns));
 	}
 	fputs("<td class=\"name\">", out);
 	html_text(out, k->name);
 	fputs("</td></tr>\n", out);
-}
-
-static uint64_t
-sum_totals(struct hesper_kernel **rows, size_t n)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (__builtin_add_overflow(sum, hesper_kernel_total_ns(rows[i]), &sum))
-			sum = UINT64_MAX;
-	return sum;
 }
 
 static void
@@ -266,17 +250,15 @@ put_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows, size_t 
 {
 	static const char *const titles[] = {"Time (%)", "Total", "Instances", "Avg", "Med", "Min", "Max", "P95",
 					     "StdDev"};
-	uint64_t sum = sum_totals(rows, n);
-	size_t estimated = 0;
+	uint64_t sum = hesper_rows_total_ns(rows, n);
+	size_t estimated = hesper_rows_not_all_timed(rows, n);
 
 	fprintf(out, "<table id=\"%s\" class=\"sortable\"><thead><tr>", id);
 	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
 		fprintf(out, "<th data-type=\"num\">%s</th>", titles[i]);
 	fputs("<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		put_kernel_row(out, rows[i], sum);
-		estimated += rows[i]->count != rows[i]->timed.count;
-	}
 	if (n == 0)
 		fputs("<tr><td class=\"name\" colspan=\"10\">No GPU work was recorded (no compute dispatches ran on a "
 		      "timed queue).</td></tr>\n", out);
@@ -635,16 +617,9 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 	size_t n = 0, nregions = 0;
 	int ret = -1;
 
-	if (p->kernels && hesper_kernel_table_size(p->kernels) > 0) {
-		rows = hesper_kernel_table_sorted(p->kernels, &n);
-		if (!rows)
-			goto out;
-	}
-	if (p->regions && hesper_kernel_table_size(p->regions) > 0) {
-		regions = hesper_kernel_table_sorted(p->regions, &nregions);
-		if (!regions)
-			goto out;
-	}
+	if (hesper_kernel_table_rows(p->kernels, &rows, &n) != 0 ||
+	    hesper_kernel_table_rows(p->regions, &regions, &nregions) != 0)
+		goto out;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Hesper: ", out);

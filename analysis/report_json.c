@@ -151,11 +151,8 @@ put_rows(FILE *out, const char *key, const struct hesper_kernel_table *t,
 	size_t n = 0;
 	struct hesper_kernel **rows = NULL;
 
-	if (t && hesper_kernel_table_size(t) > 0) {
-		rows = hesper_kernel_table_sorted(t, &n);
-		if (!rows)
-			return false;
-	}
+	if (hesper_kernel_table_rows(t, &rows, &n) != 0)
+		return false;
 	fprintf(out, "  \"%s\": [", key);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",\n    " : "\n    ", out);

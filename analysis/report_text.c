@@ -100,12 +100,6 @@ pad(FILE *out, size_t n)
 		fputc(' ', out);
 }
 
-static bool
-estimated(const struct hesper_kernel *k)
-{
-	return k->count != k->timed.count && k->timed.count > 0;
-}
-
 static void
 duration_cell(char *buf, double ns)
 {
@@ -116,12 +110,11 @@ duration_cell(char *buf, double ns)
 static void
 row_cells(const struct hesper_kernel *k, uint64_t sum, char cells[COL_COUNT][CELL])
 {
-	const struct hesper_stats *s = &k->timed;
-	uint64_t total = hesper_kernel_total_ns(k);
+	struct hesper_row r = hesper_row_numbers(k, sum);
 
-	snprintf(cells[COL_PERCENT], CELL, "%.1f", sum ? 100.0 * (double)total / (double)sum : 0.0);
+	snprintf(cells[COL_PERCENT], CELL, "%.1f", r.percent);
 	snprintf(cells[COL_INSTANCES], CELL, "%" PRIu64, k->count);
-	if (s->count == 0) {
+	if (!r.timed) {
 		/* Counted but never timed: no duration to show. */
 		for (int c = COL_TOTAL; c < COL_COUNT; c++)
 			if (c != COL_INSTANCES)
@@ -129,25 +122,14 @@ row_cells(const struct hesper_kernel *k, uint64_t sum, char cells[COL_COUNT][CEL
 		return;
 	}
 	cells[COL_TOTAL][0] = '~';
-	duration_cell(cells[COL_TOTAL] + estimated(k), (double)total);
-	duration_cell(cells[COL_AVG], s->mean_ns);
-	duration_cell(cells[COL_MED], (double)hesper_stats_quantile(s, 0.5));
+	duration_cell(cells[COL_TOTAL] + r.estimated, (double)r.total_ns);
+	duration_cell(cells[COL_AVG], r.mean_ns);
+	duration_cell(cells[COL_MED], r.median_ns);
 	/* Median and p95 are the steady state: first-run shader compilation lands in Max and Avg. */
-	duration_cell(cells[COL_P95], (double)hesper_stats_quantile(s, 0.95));
-	duration_cell(cells[COL_MIN], (double)s->min_ns);
-	duration_cell(cells[COL_MAX], (double)s->max_ns);
-	duration_cell(cells[COL_STDDEV], hesper_stats_stddev(s));
-}
-
-static uint64_t
-sum_totals(struct hesper_kernel **rows, size_t n)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (__builtin_add_overflow(sum, hesper_kernel_total_ns(rows[i]), &sum))
-			sum = UINT64_MAX;
-	return sum;
+	duration_cell(cells[COL_P95], r.p95_ns);
+	duration_cell(cells[COL_MIN], r.min_ns);
+	duration_cell(cells[COL_MAX], r.max_ns);
+	duration_cell(cells[COL_STDDEV], r.stddev_ns);
 }
 
 /* Prints @rows with the columns @cols (then Name): widths from a first pass over the cells. */
@@ -156,7 +138,7 @@ print_table(FILE *out, struct hesper_kernel **rows, size_t n, const enum column 
 {
 	size_t width[COL_COUNT] = {0}, name_w = strlen("Name");
 	char cells[COL_COUNT][CELL];
-	uint64_t sum = sum_totals(rows, n);
+	uint64_t sum = hesper_rows_total_ns(rows, n);
 
 	for (size_t c = 0; c < ncols; c++)
 		width[c] = text_width(column_titles[cols[c]]);
@@ -227,7 +209,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	};
 	static const enum column region_cols[] = {COL_TOTAL, COL_INSTANCES, COL_AVG};
 	struct hesper_kernel **rows = NULL, **regions = NULL;
-	size_t n = 0, nregions = 0, n_estimated = 0;
+	size_t n = 0, nregions = 0, n_estimated;
 	char a[CELL], b[CELL];
 	int ret = -1;
 
@@ -239,14 +221,9 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		goto done;
 	}
 
-	rows = hesper_kernel_table_sorted(p->kernels, &n);
-	if (!rows)
+	if (hesper_kernel_table_rows(p->kernels, &rows, &n) != 0 ||
+	    hesper_kernel_table_rows(p->regions, &regions, &nregions) != 0)
 		goto out;
-	if (p->regions && hesper_kernel_table_size(p->regions) > 0) {
-		regions = hesper_kernel_table_sorted(p->regions, &nregions);
-		if (!regions)
-			goto out;
-	}
 
 	struct hesper_summary sum = hesper_profile_summary(p);
 	uint64_t busy = hesper_profile_gpu_busy_ns(p);
@@ -266,12 +243,21 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	fputc('\n', out);
 
 	print_table(out, rows, n, kernel_cols, sizeof(kernel_cols) / sizeof(kernel_cols[0]));
-	for (size_t i = 0; i < n; i++)
-		n_estimated += rows[i]->count != rows[i]->timed.count;
-	if (n_estimated)
-		fprintf(out, "\nNote: %zu of %zu kernels ran more often than they were timed (sampling or submit mode);\n"
+	n_estimated = hesper_rows_not_all_timed(rows, n);
+	if (n_estimated) {
+		/* Say why: a choice (mode, sampling) or a loss (dropped); both can hold. */
+		bool chosen = strcmp(p->mode, "dispatch") != 0 || p->sample_every > 1;
+		fprintf(out, "\nNote: %zu of %zu kernels ran more often than they were timed (%s%s%s);\n"
 			"totals marked ~ are estimates (Avg x Instances), and '-' means never timed.\n",
-			n_estimated, n);
+			n_estimated, n, chosen ? (p->sample_every > 1 ? "sampling" : "submit mode") : "",
+			chosen && p->dropped ? "; " : "",
+			p->dropped ? "dropped dispatches, see below" : chosen ? "" : "not every run could be timed");
+	}
+	if (p->dropped)
+		fprintf(out, "\nDropped: %" PRIu64 " dispatches ran but could not be timed: a queue family without "
+			"timestamps,\nHesper's query limit (HESPER_MAX_QUERIES), a lost device, or work still running "
+			"at exit.\n",
+			p->dropped);
 
 	if (nregions) {
 		fputs("\nRegions (debug labels)\n", out);

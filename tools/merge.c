@@ -83,6 +83,44 @@ ratio_cell(char *buf, double num, double den)
 		snprintf(buf, CELL, num > 0 ? "inf" : "-");
 }
 
+/*
+ * The two tables below are laid out in two passes over their rows: pass 0 measures the
+ * cells, pass 1 prints them. These three helpers are the parts both tables share.
+ */
+
+/* Starts every column's width at its title's. */
+static void
+table_widths(size_t *width, const char *const *titles, size_t nc)
+{
+	for (size_t c = 0; c < nc; c++)
+		width[c] = strlen(titles[c]);
+}
+
+/* Prints @heading, the @nc titles right-aligned, "  "@last, then the rule (@last_width dashes under @last). */
+static void
+table_head(const char *heading, const char *const *titles, size_t *width, size_t nc, const char *last,
+	   size_t last_width)
+{
+	fprintf(stdout, "\n%s\n", heading);
+	for (size_t c = 0; c < nc; c++)
+		hesper_put_right(stdout, titles[c], width[c], c ? 2 : 1);
+	fprintf(stdout, "  %s\n", last);
+	width[nc] = last_width;
+	hesper_put_rule(stdout, width, nc + 1);
+}
+
+/* Pass 0: widens @width to fit the @nc cells; pass 1: prints them right-aligned. */
+static void
+table_cells(int pass, char cell[][CELL], size_t *width, size_t nc)
+{
+	for (size_t c = 0; c < nc; c++) {
+		if (pass == 0 && hesper_text_width(cell[c]) > width[c])
+			width[c] = hesper_text_width(cell[c]);
+		if (pass == 1)
+			hesper_put_right(stdout, cell[c], width[c], c ? 2 : 1);
+	}
+}
+
 static void
 print_processes(const struct process *procs, size_t n)
 {
@@ -91,17 +129,10 @@ print_processes(const struct process *procs, size_t n)
 	char cell[NC][CELL];
 	size_t width[NC + 1];
 
-	for (size_t c = 0; c < NC; c++)
-		width[c] = strlen(titles[c]);
+	table_widths(width, titles, NC);
 	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			fputs("\nProcesses\n", stdout);
-			for (size_t c = 0; c < NC; c++)
-				hesper_put_right(stdout, titles[c], width[c], c ? 2 : 1);
-			fputs("  Program (file)\n", stdout);
-			width[NC] = 14;
-			hesper_put_rule(stdout, width, NC + 1);
-		}
+		if (pass == 1)
+			table_head("Processes", titles, width, NC, "Program (file)", 14);
 		for (size_t i = 0; i < n; i++) {
 			const struct hesper_profile *p = &procs[i].profile;
 			struct hesper_summary s = hesper_profile_summary(p);
@@ -112,12 +143,7 @@ print_processes(const struct process *procs, size_t n)
 			hesper_format_duration(cell[3], CELL, (double)process_gpu_time(p));
 			snprintf(cell[4], CELL, "%" PRIu64, s.dispatches);
 			snprintf(cell[5], CELL, "%" PRIu64, p->dropped);
-			for (size_t c = 0; c < NC; c++) {
-				if (pass == 0 && hesper_text_width(cell[c]) > width[c])
-					width[c] = hesper_text_width(cell[c]);
-				if (pass == 1)
-					hesper_put_right(stdout, cell[c], width[c], c ? 2 : 1);
-			}
+			table_cells(pass, cell, width, NC);
 			if (pass == 1) {
 				fputs("  ", stdout);
 				hesper_put_clean(stdout, p->exe[0] ? p->exe : "?");
@@ -137,17 +163,11 @@ print_imbalance(const struct imbalance *rows, size_t n, size_t nprocs)
 	char cell[NC][CELL];
 	size_t width[NC + 1];
 
-	for (size_t c = 0; c < NC; c++)
-		width[c] = strlen(titles[c]);
+	table_widths(width, titles, NC);
 	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			fputs("\nImbalance between processes (total time per process, per kernel)\n", stdout);
-			for (size_t c = 0; c < NC; c++)
-				hesper_put_right(stdout, titles[c], width[c], c ? 2 : 1);
-			fputs("  Name\n", stdout);
-			width[NC] = 4;
-			hesper_put_rule(stdout, width, NC + 1);
-		}
+		if (pass == 1)
+			table_head("Imbalance between processes (total time per process, per kernel)", titles, width, NC,
+				   "Name", 4);
 		for (size_t i = 0; i < n; i++) {
 			const struct imbalance *im = &rows[i];
 
@@ -157,12 +177,7 @@ print_imbalance(const struct imbalance *rows, size_t n, size_t nprocs)
 			hesper_format_duration(cell[3], CELL, (double)im->max);
 			ratio_cell(cell[4], (double)im->max, (double)im->min);
 			ratio_cell(cell[5], (double)im->max, im->mean);
-			for (size_t c = 0; c < NC; c++) {
-				if (pass == 0 && hesper_text_width(cell[c]) > width[c])
-					width[c] = hesper_text_width(cell[c]);
-				if (pass == 1)
-					hesper_put_right(stdout, cell[c], width[c], c ? 2 : 1);
-			}
+			table_cells(pass, cell, width, NC);
 			if (pass == 1) {
 				fputs("  ", stdout);
 				hesper_put_clean(stdout, im->merged->name);
@@ -215,7 +230,7 @@ write_json(const char *path, const struct hesper_profile *merged, const struct p
 		json_object_object_add(o, "wall_ns", json_object_new_uint64(p->wall_ns));
 		json_object_object_add(o, "gpu_busy_ns", json_object_new_uint64(hesper_profile_gpu_busy_ns(p)));
 		json_object_object_add(o, "dropped", json_object_new_uint64(p->dropped));
-		if (hesper_kernel_table_size(p->kernels) > 0 && !(sorted = hesper_kernel_table_sorted(p->kernels, &nk)))
+		if (hesper_kernel_table_rows(p->kernels, &sorted, &nk) != 0)
 			goto out;
 		for (size_t k = 0; k < nk; k++) {
 			json_object *row = json_object_new_object();
@@ -340,7 +355,7 @@ hesper_cmd_merge(int argc, char **argv)
 			merged.sample_every = 0;
 	}
 
-	if (hesper_kernel_table_size(merged.kernels) > 0 && !(sorted = hesper_kernel_table_sorted(merged.kernels, &n)))
+	if (hesper_kernel_table_rows(merged.kernels, &sorted, &n) != 0)
 		goto oom;
 	rows = calloc(n ? n : 1, sizeof(*rows));
 	if (!rows)

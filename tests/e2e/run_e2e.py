@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 
 HESPER_LAYER = "VK_LAYER_HESPER_profiler"
@@ -57,10 +58,12 @@ HEX8 = "[0-9a-f]{8}"
 
 
 class Checks:
-    """Collects named check results; failures are printed with their explanation."""
+    """Collects named check results; failures are printed with their explanation (at most
+    @detail_lines lines of each, None: all)."""
 
-    def __init__(self, title):
+    def __init__(self, title, detail_lines=None):
         self.title = title
+        self.detail_lines = detail_lines
         self.failures = []
         self.passed = 0
 
@@ -84,7 +87,7 @@ class Checks:
         print(f"FAIL {self.title}: {len(self.failures)} of {self.passed + len(self.failures)} checks failed")
         for what, detail in self.failures:
             print(f"  - {what}")
-            for line in str(detail).splitlines():
+            for line in str(detail).splitlines()[:self.detail_lines]:
                 print(f"      {line}")
         if context:
             print(context)
@@ -92,17 +95,21 @@ class Checks:
 
 
 class Run:
-    """One finished process: exit code, stdout and stderr as text."""
+    """One finished process: exit code ("timeout" after @timeout seconds, default RUN_TIMEOUT_S),
+    stdout and stderr as text, seconds it took; @umask, when given, is the child's umask."""
 
-    def __init__(self, argv, env, cwd):
+    def __init__(self, argv, env, cwd, timeout=None, umask=None):
         self.argv = argv
+        start = time.monotonic()
         try:
-            p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, timeout=RUN_TIMEOUT_S)
+            p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=RUN_TIMEOUT_S if timeout is None else timeout,
+                               preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
             self.rc, self.out_bytes, self.err_bytes = p.returncode, p.stdout, p.stderr
         except subprocess.TimeoutExpired as e:
             self.rc = "timeout"
             self.out_bytes, self.err_bytes = e.stdout or b"", e.stderr or b""
+        self.seconds = time.monotonic() - start
         self.out = self.out_bytes.decode("utf-8", "replace")
         self.err = self.err_bytes.decode("utf-8", "replace")
 
@@ -134,6 +141,86 @@ def sanitizer_runtimes(paths):
             if lib.startswith("libasan.so") and lib not in found:
                 found.append(lib)
     return found
+
+
+def sanitizer_preload(args, binaries):
+    """What goes before Hesper in LD_PRELOAD: args.preload_first, with the ASan runtime any of
+    @binaries needs put first in it (unless one is given), then keep_modules when ASan is in play."""
+    runtimes = sanitizer_runtimes(binaries)
+    given_asan = any(os.path.basename(p).startswith("libasan.so") for p in args.preload_first)
+    if runtimes and not given_asan:
+        args.preload_first[:0] = runtimes
+    preload = list(args.preload_first)
+    if (runtimes or given_asan) and args.keep_modules:
+        preload.append(os.path.abspath(args.keep_modules))
+    return preload
+
+
+def add_binary_args(ap):
+    """The options of every runner that runs a test program under Hesper."""
+    ap.add_argument("--hesper", required=True, help="path to libhesper.so")
+    ap.add_argument("--program", required=True, help="test program to run")
+    ap.add_argument("--volk", action="store_true", help="the program is a volk build: check it does not link libvulkan")
+    add_preload_args(ap)
+
+
+def add_preload_args(ap):
+    """--preload-first and --keep-modules (what sanitizer_preload reads)."""
+    ap.add_argument("--preload-first", action="append", default=[], metavar="LIB",
+                    help="library to put before Hesper in LD_PRELOAD in every run (e.g. the ASan "
+                         "runtime); an ASan runtime that Hesper or the program needs is added automatically")
+    ap.add_argument("--keep-modules", metavar="LIB",
+                    help="tests/programs' keep_modules library, preloaded whenever an ASan runtime is")
+
+
+def prepare_binaries(args, c):
+    """Checks that Hesper and the program exist, makes their paths absolute, sets
+    args.sanitizer_preload and checks a volk build's DT_NEEDED. False when the run cannot go on."""
+    for path, what in ((args.hesper, "Hesper library"), (args.program, "test program")):
+        if not os.path.isfile(path):
+            c.fail(f"{what} exists", f"not found: {path}")
+    if c.failures:
+        return False
+    args.hesper = os.path.abspath(args.hesper)
+    args.program = os.path.abspath(args.program)
+    try:
+        args.sanitizer_preload = sanitizer_preload(args, [args.hesper, args.program])
+        if args.volk:
+            needed = elf_needed(args.program)
+            c.check(not any(n.startswith("libvulkan") for n in needed),
+                    "volk build does not link libvulkan (it dlopens it)", f"DT_NEEDED: {needed}")
+    except (RuntimeError, subprocess.CalledProcessError) as e:
+        c.fail("inspect the binaries", str(e))
+        return False
+    return True
+
+
+def run_checked(c, prefix, fn):
+    """Runs fn(tmp) in a new temporary directory named @prefix...; a crash in it is a failed
+    check. Prints the verdict (with what fn returned as context) and removes the directory when
+    every check passed. Returns the exit status."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    try:
+        context = fn(tmp)
+    except Exception:  # a crash in the checker is a failure, never a skip
+        c.fail("checker ran to completion", traceback.format_exc())
+        context = None
+    status = c.finish(context)
+    if status == 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        print(f"(files kept in {tmp})")
+    return status
+
+
+def load_json(c, path, claim):
+    """The JSON document at @path, or None after recording @claim as failed."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        c.fail(claim, f"{path}: {e}")
+        return None
 
 
 def base_env(args):
@@ -414,11 +501,8 @@ def case_profile(args, c, tmp):
     if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
         return context
     c.check(truth.get("validation_expected_clean") is True, "program expects a clean validation run")
-    try:
-        with open(out_json, encoding="utf-8") as f:
-            rep = json.load(f)
-    except (OSError, ValueError) as e:
-        c.fail("Hesper wrote a readable JSON summary", f"{out_json}: {e}")
+    rep = load_json(c, out_json, "Hesper wrote a readable JSON summary")
+    if rep is None:
         return context
     check_report(c, rep, truth, args.program)
     if c.failures:
@@ -505,14 +589,7 @@ CASES = {
 def main():
     """Parses arguments, runs one case, prints the verdict; returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hesper", required=True, help="path to libhesper.so")
-    ap.add_argument("--program", required=True, help="test program to run")
-    ap.add_argument("--volk", action="store_true", help="the program is a volk build: check it does not link libvulkan")
-    ap.add_argument("--preload-first", action="append", default=[], metavar="LIB",
-                    help="library to put before Hesper in LD_PRELOAD in every run (e.g. the ASan "
-                         "runtime); an ASan runtime that Hesper or the program needs is added automatically")
-    ap.add_argument("--keep-modules", metavar="LIB",
-                    help="tests/programs' keep_modules library, preloaded whenever an ASan runtime is")
+    add_binary_args(ap)
     ap.add_argument("--fail", metavar="REASON", help="fail at once with REASON (a test that cannot be built)")
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
@@ -522,41 +599,9 @@ def main():
     if args.fail:
         c.fail("test can run", args.fail)
         return c.finish()
-    for path, what in ((args.hesper, "Hesper library"), (args.program, "test program")):
-        if not os.path.isfile(path):
-            c.fail(f"{what} exists", f"not found: {path}")
-    if c.failures:
+    if not prepare_binaries(args, c):
         return c.finish()
-    args.hesper = os.path.abspath(args.hesper)
-    args.program = os.path.abspath(args.program)
-    try:
-        runtimes = sanitizer_runtimes([args.hesper, args.program])
-        given_asan = any(os.path.basename(p).startswith("libasan.so") for p in args.preload_first)
-        if runtimes and not given_asan:
-            args.preload_first[:0] = runtimes
-        args.sanitizer_preload = list(args.preload_first)
-        if (runtimes or given_asan) and args.keep_modules:
-            args.sanitizer_preload.append(os.path.abspath(args.keep_modules))
-        if args.volk:
-            needed = elf_needed(args.program)
-            c.check(not any(n.startswith("libvulkan") for n in needed),
-                    "volk build does not link libvulkan (it dlopens it)", f"DT_NEEDED: {needed}")
-    except (RuntimeError, subprocess.CalledProcessError) as e:
-        c.fail("inspect the binaries", str(e))
-        return c.finish()
-
-    tmp = tempfile.mkdtemp(prefix="hesper-e2e-")
-    try:
-        context = CASES[args.case](args, c, tmp)
-    except Exception:  # a crash in the checker is a failure, never a skip
-        c.fail("checker ran to completion", traceback.format_exc())
-        context = None
-    status = c.finish(context)
-    if status == 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-    else:
-        print(f"(files kept in {tmp})")
-    return status
+    return run_checked(c, "hesper-e2e-", lambda tmp: CASES[args.case](args, c, tmp))
 
 
 if __name__ == "__main__":

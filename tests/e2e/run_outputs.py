@@ -26,21 +26,18 @@ Exit status 0 when every check passes, 1 otherwise (never 77: a test that cannot
 
 import argparse
 import collections
-import json
 import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
-import traceback
 import zlib
 
-RUN_TIMEOUT_S = 240
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_e2e as e2e  # noqa: E402  (shared helpers: runs, environment, checks)
+
 CHROMIUM_TIMEOUT_S = 120
-SCRUBBED_ENV = ["LD_PRELOAD", "VK_INSTANCE_LAYERS", "VK_LOADER_LAYERS_ENABLE",
-                "VK_LOADER_LAYERS_DISABLE", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH", "VK_LOADER_DEBUG"]
 TRACE_META_KEYS = ["schema", "hesper_version", "pid", "exe", "host", "origin_ns", "calibrated",
                    "alignment_error_ns", "events", "events_left_out", "max_events"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -48,90 +45,28 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0"]
 
 
-class Checks:
-    """Collects named check results; failures are printed with their explanation."""
-
-    def __init__(self, title):
-        self.title = title
-        self.failures = []
-        self.passed = 0
-
-    def check(self, ok, what, detail=""):
-        if ok:
-            self.passed += 1
-        else:
-            self.failures.append((what, detail))
-        return ok
-
-    def fail(self, what, detail=""):
-        return self.check(False, what, detail)
-
-    def finish(self):
-        if not self.failures:
-            print(f"PASS {self.title}: {self.passed} checks")
-            return 0
-        print(f"FAIL {self.title}: {len(self.failures)} of {self.passed + len(self.failures)} checks failed")
-        for what, detail in self.failures:
-            print(f"  - {what}")
-            for line in str(detail).splitlines()[:60]:
-                print(f"      {line}")
-        return 1
-
-
-def run(argv, env, cwd, timeout=RUN_TIMEOUT_S):
-    """Runs @argv; returns (returncode, stdout, stderr) as text ("timeout" on a timeout)."""
-    try:
-        p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout)
-        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired as e:
-        return "timeout", (e.stdout or b"").decode("utf-8", "replace"), (e.stderr or b"").decode("utf-8", "replace")
-
-
-def asan_runtimes(paths):
-    """ASan runtimes (sonames) that any of @paths needs (DT_NEEDED, via readelf)."""
-    found = []
-    readelf = shutil.which("readelf")
-    for path in paths:
-        if not readelf:
-            break
-        out = subprocess.run([readelf, "-d", path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             text=True).stdout
-        for lib in re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out):
-            if lib.startswith("libasan.so") and lib not in found:
-                found.append(lib)
-    return found
+def run(argv, env, cwd, timeout=None):
+    """Runs @argv (e2e.Run); returns (returncode, stdout, stderr) as text ("timeout" on a timeout)."""
+    r = e2e.Run(argv, env, cwd, timeout=timeout)
+    return r.rc, r.out, r.err
 
 
 class Env:
-    """The environments runs get: the caller's without Hesper/loader steering, plus sanitizer preloads."""
+    """The environments runs get (e2e.base_env and e2e.hesper_env): the caller's without
+    Hesper/loader steering, plus sanitizer preloads."""
 
     def __init__(self, args):
         self.args = args
-        self.base = {k: v for k, v in os.environ.items()
-                     if k not in SCRUBBED_ENV and not k.startswith("HESPER_")}
-        preload = list(args.preload_first)
-        if not any(os.path.basename(p).startswith("libasan.so") for p in preload):
-            preload[:0] = asan_runtimes([args.hesper, args.tool])
-        if preload and args.keep_modules:
-            preload.append(os.path.abspath(args.keep_modules))
-        self.preload = preload
-        if preload:
-            self.base["LD_PRELOAD"] = " ".join(preload)
-            opts = self.base.get("ASAN_OPTIONS", "")
-            if "quarantine_size_mb" not in opts:
-                self.base["ASAN_OPTIONS"] = (opts + ":" if opts else "") + "quarantine_size_mb=32"
+        args.sanitizer_preload = e2e.sanitizer_preload(args, [args.hesper, args.tool])
 
     def plain(self, extra=None):
-        env = dict(self.base)
+        env = e2e.base_env(self.args)
         env.update(extra or {})
         return env
 
     def hesper(self, extra):
         """Hesper preloaded directly (after any sanitizer runtime), with @extra settings."""
-        env = self.plain(extra)
-        env["LD_PRELOAD"] = " ".join(self.preload + [self.args.hesper])
-        return env
+        return e2e.hesper_env(self.args, extra)
 
 
 def program(args, name):
@@ -139,12 +74,7 @@ def program(args, name):
 
 
 def load_json(c, path, what):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        c.fail(f"{what} ({path}) is readable JSON", e)
-        return None
+    return e2e.load_json(c, path, f"{what} is readable JSON")
 
 
 def ns(us):
@@ -610,28 +540,16 @@ def main():
     ap.add_argument("--hesper", required=True, help="libhesper.so")
     ap.add_argument("--tool", required=True, help="the hesper executable")
     ap.add_argument("--programs", required=True, help="directory of the built test programs")
-    ap.add_argument("--preload-first", action="append", default=[], metavar="LIB",
-                    help="preloaded before Hesper (an ASan runtime, keep_modules)")
-    ap.add_argument("--keep-modules", metavar="LIB",
-                    help="tests/programs' keep_modules library, preloaded whenever an ASan runtime is")
+    e2e.add_preload_args(ap)
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
     args.hesper = os.path.abspath(args.hesper)
     args.tool = os.path.abspath(args.tool)
     args.programs = os.path.abspath(args.programs)
 
-    c = Checks(f"{args.case}")
-    workdir = tempfile.mkdtemp(prefix=f"hesper-outputs-{args.case}-")
-    try:
-        CASES[args.case](c, args, Env(args), workdir)
-    except Exception:  # a crash in the checker is a failure, with its traceback
-        c.fail("checker ran to completion", traceback.format_exc())
-    status = c.finish()
-    if status == 0:
-        shutil.rmtree(workdir, ignore_errors=True)
-    else:
-        print(f"files kept in {workdir}")
-    return status
+    c = e2e.Checks(f"{args.case}", detail_lines=60)
+    return e2e.run_checked(c, f"hesper-outputs-{args.case}-",
+                           lambda workdir: CASES[args.case](c, args, Env(args), workdir))
 
 
 if __name__ == "__main__":

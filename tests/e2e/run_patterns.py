@@ -33,7 +33,6 @@ import argparse
 import fnmatch
 import json
 import os
-import shutil
 import signal
 import stat
 import subprocess
@@ -41,7 +40,6 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_e2e as e2e  # noqa: E402  (shared helpers: environment, checks, report schema)
@@ -54,21 +52,10 @@ HESPER_LINE = "hesper: "
 # --- running --------------------------------------------------------------------------
 
 class Run(e2e.Run):
-    """e2e.Run with an optional umask for the child and a longer timeout."""
+    """e2e.Run with a longer timeout."""
 
     def __init__(self, argv, env, cwd, umask=None, timeout=RUN_TIMEOUT_S):
-        self.argv = argv
-        start = time.monotonic()
-        try:
-            p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               timeout=timeout, preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
-            self.rc, self.out_bytes, self.err_bytes = p.returncode, p.stdout, p.stderr
-        except subprocess.TimeoutExpired as ex:
-            self.rc = "timeout"
-            self.out_bytes, self.err_bytes = ex.stdout or b"", ex.stderr or b""
-        self.seconds = time.monotonic() - start
-        self.out = self.out_bytes.decode("utf-8", "replace")
-        self.err = self.err_bytes.decode("utf-8", "replace")
+        super().__init__(argv, env, cwd, timeout=timeout, umask=umask)
 
 
 class SignalRun:
@@ -156,12 +143,7 @@ def normalized_lines(text):
 
 
 def read_json(c, path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError) as ex:
-        c.fail("Hesper wrote a readable JSON summary", f"{path}: {ex}")
-        return None
+    return e2e.load_json(c, path, "Hesper wrote a readable JSON summary")
 
 
 # --- the report against the truth --------------------------------------------------------
@@ -536,11 +518,7 @@ CASES = {"pattern": case_pattern, "signal": case_signal, "settings": case_settin
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hesper", required=True)
-    ap.add_argument("--program", required=True, help="the patterns program")
-    ap.add_argument("--volk", action="store_true")
-    ap.add_argument("--preload-first", action="append", default=[], metavar="LIB")
-    ap.add_argument("--keep-modules", metavar="LIB")
+    e2e.add_binary_args(ap)
     ap.add_argument("--pattern", help="pattern case: the subcommand")
     ap.add_argument("--arg", action="append", help="pattern case: argument after the subcommand")
     ap.add_argument("--env", action="append", metavar="K=V", help="pattern case: extra environment")
@@ -560,43 +538,17 @@ def main():
 
     title = f"{args.case} {args.pattern or args.mode or ''} {os.path.basename(args.program)}".replace("  ", " ")
     c = e2e.Checks(title)
-    for path, what in ((args.hesper, "Hesper library"), (args.program, "test program")):
-        if not os.path.isfile(path):
-            c.fail(f"{what} exists", f"not found: {path}")
-    if c.failures:
-        return c.finish()
-    args.hesper = os.path.abspath(args.hesper)
-    args.program = os.path.abspath(args.program)
-    try:
-        runtimes = e2e.sanitizer_runtimes([args.hesper, args.program])
-        given_asan = any(os.path.basename(p).startswith("libasan.so") for p in args.preload_first)
-        if runtimes and not given_asan:
-            args.preload_first[:0] = runtimes
-        args.sanitizer_preload = list(args.preload_first)
-        if (runtimes or given_asan) and args.keep_modules:
-            args.sanitizer_preload.append(os.path.abspath(args.keep_modules))
-        if args.volk:
-            needed = e2e.elf_needed(args.program)
-            c.check(not any(n.startswith("libvulkan") for n in needed),
-                    "volk build does not link libvulkan (it dlopens it)", f"DT_NEEDED: {needed}")
-    except (RuntimeError, subprocess.CalledProcessError) as ex:
-        c.fail("inspect the binaries", str(ex))
+    if not e2e.prepare_binaries(args, c):
         return c.finish()
 
-    tmp = tempfile.mkdtemp(prefix="hesper-patterns-")
-    start = time.monotonic()
-    try:
-        context = CASES[args.case](args, c, tmp)
-    except Exception:  # a crash in the checker is a failure, never a skip
-        c.fail("checker ran to completion", traceback.format_exc())
-        context = None
-    print(f"  ({time.monotonic() - start:.1f} s in all)")
-    status = c.finish(context)
-    if status == 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-    else:
-        print(f"(files kept in {tmp})")
-    return status
+    def timed_case(tmp):
+        start = time.monotonic()
+        try:
+            return CASES[args.case](args, c, tmp)
+        finally:
+            print(f"  ({time.monotonic() - start:.1f} s in all)")
+
+    return e2e.run_checked(c, "hesper-patterns-", timed_case)
 
 
 if __name__ == "__main__":

@@ -160,20 +160,8 @@ struct push {
 static VkPipeline make_pipeline(struct pat *p, VkShaderModule module, const char *entry,
 				const VkSpecializationInfo *spec, VkPipelineCreateFlags flags, const char *debug)
 {
-	VkPipeline pipe;
-	VkComputePipelineCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-		.flags = flags,
-		.stage = {
-			.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-			.stage = VK_SHADER_STAGE_COMPUTE_BIT,
-			.module = module,
-			.pName = entry,
-			.pSpecializationInfo = spec,
-		},
-		.layout = p->layout,
-	};
-	VKC_CHECK(vkCreateComputePipelines(p->vk.device, VK_NULL_HANDLE, 1, &info, NULL, &pipe));
+	VkPipeline pipe = vkc_compute_pipeline_entry(&p->vk, p->layout, module, entry, spec, flags);
+
 	if (debug && !vkc_name_pipeline(&p->vk, pipe, debug))
 		vkc_fail("VK_EXT_debug_utils is needed to name pipelines");
 	return pipe;
@@ -226,6 +214,32 @@ static void pat_release(struct pat *p)
 	vkc_buffer_destroy(&p->vk, &p->indirect);
 }
 
+/* Destroys @fence (unless VK_NULL_HANDLE) and the @n pipelines of @pipes. */
+static void destroy_objects(struct pat *p, VkFence fence, const VkPipeline *pipes, size_t n)
+{
+	if (fence != VK_NULL_HANDLE)
+		vkDestroyFence(p->vk.device, fence, NULL);
+	for (size_t i = 0; i < n; i++)
+		vkDestroyPipeline(p->vk.device, pipes[i], NULL);
+}
+
+/* The end of a pattern that ran to completion: destroy_objects, pat_release, vkc_finish. Returns 0. */
+static int pat_done(struct pat *p, VkFence fence, const VkPipeline *pipes, size_t n)
+{
+	destroy_objects(p, fence, pipes, n);
+	pat_release(p);
+	vkc_finish(&p->vk);
+	return 0;
+}
+
+/* Binds @pipe and @set and pushes @pc: what every dispatch of the patterns needs. */
+static void bind(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, VkDescriptorSet set, struct push pc)
+{
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &set, 0, NULL);
+	vkCmdPushConstants(cb, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+}
+
 enum how { DIRECT, INDIRECT, BASE, BASE_KHR };
 
 static PFN_vkCmdDispatchBaseKHR dispatch_base_khr;
@@ -233,11 +247,7 @@ static PFN_vkCmdDispatchBaseKHR dispatch_base_khr;
 /* Records one one-group dispatch of @pipe counting into @slot, the way @how says. */
 static void rec_count_how(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, uint32_t slot, enum how how)
 {
-	struct push pc = { slot, 0 };
-
-	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &p->counters_set, 0, NULL);
-	vkCmdPushConstants(cb, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+	bind(p, cb, pipe, p->counters_set, (struct push){ slot, 0 });
 	switch (how) {
 	case DIRECT:
 		vkCmdDispatch(cb, 1, 1, 1);
@@ -264,11 +274,7 @@ static void rec_count(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, uint32
 /* One busy dispatch of @iters loop steps. */
 static void rec_busy(struct pat *p, VkCommandBuffer cb, uint32_t iters)
 {
-	struct push pc = { iters, BUSY_N };
-
-	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->busy_pipe);
-	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &p->busy_set, 0, NULL);
-	vkCmdPushConstants(cb, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+	bind(p, cb, p->busy_pipe, p->busy_set, (struct push){ iters, BUSY_N });
 	vkCmdDispatch(cb, BUSY_N / 64, 1, 1);
 }
 
@@ -282,6 +288,15 @@ static void end(VkCommandBuffer cb)
 {
 	vkc_barrier(cb);
 	vkc_end(cb);
+}
+
+/* Records @cb (begun with @flags) as nothing but @n dispatches of @pipe into @slot. */
+static void record_counts(struct pat *p, VkCommandBuffer cb, VkCommandBufferUsageFlags flags, VkPipeline pipe,
+			  uint32_t slot, uint32_t n)
+{
+	begin(cb, flags);
+	rec_count(p, cb, pipe, slot, n);
+	end(cb);
 }
 
 static void submit(VkQueue q, const VkCommandBuffer *cbs, uint32_t n, VkFence fence)
@@ -352,6 +367,32 @@ static PFN_vkVoidFunction device_proc(struct pat *p, const char *name)
 	return f;
 }
 
+/* A timeline semaphore at 0. */
+static VkSemaphore timeline_semaphore(struct pat *p)
+{
+	VkSemaphoreTypeCreateInfo type = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+	};
+	VkSemaphoreCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
+	VkSemaphore s;
+
+	VKC_CHECK(vkCreateSemaphore(p->vk.device, &info, NULL, &s));
+	return s;
+}
+
+/* Waits until @timeline reaches @value. */
+static void wait_timeline(struct pat *p, VkSemaphore timeline, uint64_t value)
+{
+	VkSemaphoreWaitInfo info = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+		.semaphoreCount = 1,
+		.pSemaphores = &timeline,
+		.pValues = &value,
+	};
+	VKC_CHECK(vkWaitSemaphores(p->vk.device, &info, UINT64_MAX));
+}
+
 /* Features most patterns enable: timeline semaphores and synchronization2. */
 static VkPhysicalDeviceVulkan13Features features13 = {
 	.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
@@ -374,15 +415,9 @@ static int p_resubmit(struct pat *p)
 	VkPipeline source = make_pipeline(p, p->count_g_mod, "main", NULL, 0, NULL);
 	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
 	VkFence fence = vkc_fence(&p->vk);
-	VkSemaphoreTypeCreateInfo type = {
-		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
-	};
-	VkSemaphoreCreateInfo sinfo = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
-	VkSemaphore timeline;
+	VkSemaphore timeline = timeline_semaphore(p);
 	uint64_t value = 0;
 
-	VKC_CHECK(vkCreateSemaphore(p->vk.device, &sinfo, NULL, &timeline));
 	begin(cb, 0);
 	rec_count(p, cb, named, 0, 2);
 	rec_count(p, cb, source, 1, 3);
@@ -418,13 +453,7 @@ static int p_resubmit(struct pat *p)
 			info.pSignalSemaphores = &timeline;
 			VKC_CHECK(vkQueueSubmit(p->vk.queue, 1, &info, VK_NULL_HANDLE));
 			value++;
-			VkSemaphoreWaitInfo winfo = {
-				.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
-				.semaphoreCount = 1,
-				.pSemaphores = &timeline,
-				.pValues = &value,
-			};
-			VKC_CHECK(vkWaitSemaphores(p->vk.device, &winfo, UINT64_MAX));
+			wait_timeline(p, timeline, value);
 			break;
 		}
 		case 4: { /* polled, never waited on: nothing nudges Hesper's collector */
@@ -448,12 +477,7 @@ static int p_resubmit(struct pat *p)
 	truth_key("dropped", "0");
 
 	vkDestroySemaphore(p->vk.device, timeline, NULL);
-	vkDestroyFence(p->vk.device, fence, NULL);
-	vkDestroyPipeline(p->vk.device, named, NULL);
-	vkDestroyPipeline(p->vk.device, source, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, fence, (VkPipeline[]){ named, source }, 2);
 }
 
 /* --- 2. SIMULTANEOUS_USE, resubmitted while running; several queues ------------------- */
@@ -516,25 +540,14 @@ static int p_simultaneous(struct pat *p)
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		vkDestroyFence(p->vk.device, f[i], NULL);
-	vkDestroyPipeline(p->vk.device, k, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, VK_NULL_HANDLE, &k, 1);
 }
 
 /* --- 3. secondary command buffers ------------------------------------------------------ */
 
 static VkCommandBuffer secondary(struct pat *p)
 {
-	VkCommandBuffer cb;
-	VkCommandBufferAllocateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-		.commandPool = p->vk.cmd_pool,
-		.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
-		.commandBufferCount = 1,
-	};
-	VKC_CHECK(vkAllocateCommandBuffers(p->vk.device, &info, &cb));
-	return cb;
+	return vkc_command_buffer_from(&p->vk, p->vk.cmd_pool, VK_COMMAND_BUFFER_LEVEL_SECONDARY);
 }
 
 static void begin_secondary(VkCommandBuffer cb)
@@ -546,6 +559,14 @@ static void begin_secondary(VkCommandBuffer cb)
 		.pInheritanceInfo = &inherit,
 	};
 	VKC_CHECK(vkBeginCommandBuffer(cb, &info));
+}
+
+/* Records secondary @cb as nothing but @n dispatches of @pipe into @slot. */
+static void record_secondary(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, uint32_t slot, uint32_t n)
+{
+	begin_secondary(cb);
+	rec_count(p, cb, pipe, slot, n);
+	vkc_end(cb);
 }
 
 static int p_secondary(struct pat *p)
@@ -560,15 +581,9 @@ static int p_secondary(struct pat *p)
 	VkCommandBuffer pa = vkc_command_buffer(&p->vk), pb = vkc_command_buffer(&p->vk);
 	VkFence fence = vkc_fence(&p->vk);
 
-	begin_secondary(s1);
-	rec_count(p, s1, ka, 1, 2);
-	vkc_end(s1);
-	begin_secondary(s2);
-	rec_count(p, s2, kb, 2, 1);
-	vkc_end(s2);
-	begin_secondary(s3);
-	rec_count(p, s3, kc, 3, 3);
-	vkc_end(s3);
+	record_secondary(p, s1, ka, 1, 2);
+	record_secondary(p, s2, kb, 2, 1);
+	record_secondary(p, s3, kc, 3, 3);
 
 	/* pa: prim, [s1], prim, [s2 s1], [s3 s3 s3] */
 	begin(pa, 0);
@@ -592,9 +607,7 @@ static int p_secondary(struct pat *p)
 	vkc_wait_fence(&p->vk, fence);
 
 	/* s1 re-recorded (one dispatch now) and executed once from a re-recorded pb. */
-	begin_secondary(s1);
-	rec_count(p, s1, ka, 1, 1);
-	vkc_end(s1);
+	record_secondary(p, s1, ka, 1, 1);
 	begin(pb, 0);
 	vkCmdExecuteCommands(pb, 1, &s1);
 	rec_count(p, pb, prim, 0, 1);
@@ -612,16 +625,9 @@ static int p_secondary(struct pat *p)
 	truth_kernel(DEBUG_NAMED, "sec_c", 27, 9);
 	truth_key("dropped", "%d", (13 - 7) + (4 - 3) + (27 - 9));
 
-	vkDestroyFence(d, fence, NULL);
 	VkCommandBuffer all[5] = { s1, s2, s3, pa, pb };
 	vkFreeCommandBuffers(d, p->vk.cmd_pool, 5, all);
-	vkDestroyPipeline(d, prim, NULL);
-	vkDestroyPipeline(d, ka, NULL);
-	vkDestroyPipeline(d, kb, NULL);
-	vkDestroyPipeline(d, kc, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, fence, (VkPipeline[]){ prim, ka, kb, kc }, 4);
 }
 
 /* --- 4. batches, vkQueueSubmit2, vkQueueSubmit2KHR ------------------------------------- */
@@ -642,9 +648,7 @@ static void submit2_round(struct pat *p, PFN_vkQueueSubmit2 fn, VkPipeline k, ui
 	VkCommandBufferSubmitInfo cbi[4];
 
 	for (int i = 0; i < 4; i++) {
-		begin(cbs[i], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, cbs[i], k, slot, 2);
-		end(cbs[i]);
+		record_counts(p, cbs[i], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k, slot, 2);
 		cbi[i] = (VkCommandBufferSubmitInfo){ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
 						      .commandBuffer = cbs[i] };
 	}
@@ -667,13 +671,7 @@ static void submit2_round(struct pat *p, PFN_vkQueueSubmit2 fn, VkPipeline k, ui
 		  .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &signal_timeline },
 	};
 	VKC_CHECK(fn(p->vk.queue, 2, batches, VK_NULL_HANDLE));
-	VkSemaphoreWaitInfo winfo = {
-		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
-		.semaphoreCount = 1,
-		.pSemaphores = &timeline,
-		.pValues = &value,
-	};
-	VKC_CHECK(vkWaitSemaphores(p->vk.device, &winfo, UINT64_MAX));
+	wait_timeline(p, timeline, value);
 	vkDestroySemaphore(p->vk.device, between, NULL);
 }
 
@@ -694,11 +692,8 @@ static int p_multisubmit(struct pat *p)
 	for (int i = 0; i < 9; i++)
 		cbs[i] = vkc_command_buffer(&p->vk);
 	/* vkQueueSubmit: 3 batches of 3 command buffers (1, 2, 3 dispatches), chained by semaphores, and an empty batch. */
-	for (int i = 0; i < 9; i++) {
-		begin(cbs[i], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, cbs[i], k1, 0, 1 + (uint32_t)i % 3);
-		end(cbs[i]);
-	}
+	for (int i = 0; i < 9; i++)
+		record_counts(p, cbs[i], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k1, 0, 1 + (uint32_t)i % 3);
 	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 	VkSubmitInfo batches[4] = {
 		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 3, .pCommandBuffers = cbs,
@@ -716,13 +711,7 @@ static int p_multisubmit(struct pat *p)
 	VKC_CHECK(vkQueueSubmit(p->vk.queue, 0, NULL, fence));
 	vkc_wait_fence(&p->vk, fence);
 
-	VkSemaphoreTypeCreateInfo type = {
-		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
-	};
-	VkSemaphoreCreateInfo sinfo = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
-	VkSemaphore timeline;
-	VKC_CHECK(vkCreateSemaphore(d, &sinfo, NULL, &timeline));
+	VkSemaphore timeline = timeline_semaphore(p);
 	submit2_round(p, vkQueueSubmit2, k2, 1, cbs, timeline, 1);
 	submit2_round(p, (PFN_vkQueueSubmit2)device_proc(p, "vkQueueSubmit2KHR"), k3, 2, cbs + 4, timeline, 2);
 
@@ -738,13 +727,7 @@ static int p_multisubmit(struct pat *p)
 	vkDestroySemaphore(d, timeline, NULL);
 	vkDestroySemaphore(d, sem[0], NULL);
 	vkDestroySemaphore(d, sem[1], NULL);
-	vkDestroyFence(d, fence, NULL);
-	vkDestroyPipeline(d, k1, NULL);
-	vkDestroyPipeline(d, k2, NULL);
-	vkDestroyPipeline(d, k3, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, fence, (VkPipeline[]){ k1, k2, k3 }, 3);
 }
 
 /* --- 5. command buffers and pools going away right after their fence -------------------- */
@@ -765,15 +748,7 @@ static VkCommandPool command_pool(struct pat *p, VkCommandPoolCreateFlags flags)
 
 static VkCommandBuffer command_buffer_from(struct pat *p, VkCommandPool pool)
 {
-	VkCommandBuffer cb;
-	VkCommandBufferAllocateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-		.commandPool = pool,
-		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-		.commandBufferCount = 1,
-	};
-	VKC_CHECK(vkAllocateCommandBuffers(p->vk.device, &info, &cb));
-	return cb;
+	return vkc_command_buffer_from(&p->vk, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 }
 
 static int p_lifetimes(struct pat *p)
@@ -793,59 +768,43 @@ static int p_lifetimes(struct pat *p)
 		k[i] = make_pipeline(p, p->count_mod, "main", NULL, 0, names[i]);
 	for (uint32_t r = 0; r < LIFE_ROUNDS; r++) {
 		/* reset right after the fence */
-		begin(reset_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, reset_cb, k[0], 0, 2);
-		end(reset_cb);
+		record_counts(p, reset_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k[0], 0, 2);
 		vkc_submit_wait(&p->vk, reset_cb, fence);
 		VKC_CHECK(vkResetCommandBuffer(reset_cb, 0));
 
 		/* freed right after the fence (its handle may come back for the next one) */
 		VkCommandBuffer freed = vkc_command_buffer(&p->vk);
-		begin(freed, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, freed, k[1], 1, 2);
-		end(freed);
+		record_counts(p, freed, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k[1], 1, 2);
 		vkc_submit_wait(&p->vk, freed, fence);
 		vkFreeCommandBuffers(d, p->vk.cmd_pool, 1, &freed);
 
 		/* pool reset right after the fence */
-		begin(pooled, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, pooled, k[2], 2, 3);
-		end(pooled);
+		record_counts(p, pooled, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k[2], 2, 3);
 		vkc_submit_wait(&p->vk, pooled, fence);
 		VKC_CHECK(vkResetCommandPool(d, plain_pool, 0));
 
 		/* pool destroyed right after the fence */
 		VkCommandPool doomed = command_pool(p, VK_COMMAND_POOL_CREATE_TRANSIENT_BIT);
 		VkCommandBuffer dcb = command_buffer_from(p, doomed);
-		begin(dcb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, dcb, k[3], 3, 1);
-		end(dcb);
+		record_counts(p, dcb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k[3], 3, 1);
 		vkc_submit_wait(&p->vk, dcb, fence);
 		vkDestroyCommandPool(d, doomed, NULL);
 
 		/* re-recorded right after the fence and submitted again */
-		begin(again_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, again_cb, k[4], 4, 1);
-		end(again_cb);
+		record_counts(p, again_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k[4], 4, 1);
 		vkc_submit_wait(&p->vk, again_cb, fence);
-		begin(again_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, again_cb, k[4], 4, 2);
-		end(again_cb);
+		record_counts(p, again_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k[4], 4, 2);
 		vkc_submit_wait(&p->vk, again_cb, fence);
 
 		/* a pipeline destroyed right after the fence; the next one (maybe the same handle) named otherwise */
 		VkPipeline gen = make_pipeline(p, p->count_mod, "main", NULL, 0, r % 2 ? "lt_pipe_odd" : "lt_pipe_even");
-		begin(reset_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, reset_cb, gen, 6 + r % 2, 1 + r % 2);
-		end(reset_cb);
+		record_counts(p, reset_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, gen, 6 + r % 2, 1 + r % 2);
 		vkc_submit_wait(&p->vk, reset_cb, fence);
 		vkDestroyPipeline(d, gen, NULL);
 
 		/* waited with vkQueueWaitIdle, then freed */
 		VkCommandBuffer idle = vkc_command_buffer(&p->vk);
-		begin(idle, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, idle, k[5], 5, 2);
-		end(idle);
+		record_counts(p, idle, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k[5], 5, 2);
 		submit(p->vk.queue, &idle, 1, VK_NULL_HANDLE);
 		VKC_CHECK(vkQueueWaitIdle(p->vk.queue));
 		vkFreeCommandBuffers(d, p->vk.cmd_pool, 1, &idle);
@@ -862,12 +821,7 @@ static int p_lifetimes(struct pat *p)
 	truth_key("dropped", "0");
 
 	vkDestroyCommandPool(d, plain_pool, NULL);
-	vkDestroyFence(d, fence, NULL);
-	for (int i = 0; i < 6; i++)
-		vkDestroyPipeline(d, k[i], NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, fence, k, 6);
 }
 
 /* --- 6. threads ---------------------------------------------------------------------- */
@@ -968,10 +922,7 @@ static int p_threads(struct pat *p, int nthreads)
 	truth_key("dropped", "0");
 	truth_key("queues", "%u", p->vk.queue_count);
 
-	vkDestroyPipeline(p->vk.device, shared, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, VK_NULL_HANDLE, &shared, 1);
 }
 
 /* --- 7. dispatch kinds, debug labels --------------------------------------------------- */
@@ -983,7 +934,6 @@ static int p_dispatch_kinds(struct pat *p)
 	pat_init(p, "patterns-dispatch-kinds",
 		 &(struct vkc_options){ .instance_extensions = iext, .instance_extension_count = 1,
 					.device_extensions = dext, .device_extension_count = 1 });
-	VkDevice d = p->vk.device;
 	const char *names[] = { "dk_direct", "dk_indirect", "dk_base", "dk_base_khr" };
 	VkPipeline k[4];
 	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
@@ -1007,12 +957,7 @@ static int p_dispatch_kinds(struct pat *p)
 	verify_counters(p, "dispatch_kinds");
 	truth_key("dropped", "0");
 
-	vkDestroyFence(d, fence, NULL);
-	for (int i = 0; i < 4; i++)
-		vkDestroyPipeline(d, k[i], NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, fence, k, 4);
 }
 
 #define LABEL_SUBMITS 3u
@@ -1021,7 +966,6 @@ static int p_dispatch_kinds(struct pat *p)
 static int p_labels(struct pat *p)
 {
 	pat_init(p, "patterns-labels", NULL);
-	VkDevice d = p->vk.device;
 	struct vkc_ctx *vk = &p->vk;
 	VkPipeline kk = make_pipeline(p, p->count_mod, "main", NULL, 0, "lbl_k");
 	VkPipeline km = make_pipeline(p, p->count_mod, "main", NULL, 0, "lbl_m");
@@ -1102,12 +1046,7 @@ static int p_labels(struct pat *p)
 	truth_key("region_parents", "{\"pass_a\":\"frame\",\"pass_b\":\"frame\",\"inner\":\"pass_b\"}");
 	truth_key("dropped", "0");
 
-	vkDestroyFence(d, fence, NULL);
-	vkDestroyPipeline(d, kk, NULL);
-	vkDestroyPipeline(d, km, NULL);
-	pat_release(p);
-	vkc_finish(vk);
-	return 0;
+	return pat_done(p, fence, (VkPipeline[]){ kk, km }, 2);
 }
 
 /* --- 8. two devices; an instance made again -------------------------------------------- */
@@ -1157,10 +1096,7 @@ static int p_two_devices(struct pat *p)
 
 	/* Device b goes away while a has work in flight; a goes on. */
 	two_dev_round(p, acb, a_own, 2, a_shared, a_same, af);
-	vkDestroyFence(b->vk.device, bf, NULL);
-	vkDestroyPipeline(b->vk.device, b_own, NULL);
-	vkDestroyPipeline(b->vk.device, b_shared, NULL);
-	vkDestroyPipeline(b->vk.device, b_same, NULL);
+	destroy_objects(b, bf, (VkPipeline[]){ b_own, b_shared, b_same }, 3);
 	pat_release(b);
 	vkc_finish_device(&b->vk);
 	vkc_wait_fence(&p->vk, af);
@@ -1179,14 +1115,8 @@ static int p_two_devices(struct pat *p)
 	truth_key("dropped", "0");
 	truth_key("devices", "2");
 
-	vkDestroyFence(p->vk.device, af, NULL);
-	vkDestroyPipeline(p->vk.device, a_own, NULL);
-	vkDestroyPipeline(p->vk.device, a_shared, NULL);
-	vkDestroyPipeline(p->vk.device, a_same, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
 	free(b);
-	return 0;
+	return pat_done(p, af, (VkPipeline[]){ a_own, a_shared, a_same }, 3);
 }
 
 #define INSTANCES 3u
@@ -1211,11 +1141,7 @@ static int p_reinstance(struct pat *p)
 		p->expect[1] = 4;
 		verify_counters(p, "reinstance");
 		errors += p->errors;
-		vkDestroyFence(p->vk.device, fence, NULL);
-		vkDestroyPipeline(p->vk.device, named, NULL);
-		vkDestroyPipeline(p->vk.device, plain, NULL);
-		pat_release(p);
-		vkc_finish(&p->vk);
+		pat_done(p, fence, (VkPipeline[]){ named, plain }, 2);
 	}
 	p->errors = errors;
 	truth_kernel(DEBUG_NAMED, "reinst_k", 8 * INSTANCES, -1);
@@ -1256,9 +1182,7 @@ static int p_exit_in_flight(struct pat *p, bool cold)
 	if (!cold) {
 		VkCommandBuffer cb = vkc_command_buffer(&p->vk);
 		VkFence fence = vkc_fence(&p->vk);
-		begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, cb, k, 0, 1);
-		end(cb);
+		record_counts(p, cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k, 0, 1);
 		vkc_submit_wait(&p->vk, cb, fence);
 		warm = 1;
 	}
@@ -1286,9 +1210,7 @@ static void *exit_thread_main(void *arg)
 	usleep(50000);
 	cb = vkc_command_buffer(&p->vk);
 	fence = vkc_fence(&p->vk);
-	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-	rec_count(p, cb, exit_kernel, 0, 5);
-	end(cb);
+	record_counts(p, cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, exit_kernel, 0, 5);
 	vkc_submit_wait(&p->vk, cb, fence);
 	in_flight(p, exit_kernel, 2, 200.0, VK_NULL_HANDLE);
 	truth_kernel(DEBUG_NAMED, "exit_thread_k", 7, -1);
@@ -1362,9 +1284,7 @@ static int p_signal(struct pat *p, const char *mode)
 	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
 	VkFence fence = vkc_fence(&p->vk), never = vkc_fence(&p->vk);
 
-	begin(cb, 0);
-	rec_count(p, cb, k, 0, 4);
-	end(cb);
+	record_counts(p, cb, 0, k, 0, 4);
 	for (int r = 0; r < 5; r++)
 		vkc_submit_wait(&p->vk, cb, fence);
 	in_flight(p, k, 1, 300.0, fence);
@@ -1401,9 +1321,7 @@ static int p_fork(struct pat *p, const char *how)
 	int status = 0, waited_ms = 0;
 	pid_t got;
 
-	begin(cb, 0);
-	rec_count(p, cb, k, 0, 3);
-	end(cb);
+	record_counts(p, cb, 0, k, 0, 3);
 	vkc_submit_wait(&p->vk, cb, fence);
 	fflush(stdout);
 	pid_t child = fork();
@@ -1439,11 +1357,7 @@ static int p_fork(struct pat *p, const char *how)
 	truth_kernel(DEBUG_NAMED, "fork_k", 6, -1);
 	truth_key("dropped", "0");
 
-	vkDestroyFence(p->vk.device, fence, NULL);
-	vkDestroyPipeline(p->vk.device, k, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, fence, &k, 1);
 }
 
 /* --- 10. many pipelines, many modules, a million dispatches ----------------------------- */
@@ -1515,15 +1429,11 @@ static int p_many_pipelines(struct pat *p, uint32_t n)
 	truth_key("pipelines", "%u", n);
 	truth_key("dropped", "0");
 
-	vkDestroyFence(d, fence, NULL);
-	for (uint32_t i = 0; i < n; i++)
-		vkDestroyPipeline(d, pipes[i], NULL);
+	pat_done(p, fence, pipes, n);
 	free(pipes);
 	free(slots);
 	free(specs);
 	free(infos);
-	pat_release(p);
-	vkc_finish(&p->vk);
 	return 0;
 }
 
@@ -1608,14 +1518,10 @@ static int p_many_modules(struct pat *p, uint32_t n)
 	}
 	truth_key("dropped", "0");
 
-	vkDestroyFence(d, fence, NULL);
-	for (uint32_t i = 0; i <= n; i++)
-		vkDestroyPipeline(d, pipes[i], NULL);
+	pat_done(p, fence, pipes, n + 1);
 	free(pipes);
 	free(code);
 	free(base);
-	pat_release(p);
-	vkc_finish(&p->vk);
 	return 0;
 }
 
@@ -1653,13 +1559,8 @@ static int p_million(struct pat *p, uint32_t n)
 	truth_key("dropped", "0");
 
 	vkFreeCommandBuffers(d, p->vk.cmd_pool, 4, cbs);
-	vkDestroyFence(d, fence, NULL);
-	vkDestroyPipeline(d, empty, NULL);
-	vkDestroyPipeline(d, marker, NULL);
-	vkDestroyShaderModule(d, m, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	vkDestroyShaderModule(d, m, NULL); /* allowed once its pipelines exist */
+	return pat_done(p, fence, (VkPipeline[]){ empty, marker }, 2);
 }
 
 /* --- 11. many queries (for HESPER_MAX_QUERIES) -------------------------------------------- */
@@ -1688,9 +1589,7 @@ static int p_exhaust(struct pat *p)
 	/* And fresh recordings once the old ones are gone. */
 	vkFreeCommandBuffers(d, p->vk.cmd_pool, 4, cbs);
 	VkCommandBuffer late = vkc_command_buffer(&p->vk);
-	begin(late, 0);
-	rec_count(p, late, k, 0, 20);
-	end(late);
+	record_counts(p, late, 0, k, 0, 20);
 	vkc_submit_wait(&p->vk, late, fence);
 
 	p->expect[0] = 8 * 150 + 20;
@@ -1700,12 +1599,7 @@ static int p_exhaust(struct pat *p)
 	truth_kernel(SOURCE_NAMED, "count.comp", p->expect[1], -1);
 	truth_key("dropped", "0");
 
-	vkDestroyFence(d, fence, NULL);
-	vkDestroyPipeline(d, k, NULL);
-	vkDestroyPipeline(d, k2, NULL);
-	pat_release(p);
-	vkc_finish(&p->vk);
-	return 0;
+	return pat_done(p, fence, (VkPipeline[]){ k, k2 }, 2);
 }
 
 /* --- main ---------------------------------------------------------------------------- */

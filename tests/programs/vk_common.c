@@ -471,6 +471,12 @@ VkDescriptorSet vkc_descriptor_set(struct vkc_ctx *ctx, VkDescriptorPool pool,
 VkPipeline vkc_compute_pipeline(struct vkc_ctx *ctx, VkPipelineLayout layout, VkShaderModule module,
 				VkPipelineCreateFlags flags)
 {
+	return vkc_compute_pipeline_entry(ctx, layout, module, "main", NULL, flags);
+}
+
+VkPipeline vkc_compute_pipeline_entry(struct vkc_ctx *ctx, VkPipelineLayout layout, VkShaderModule module,
+				      const char *entry, const VkSpecializationInfo *spec, VkPipelineCreateFlags flags)
+{
 	VkPipeline pipeline;
 	VkComputePipelineCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
@@ -479,7 +485,8 @@ VkPipeline vkc_compute_pipeline(struct vkc_ctx *ctx, VkPipelineLayout layout, Vk
 			.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
 			.stage = VK_SHADER_STAGE_COMPUTE_BIT,
 			.module = module,
-			.pName = "main",
+			.pName = entry,
+			.pSpecializationInfo = spec,
 		},
 		.layout = layout,
 	};
@@ -521,11 +528,16 @@ void vkc_label_end(struct vkc_ctx *ctx, VkCommandBuffer cmd)
 
 VkCommandBuffer vkc_command_buffer(struct vkc_ctx *ctx)
 {
+	return vkc_command_buffer_from(ctx, ctx->cmd_pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+}
+
+VkCommandBuffer vkc_command_buffer_from(struct vkc_ctx *ctx, VkCommandPool pool, VkCommandBufferLevel level)
+{
 	VkCommandBuffer cmd;
 	VkCommandBufferAllocateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-		.commandPool = ctx->cmd_pool,
-		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandPool = pool,
+		.level = level,
 		.commandBufferCount = 1,
 	};
 	VKC_CHECK(vkAllocateCommandBuffers(ctx->device, &info, &cmd));

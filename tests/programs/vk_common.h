@@ -124,6 +124,10 @@ VkDescriptorSet vkc_descriptor_set(struct vkc_ctx *ctx, VkDescriptorPool pool,
 VkPipeline vkc_compute_pipeline(struct vkc_ctx *ctx, VkPipelineLayout layout, VkShaderModule module,
 				VkPipelineCreateFlags flags);
 
+/* Compute pipeline of entry point @entry in @module, specialized by @spec (may be NULL), with @flags. */
+VkPipeline vkc_compute_pipeline_entry(struct vkc_ctx *ctx, VkPipelineLayout layout, VkShaderModule module,
+				      const char *entry, const VkSpecializationInfo *spec, VkPipelineCreateFlags flags);
+
 /* Names @pipeline with vkSetDebugUtilsObjectNameEXT. Returns false (and does nothing) without the extension. */
 bool vkc_name_pipeline(struct vkc_ctx *ctx, VkPipeline pipeline, const char *name);
 
@@ -135,6 +139,9 @@ void vkc_label_end(struct vkc_ctx *ctx, VkCommandBuffer cmd);
 
 /* Allocates a primary command buffer from the context's pool. */
 VkCommandBuffer vkc_command_buffer(struct vkc_ctx *ctx);
+
+/* Allocates one command buffer of @level from @pool. */
+VkCommandBuffer vkc_command_buffer_from(struct vkc_ctx *ctx, VkCommandPool pool, VkCommandBufferLevel level);
 
 /* Begins @cmd with @flags (e.g. ONE_TIME_SUBMIT, or 0 for a reusable recording). */
 void vkc_begin(VkCommandBuffer cmd, VkCommandBufferUsageFlags flags);

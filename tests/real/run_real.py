@@ -35,12 +35,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
-import run_e2e  # noqa: E402  (Run, validation_messages, layer_callstacks, Checks)
+import run_e2e  # noqa: E402  (Run, validation_messages, layer_callstacks, Checks, run_checked, load_json)
 
 COUNTER_LAYER = "VK_LAYER_HESPERTEST_dispatch_counter"
 DENO_VERSION = "2.9.6"  # as HESPER_DENO_VERSION in scripts/lib/deps.sh
@@ -131,20 +129,13 @@ def run_once(args, wl, label, tmp, extra, hesper):
     env.update(extra)
     if hesper:
         env["LD_PRELOAD"] = args.hesper
-    t0 = time.monotonic()
-    run = run_e2e.Run(wl.argv, env, cwd)
-    secs = time.monotonic() - t0
-    print(f"run {label:<10} exit {run.rc}  {secs:6.1f} s")
-    return run, wl.output(run, cwd), cwd, secs
+    run = run_e2e.Run(wl.argv, env, cwd, timeout=RUN_TIMEOUT_S)
+    print(f"run {label:<10} exit {run.rc}  {run.seconds:6.1f} s")
+    return run, wl.output(run, cwd), cwd, run.seconds
 
 
 def load_json(c, path, what):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        c.fail(f"{what} was written", f"{path}: {e}")
-        return None
+    return run_e2e.load_json(c, path, f"{what} was written")
 
 
 def msg_ids(run):
@@ -202,7 +193,6 @@ def main():
     args = ap.parse_args()
     args.hesper = os.path.abspath(args.hesper)
     args.counter_dir = os.path.abspath(args.counter_dir)
-    run_e2e.RUN_TIMEOUT_S = RUN_TIMEOUT_S
     c = run_e2e.Checks("real " + args.workload)
     if args.fail:
         c.fail("workload can run", args.fail)
@@ -212,18 +202,7 @@ def main():
     except (RuntimeError, OSError, subprocess.SubprocessError) as e:
         c.fail("workload can run", str(e))
         return c.finish()
-    tmp = tempfile.mkdtemp(prefix="hesper-real-")
-    context = None
-    try:
-        context = check(args, wl, c, tmp)
-    except Exception:  # a crash in the checker is a failure, never a skip
-        c.fail("checker ran to completion", traceback.format_exc())
-    status = c.finish(context)
-    if status == 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-    else:
-        print(f"(files kept in {tmp})")
-    return status
+    return run_e2e.run_checked(c, "hesper-real-", lambda tmp: check(args, wl, c, tmp))
 
 
 def check(args, wl, c, tmp):

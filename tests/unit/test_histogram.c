@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "fixtures.h"
 #include "histogram.h"
 
 /* Deterministic PRNG (xorshift64*), so a failure reproduces. */
@@ -12,10 +13,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t
 rng_next(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
+	return xorshift64s(&rng_state);
 }
 
 static double

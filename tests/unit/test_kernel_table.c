@@ -195,6 +195,31 @@ START_TEST(sorted_order)
 }
 END_TEST
 
+START_TEST(rows_empty_is_no_error)
+{
+	struct hesper_kernel_table *t = hesper_kernel_table_create();
+	struct hesper_kernel **rows = (struct hesper_kernel **)&rows;
+	size_t n = 99;
+
+	ck_assert_int_eq(hesper_kernel_table_rows(NULL, &rows, &n), 0);
+	ck_assert_ptr_null(rows);
+	ck_assert_uint_eq(n, 0);
+	n = 99;
+	ck_assert_int_eq(hesper_kernel_table_rows(t, &rows, &n), 0);
+	ck_assert_ptr_null(rows);
+	ck_assert_uint_eq(n, 0);
+
+	hesper_kernel_record(hesper_kernel_table_get(t, "small"), 1);
+	hesper_kernel_record(hesper_kernel_table_get(t, "big"), 1000);
+	ck_assert_int_eq(hesper_kernel_table_rows(t, &rows, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(rows[0]->name, "big");
+	ck_assert_str_eq(rows[1]->name, "small");
+	free(rows);
+	hesper_kernel_table_destroy(t);
+}
+END_TEST
+
 static Suite *
 kernel_table_suite(void)
 {
@@ -215,6 +240,7 @@ kernel_table_suite(void)
 
 	tc = tcase_create("hesper_kernel_table_sorted");
 	tcase_add_test(tc, sorted_order);
+	tcase_add_test(tc, rows_empty_is_no_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

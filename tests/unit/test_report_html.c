@@ -5,20 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_fixtures.h"
 
 #define DATA_OPEN "<script type=\"application/json\" id=\"hesper-data\">"
 
 static char *
 render(const struct hesper_profile *p)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
+	size_t size;
+	char *buf = render_with(hesper_report_html, p, &size);
 
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(hesper_report_html(f, p), 0);
-	fclose(f);
 	ck_assert_uint_eq(strlen(buf), size); /* no NUL inside */
 	return buf;
 }
@@ -106,16 +102,7 @@ END_TEST
 static void
 fixture(struct hesper_profile *p)
 {
-	struct hesper_device_info d = {.timestamp_period_ns = 1};
-
-	ck_assert_int_eq(hesper_profile_init(p), 0);
-	p->pid = 99;
-	strcpy(p->exe, "demo");
-	strcpy(p->host, "box");
-	strcpy(d.name, "Test GPU");
-	strcpy(d.driver, "drv 1");
-	hesper_profile_add_device(p, &d);
-	hesper_profile_queue(p, 0, 0, 0)->busy_ns = 500000;
+	fixture_profile(p, 99, "demo", "box", "drv 1")->busy_ns = 500000;
 	p->wall_ns = 1000000;
 	p->timestamps_written = 42;
 
@@ -279,12 +266,9 @@ END_TEST
 START_TEST(write_error_reported)
 {
 	struct hesper_profile p;
-	FILE *f = fopen("/dev/full", "w");
 
-	ck_assert_ptr_nonnull(f);
 	fixture(&p);
-	ck_assert_int_eq(hesper_report_html(f, &p), -1);
-	fclose(f);
+	assert_write_error_full(hesper_report_html, &p);
 	hesper_profile_free(&p);
 }
 END_TEST

@@ -5,47 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_fixtures.h"
 
-/* A small profile whose every number is known. */
+/* fixture_known_profile() with the collector's numbers too (only the JSON has them). */
 static void
 fixture(struct hesper_profile *p)
 {
-	struct hesper_device_info d = {.timestamp_period_ns = 1};
-	struct hesper_kernel *k;
-
-	ck_assert_int_eq(hesper_profile_init(p), 0);
-	p->pid = 123;
-	strcpy(p->exe, "app");
-	strcpy(p->host, "h");
-	strcpy(d.name, "Test GPU");
-	strcpy(d.driver, "1.2.3");
-	hesper_profile_add_device(p, &d);
-	p->wall_ns = 2000000000;
-	struct hesper_queue_info *q = hesper_profile_queue(p, 0, 0, 0);
-	q->timestamp_bits = 64;
-	q->submits = 2;
-	q->busy_ns = 1000000;
-
-	/* matmul: 1000, 2000, 3000 ns: total 6000, mean 2000, stddev 1000 */
-	k = hesper_kernel_table_get(p->kernels, "matmul");
-	hesper_kernel_record(k, 1000);
-	hesper_kernel_record(k, 2000);
-	hesper_kernel_record(k, 3000);
-	/* softmax: 1000, 1000: total 2000 */
-	k = hesper_kernel_table_get(p->kernels, "softmax");
-	hesper_kernel_record(k, 1000);
-	hesper_kernel_record(k, 1000);
-
-	k = hesper_kernel_table_get(p->regions, "frame");
-	hesper_kernel_record(k, 8000);
-	k = hesper_kernel_table_get(p->labelled, "frame/matmul");
-	hesper_kernel_record(k, 6000);
-
-	hesper_stats_add(&p->submits, 4000);
-	hesper_stats_add(&p->submits, 5000);
-	p->timestamps_written = 10;
-	p->hook_ns = 1500;
+	fixture_known_profile(p);
 	p->collector_ns = 700;
 	p->collected = 9;
 }
@@ -53,28 +19,19 @@ fixture(struct hesper_profile *p)
 static char *
 render(const struct hesper_profile *p)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(hesper_report_json(f, p), 0);
-	fclose(f);
-	return buf;
+	return render_with(hesper_report_json, p, NULL);
 }
 
 /* hesper_json_write_string(@in) as a string the caller frees. */
 static char *
 escape(const char *in)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
+	struct capture c;
 
-	ck_assert_ptr_nonnull(f);
-	hesper_json_write_string(f, in);
-	fclose(f);
-	return buf;
+	capture_open(&c);
+	hesper_json_write_string(c.f, in);
+	capture_close(&c);
+	return c.buf;
 }
 
 static void
@@ -247,14 +204,9 @@ END_TEST
 START_TEST(write_error_reported)
 {
 	struct hesper_profile p;
-	char buf[64];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
 	fixture(&p);
-	ck_assert_ptr_nonnull(f);
-	setvbuf(f, NULL, _IONBF, 0);
-	ck_assert_int_eq(hesper_report_json(f, &p), -1);
-	fclose(f);
+	assert_write_error_after(hesper_report_json, &p, 64);
 	hesper_profile_free(&p);
 }
 END_TEST

@@ -6,28 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_fixtures.h"
 
 #define GPU_TID_BASE 1000000000
-
-static char *
-render(const struct hesper_profile *p)
-{
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(hesper_report_trace(f, p), 0);
-	fclose(f);
-	return buf;
-}
 
 /* The report of @p parsed; fails the test when it is not JSON of the expected shape. */
 static json_object *
 parse(const struct hesper_profile *p)
 {
-	char *text = render(p);
+	char *text = render_with(hesper_report_trace, p, NULL);
 	json_object *root = json_tokener_parse(text), *v;
 
 	ck_assert_msg(root != NULL, "not JSON:\n%s", text);
@@ -117,15 +104,7 @@ ns_of(json_object *e, const char *key)
 static void
 base_profile(struct hesper_profile *p)
 {
-	struct hesper_device_info d = {.timestamp_period_ns = 1};
-
-	ck_assert_int_eq(hesper_profile_init(p), 0);
-	p->pid = 321;
-	strcpy(p->exe, "app");
-	strcpy(p->host, "h");
-	strcpy(d.name, "Test GPU");
-	hesper_profile_add_device(p, &d);
-	hesper_profile_queue(p, 0, 0, 0);
+	fixture_profile(p, 321, "app", "h", "");
 	hesper_profile_queue(p, 0, 2, 1);
 	p->trace.origin_ns = 1000000;
 }
@@ -267,10 +246,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t
 rng_next(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
+	return xorshift64s(&rng_state);
 }
 
 struct span {
@@ -414,13 +390,10 @@ END_TEST
 START_TEST(write_error_reported)
 {
 	struct hesper_profile p;
-	FILE *f = fopen("/dev/full", "w");
 
-	ck_assert_ptr_nonnull(f);
 	base_profile(&p);
 	add(&p, HESPER_TRACE_DISPATCH, 0, "k", 1001000, 1002000);
-	ck_assert_int_eq(hesper_report_trace(f, &p), -1);
-	fclose(f);
+	assert_write_error_full(hesper_report_trace, &p);
 	hesper_profile_free(&p);
 }
 END_TEST

@@ -8,42 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures.h"
 #include "settings.h"
 
 #define KNOWN "(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
 	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_DISABLE)"
-
-/* An error stream captured in memory. */
-struct capture {
-	FILE *f;
-	char *text;
-	size_t size;
-};
-
-static void
-capture_open(struct capture *c)
-{
-	c->text = NULL;
-	c->size = 0;
-	c->f = open_memstream(&c->text, &c->size);
-	ck_assert_ptr_nonnull(c->f);
-}
-
-/* Closes the stream; the text stays in c->text until capture_free(). */
-static const char *
-capture_close(struct capture *c)
-{
-	fclose(c->f);
-	c->f = NULL;
-	return c->text;
-}
-
-static void
-capture_free(struct capture *c)
-{
-	free(c->text);
-	c->text = NULL;
-}
 
 /* Applies one setting to defaults; returns its result and the error text in @out_err. */
 static int

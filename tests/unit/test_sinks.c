@@ -9,32 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "report_fixtures.h"
 #include "sinks.h"
-
-/* A stream for error lines, read back as a string. */
-struct capture {
-	char *buf;
-	size_t size;
-	FILE *f;
-};
-
-static void
-capture_open(struct capture *c)
-{
-	c->buf = NULL;
-	c->size = 0;
-	c->f = open_memstream(&c->buf, &c->size);
-	ck_assert_ptr_nonnull(c->f);
-}
-
-/* Closes the stream; the text stays in c->buf for the caller to free. */
-static const char *
-capture_close(struct capture *c)
-{
-	fclose(c->f);
-	return c->buf;
-}
 
 static size_t
 count_lines(const char *s)
@@ -298,20 +274,6 @@ read_file(const char *path)
 	return buf;
 }
 
-typedef int (*writer)(FILE *, const struct hesper_profile *);
-
-static char *
-render(writer w, const struct hesper_profile *p)
-{
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-
-	ck_assert_int_eq(w(f, p), 0);
-	fclose(f);
-	return buf;
-}
-
 static char dir[] = "/tmp/hesper-test-sinks-XXXXXX";
 
 static void
@@ -348,13 +310,13 @@ START_TEST(write_files)
 	free(c.buf);
 
 	const char *names[] = {"r-4242.json", "r.csv", "r.txt", "r.trace.json", "r.html"};
-	writer writers[] = {hesper_report_json, hesper_report_csv, hesper_report_text, hesper_report_trace,
+	report_writer writers[] = {hesper_report_json, hesper_report_csv, hesper_report_text, hesper_report_trace,
 			    hesper_report_html};
 	for (int i = 0; i < 5; i++) {
 		struct stat st;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		char *got = read_file(path), *want = render(writers[i], &p);
+		char *got = read_file(path), *want = render_with(writers[i], &p, NULL);
 		ck_assert_str_eq(got, want);
 		ck_assert_int_eq(stat(path, &st), 0);
 		ck_assert_int_eq(st.st_mode & 0777, 0644); /* 0666 less the umask */
@@ -479,7 +441,7 @@ START_TEST(write_stdout)
 	close(saved);
 	close(fd);
 	ck_assert_int_eq(failed, 0);
-	char *got = read_file(path), *want = render(hesper_report_text, &p);
+	char *got = read_file(path), *want = render_with(hesper_report_text, &p, NULL);
 	ck_assert_str_eq(got, want);
 	free(got);
 	free(want);

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "fixtures.h"
 #include "stats.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
@@ -11,10 +12,7 @@ static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 static uint64_t
 rng_next(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
+	return xorshift64s(&rng_state);
 }
 
 /* Two-pass mean and sample standard deviation in long double: the reference. */
