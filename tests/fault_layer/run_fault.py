@@ -50,6 +50,15 @@ import tempfile
 import time
 import traceback
 
+# The checks, truth parsing and leak suppressions the end-to-end runners share.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+import run_e2e  # noqa: E402
+import run_patterns  # noqa: E402
+
+Checks = run_e2e.Checks
+parse_truth = run_e2e.parse_truth
+leak_env = run_patterns.leak_env
+
 HESPER_LAYER = "VK_LAYER_HESPER_profiler"
 FAULT_LAYER = "VK_LAYER_HESPERTEST_fault"
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
@@ -76,38 +85,9 @@ LAYER_DIRS = ["/usr/local/share/vulkan/explicit_layer.d", "/usr/share/vulkan/exp
               "/etc/vulkan/explicit_layer.d"]
 # Programs that exit without destroying their device leave the driver's and layers'
 # objects behind: LeakSanitizer ignores those (and only those).
-LEAVES_OBJECTS_SUPPRESSIONS = ["libvulkan_lvp.so", "libvulkan.so", "libVkLayer_khronos_validation.so", "libLLVM"]
 
 
 # --- checks and runs ----------------------------------------------------------------------
-
-class Checks:
-    def __init__(self, title):
-        self.title, self.failures, self.passed = title, [], 0
-
-    def check(self, ok, what, detail=""):
-        if ok:
-            self.passed += 1
-        else:
-            self.failures.append((what, detail))
-        return ok
-
-    def fail(self, what, detail=""):
-        return self.check(False, what, detail)
-
-    def finish(self, context=None):
-        if not self.failures:
-            print(f"PASS {self.title}: {self.passed} checks")
-            return 0
-        print(f"FAIL {self.title}: {len(self.failures)} of {self.passed + len(self.failures)} checks failed")
-        for what, detail in self.failures:
-            print(f"  - {what}")
-            for line in str(detail).splitlines():
-                print(f"      {line}")
-        if context:
-            print(context)
-        return 1
-
 
 class Run:
     def __init__(self, argv, env, cwd):
@@ -205,19 +185,6 @@ def with_hesper(args, env):
     return env
 
 
-def leak_env(args, tmp):
-    """LSAN_OPTIONS for a program that leaves without destroying its device."""
-    if not args.sanitizer_preload:
-        return {}
-    path = os.path.join(tmp, "lsan.supp")
-    with open(path, "w") as f:
-        f.write("".join(f"leak:{lib}\n" for lib in LEAVES_OBJECTS_SUPPRESSIONS))
-    opts = os.environ.get("LSAN_OPTIONS", "")
-    return {"LSAN_OPTIONS": (opts + ":" if opts else "") + "suppressions=" + path}
-
-
-# --- output parsing -----------------------------------------------------------------------
-
 def layer_callstacks(stderr):
     """[(kind, [layers, application side first])] from VK_LOADER_DEBUG=layer output."""
     stacks, current = [], None
@@ -279,13 +246,6 @@ def program_lines(text):
             line = TRUTH_PREFIX + json.dumps(truth, sort_keys=True)
         lines.append(line)
     return lines
-
-
-def parse_truth(text):
-    for line in text.splitlines():
-        if line.startswith(TRUTH_PREFIX):
-            return json.loads(line[len(TRUTH_PREFIX):])
-    return None
 
 
 def failed_calls(stderr):
