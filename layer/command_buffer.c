@@ -388,30 +388,29 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuff
 	dispatch_end(s, cb, q);
 }
 
+/* vkCmdDispatchBase or (@khr) its KHR alias, which may reach the next layer by either name. */
+static void dispatch_base(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y,
+			  uint32_t z, bool khr)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	PFN_vkCmdDispatchBase next = khr ? dev->next.CmdDispatchBaseKHR : dev->next.CmdDispatchBase;
+	uint32_t q = s ? dispatch_begin(s, cb, x, y, z) : HESPER_NO_QUERY;
+	next(cb, bx, by, bz, x, y, z);
+	if (s)
+		dispatch_end(s, cb, q);
+}
+
 VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
 						  uint32_t x, uint32_t y, uint32_t z)
 {
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s) {
-		hesper_device_from(cb)->next.CmdDispatchBase(cb, bx, by, bz, x, y, z);
-		return;
-	}
-	uint32_t q = dispatch_begin(s, cb, x, y, z);
-	s->dev->next.CmdDispatchBase(cb, bx, by, bz, x, y, z);
-	dispatch_end(s, cb, q);
+	dispatch_base(cb, bx, by, bz, x, y, z, false);
 }
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
 						     uint32_t x, uint32_t y, uint32_t z)
 {
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s) {
-		hesper_device_from(cb)->next.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
-		return;
-	}
-	uint32_t q = dispatch_begin(s, cb, x, y, z);
-	s->dev->next.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
-	dispatch_end(s, cb, q);
+	dispatch_base(cb, bx, by, bz, x, y, z, true);
 }
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_t count,

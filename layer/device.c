@@ -307,48 +307,38 @@ void hesper_device_release_queues(struct hesper_device *dev)
 
 /* The program's own waits: a good moment to collect what has finished. */
 
+/* Passes @result on, first asking the collector to look for finished work if the wait succeeded. */
+static VkResult after_wait(VkResult result)
+{
+	if (result == VK_SUCCESS)
+		hesper_collector_nudge();
+	return result;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueWaitIdle(VkQueue queue)
 {
-	struct hesper_device *dev = hesper_device_from(queue);
-	VkResult result = dev->next.QueueWaitIdle(queue);
-	hesper_collector_nudge();
-	return result;
+	return after_wait(hesper_device_from(queue)->next.QueueWaitIdle(queue));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_DeviceWaitIdle(VkDevice device)
 {
-	struct hesper_device *dev = hesper_device_from(device);
-	VkResult result = dev->next.DeviceWaitIdle(device);
-	hesper_collector_nudge();
-	return result;
+	return after_wait(hesper_device_from(device)->next.DeviceWaitIdle(device));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitForFences(VkDevice device, uint32_t count, const VkFence *fences,
 						    VkBool32 wait_all, uint64_t timeout)
 {
-	struct hesper_device *dev = hesper_device_from(device);
-	VkResult result = dev->next.WaitForFences(device, count, fences, wait_all, timeout);
-	if (result == VK_SUCCESS)
-		hesper_collector_nudge();
-	return result;
+	return after_wait(hesper_device_from(device)->next.WaitForFences(device, count, fences, wait_all, timeout));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
 						     uint64_t timeout)
 {
-	struct hesper_device *dev = hesper_device_from(device);
-	VkResult result = dev->next.WaitSemaphores(device, info, timeout);
-	if (result == VK_SUCCESS)
-		hesper_collector_nudge();
-	return result;
+	return after_wait(hesper_device_from(device)->next.WaitSemaphores(device, info, timeout));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice device, const VkSemaphoreWaitInfo *info,
 							uint64_t timeout)
 {
-	struct hesper_device *dev = hesper_device_from(device);
-	VkResult result = dev->next.WaitSemaphoresKHR(device, info, timeout);
-	if (result == VK_SUCCESS)
-		hesper_collector_nudge();
-	return result;
+	return after_wait(hesper_device_from(device)->next.WaitSemaphoresKHR(device, info, timeout));
 }

@@ -451,6 +451,34 @@ static void complete_after(struct hesper_queue *q, struct hesper_submission *sub
 	}
 }
 
+/*
+ * The program's @count batches of @size bytes copied with room for Hesper's after them:
+ * in @local (room for @local_count) when they fit, else on the heap. NULL when Hesper has
+ * nothing to copy for @sub or memory runs out (then @sub is marked failed).
+ */
+static void *batches_with_ours(struct hesper_queue *q, struct hesper_submission *sub, const void *infos,
+			       uint32_t count, size_t size, void *local, size_t local_count)
+{
+	if (!prepare_copy(q, sub))
+		return NULL;
+	void *all = count < local_count ? local : malloc(((size_t)count + 1) * size);
+	if (!all) {
+		sub->failed = true;
+		return NULL;
+	}
+	if (count)
+		memcpy(all, infos, count * size);
+	return all;
+}
+
+/* Hands @sub on after the program's call, which ran from @t1 to @t2 in a hook entered at @t0. */
+static void end_submit(struct hesper_queue *q, struct hesper_submission *sub, VkResult result, uint64_t t0,
+		       uint64_t t1, uint64_t t2)
+{
+	finish(q, sub, result, t1, t2);
+	atomic_fetch_add_explicit(&submit_hook_ns, (t1 - t0) + (hesper_now_ns() - t2), memory_order_relaxed);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count, const VkSubmitInfo *infos,
 						  VkFence fence)
 {
@@ -467,12 +495,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count,
 			add_command_buffer(sub, infos[b].pCommandBuffers[i], b);
 
 	VkSubmitInfo local[8];
-	VkSubmitInfo *all = NULL;
-	if (prepare_copy(q, sub)) {
-		all = count < 8 ? local : malloc((count + 1) * sizeof(*all));
-		if (!all)
-			sub->failed = true;
-	}
+	VkSubmitInfo *all = batches_with_ours(q, sub, infos, count, sizeof(*infos), local, 8);
 	VkResult result;
 	uint64_t t1, t2;
 	if (!all) {
@@ -483,8 +506,6 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count,
 	} else {
 		struct completion c;
 		plan_completion(q, sub, fence, &c);
-		if (count)
-			memcpy(all, infos, count * sizeof(*all));
 		all[count] = (VkSubmitInfo){
 			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
 			.pNext = sub->sync == HESPER_SYNC_TIMELINE ? &c.timeline_info : NULL,
@@ -500,8 +521,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count,
 		if (all != local)
 			free(all);
 	}
-	finish(q, sub, result, t1, t2);
-	atomic_fetch_add_explicit(&submit_hook_ns, (t1 - t0) + (hesper_now_ns() - t2), memory_order_relaxed);
+	end_submit(q, sub, result, t0, t1, t2);
 	return result;
 }
 
@@ -520,12 +540,7 @@ static VkResult submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *info
 			add_command_buffer(sub, infos[b].pCommandBufferInfos[i].commandBuffer, b);
 
 	VkSubmitInfo2 local[8];
-	VkSubmitInfo2 *all = NULL;
-	if (prepare_copy(q, sub)) {
-		all = count < 8 ? local : malloc((count + 1) * sizeof(*all));
-		if (!all)
-			sub->failed = true;
-	}
+	VkSubmitInfo2 *all = batches_with_ours(q, sub, infos, count, sizeof(*infos), local, 8);
 	VkResult result;
 	uint64_t t1, t2;
 	if (!all) {
@@ -536,8 +551,6 @@ static VkResult submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *info
 	} else {
 		struct completion c;
 		plan_completion(q, sub, fence, &c);
-		if (count)
-			memcpy(all, infos, count * sizeof(*all));
 		VkCommandBufferSubmitInfo copy_cb = {
 			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
 			.commandBuffer = sub->cb,
@@ -556,8 +569,7 @@ static VkResult submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *info
 		if (all != local)
 			free(all);
 	}
-	finish(q, sub, result, t1, t2);
-	atomic_fetch_add_explicit(&submit_hook_ns, (t1 - t0) + (hesper_now_ns() - t2), memory_order_relaxed);
+	end_submit(q, sub, result, t0, t1, t2);
 	return result;
 }
 
