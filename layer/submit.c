@@ -99,6 +99,7 @@ static void free_buffer(struct hesper_device *dev, struct hesper_submission *sub
 	sub->buffer = VK_NULL_HANDLE;
 	sub->results = NULL;
 	sub->capacity = 0;
+	sub->key_valid = false; /* a recorded copy names the old buffer */
 }
 
 /* Makes @sub's results buffer hold at least @slots; 0 on success. */
