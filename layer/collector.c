@@ -285,7 +285,10 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 	}
 	uint64_t t0 = hesper_now_ns();
 	bool trace = hesper_process_wants_trace();
-	struct hesper_name *unknown = hesper_intern("(unknown pipeline)");
+	/* Every caller holds collector.harvest: the cached name needs no lock of its own. */
+	static struct hesper_name *unknown;
+	if (!unknown)
+		unknown = hesper_intern("(unknown pipeline)");
 	pthread_mutex_lock(&proc->lock);
 	struct hesper_profile *p = proc->profile;
 	struct batch_span span = {0};
@@ -315,6 +318,18 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 	close_span(p, &span, q, sub, trace && dev->clock.valid);
 	p->collector_ns += hesper_now_ns() - t0;
 	pthread_mutex_unlock(&proc->lock);
+}
+
+/*
+ * Forgets a submission whose copies never finished (lost device, exit timeout). Its Vulkan
+ * objects may still be in use by the GPU or a broken device: they are left be.
+ */
+static void abandon(struct hesper_submission *sub)
+{
+	hesper_submission_release_recordings(sub);
+	free(sub->occ);
+	free(sub->key);
+	free(sub);
 }
 
 /* Whether @sub's copies are done: VK_SUCCESS, VK_NOT_READY / VK_TIMEOUT, or an error. Waits up to @wait_ns. */
@@ -373,11 +388,7 @@ static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 		account(q, sub, lost);
 		hesper_process_exit_after_driver();
 		if (lost) {
-			/* Its objects may still be in use by a broken device: leave them be. */
-			hesper_submission_release_recordings(sub);
-			free(sub->occ);
-			free(sub->key);
-			free(sub);
+			abandon(sub);
 		} else {
 			hesper_submission_recycle(q, sub);
 		}
@@ -503,10 +514,7 @@ static void flush_device(struct hesper_device *dev, uint64_t deadline)
 				while (sub) {
 					struct hesper_submission *next = sub->next;
 					account(q, sub, true);
-					hesper_submission_release_recordings(sub);
-					free(sub->occ);
-					free(sub->key);
-					free(sub);
+					abandon(sub);
 					sub = next;
 				}
 				break;

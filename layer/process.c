@@ -256,7 +256,10 @@ void hesper_process_exit_after_driver(void)
 	 * run before them, while the driver can still finish work in flight. Running it twice
 	 * is harmless: the report is written once.
 	 */
-	if (!atomic_exchange(&done, true) && atexit(at_exit) != 0)
+	/* Called per harvested submission: a plain load keeps the common case a read. */
+	if (atomic_load_explicit(&done, memory_order_relaxed) || atomic_exchange(&done, true))
+		return;
+	if (atexit(at_exit) != 0)
 		hesper_log("cannot register the exit handler again; work in flight at exit may be dropped");
 }
 

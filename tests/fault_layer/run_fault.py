@@ -46,9 +46,7 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
 
 # The checks, truth parsing and leak suppressions the end-to-end runners share.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
@@ -57,6 +55,7 @@ import run_patterns  # noqa: E402
 
 Checks = run_e2e.Checks
 parse_truth = run_e2e.parse_truth
+layer_callstacks = run_e2e.layer_callstacks
 leak_env = run_patterns.leak_env
 
 HESPER_LAYER = "VK_LAYER_HESPER_profiler"
@@ -183,25 +182,6 @@ def with_hesper(args, env):
     env = dict(env)
     env["LD_PRELOAD"] = " ".join(args.sanitizer_preload + [args.hesper])
     return env
-
-
-def layer_callstacks(stderr):
-    """[(kind, [layers, application side first])] from VK_LOADER_DEBUG=layer output."""
-    stacks, current = [], None
-    for line in stderr.splitlines():
-        m = re.search(r"(vkCreateInstance|vkCreateDevice) layer callstack setup to:", line)
-        if m:
-            current = (m.group(1), [])
-            stacks.append(current)
-            continue
-        if current is None:
-            continue
-        body = re.sub(r"^LAYER:\s*", "", line).strip() if line.startswith("LAYER:") else None
-        if body is None or body in ("<Drivers>", "<Device>"):
-            current = None
-        elif re.fullmatch(r"VK_LAYER_\w+", body):
-            current[1].append(body)
-    return stacks
 
 
 def check_layer_order(c, run, want, label, device=True):
@@ -649,18 +629,7 @@ def main():
         c.fail("inspect the binaries", str(ex))
         return c.finish()
 
-    tmp = tempfile.mkdtemp(prefix="hesper-fault-")
-    try:
-        context = CASES[args.case](args, c, tmp)
-    except Exception:  # a crash in the checker is a failure, never a skip
-        c.fail("checker ran to completion", traceback.format_exc())
-        context = None
-    status = c.finish(context)
-    if status == 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-    else:
-        print(f"(files kept in {tmp})")
-    return status
+    return run_e2e.run_checked(c, "hesper-fault-", lambda tmp: CASES[args.case](args, c, tmp))
 
 
 if __name__ == "__main__":
