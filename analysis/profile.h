@@ -54,6 +54,7 @@ struct hesper_profile {
 	uint64_t hook_ns;          /* host time spent inside Hesper's hooks */
 	uint64_t collector_ns;     /* host time the collector spent turning results into events */
 	uint64_t collected;        /* timed dispatches the collector processed */
+	uint64_t copies_ahead;     /* submissions whose copy ran ahead of the timestamp writes */
 
 	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
 };

@@ -214,8 +214,9 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	fprintf(out,
 		"  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64
 		", \"collector_ns\": %" PRIu64 ", \"collected\": %" PRIu64 ", \"trace_events\": %zu"
-		", \"trace_left_out\": %" PRIu64 "},\n",
-		p->timestamps_written, p->hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out);
+		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
+		p->timestamps_written, p->hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
+		p->copies_ahead);
 	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, "\n}\n"))
 		goto out;
 	ret = 0;

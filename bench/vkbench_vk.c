@@ -255,8 +255,17 @@ void vb_init(struct vb_ctx *ctx, int family_override, uint32_t want_queues, uint
 		.queueCount = ctx->queue_count,
 		.pQueuePriorities = priorities,
 	};
+	/* Timeline semaphores when the device has them (copy_probe signals one). */
+	VkPhysicalDeviceTimelineSemaphoreFeatures timeline = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
+	};
+	VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &timeline};
+	if (ctx->props.apiVersion >= VK_API_VERSION_1_2)
+		vkGetPhysicalDeviceFeatures2(ctx->physical_device, &features);
+	ctx->has_timeline = timeline.timelineSemaphore;
 	VkDeviceCreateInfo dinfo = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+		.pNext = ctx->has_timeline ? &timeline : NULL,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qinfo,
 	};

@@ -41,6 +41,7 @@ struct vb_ctx {
 	uint32_t timestamp_bits;
 	uint64_t timestamp_mask;
 	double period_ns;
+	bool has_timeline;             /* timelineSemaphore enabled on the device */
 	PFN_vkSetDebugUtilsObjectNameEXT set_object_name; /* NULL without VK_EXT_debug_utils */
 
 	/* Shared by every kernel: one storage buffer, push constants {iters, n}. */

@@ -15,9 +15,17 @@
 #include "profile.h"
 #include "submission.h"
 
-/* Longest single wait on a fence by the collector thread, so stop and flush stay prompt. */
-#define POLL_WAIT_NS 2000000ull
-/* Sleep when nothing is pending, unless a submission wakes it first. */
+/*
+ * The collector thread polls rather than waits inside the driver: a thread blocked in
+ * vkWaitSemaphores or vkWaitForFences slows the program's vkQueueSubmit on the same
+ * device (lavapipe: 16 µs a submission against 2 µs). It polls every POLL_MIN_NS while
+ * submissions finish, backs off to POLL_MAX_NS while they run, keeps polling for
+ * LINGER_NS after the last one (so a program that submits steadily never pays for a
+ * wake-up), then sleeps until a submission wakes it or IDLE_WAIT_MS pass.
+ */
+#define POLL_MIN_NS 50000ull
+#define POLL_MAX_NS 1000000ull
+#define LINGER_NS 200000000ull
 #define IDLE_WAIT_MS 50
 
 static struct {
@@ -189,7 +197,7 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	double period = q->dev->props.limits.timestampPeriod;
 	/* Ran on two queues at once: both runs wrote these queries, so neither's times hold. */
 	bool conflict = atomic_load(&o->conflict);
-	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed && !conflict
+	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed && !conflict && !o->unavailable
 				     ? sub->results + o->base
 				     : NULL;
 	uint64_t runs = o->executions;
@@ -268,6 +276,66 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	}
 }
 
+/* Whether any of the @count (value, availability) pairs at @pairs reads unavailable. */
+static bool any_unavailable(const uint64_t *pairs, uint32_t count)
+{
+	uint64_t missing = 0;
+	for (uint32_t q = 0; q < count; q++)
+		missing |= pairs[(size_t)q * HESPER_RESULT_WORDS + 1] == 0;
+	return missing != 0;
+}
+
+/*
+ * Reads @o's queries straight from its pools into its place in @sub's buffer. Only
+ * when this run is the recording's one unharvested run: no later run can have reset or
+ * rewritten them, and the completion signal that woke the collector came after them.
+ */
+static void read_from_pools(struct hesper_device *dev, struct hesper_submission *sub,
+			    const struct hesper_occurrence *o)
+{
+	const struct hesper_recording *rec = o->rec;
+	if (atomic_load(&rec->pending) != 1 || o->executions != 1 || atomic_load(&o->conflict))
+		return;
+	const VkDeviceSize stride = HESPER_RESULT_WORDS * sizeof(uint64_t);
+	for (uint32_t b = 0; b < rec->block_count && hesper_block_start(b) < rec->queries_used; b++) {
+		uint32_t count = rec->queries_used - hesper_block_start(b);
+		if (count > hesper_block_size(b))
+			count = hesper_block_size(b);
+		uint64_t *at = sub->results + ((size_t)o->base + hesper_block_start(b)) * HESPER_RESULT_WORDS;
+		dev->next.GetQueryPoolResults(dev->handle, rec->blocks[b]->pool, 0, count, count * stride, at, stride,
+					      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	}
+}
+
+/*
+ * Packs the copied (value, availability) pairs of @sub into one value per slot, in
+ * place, and marks each occurrence with a query that was not available. Slots only
+ * move down, and every pair is read before its place is written. Returns whether the
+ * copy ran ahead of a timestamp write.
+ */
+static bool compact_results(struct hesper_device *dev, struct hesper_submission *sub)
+{
+	uint64_t *r = sub->results;
+	bool ahead = false;
+	for (size_t i = 0; i < sub->occ_count; i++) {
+		struct hesper_occurrence *o = &sub->occ[i];
+		if (o->base == HESPER_NO_SLOT)
+			continue;
+		uint64_t *pairs = r + (size_t)o->base * HESPER_RESULT_WORDS;
+		uint32_t used = o->rec->queries_used;
+		if (any_unavailable(pairs, used)) {
+			/* This driver's copy ran ahead of the writes: wait per query from now on. */
+			atomic_store(&dev->copy_wait, true);
+			ahead = true;
+			read_from_pools(dev, sub, o);
+		}
+		o->unavailable = any_unavailable(pairs, used);
+		for (uint32_t q = 0; q < used; q++)
+			r[o->base + q] = pairs[(size_t)q * HESPER_RESULT_WORDS];
+	}
+	return ahead;
+}
+
 /* Adds a finished (or abandoned, when @lost) submission to the profile. */
 static void account(struct hesper_queue *q, struct hesper_submission *sub, bool lost)
 {
@@ -284,6 +352,7 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 		dev->next.InvalidateMappedMemoryRanges(dev->handle, 1, &range);
 	}
 	uint64_t t0 = hesper_now_ns();
+	bool ahead = !sub->failed && sub->slots && compact_results(dev, sub);
 	bool trace = hesper_process_wants_trace();
 	/* Every caller holds collector.harvest: the cached name needs no lock of its own. */
 	static struct hesper_name *unknown;
@@ -292,6 +361,7 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 	pthread_mutex_lock(&proc->lock);
 	struct hesper_profile *p = proc->profile;
 	struct batch_span span = {0};
+	p->copies_ahead += ahead;
 	p->queues[q->profile_queue].submits += sub->batch_count;
 	if (trace) {
 		const uint64_t *first_start = NULL;
@@ -362,10 +432,10 @@ static VkResult sync_status(struct hesper_queue *q, const struct hesper_submissi
 
 /*
  * Accounts for every finished submission at the head of @q, waiting up to @wait_ns for
- * the first unfinished one. Returns true when submissions are still pending. Called
- * with collector.harvest held.
+ * the first unfinished one; adds how many it accounted for to @harvested (may be NULL).
+ * Returns true when submissions are still pending. Called with collector.harvest held.
  */
-static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
+static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns, size_t *harvested)
 {
 	for (;;) {
 		pthread_mutex_lock(&q->lock);
@@ -376,6 +446,8 @@ static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 		VkResult r = sync_status(q, sub, wait_ns);
 		if (r == VK_TIMEOUT || r == VK_NOT_READY)
 			return true;
+		if (harvested)
+			++*harvested;
 		bool lost = r != VK_SUCCESS; /* device lost: its timestamps will never come */
 		if (lost && !atomic_exchange(&q->dev->lost, true))
 			hesper_log("the device '%s' was lost (%d); its work still in flight is reported as dropped",
@@ -413,45 +485,53 @@ static struct hesper_queue *first_queue(struct hesper_device *dev)
 	return q;
 }
 
+/* Sleeps @ns on the collector thread. */
+static void nap(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull), .tv_nsec = (long)(ns % 1000000000ull)};
+	nanosleep(&ts, NULL);
+}
+
 static void *collector_main(void *arg)
 {
 	(void)arg;
+	uint64_t poll = POLL_MIN_NS;
+	uint64_t last_busy = hesper_now_ns();
 	for (;;) {
 		pthread_mutex_lock(&collector.harvest);
 		bool pending = false;
+		size_t harvested = 0;
 		for (struct hesper_device *dev = first_device(); dev; dev = dev->next_in_process)
 			for (struct hesper_queue *q = first_queue(dev); q; q = q->next_in_device)
-				pending |= harvest_queue(q, 0);
-		/* Wait on the oldest fence of one queue rather than spin. */
-		if (pending) {
-			for (struct hesper_device *dev = first_device(); dev; dev = dev->next_in_process) {
-				for (struct hesper_queue *q = first_queue(dev); q; q = q->next_in_device) {
-					if (harvest_queue(q, POLL_WAIT_NS))
-						goto waited;
-				}
-			}
-		}
-	waited:
+				pending |= harvest_queue(q, 0, &harvested);
 		pthread_mutex_unlock(&collector.harvest);
 
+		uint64_t now = hesper_now_ns();
+		if (pending || harvested)
+			last_busy = now;
+		poll = harvested ? POLL_MIN_NS : (poll * 2 < POLL_MAX_NS ? poll * 2 : POLL_MAX_NS);
 		pthread_mutex_lock(&collector.lock);
 		if (collector.stop) {
 			pthread_mutex_unlock(&collector.lock);
 			return NULL;
 		}
-		if (!pending) {
-			struct timespec until;
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_nsec += IDLE_WAIT_MS * 1000000L;
-			if (until.tv_nsec >= 1000000000L) {
-				until.tv_sec++;
-				until.tv_nsec -= 1000000000L;
-			}
-			atomic_store(&collector.idle, true);
-			pthread_cond_timedwait(&collector.wake, &collector.lock, &until);
-			atomic_store(&collector.idle, false);
+		if (pending || now - last_busy < LINGER_NS) {
+			pthread_mutex_unlock(&collector.lock);
+			nap(pending ? poll : POLL_MAX_NS);
+			continue;
 		}
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += IDLE_WAIT_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		atomic_store(&collector.idle, true);
+		pthread_cond_timedwait(&collector.wake, &collector.lock, &until);
+		atomic_store(&collector.idle, false);
 		pthread_mutex_unlock(&collector.lock);
+		poll = POLL_MIN_NS;
 	}
 }
 
@@ -503,7 +583,7 @@ static void flush_device(struct hesper_device *dev, uint64_t deadline)
 		for (;;) {
 			uint64_t now = hesper_now_ns();
 			uint64_t wait = now < deadline ? deadline - now : 0;
-			if (!harvest_queue(q, wait ? wait : 1))
+			if (!harvest_queue(q, wait ? wait : 1, NULL))
 				break;
 			if (hesper_now_ns() >= deadline) {
 				/* Out of time: what is left is reported as dropped. */

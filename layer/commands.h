@@ -59,6 +59,7 @@
 	NEXT(CreateQueryPool)                                \
 	NEXT(DestroyQueryPool)                               \
 	NEXT(CmdWriteTimestamp)                              \
+	NEXT(GetQueryPoolResults)                            \
 	NEXT(CreateBuffer)                                   \
 	NEXT(DestroyBuffer)                                  \
 	NEXT(GetBufferMemoryRequirements)                    \

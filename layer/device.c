@@ -84,12 +84,31 @@ static void describe_device(struct hesper_device *dev, struct hesper_device_info
 	VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
 					      .pNext = &driver};
 	dev->instance->next.GetPhysicalDeviceProperties2(dev->physical, &props2);
+	dev->driver_id = driver.driverID;
 	/* The driver's strings are at most 256 bytes each: cut them to fit one line. */
 	int n = snprintf(out->driver, sizeof(out->driver), "%.100s %.100s", driver.driverName, driver.driverInfo);
 	if (n > 0 && (size_t)n < sizeof(out->driver))
 		snprintf(out->driver + n, sizeof(out->driver) - (size_t)n, " (Vulkan %u.%u.%u)",
 			 VK_API_VERSION_MAJOR(dev->props.apiVersion), VK_API_VERSION_MINOR(dev->props.apiVersion),
 			 VK_API_VERSION_PATCH(dev->props.apiVersion));
+}
+
+/*
+ * Whether @dev's copies wait per query (HESPER_COPY). A barrier is faster where the
+ * driver waits for each query separately; it is taken on NVIDIA's driver, where that
+ * was measured (bench/results/h200-2026-11-30b), and elsewhere only when asked for.
+ */
+static bool copy_waits(const struct hesper_device *dev, enum hesper_copy copy)
+{
+	switch (copy) {
+	case HESPER_COPY_WAIT:
+		return true;
+	case HESPER_COPY_BARRIER:
+		return false;
+	case HESPER_COPY_AUTO:
+		break;
+	}
+	return dev->driver_id != VK_DRIVER_ID_NVIDIA_PROPRIETARY;
 }
 
 /* Reads what Hesper needs to know about @dev's physical device. Returns 0, or -1 when out of memory. */
@@ -181,6 +200,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 
 	struct hesper_device_info described = {0};
 	describe_device(dev, &described);
+	atomic_init(&dev->copy_wait, copy_waits(dev, proc->settings.copy));
 	pthread_mutex_lock(&proc->lock);
 	int index = hesper_profile_add_device(proc->profile, &described);
 	if (index >= 0) {

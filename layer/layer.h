@@ -140,6 +140,9 @@ struct hesper_device {
 	atomic_int collector_users;         /* collector waits in progress on this device */
 	atomic_bool closing;
 	atomic_bool lost;                   /* said once, when a wait first reports the device lost */
+	atomic_bool copy_wait;              /* copies wait per query (see submit.c); set for good when a
+					       barrier alone left queries unavailable */
+	VkDriverId driver_id;               /* 0 when the driver does not say */
 	struct hesper_device *next_in_process;
 };
 

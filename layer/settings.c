@@ -22,6 +22,7 @@ enum setting_kind {
 	SETTING_MAX_EVENTS,
 	SETTING_EXIT_TIMEOUT_MS,
 	SETTING_MAX_QUERIES,
+	SETTING_COPY,
 	SETTING_DISABLE,
 };
 
@@ -39,6 +40,7 @@ static const struct setting settings[] = {
 	{ "HESPER_MAX_EVENTS", SETTING_MAX_EVENTS, 0, 1000000000 },
 	{ "HESPER_EXIT_TIMEOUT_MS", SETTING_EXIT_TIMEOUT_MS, 0, 600000 },
 	{ "HESPER_MAX_QUERIES", SETTING_MAX_QUERIES, 0, 1000000000 },
+	{ "HESPER_COPY", SETTING_COPY, 0, 0 },
 	{ "HESPER_DISABLE", SETTING_DISABLE, 0, 0 },
 };
 
@@ -52,6 +54,7 @@ hesper_settings_default(struct hesper_settings *s)
 	s->max_events = 200000; /* about 60 MB of trace JSON: well inside what chrome://tracing and Perfetto open */
 	s->exit_timeout_ms = 5000;
 	s->max_queries = 64u << 20;
+	s->copy = HESPER_COPY_AUTO;
 	s->disabled = false;
 }
 
@@ -250,6 +253,15 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 			return 0;
 		}
 		reject_value(err, set->name, raw, "dispatch or submit");
+		return -1;
+	case SETTING_COPY:
+		if (equals_nocase(v, "auto") || equals_nocase(v, "wait") || equals_nocase(v, "barrier")) {
+			s->copy = equals_nocase(v, "auto")   ? HESPER_COPY_AUTO
+				  : equals_nocase(v, "wait") ? HESPER_COPY_WAIT
+							     : HESPER_COPY_BARRIER;
+			return 0;
+		}
+		reject_value(err, set->name, raw, "auto, wait or barrier");
 		return -1;
 	case SETTING_DISABLE:
 		if (parse_bool(v, &b)) {

@@ -8,6 +8,9 @@
  *   HESPER_EXIT_TIMEOUT_MS=N      how long exit waits for work in flight (0..600000, default 5000)
  *   HESPER_MAX_QUERIES=N          timestamp queries Hesper may hold per device (0..1000000000,
  *                                 default 67108864, 512 MiB of query memory); past it dispatches are dropped
+ *   HESPER_COPY=auto|wait|barrier how Hesper's copy of the timestamps waits for them: per query
+ *                                 (wait), or one barrier with an availability check (barrier);
+ *                                 auto (default) takes barrier on NVIDIA's driver, wait elsewhere
  *   HESPER_DISABLE=1              make the layer a pass-through
  */
 #ifndef HESPER_SETTINGS_H
@@ -22,12 +25,19 @@ enum hesper_mode {
 	HESPER_MODE_SUBMIT,
 };
 
+enum hesper_copy {
+	HESPER_COPY_AUTO,
+	HESPER_COPY_WAIT,
+	HESPER_COPY_BARRIER,
+};
+
 struct hesper_settings {
 	enum hesper_mode mode;
 	uint32_t sample_every;
 	uint64_t max_events;
 	uint32_t exit_timeout_ms;
 	uint64_t max_queries;
+	enum hesper_copy copy;
 	bool disabled;
 };
 

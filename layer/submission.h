@@ -8,6 +8,9 @@
 
 #include "layer.h"
 
+/* 64-bit words the copy writes per query: the timestamp, then its availability. */
+#define HESPER_RESULT_WORDS 2
+
 /* The base of an occurrence whose timestamps are not copied. */
 #define HESPER_NO_SLOT UINT32_MAX
 
@@ -18,6 +21,7 @@ struct hesper_occurrence {
 	uint32_t executions;                /* times it ran in this submission */
 	uint32_t batch;                     /* index of its batch in the call */
 	atomic_bool conflict;               /* ran on two queues at once: its queries were shared */
+	bool unavailable;                   /* a copied query was not available: its times are dropped */
 };
 
 /* How Hesper learns that a submission's copies are done. */
@@ -40,7 +44,9 @@ struct hesper_submission {
 	VkFence fence;
 	VkBuffer buffer;
 	VkDeviceMemory memory;
-	const uint64_t *results;            /* mapped buffer, one slot per query */
+	uint64_t *results;                  /* mapped buffer: per query a value and its availability
+					       (HESPER_RESULT_WORDS), compacted to one value per slot
+					       by the collector before use */
 	uint32_t capacity;                  /* slots in the buffer */
 	bool coherent;
 	struct hesper_occurrence *occ;
@@ -52,6 +58,7 @@ struct hesper_submission {
 	struct hesper_copy_key *key;        /* what cb copies now; valid when key_valid */
 	size_t key_count, key_capacity;
 	bool key_valid;
+	bool key_wait;                      /* cb's copies use VK_QUERY_RESULT_WAIT_BIT */
 	bool failed;                        /* Hesper could not follow it: count its dispatches as dropped */
 	bool submitted;                     /* its recordings are marked pending (see hesper_recording_submitted) */
 	uint64_t index;                     /* submission number on its queue */

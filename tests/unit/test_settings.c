@@ -12,7 +12,7 @@
 #include "settings.h"
 
 #define KNOWN "(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
-	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_DISABLE)"
+	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE)"
 
 /* Applies one setting to defaults; returns its result and the error text in @out_err. */
 static int
@@ -36,6 +36,7 @@ assert_defaults(const struct hesper_settings *s)
 	ck_assert_uint_eq(s->sample_every, 1);
 	ck_assert_uint_eq(s->max_events, 200000);
 	ck_assert_uint_eq(s->exit_timeout_ms, 5000);
+	ck_assert_int_eq(s->copy, HESPER_COPY_AUTO);
 	ck_assert(!s->disabled);
 }
 
@@ -76,6 +77,26 @@ START_TEST(default_values)
 END_TEST
 
 /* ---- hesper_settings_apply: accepted forms ----------------------------------------- */
+
+START_TEST(apply_copy_forms)
+{
+	struct hesper_settings s;
+
+	assert_accepted("HESPER_COPY", "barrier", &s);
+	ck_assert_int_eq(s.copy, HESPER_COPY_BARRIER);
+	assert_accepted("HESPER_COPY", " WAIT ", &s);
+	ck_assert_int_eq(s.copy, HESPER_COPY_WAIT);
+	assert_accepted("HESPER_COPY", "Auto", &s);
+	ck_assert_int_eq(s.copy, HESPER_COPY_AUTO);
+	assert_rejected("HESPER_COPY", "fast", "hesper: ignoring HESPER_COPY='fast': expected auto, wait or barrier\n");
+	assert_rejected("HESPER_COPY", "", "hesper: ignoring HESPER_COPY='': expected auto, wait or barrier\n");
+	/* A rejected value keeps the one before. */
+	hesper_settings_default(&s);
+	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "wait", NULL), 0);
+	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "barriers", NULL), -1);
+	ck_assert_int_eq(s.copy, HESPER_COPY_WAIT);
+}
+END_TEST
 
 START_TEST(apply_mode_forms)
 {
@@ -411,6 +432,7 @@ settings_suite(void)
 
 	tc = tcase_create("hesper_settings_apply");
 	tcase_add_test(tc, apply_mode_forms);
+	tcase_add_test(tc, apply_copy_forms);
 	tcase_add_test(tc, apply_number_forms);
 	tcase_add_test(tc, apply_disable_forms);
 	tcase_add_test(tc, apply_report_is_left_to_the_sinks);
