@@ -31,11 +31,15 @@ enum hesper_sync {
 	HESPER_SYNC_TIMELINE,               /* the queue's timeline semaphore reaching sync_value */
 };
 
-/* What a recorded copy command buffer copies, so an identical resubmission reuses it. */
+/*
+ * One copy command of a recorded copy command buffer. A submission whose copies are the
+ * same reuses the command buffer: resubmitted work, and freshly recorded work that got
+ * the same query blocks back (query pools live as long as the device).
+ */
 struct hesper_copy_key {
-	uint64_t recording;                 /* recording id */
-	uint32_t base;
-	uint32_t queries;
+	VkQueryPool pool;
+	uint32_t count;                     /* queries copied, from the pool's first */
+	uint32_t slot;                      /* first result slot written */
 };
 
 struct hesper_submission {

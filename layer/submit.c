@@ -235,42 +235,95 @@ static int prepare_objects(struct hesper_queue *q, struct hesper_submission *sub
 	return 0;
 }
 
-/* True when @sub's command buffer already copies exactly what it must copy now. */
-static bool copies_unchanged(const struct hesper_device *dev, const struct hesper_submission *sub)
+/* Walks the copy commands @sub needs, in order: start with *i = *b = 0; false at the end. */
+static bool next_copy(const struct hesper_submission *sub, size_t *i, uint32_t *b, struct hesper_copy_key *out)
 {
-	if (!sub->key_valid || sub->key_wait != atomic_load_explicit(&dev->copy_wait, memory_order_relaxed))
-		return false;
-	size_t k = 0;
-	for (size_t i = 0; i < sub->occ_count; i++) {
-		const struct hesper_occurrence *o = &sub->occ[i];
-		if (o->base == HESPER_NO_SLOT)
+	for (; *i < sub->occ_count; ++*i, *b = 0) {
+		const struct hesper_occurrence *o = &sub->occ[*i];
+		const struct hesper_recording *rec = o->rec;
+		if (o->base == HESPER_NO_SLOT || *b >= rec->block_count || hesper_block_start(*b) >= rec->queries_used)
 			continue;
-		if (k == sub->key_count || sub->key[k].recording != o->rec->id || sub->key[k].base != o->base ||
-		    sub->key[k].queries != o->rec->queries_used)
-			return false;
-		k++;
+		uint32_t count = rec->queries_used - hesper_block_start(*b);
+		if (count > hesper_block_size(*b))
+			count = hesper_block_size(*b);
+		*out = (struct hesper_copy_key){rec->blocks[*b]->pool, count, o->base + hesper_block_start(*b)};
+		++*b;
+		return true;
 	}
-	return k == sub->key_count;
+	return false;
 }
 
-/* Remembers what @sub's command buffer copies; false when memory runs out. */
-static bool remember_copies(struct hesper_submission *sub)
+/* True when @kit's recorded command buffer copies exactly what @sub must copy now. */
+static bool copies_match(const struct hesper_device *dev, const struct hesper_submission *sub,
+			 const struct hesper_submission *kit)
 {
-	sub->key_count = 0;
-	for (size_t i = 0; i < sub->occ_count; i++) {
-		const struct hesper_occurrence *o = &sub->occ[i];
-		if (o->base == HESPER_NO_SLOT)
-			continue;
-		if (sub->key_count == sub->key_capacity) {
-			size_t capacity = sub->key_capacity ? sub->key_capacity * 2 : 8;
-			void *p = realloc(sub->key, capacity * sizeof(*sub->key));
-			if (!p)
-				return false;
-			sub->key = p;
-			sub->key_capacity = capacity;
-		}
-		sub->key[sub->key_count++] = (struct hesper_copy_key){o->rec->id, o->base, o->rec->queries_used};
+	if (!kit->key_valid || kit->key_wait != atomic_load_explicit(&dev->copy_wait, memory_order_relaxed))
+		return false;
+	size_t i = 0, k = 0;
+	uint32_t b = 0;
+	struct hesper_copy_key c;
+	for (; next_copy(sub, &i, &b, &c); k++) {
+		if (k == kit->key_count)
+			return false;
+		const struct hesper_copy_key *had = &kit->key[k];
+		if (had->pool != c.pool || had->count != c.count || had->slot != c.slot)
+			return false;
 	}
+	return k == kit->key_count;
+}
+
+#define SWAP(a, b)                        \
+	do {                              \
+		__typeof__(a) swap_ = (a); \
+		(a) = (b);                \
+		(b) = swap_;              \
+	} while (0)
+
+/*
+ * Where @sub's own command buffer copies something else, takes a recorded one that copies
+ * exactly this from a finished submission record of @q (its buffer with it), leaving
+ * @sub's in its place. Programs that record afresh each frame get the same query blocks
+ * back, but not always in the same record. Returns whether @sub's copies are ready.
+ */
+static bool adopt_matching_copies(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	if (copies_match(q->dev, sub, sub))
+		return true;
+	bool found = false;
+	pthread_mutex_lock(&q->lock);
+	unsigned looked = 0;
+	for (struct hesper_submission *kit = q->free_list; kit && looked < 16 && !found; kit = kit->next, looked++) {
+		if (!kit->cb || kit->capacity < sub->capacity || !copies_match(q->dev, sub, kit))
+			continue;
+		SWAP(sub->cb, kit->cb);
+		SWAP(sub->buffer, kit->buffer);
+		SWAP(sub->memory, kit->memory);
+		SWAP(sub->results, kit->results);
+		SWAP(sub->capacity, kit->capacity);
+		SWAP(sub->coherent, kit->coherent);
+		SWAP(sub->key, kit->key);
+		SWAP(sub->key_count, kit->key_count);
+		SWAP(sub->key_capacity, kit->key_capacity);
+		SWAP(sub->key_valid, kit->key_valid);
+		SWAP(sub->key_wait, kit->key_wait);
+		found = true;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return found;
+}
+
+/* Appends @c to what @sub's command buffer copies; false when memory runs out. */
+static bool remember_copy(struct hesper_submission *sub, const struct hesper_copy_key *c)
+{
+	if (sub->key_count == sub->key_capacity) {
+		size_t capacity = sub->key_capacity ? sub->key_capacity * 2 : 8;
+		void *p = realloc(sub->key, capacity * sizeof(*sub->key));
+		if (!p)
+			return false;
+		sub->key = p;
+		sub->key_capacity = capacity;
+	}
+	sub->key[sub->key_count++] = *c;
 	return true;
 }
 
@@ -281,6 +334,7 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 	/* Not one-time: a program that resubmits the same work gets the same copies resubmitted. */
 	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	sub->key_valid = false;
+	sub->key_count = 0;
 	sub->key_wait = atomic_load_explicit(&dev->copy_wait, memory_order_relaxed);
 	VkQueryResultFlags flags = VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
 				   (sub->key_wait ? VK_QUERY_RESULT_WAIT_BIT : 0);
@@ -289,20 +343,15 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 	/* Everything submitted before on this queue, the timestamp writes included, is done. */
 	dev->next.CmdPipelineBarrier(sub->cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
 				     NULL, 0, NULL, 0, NULL);
-	for (size_t i = 0; i < sub->occ_count; i++) {
-		const struct hesper_occurrence *o = &sub->occ[i];
-		const struct hesper_recording *rec = o->rec;
-		if (o->base == HESPER_NO_SLOT)
-			continue;
-		for (uint32_t b = 0; b < rec->block_count && hesper_block_start(b) < rec->queries_used; b++) {
-			uint32_t count = rec->queries_used - hesper_block_start(b);
-			if (count > hesper_block_size(b))
-				count = hesper_block_size(b);
-			const VkDeviceSize stride = HESPER_RESULT_WORDS * sizeof(uint64_t);
-			VkDeviceSize offset = ((VkDeviceSize)o->base + hesper_block_start(b)) * stride;
-			dev->next.CmdCopyQueryPoolResults(sub->cb, rec->blocks[b]->pool, 0, count, sub->buffer, offset,
-							  stride, flags);
-		}
+	const VkDeviceSize stride = HESPER_RESULT_WORDS * sizeof(uint64_t);
+	bool remembered = true;
+	size_t i = 0;
+	uint32_t b = 0;
+	struct hesper_copy_key c;
+	while (next_copy(sub, &i, &b, &c)) {
+		dev->next.CmdCopyQueryPoolResults(sub->cb, c.pool, 0, c.count, sub->buffer, c.slot * stride, stride,
+						  flags);
+		remembered = remembered && remember_copy(sub, &c);
 	}
 	VkMemoryBarrier to_host = {
 		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -313,7 +362,7 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 				     &to_host, 0, NULL, 0, NULL);
 	if (dev->next.EndCommandBuffer(sub->cb) != VK_SUCCESS)
 		return -1;
-	sub->key_valid = remember_copies(sub);
+	sub->key_valid = remembered;
 	return 0;
 }
 
@@ -336,7 +385,7 @@ static bool prepare_copy(struct hesper_queue *q, struct hesper_submission *sub)
 	if (slots == 0 || sub->failed)
 		return false;
 	if (slots > UINT32_MAX / 2 || reserve_slots(q->dev, sub, (uint32_t)slots) != 0 ||
-	    prepare_objects(q, sub) != 0 || (!copies_unchanged(q->dev, sub) && record_copies(q, sub) != 0)) {
+	    prepare_objects(q, sub) != 0 || (!adopt_matching_copies(q, sub) && record_copies(q, sub) != 0)) {
 		sub->failed = true;
 		return false;
 	}
