@@ -235,17 +235,17 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		struct hesper_name *kernel = d->kernel ? d->kernel : unknown;
 		struct hesper_kernel *row = row_of(p->kernels, kernel, true);
 		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
-		bool timed = ts && d->query != HESPER_NO_QUERY;
+		bool timed = ts && d->start != HESPER_NO_QUERY;
 		uint64_t untimed = timed ? untimed_runs : runs;
 		if (timed) {
-			uint64_t ns = interval_ns(ts[d->query], ts[d->query + 1], mask, period, &p->clamped);
+			uint64_t ns = interval_ns(ts[d->start], ts[d->end], mask, period, &p->clamped);
 			if (row)
 				hesper_kernel_record(row, ns);
 			if (lrow)
 				hesper_kernel_record(lrow, ns);
 			p->collected++;
 			if (trace)
-				trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, ts[d->query], ts[d->query + 1],
+				trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, ts[d->start], ts[d->end],
 					  d->groups, rec->command_buffer, sub->index);
 		}
 		if (untimed) {
@@ -254,7 +254,7 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 			if (lrow)
 				hesper_kernel_count_untimed(lrow, untimed);
 			/* Meant to be timed but could not be: dropped. Left out by mode or sampling: not. */
-			if (d->dropped || d->query != HESPER_NO_QUERY)
+			if (d->dropped || d->start != HESPER_NO_QUERY)
 				p->dropped += untimed;
 		}
 	}

@@ -176,8 +176,10 @@ static bool continues_render_pass(const VkCommandBufferBeginInfo *info)
  * never counted twice, and a dispatch timed among untimed ones (HESPER_SAMPLE) does not
  * absorb the tail of the work before it. Right after the closing timestamp of the
  * previous timed dispatch, with no GPU work recorded between, the queue has just drained
- * and TOP_OF_PIPE gives the same start more cheaply (NVIDIA's vkQueueSubmit costs about
- * 0.8 us more per BOTTOM_OF_PIPE timestamp in a command buffer than per TOP_OF_PIPE one).
+ * at that very timestamp: the dispatch starts from it and writes no opening timestamp of
+ * its own. Back-to-back dispatches then cost one timestamp each instead of two, in GPU
+ * time, queries and submit time (NVIDIA's vkQueueSubmit grows with the timestamps in a
+ * command buffer).
  */
 #ifndef HESPER_START_STAGE
 #define HESPER_START_STAGE VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
@@ -214,7 +216,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 		return VK_SUCCESS; /* counted nowhere: the report's dispatch count will miss these */
 	s->rec->command_buffer = (uint64_t)(uintptr_t)cb;
 	if (s->primary) {
-		uint32_t q = hesper_recording_take_pair(s->rec, cb);
+		uint32_t q = hesper_recording_take(s->rec, cb, 2);
 		if (q != HESPER_NO_QUERY) {
 			s->rec->cb_query = q;
 			write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q);
@@ -303,7 +305,7 @@ static bool sampled(struct hesper_name *kernel)
 	return atomic_fetch_add_explicit(&kernel->recorded, 1, memory_order_relaxed) % set->sample_every == 0;
 }
 
-/* Records a dispatch about to be issued on @cb and opens its timestamp pair; returns the pair. */
+/* Records a dispatch about to be issued on @cb and opens its timing; returns its closing query (or HESPER_NO_QUERY). */
 static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
 	struct hesper_recording *rec = s->rec;
@@ -312,40 +314,48 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 	/* Time one hook in 64 per thread (reading the clock costs as much as the hook). */
 	static _Thread_local uint32_t hook_tick;
 	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
-	uint32_t query = HESPER_NO_QUERY;
+	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
 	bool dropped = false;
 	if (sampled(s->bound_kernel)) {
-		query = hesper_recording_take_pair(rec, cb);
-		dropped = query == HESPER_NO_QUERY;
-		if (query != HESPER_NO_QUERY)
-			write_timestamp(rec, cb, rec->drained ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : HESPER_START_STAGE,
-					query);
+		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
+		bool chained = rec->drained && rec->last_end != HESPER_NO_QUERY;
+		uint32_t first = hesper_recording_take(rec, cb, chained ? 1 : 2);
+		dropped = first == HESPER_NO_QUERY;
+		if (!dropped) {
+			start = chained ? rec->last_end : first;
+			end = chained ? first : first + 1;
+			if (!chained)
+				write_timestamp(rec, cb, HESPER_START_STAGE, start);
+		}
 	}
 	if (!reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
 			 sizeof(*rec->dispatches))) {
 		rec->lost_dispatches++;
-		return query; /* the pair is still written, so the copy never waits on a missing query */
+		return end; /* the closing timestamp is still written, so no query taken stays unwritten */
 	}
 	struct hesper_dispatch_record *d = &rec->dispatches[rec->dispatch_count++];
 	d->kernel = s->bound_kernel;
 	d->label = innermost_label(rec);
-	d->query = query;
+	d->start = start;
+	d->end = end;
 	d->dropped = dropped;
 	d->groups[0] = x;
 	d->groups[1] = y;
 	d->groups[2] = z;
 	if (t0)
 		rec->hook_ns += (hesper_now_ns() - t0) * 64;
-	return query;
+	return end;
 }
 
-/* Closes the timestamp pair opened by dispatch_begin. */
-static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t query)
+/* Writes the closing timestamp @end taken by dispatch_begin (HESPER_NO_QUERY: untimed). */
+static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t end)
 {
-	if (query != HESPER_NO_QUERY)
-		write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, query + 1);
-	if (s->rec)
-		s->rec->drained = query != HESPER_NO_QUERY;
+	if (end != HESPER_NO_QUERY)
+		write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, end);
+	if (s->rec) {
+		s->rec->drained = end != HESPER_NO_QUERY;
+		s->rec->last_end = end;
+	}
 }
 
 /* Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS). */
@@ -454,7 +464,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 	if (!name || !reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
 				  sizeof(*rec->regions)))
 		return; /* the depth still counts, so the matching end stays matched */
-	uint32_t q = sampled(NULL) ? hesper_recording_take_pair(rec, cb) : HESPER_NO_QUERY;
+	uint32_t q = sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
 	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
 	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name, .query = q};
 	if (q != HESPER_NO_QUERY)

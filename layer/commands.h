@@ -58,7 +58,6 @@
 	HOOK(WaitSemaphoresKHR)                              \
 	NEXT(CreateQueryPool)                                \
 	NEXT(DestroyQueryPool)                               \
-	NEXT(CmdWriteTimestamp)                              \
 	NEXT(GetQueryPoolResults)                            \
 	NEXT(CreateBuffer)                                   \
 	NEXT(DestroyBuffer)                                  \
@@ -124,6 +123,10 @@
 	WORK(CmdPipelineBarrier2, (HESPER_CB, const VkDependencyInfo *d), (cb, d))                                \
 	WORK(CmdPipelineBarrier2KHR, (HESPER_CB, const VkDependencyInfo *d), (cb, d))                             \
 	WORK(CmdResetQueryPool, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n), (cb, p, f, n))                \
+	/* The program's own timestamps: a dispatch after one is timed from after it. */                         \
+	WORK(CmdWriteTimestamp, (HESPER_CB, VkPipelineStageFlagBits s, VkQueryPool p, uint32_t q), (cb, s, p, q))  \
+	WORK(CmdWriteTimestamp2, (HESPER_CB, VkPipelineStageFlags2 s, VkQueryPool p, uint32_t q), (cb, s, p, q))   \
+	WORK(CmdWriteTimestamp2KHR, (HESPER_CB, VkPipelineStageFlags2 s, VkQueryPool p, uint32_t q), (cb, s, p, q)) \
 	WORK(CmdCopyQueryPoolResults, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n, VkBuffer b, VkDeviceSize o, \
 				       VkDeviceSize st, VkQueryResultFlags fl), (cb, p, f, n, b, o, st, fl))
 

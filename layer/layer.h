@@ -159,7 +159,8 @@ struct hesper_command_pool {
 struct hesper_dispatch_record {
 	struct hesper_name *kernel;
 	struct hesper_name *label;          /* innermost debug label, or NULL */
-	uint32_t query;                     /* first of a timestamp pair, or HESPER_NO_QUERY */
+	uint32_t start, end;                /* its timestamps (start may be the previous dispatch's
+					       end), or HESPER_NO_QUERY */
 	bool dropped;                       /* should have been timed but could not be */
 	uint32_t groups[3];
 };
@@ -182,6 +183,7 @@ struct hesper_recording {
 	uint32_t queries_used;
 	uint32_t query_capacity;            /* queries in the blocks held */
 	bool drained;                       /* the last command was a timed dispatch's closing timestamp */
+	uint32_t last_end;                  /* that timestamp's query, when drained */
 	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
 	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
 	struct hesper_dispatch_record *dispatches;
@@ -316,11 +318,11 @@ void hesper_recording_ref(struct hesper_recording *rec);
 void hesper_recording_unref(struct hesper_recording *rec);
 
 /*
- * Reserves a pair of consecutive queries in @rec, recording in @cb the reset of their
- * chunk when it is first used. Returns the first query index, or HESPER_NO_QUERY when no
- * query can be had (counted as dropped by the caller).
+ * Reserves @count (1 or 2) consecutive queries in @rec, recording in @cb the reset of
+ * each block when it is first used. Returns the first query index, or HESPER_NO_QUERY
+ * when no query can be had (counted as dropped by the caller).
  */
-uint32_t hesper_recording_take_pair(struct hesper_recording *rec, VkCommandBuffer cb);
+uint32_t hesper_recording_take(struct hesper_recording *rec, VkCommandBuffer cb, uint32_t count);
 
 /* The pool and index in it of query @query of @rec. */
 void hesper_recording_query(const struct hesper_recording *rec, uint32_t query, VkQueryPool *pool, uint32_t *index);

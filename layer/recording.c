@@ -17,6 +17,7 @@ struct hesper_recording *hesper_recording_create(struct hesper_device *dev, uint
 	rec->primary = primary;
 	rec->can_query = can_query;
 	rec->cb_query = HESPER_NO_QUERY;
+	rec->last_end = HESPER_NO_QUERY;
 	return rec;
 }
 
@@ -108,23 +109,27 @@ static bool grow(struct hesper_recording *rec)
 	return true;
 }
 
-uint32_t hesper_recording_take_pair(struct hesper_recording *rec, VkCommandBuffer cb)
+static uint32_t block_of(uint32_t query, uint32_t *index);
+
+uint32_t hesper_recording_take(struct hesper_recording *rec, VkCommandBuffer cb, uint32_t count)
 {
 	if (!rec->can_query)
 		return HESPER_NO_QUERY;
-	uint32_t query = rec->queries_used;
-	if (query > UINT32_MAX - 2 * hesper_block_size(HESPER_BLOCK_CLASSES) - 2)
+	uint32_t first = rec->queries_used;
+	if (first > UINT32_MAX - 2 * hesper_block_size(HESPER_BLOCK_CLASSES) - 2)
 		return HESPER_NO_QUERY;
-	if (query + 2 > rec->query_capacity && !grow(rec))
+	/* Blocks hold at least HESPER_BLOCK_QUERIES: one more block always makes room. */
+	if (first + count > rec->query_capacity && !grow(rec))
 		return HESPER_NO_QUERY;
-	/* Pairs start at even indices and block sizes are even, so a pair never straddles blocks. */
-	VkQueryPool pool;
-	uint32_t index;
-	hesper_recording_query(rec, query, &pool, &index);
-	if (index == 0)
-		rec->dev->next.CmdResetQueryPool(cb, pool, 0, hesper_block_size(rec->block_count - 1));
-	rec->queries_used += 2;
-	return query;
+	/* A pair may straddle two blocks: each is reset where its first query is taken. */
+	for (uint32_t query = first; query < first + count; query++) {
+		uint32_t index;
+		uint32_t block = block_of(query, &index);
+		if (index == 0)
+			rec->dev->next.CmdResetQueryPool(cb, rec->blocks[block]->pool, 0, hesper_block_size(block));
+	}
+	rec->queries_used += count;
+	return first;
 }
 
 /* The block of @rec holding @query, and @query's index in it. */
