@@ -52,6 +52,7 @@ struct hesper_profile {
 	uint64_t clamped;          /* intervals that came back zero or negative */
 	uint64_t timestamps_written; /* queries Hesper wrote on the GPU */
 	uint64_t hook_ns;          /* host time spent inside Hesper's hooks */
+	uint64_t submit_hook_ns;   /* the part of it spent in the submit hooks */
 	uint64_t collector_ns;     /* host time the collector spent turning results into events */
 	uint64_t collected;        /* timed dispatches the collector processed */
 	uint64_t copies_ahead;     /* submissions whose copy ran ahead of the timestamp writes */

@@ -212,10 +212,10 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	put_field(out, p->mode, sizeof(p->mode));
 	fprintf(out, ",\n  \"sample_every\": %" PRIu32 ",\n", p->sample_every);
 	fprintf(out,
-		"  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64
+		"  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64 ", \"submit_hook_ns\": %" PRIu64
 		", \"collector_ns\": %" PRIu64 ", \"collected\": %" PRIu64 ", \"trace_events\": %zu"
 		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
-		p->timestamps_written, p->hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
+		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
 		p->copies_ahead);
 	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, "\n}\n"))
 		goto out;

@@ -156,7 +156,8 @@ void hesper_process_report(void)
 	}
 	p->reported = true;
 	p->profile->wall_ns = hesper_now_ns() - p->start_ns;
-	p->profile->hook_ns = hesper_submit_hook_ns() + atomic_load(&record_hook_ns);
+	p->profile->submit_hook_ns = hesper_submit_hook_ns();
+	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
 	fflush(stdout);
 	hesper_sinks_write(&sinks, p->profile, stderr);
 	pthread_mutex_unlock(&p->lock);

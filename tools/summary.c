@@ -257,6 +257,7 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 	v = member(root, "hesper");
 	if (get_u64(&l, v, "\"hesper\"", "timestamps_written", 0, &out->timestamps_written) ||
 	    get_u64(&l, v, "\"hesper\"", "hook_ns", 0, &out->hook_ns) ||
+	    get_u64(&l, v, "\"hesper\"", "submit_hook_ns", 0, &out->submit_hook_ns) ||
 	    get_u64(&l, v, "\"hesper\"", "collector_ns", 0, &out->collector_ns))
 		goto out;
 	v = member(root, "submits");
@@ -337,6 +338,7 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 	into->clamped += from->clamped;
 	into->timestamps_written += from->timestamps_written;
 	into->hook_ns += from->hook_ns;
+	into->submit_hook_ns += from->submit_hook_ns;
 	into->collector_ns += from->collector_ns;
 	into->collected += from->collected;
 	return 0;

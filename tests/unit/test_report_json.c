@@ -13,6 +13,7 @@ fixture(struct hesper_profile *p)
 {
 	fixture_known_profile(p);
 	p->collector_ns = 700;
+	p->submit_hook_ns = 400;
 	p->collected = 9;
 }
 
@@ -67,7 +68,7 @@ static const char expected_json[] =
 	"  \"clamped\": 0,\n"
 	"  \"mode\": \"dispatch\",\n"
 	"  \"sample_every\": 1,\n"
-	"  \"hesper\": {\"timestamps_written\": 10, \"hook_ns\": 1500, \"collector_ns\": 700, \"collected\": 9, "
+	"  \"hesper\": {\"timestamps_written\": 10, \"hook_ns\": 1500, \"submit_hook_ns\": 400, \"collector_ns\": 700, \"collected\": 9, "
 	"\"trace_events\": 0, \"trace_left_out\": 0, \"copies_ahead\": 0},\n"
 	"  \"kernels_by_label\": [\n"
 	"    {\"name\": \"frame/matmul\", \"count\": 1, \"total_ns\": 6000, \"mean_ns\": 6000, \"median_ns\": 6000, \"min_ns\": 6000, \"max_ns\": 6000, \"stddev_ns\": 0, \"p95_ns\": 6000, \"p99_ns\": 6000, \"timed\": 1}\n"
@@ -106,7 +107,7 @@ START_TEST(empty_profile)
 			    "  \"clamped\": 0,\n"
 			    "  \"mode\": \"dispatch\",\n"
 			    "  \"sample_every\": 1,\n"
-			    "  \"hesper\": {\"timestamps_written\": 0, \"hook_ns\": 0, \"collector_ns\": 0, \"collected\": 0, "
+			    "  \"hesper\": {\"timestamps_written\": 0, \"hook_ns\": 0, \"submit_hook_ns\": 0, \"collector_ns\": 0, \"collected\": 0, "
 			    "\"trace_events\": 0, \"trace_left_out\": 0, \"copies_ahead\": 0},\n"
 			    "  \"kernels_by_label\": []\n"
 			    "}\n");
