@@ -286,6 +286,7 @@ static void track_queue(struct hesper_device *dev, VkQueue handle, uint32_t fami
 	q->next_in_device = dev->queues;
 	dev->queues = q;
 	pthread_mutex_unlock(&dev->lock);
+	hesper_queue_prepare(q);
 }
 
 VKAPI_ATTR void VKAPI_CALL hesper_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue *out)

@@ -77,6 +77,13 @@ void hesper_submission_release_recordings(struct hesper_submission *sub);
 /* Unreferences the recordings of @sub and puts it on @queue's free list for reuse. */
 void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submission *sub);
 
+/*
+ * Creates what the first submissions on @queue need (its command pool, timeline semaphore
+ * or fence, one submission record with a results buffer and a command buffer), so that a
+ * program's first vkQueueSubmit does not pay for it. Failures are left to the submit path.
+ */
+void hesper_queue_prepare(struct hesper_queue *queue);
+
 /* Destroys every submission on @queue's free list. */
 void hesper_submissions_release(struct hesper_queue *queue);
 

@@ -672,6 +672,20 @@ void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submiss
 	pthread_mutex_unlock(&queue->lock);
 }
 
+void hesper_queue_prepare(struct hesper_queue *queue)
+{
+	const struct hesper_device *dev = queue->dev;
+	if (queue->family >= dev->family_count || !dev->families[queue->family].timed)
+		return;
+	struct hesper_submission *sub = take_submission(queue);
+	if (!sub)
+		return;
+	/* Room for a command buffer of about 500 timed dispatches before the buffer grows. */
+	if (reserve_slots(queue->dev, sub, 1024) == 0)
+		prepare_objects(queue, sub);
+	hesper_submission_recycle(queue, sub);
+}
+
 void hesper_submissions_release(struct hesper_queue *queue)
 {
 	struct hesper_device *dev = queue->dev;
