@@ -51,15 +51,37 @@ void hesper_recording_unref(struct hesper_recording *rec)
 	free(rec);
 }
 
-/* A query block of @size_class from @dev's free list or a new query pool; NULL when none can be had. */
-static struct hesper_query_block *take_block(struct hesper_device *dev, uint32_t size_class)
+/* Free blocks looked at for one that command buffer @owner had at @position. */
+#define AFFINITY_SCAN 64
+
+/*
+ * Block @position of a recording in command buffer @owner, of @size_class: from @dev's free
+ * list or a new query pool; NULL when none can be had. A command buffer recorded again gets
+ * the blocks it had before where they are free, so Hesper's copy of its timestamps is the
+ * same command and the recorded copy is reused (submit.c), even with threads recording
+ * side by side.
+ */
+static struct hesper_query_block *take_block(struct hesper_device *dev, uint32_t size_class, uint64_t owner,
+					     uint32_t position)
 {
 	uint32_t size = HESPER_BLOCK_QUERIES << size_class;
 	uint64_t limit = hesper_process()->settings.max_queries;
 	pthread_mutex_lock(&dev->lock);
-	struct hesper_query_block *block = dev->free_blocks[size_class];
-	if (block)
-		dev->free_blocks[size_class] = block->next_free;
+	struct hesper_query_block **link = &dev->free_blocks[size_class];
+	bool found = false;
+	for (unsigned n = 0; *link && n < AFFINITY_SCAN && !found; n++) {
+		found = (*link)->owner == owner && (*link)->position == position;
+		if (!found)
+			link = &(*link)->next_free;
+	}
+	if (!found)
+		link = &dev->free_blocks[size_class]; /* the most recently freed */
+	struct hesper_query_block *block = *link;
+	if (block) {
+		*link = block->next_free;
+		block->owner = owner;
+		block->position = position;
+	}
 	/* Reserve the new block's queries under the lock, so threads together stay under the limit. */
 	bool may_create = !block && dev->queries_made + size <= limit;
 	if (may_create)
@@ -71,6 +93,8 @@ static struct hesper_query_block *take_block(struct hesper_device *dev, uint32_t
 	if (!block)
 		goto undo;
 	block->size_class = size_class;
+	block->owner = owner;
+	block->position = position;
 	VkQueryPoolCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
@@ -101,7 +125,7 @@ static bool grow(struct hesper_recording *rec)
 	}
 	uint32_t i = rec->block_count;
 	uint32_t size_class = i < HESPER_BLOCK_CLASSES ? i : HESPER_BLOCK_CLASSES - 1;
-	struct hesper_query_block *block = take_block(rec->dev, size_class);
+	struct hesper_query_block *block = take_block(rec->dev, size_class, rec->command_buffer, i);
 	if (!block)
 		return false;
 	rec->blocks[rec->block_count++] = block;
