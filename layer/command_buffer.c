@@ -270,20 +270,6 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
 }
 
-/* Grows an array of @size-byte elements to hold one more; false when memory runs out. */
-static bool reserve_one(void **items, size_t count, size_t *capacity, size_t size)
-{
-	if (count < *capacity)
-		return true;
-	size_t grown = *capacity ? *capacity * 2 : 16;
-	void *p = realloc(*items, grown * size);
-	if (!p)
-		return false;
-	*items = p;
-	*capacity = grown;
-	return true;
-}
-
 /* The innermost open debug label of @rec, or NULL. */
 static struct hesper_name *innermost_label(const struct hesper_recording *rec)
 {
@@ -328,7 +314,7 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 				write_timestamp(rec, cb, HESPER_START_STAGE, start);
 		}
 	}
-	if (!reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
+	if (!hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
 			 sizeof(*rec->dispatches))) {
 		rec->lost_dispatches++;
 		return end; /* the closing timestamp is still written, so no query taken stays unwritten */
@@ -437,7 +423,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_
 		struct hesper_command_buffer *sec = hesper_command_buffer_from(secondaries[i]);
 		if (!sec || !sec->rec)
 			continue;
-		if (!reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
+		if (!hesper_reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
 				 sizeof(*rec->secondaries))) {
 			rec->lost_dispatches += sec->rec->dispatch_count;
 			continue;
@@ -461,7 +447,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 		return; /* deeper labels are counted by depth only */
 	rec->open_regions[rec->label_depth - 1] = NO_REGION;
 	struct hesper_name *name = hesper_intern(label && label->pLabelName ? label->pLabelName : "");
-	if (!name || !reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
+	if (!name || !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
 				  sizeof(*rec->regions)))
 		return; /* the depth still counts, so the matching end stays matched */
 	uint32_t q = sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;

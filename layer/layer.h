@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
@@ -328,6 +329,20 @@ uint32_t hesper_recording_take(struct hesper_recording *rec, VkCommandBuffer cb,
 
 /* The pool and index in it of query @query of @rec. */
 void hesper_recording_query(const struct hesper_recording *rec, uint32_t query, VkQueryPool *pool, uint32_t *index);
+
+/* Grows an array of @size-byte elements to hold one more; false when memory runs out. */
+static inline bool hesper_reserve_one(void **items, size_t count, size_t *capacity, size_t size)
+{
+	if (count < *capacity)
+		return true;
+	size_t grown = *capacity ? *capacity * 2 : 16;
+	void *p = realloc(*items, grown * size);
+	if (!p)
+		return false;
+	*items = p;
+	*capacity = grown;
+	return true;
+}
 
 /* Queries in block @i of a recording. */
 static inline uint32_t hesper_block_size(uint32_t i)

@@ -34,14 +34,8 @@ static bool add_occurrence(struct hesper_submission *sub, struct hesper_recordin
 			return true;
 		}
 	}
-	if (sub->occ_count == sub->occ_capacity) {
-		size_t capacity = sub->occ_capacity ? sub->occ_capacity * 2 : 8;
-		void *p = realloc(sub->occ, capacity * sizeof(*sub->occ));
-		if (!p)
-			return false;
-		sub->occ = p;
-		sub->occ_capacity = capacity;
-	}
+	if (!hesper_reserve_one((void **)&sub->occ, sub->occ_count, &sub->occ_capacity, sizeof(*sub->occ)))
+		return false;
 	hesper_recording_ref(rec);
 	struct hesper_occurrence *o = &sub->occ[sub->occ_count++];
 	o->rec = rec;
@@ -315,14 +309,8 @@ static bool adopt_matching_copies(struct hesper_queue *q, struct hesper_submissi
 /* Appends @c to what @sub's command buffer copies; false when memory runs out. */
 static bool remember_copy(struct hesper_submission *sub, const struct hesper_copy_key *c)
 {
-	if (sub->key_count == sub->key_capacity) {
-		size_t capacity = sub->key_capacity ? sub->key_capacity * 2 : 8;
-		void *p = realloc(sub->key, capacity * sizeof(*sub->key));
-		if (!p)
-			return false;
-		sub->key = p;
-		sub->key_capacity = capacity;
-	}
+	if (!hesper_reserve_one((void **)&sub->key, sub->key_count, &sub->key_capacity, sizeof(*sub->key)))
+		return false;
 	sub->key[sub->key_count++] = *c;
 	return true;
 }
