@@ -542,6 +542,8 @@ def main():
                     help="pattern case: JSON report at out-%%p.json; exactly one such file must appear")
     ap.add_argument("--leaves-objects", action="store_true",
                     help="pattern case: the program exits without destroying its device (see leak_env)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run the case this many times, each in a directory of its own (for races)")
     ap.add_argument("--mode", help="signal case: default, handler_exit, handler_flag or handler_late")
     ap.add_argument("--signal", choices=sorted(SIGNALS), default="TERM")
     ap.add_argument("case", choices=sorted(CASES))
@@ -555,7 +557,16 @@ def main():
     def timed_case(tmp):
         start = time.monotonic()
         try:
-            return CASES[args.case](args, c, tmp)
+            context = None
+            for run in range(args.repeat):
+                before = len(c.failures)
+                run_dir = os.path.join(tmp, f"run{run}") if args.repeat > 1 else tmp
+                os.makedirs(run_dir, exist_ok=True)
+                context = CASES[args.case](args, c, run_dir)
+                if len(c.failures) > before:
+                    print(f"  run {run + 1} of {args.repeat} failed")
+                    break
+            return context
         finally:
             print(f"  ({time.monotonic() - start:.1f} s in all)")
 
