@@ -285,28 +285,6 @@ static bool any_unavailable(const uint64_t *pairs, uint32_t count)
 }
 
 /*
- * Reads @o's queries straight from its pools into its place in @sub's buffer. Only
- * when this run is the recording's one unharvested run: no later run can have reset or
- * rewritten them, and the completion signal that woke the collector came after them.
- */
-static void read_from_pools(struct hesper_device *dev, struct hesper_submission *sub,
-			    const struct hesper_occurrence *o)
-{
-	const struct hesper_recording *rec = o->rec;
-	if (atomic_load(&rec->pending) != 1 || o->executions != 1 || atomic_load(&o->conflict))
-		return;
-	const VkDeviceSize stride = HESPER_RESULT_WORDS * sizeof(uint64_t);
-	for (uint32_t b = 0; b < rec->block_count && hesper_block_start(b) < rec->queries_used; b++) {
-		uint32_t count = rec->queries_used - hesper_block_start(b);
-		if (count > hesper_block_size(b))
-			count = hesper_block_size(b);
-		uint64_t *at = sub->results + ((size_t)o->base + hesper_block_start(b)) * HESPER_RESULT_WORDS;
-		dev->next.GetQueryPoolResults(dev->handle, rec->blocks[b]->pool, 0, count, count * stride, at, stride,
-					      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-	}
-}
-
-/*
  * Packs the copied (value, availability) pairs of @sub into one value per slot, in
  * place, and marks each occurrence with a query that was not available. Slots only
  * move down, and every pair is read before its place is written. Returns whether the
@@ -322,13 +300,16 @@ static bool compact_results(struct hesper_device *dev, struct hesper_submission 
 			continue;
 		uint64_t *pairs = r + (size_t)o->base * HESPER_RESULT_WORDS;
 		uint32_t used = o->rec->queries_used;
-		if (any_unavailable(pairs, used)) {
-			/* This driver's copy ran ahead of the writes: wait per query from now on. */
+		/*
+		 * This driver's copy ran ahead of the writes: this run's times are dropped (reading
+		 * the pool from this thread instead crashed lavapipe now and then, in
+		 * vkGetQueryPoolResults beside its queue thread), and copies wait per query from now on.
+		 */
+		o->unavailable = any_unavailable(pairs, used);
+		if (o->unavailable) {
 			atomic_store(&dev->copy_wait, true);
 			ahead = true;
-			read_from_pools(dev, sub, o);
 		}
-		o->unavailable = any_unavailable(pairs, used);
 		for (uint32_t q = 0; q < used; q++)
 			r[o->base + q] = pairs[(size_t)q * HESPER_RESULT_WORDS];
 	}

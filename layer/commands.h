@@ -58,7 +58,6 @@
 	HOOK(WaitSemaphoresKHR)                              \
 	NEXT(CreateQueryPool)                                \
 	NEXT(DestroyQueryPool)                               \
-	NEXT(GetQueryPoolResults)                            \
 	NEXT(CreateBuffer)                                   \
 	NEXT(DestroyBuffer)                                  \
 	NEXT(GetBufferMemoryRequirements)                    \

@@ -11,8 +11,8 @@
  * one pipeline barrier, which NVIDIA's driver does far faster (it waits for each query on
  * its own: about 1 µs a query, bench/results/h200-2026-11-30b). Each value is copied with
  * its availability either way. When a barrier copy still finds a query unavailable, the
- * collector reads it from the pool where no later run can have overwritten it, counts
- * the rest as dropped, and the device's copies wait per query from then on.
+ * collector counts that run's dispatches as dropped and the device's copies wait per
+ * query from then on.
  */
 #include <stdlib.h>
 #include <string.h>
