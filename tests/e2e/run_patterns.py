@@ -276,6 +276,13 @@ def case_pattern(args, c, tmp):
     user_env = env_pairs(args.env)
     if args.leaves_objects:
         user_env.update(leak_env(args, tmp))
+    if args.pattern == "fork" and args.sanitizer_preload:
+        # LeakSanitizer's check in a forked child deadlocks when another thread (the driver's,
+        # the validation layer's or Hesper's) held the sanitizer's allocator lock at fork():
+        # GCC 12's libasan takes no fork handlers. Seen with and without Hesper's changes
+        # alike (1-2 hangs in 15), so the fork cases run without the leak check.
+        opts = e2e.base_env(args).get("ASAN_OPTIONS", "")
+        user_env["ASAN_OPTIONS"] = (opts + ":" if opts else "") + "detect_leaks=0"
     base = None
     if not args.no_baseline:
         base = Run(argv, dict(e2e.base_env(args), **user_env), tmp)
