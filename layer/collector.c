@@ -275,15 +275,6 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	}
 }
 
-/* Whether any of the @count (value, availability) pairs at @pairs reads unavailable. */
-static bool any_unavailable(const uint64_t *pairs, uint32_t count)
-{
-	uint64_t missing = 0;
-	for (uint32_t q = 0; q < count; q++)
-		missing |= pairs[(size_t)q * HESPER_RESULT_WORDS + 1] == 0;
-	return missing != 0;
-}
-
 /*
  * Packs the copied (value, availability) pairs of @sub into one value per slot, in
  * place, and marks each occurrence with a query that was not available. Slots only
@@ -298,20 +289,22 @@ static bool compact_results(struct hesper_device *dev, struct hesper_submission 
 		struct hesper_occurrence *o = &sub->occ[i];
 		if (o->base == HESPER_NO_SLOT)
 			continue;
-		uint64_t *pairs = r + (size_t)o->base * HESPER_RESULT_WORDS;
-		uint32_t used = o->rec->queries_used;
+		const uint64_t *pairs = r + (size_t)o->base * HESPER_RESULT_WORDS;
+		uint64_t missing = 0;
+		for (uint32_t q = 0; q < o->rec->queries_used; q++) {
+			missing |= pairs[(size_t)q * HESPER_RESULT_WORDS + 1] == 0;
+			r[o->base + q] = pairs[(size_t)q * HESPER_RESULT_WORDS];
+		}
 		/*
 		 * This driver's copy ran ahead of the writes: this run's times are dropped (reading
 		 * the pool from this thread instead crashed lavapipe now and then, in
 		 * vkGetQueryPoolResults beside its queue thread), and copies wait per query from now on.
 		 */
-		o->unavailable = any_unavailable(pairs, used);
+		o->unavailable = missing != 0;
 		if (o->unavailable) {
 			atomic_store(&dev->copy_wait, true);
 			ahead = true;
 		}
-		for (uint32_t q = 0; q < used; q++)
-			r[o->base + q] = pairs[(size_t)q * HESPER_RESULT_WORDS];
 	}
 	return ahead;
 }

@@ -304,7 +304,7 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 	bool dropped = false;
 	if (sampled(s->bound_kernel)) {
 		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
-		bool chained = rec->drained && rec->last_end != HESPER_NO_QUERY;
+		bool chained = rec->last_end != HESPER_NO_QUERY;
 		uint32_t first = hesper_recording_take(rec, cb, chained ? 1 : 2);
 		dropped = first == HESPER_NO_QUERY;
 		if (!dropped) {
@@ -338,17 +338,15 @@ static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, ui
 {
 	if (end != HESPER_NO_QUERY)
 		write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, end);
-	if (s->rec) {
-		s->rec->drained = end != HESPER_NO_QUERY;
+	if (s->rec)
 		s->rec->last_end = end;
-	}
 }
 
 /* Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS). */
 static void busy_again(struct hesper_command_buffer *s)
 {
 	if (s && s->rec)
-		s->rec->drained = false;
+		s->rec->last_end = HESPER_NO_QUERY;
 }
 
 #define HESPER_WORK_HOOK(name, params, args)                                  \

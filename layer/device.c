@@ -67,7 +67,7 @@ bool hesper_device_calibrate(struct hesper_device *dev, struct hesper_clock_sync
 	return true;
 }
 
-/* Fills the device's name and driver for the report. */
+/* Fills the device's name and driver for the report, and notes the driver's id in @dev. */
 static void describe_device(struct hesper_device *dev, struct hesper_device_info *out)
 {
 	snprintf(out->name, sizeof(out->name), "%s", dev->props.deviceName);

@@ -185,8 +185,8 @@ struct hesper_recording {
 	uint32_t block_count, block_capacity;
 	uint32_t queries_used;
 	uint32_t query_capacity;            /* queries in the blocks held */
-	bool drained;                       /* the last command was a timed dispatch's closing timestamp */
-	uint32_t last_end;                  /* that timestamp's query, when drained */
+	uint32_t last_end;                  /* when the last command was a timed dispatch's closing
+					       timestamp, its query; else HESPER_NO_QUERY */
 	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
 	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
 	struct hesper_dispatch_record *dispatches;

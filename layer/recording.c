@@ -133,8 +133,6 @@ static bool grow(struct hesper_recording *rec)
 	return true;
 }
 
-static uint32_t block_of(uint32_t query, uint32_t *index);
-
 uint32_t hesper_recording_take(struct hesper_recording *rec, VkCommandBuffer cb, uint32_t count)
 {
 	if (!rec->can_query)
@@ -145,13 +143,14 @@ uint32_t hesper_recording_take(struct hesper_recording *rec, VkCommandBuffer cb,
 	/* Blocks hold at least HESPER_BLOCK_QUERIES: one more block always makes room. */
 	if (first + count > rec->query_capacity && !grow(rec))
 		return HESPER_NO_QUERY;
-	/* A pair may straddle two blocks: each is reset where its first query is taken. */
-	for (uint32_t query = first; query < first + count; query++) {
-		uint32_t index;
-		uint32_t block = block_of(query, &index);
-		if (index == 0)
-			rec->dev->next.CmdResetQueryPool(cb, rec->blocks[block]->pool, 0, hesper_block_size(block));
-	}
+	/*
+	 * Queries are taken in order, so only the newest block can start among these (a pair
+	 * may straddle two blocks): it is reset where its first query is taken.
+	 */
+	uint32_t newest = rec->block_count - 1;
+	uint32_t newest_start = hesper_block_start(newest);
+	if (newest_start >= first && newest_start < first + count)
+		rec->dev->next.CmdResetQueryPool(cb, rec->blocks[newest]->pool, 0, hesper_block_size(newest));
 	rec->queries_used += count;
 	return first;
 }

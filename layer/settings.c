@@ -255,10 +255,16 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 		reject_value(err, set->name, raw, "dispatch or submit");
 		return -1;
 	case SETTING_COPY:
-		if (equals_nocase(v, "auto") || equals_nocase(v, "wait") || equals_nocase(v, "barrier")) {
-			s->copy = equals_nocase(v, "auto")   ? HESPER_COPY_AUTO
-				  : equals_nocase(v, "wait") ? HESPER_COPY_WAIT
-							     : HESPER_COPY_BARRIER;
+		if (equals_nocase(v, "auto")) {
+			s->copy = HESPER_COPY_AUTO;
+			return 0;
+		}
+		if (equals_nocase(v, "wait")) {
+			s->copy = HESPER_COPY_WAIT;
+			return 0;
+		}
+		if (equals_nocase(v, "barrier")) {
+			s->copy = HESPER_COPY_BARRIER;
 			return 0;
 		}
 		reject_value(err, set->name, raw, "auto, wait or barrier");

@@ -39,11 +39,9 @@ Exit status 0 when every check passes, 1 otherwise.
 """
 
 import argparse
-import difflib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -56,12 +54,14 @@ import run_patterns  # noqa: E402
 Checks = run_e2e.Checks
 parse_truth = run_e2e.parse_truth
 layer_callstacks = run_e2e.layer_callstacks
+diff = run_e2e.diff
+validation_messages = run_e2e.validation_messages
 leak_env = run_patterns.leak_env
 
 HESPER_LAYER = "VK_LAYER_HESPER_profiler"
 FAULT_LAYER = "VK_LAYER_HESPERTEST_fault"
-VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
-TRUTH_PREFIX = "HESPER-TRUTH "
+VALIDATION_LAYER = run_e2e.VALIDATION_LAYER
+TRUTH_PREFIX = run_e2e.TRUTH_PREFIX
 RUN_TIMEOUT_S = 240
 DEVICE_LOST = -4
 HEX8 = "[0-9a-f]{8}"
@@ -74,10 +74,9 @@ GRACE_MS = 1000
 EXIT_TIMEOUT_MS = 30000
 SLOWER_LIMIT_S = 10.0
 
-SCRUBBED_ENV = ["LD_PRELOAD", "VK_INSTANCE_LAYERS", "VK_LOADER_LAYERS_ENABLE", "VK_LOADER_LAYERS_DISABLE",
-                "VK_LAYER_PATH", "VK_ADD_LAYER_PATH", "VK_LOADER_DEBUG", "TEST_PROVOKE_VALIDATION"]
-VALIDATION_RE = re.compile(r"Validation (Error|Warning|Performance Warning)|VUID-")
-LOADER_LINE_RE = re.compile(r"^(LAYER:|(INFO|WARNING|DEBUG|ERROR|PERF|DRIVER) \| )")
+SCRUBBED_ENV = run_e2e.SCRUBBED_ENV
+VALIDATION_RE = run_e2e.VALIDATION_RE
+LOADER_LINE_RE = run_e2e.LOADER_LINE_RE
 # vk_common's line for a failed call: "<file>:<line>: <expr> failed: <name> (<code>)"
 FAILED_CALL_RE = re.compile(r"^\S+:\d+: .+ failed: VK_\w+ \(-?\d+\)$")
 LAYER_DIRS = ["/usr/local/share/vulkan/explicit_layer.d", "/usr/share/vulkan/explicit_layer.d",
@@ -109,19 +108,6 @@ class Run:
             parts.append(f"--- {label} {name} (last {min(n, len(lines))} of {len(lines)} lines, loader lines left out) ---")
             parts.extend(lines[-n:])
         return "\n".join(parts)
-
-
-def diff(a, b, la, lb):
-    return "\n".join(difflib.unified_diff(a, b, la, lb, lineterm="", n=2))
-
-
-def elf_needed(path):
-    readelf = shutil.which("readelf")
-    if not readelf:
-        raise RuntimeError("readelf (binutils) not found: cannot inspect " + path)
-    out = subprocess.run([readelf, "-d", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         check=True, text=True).stdout
-    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
 
 
 def validation_dir():
@@ -198,10 +184,6 @@ def check_layer_order(c, run, want, label, device=True):
                 "layers, application side first: " + " -> ".join(layers))
 
 
-def validation_messages(run):
-    return [l for l in (run.out + "\n" + run.err).splitlines() if VALIDATION_RE.search(l)]
-
-
 def show_messages(msgs, n=5):
     """The first @n of @msgs, each cut to 400 characters, and how many there were."""
     return "\n".join([f"{len(msgs)} messages; the first {min(n, len(msgs))}:"] + [m[:400] for m in msgs[:n]])
@@ -237,11 +219,8 @@ def hesper_lines(stderr):
 
 
 def read_json(c, path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            rep = json.load(f)
-    except (OSError, ValueError) as ex:
-        c.fail("Hesper wrote a readable JSON summary", f"{path}: {ex}")
+    rep = run_patterns.read_json(c, path)
+    if rep is None:
         return None
     c.check(rep.get("schema") == "hesper-summary/1", "JSON schema is hesper-summary/1", f"got {rep.get('schema')!r}")
     return rep
@@ -616,15 +595,8 @@ def main():
     for k in ("hesper", "patterns", "probe", "layer_dir"):
         setattr(args, k, os.path.abspath(getattr(args, k)))
     try:
-        runtimes = []
-        for path in (args.hesper, args.patterns, args.probe, os.path.join(args.layer_dir, "libhesper_fault_layer.so")):
-            runtimes += [l for l in elf_needed(path) if l.startswith("libasan.so") and l not in runtimes]
-        given = any(os.path.basename(p).startswith("libasan.so") for p in args.preload_first)
-        if runtimes and not given:
-            args.preload_first[:0] = runtimes[:1]
-        args.sanitizer_preload = list(args.preload_first)
-        if (runtimes or given) and args.keep_modules:
-            args.sanitizer_preload.append(os.path.abspath(args.keep_modules))
+        args.sanitizer_preload = run_e2e.sanitizer_preload(
+            args, [args.hesper, args.patterns, args.probe, os.path.join(args.layer_dir, "libhesper_fault_layer.so")])
     except (RuntimeError, subprocess.CalledProcessError) as ex:
         c.fail("inspect the binaries", str(ex))
         return c.finish()
