@@ -114,6 +114,17 @@ equals_nocase(struct span v, const char *word)
 	return true;
 }
 
+/* The index in @words (lower case) of the word @v is, ignoring case; -1 when none. */
+static int
+word_index(struct span v, const char *const *words, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (equals_nocase(v, words[i]))
+			return i;
+	}
+	return -1;
+}
+
 static bool
 parse_number(struct span v, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -243,32 +254,28 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 	switch (set->kind) {
 	case SETTING_REPORT:
 		return 0;
-	case SETTING_MODE:
-		if (equals_nocase(v, "dispatch")) {
-			s->mode = HESPER_MODE_DISPATCH;
-			return 0;
-		}
-		if (equals_nocase(v, "submit")) {
-			s->mode = HESPER_MODE_SUBMIT;
+	case SETTING_MODE: {
+		/* In enum hesper_mode's order. */
+		static const char *const modes[] = { "dispatch", "submit" };
+		int i = word_index(v, modes, 2);
+		if (i >= 0) {
+			s->mode = (enum hesper_mode)i;
 			return 0;
 		}
 		reject_value(err, set->name, raw, "dispatch or submit");
 		return -1;
-	case SETTING_COPY:
-		if (equals_nocase(v, "auto")) {
-			s->copy = HESPER_COPY_AUTO;
-			return 0;
-		}
-		if (equals_nocase(v, "wait")) {
-			s->copy = HESPER_COPY_WAIT;
-			return 0;
-		}
-		if (equals_nocase(v, "barrier")) {
-			s->copy = HESPER_COPY_BARRIER;
+	}
+	case SETTING_COPY: {
+		/* In enum hesper_copy's order. */
+		static const char *const copies[] = { "auto", "wait", "barrier" };
+		int i = word_index(v, copies, 3);
+		if (i >= 0) {
+			s->copy = (enum hesper_copy)i;
 			return 0;
 		}
 		reject_value(err, set->name, raw, "auto, wait or barrier");
 		return -1;
+	}
 	case SETTING_DISABLE:
 		if (parse_bool(v, &b)) {
 			s->disabled = b;
