@@ -47,28 +47,6 @@ struct probe {
 	uint64_t timeline_value;
 };
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median of @n values (sorts them). */
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static VkCommandBuffer new_cmd(struct probe *p)
 {
 	VkCommandBuffer cmd;
@@ -157,9 +135,9 @@ static double submit(struct probe *p, VkCommandBuffer *cmds, uint32_t per_batch,
 		info[batches - 1].signalSemaphoreCount = 1;
 		info[batches - 1].pSignalSemaphores = &p->timeline;
 	}
-	double t0 = now_ns();
+	double t0 = vb_now_ns();
 	VB_CHECK(vkQueueSubmit(p->vk.queues[0], batches, info, p->fence));
-	return now_ns() - t0;
+	return vb_now_ns() - t0;
 }
 
 static void wait_fence(struct probe *p)
@@ -192,10 +170,10 @@ static void probe_copies(struct probe *p, uint32_t queries, unsigned repeat)
 		if (way >= 0)
 			cmds[1] = record_copy(p, pool, 2 * pairs, (enum copy_way)way);
 		for (unsigned r = 0; r <= repeat; r++) {
-			double t0 = now_ns();
+			double t0 = vb_now_ns();
 			submit(p, cmds, 1, way >= 0 ? 2 : 1, false);
 			wait_fence(p);
-			double t = now_ns() - t0;
+			double t = vb_now_ns() - t0;
 			if (r == 0)
 				continue;
 			wall[r - 1] = t;
@@ -222,7 +200,7 @@ static void probe_copies(struct probe *p, uint32_t queries, unsigned repeat)
 		}
 		printf("{\"probe\": \"copy\", \"queries\": %u, \"way\": \"%s\", \"wall_ns\": %.0f, \"copy_gpu_ns\": %.0f,"
 		       " \"wrong\": %llu, \"unavailable\": %llu, \"repeat\": %u}\n",
-		       2 * pairs, way < 0 ? "none" : copy_way_name[way], median(wall, repeat), median(gpu, repeat),
+		       2 * pairs, way < 0 ? "none" : copy_way_name[way], vb_median(wall, repeat), vb_median(gpu, repeat),
 		       (unsigned long long)wrong, (unsigned long long)unavailable, repeat);
 		fflush(stdout);
 		if (way >= 0)
@@ -274,7 +252,7 @@ static void probe_submits(struct probe *p, unsigned submits)
 				t[i - 1] = ns;
 		}
 		printf("{\"probe\": \"submit\", \"shape\": \"%s\", \"submit_ns\": %.0f, \"submits\": %u}\n", shapes[s].name,
-		       median(t, submits), submits);
+		       vb_median(t, submits), submits);
 		fflush(stdout);
 	}
 	vkFreeCommandBuffers(p->vk.device, p->pool, 2, cmds);

@@ -4,13 +4,16 @@
  * One process runs one workload, one way, R times after a warm-up iteration, and
  * prints one JSON line with every repeat's measurements and their medians:
  *
- *   vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual
+ *   vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual|chained
  *           [--repeat R] [--scale S] [--count-scale C] [--iters N] [--json] ...
  *   vkbench --calibrate short|long [--scale S] ...      (prints the loop length to use)
  *
  * Ways: "plain" adds no timestamps of its own around dispatches; "manual" puts the
  * program's own TOP_OF_PIPE/BOTTOM_OF_PIPE pair around every dispatch (queries reset
- * once per command buffer, at its start): the floor any per-dispatch timer pays.
+ * once per command buffer, at its start): the floor any per-dispatch timer pays;
+ * "chained" writes one BOTTOM_OF_PIPE timestamp after every dispatch (and one before
+ * the first), the scheme Hesper itself uses, so Hesper's cost beyond its timestamps
+ * shows against it.
  * Hesper's modes are chosen from outside (LD_PRELOAD, HESPER_MODE, HESPER_SAMPLE);
  * this program does not know about Hesper.
  *
@@ -43,11 +46,6 @@
 #define LONG_TARGET_NS 10000000.0    /* the "~10 ms" kernel */
 #define MAX_ITERS (1u << 28)
 #define MAX_THREADS 64u
-
-enum way {
-	WAY_PLAIN,
-	WAY_MANUAL,
-};
 
 struct workload {
 	const char *name;
@@ -84,7 +82,7 @@ static const char *const kernel_words[VB_KERNEL_COUNT] = {
 struct options {
 	struct workload w;
 	bool have_workload;
-	enum way way;
+	enum vb_way way;
 	uint32_t repeat;
 	double scale;         /* multiplies the kernels' target durations */
 	double count_scale;   /* multiplies dispatches per command buffer */
@@ -107,7 +105,7 @@ struct sample {
 	double gpu_span_ns; /* threads: earliest start to latest end across the threads */
 };
 
-/* The program's own per-dispatch durations (manual way). */
+/* The program's own per-dispatch durations (manual and chained ways). */
 struct own_stats {
 	double sum_ns;
 	uint64_t count;
@@ -127,14 +125,6 @@ struct bench {
 	uint32_t queues_used;
 };
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static long maxrss_kib(void)
 {
 	struct rusage ru;
@@ -147,7 +137,7 @@ static long maxrss_kib(void)
 
 static void usage(FILE *f)
 {
-	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual\n"
+	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual|chained\n"
 	      "               [--repeat R] [--scale S] [--count-scale C] [--iters N] [--groups G]\n"
 	      "               [--dispatches N] [--submits N] [--threads N] [--kernel empty|short|long]\n"
 	      "               [--target-us T] [--queue-family F] [--spv-dir DIR] [--tag TEXT] [--json]\n"
@@ -196,23 +186,6 @@ static int kernel_by_word(const char *s)
 	return -1;
 }
 
-/* The directory holding this executable, where the build puts the SPIR-V. */
-static const char *own_dir(void)
-{
-	static char path[4096];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return ".";
-	path[n] = '\0';
-	slash = strrchr(path, '/');
-	if (!slash)
-		return ".";
-	*slash = '\0';
-	return path;
-}
-
 static void parse_options(struct options *o, int argc, char **argv)
 {
 	long dispatches = -1, submits = -1, threads = -1;
@@ -251,12 +224,11 @@ static void parse_options(struct options *o, int argc, char **argv)
 			o->w = workloads[k];
 			o->have_workload = true;
 		} else if (strcmp(a, "--way") == 0) {
-			if (strcmp(v, "plain") == 0)
-				o->way = WAY_PLAIN;
-			else if (strcmp(v, "manual") == 0)
-				o->way = WAY_MANUAL;
-			else
+			int way = vb_way_by_word(v);
+
+			if (way < 0)
 				bad_usage("unknown way '%s'", v);
+			o->way = (enum vb_way)way;
 		} else if (strcmp(a, "--repeat") == 0) {
 			o->repeat = parse_u32(a, v, 1);
 		} else if (strcmp(a, "--scale") == 0) {
@@ -312,42 +284,18 @@ static void parse_options(struct options *o, int argc, char **argv)
 	if (!o->spv_dir)
 		o->spv_dir = getenv("VKBENCH_SPV_DIR");
 	if (!o->spv_dir || !*o->spv_dir)
-		o->spv_dir = own_dir();
+		o->spv_dir = vb_own_dir();
 }
 
 /* ---------------------------------------------------------------- recording */
 
-/*
- * Records @n dispatches of @k into @s: reset of the queries used, whole-buffer
- * TOP_OF_PIPE, the dispatches (each inside its own pair when @manual), whole-buffer
- * BOTTOM_OF_PIPE. Returns the host nanoseconds recording took.
- */
-static double record(struct vb_ctx *vk, struct vb_slot *s, const struct vb_kernel *k, uint32_t n, bool manual,
-		     VkCommandBufferUsageFlags flags)
+/* Records @n dispatches of @k into @s the program's way. Returns the host nanoseconds recording took. */
+static double record(struct bench *b, struct vb_slot *s, VkCommandBufferUsageFlags flags)
 {
-	double t0 = now_ns();
-	VkCommandBufferBeginInfo begin = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-		.flags = flags,
-	};
+	double t0 = vb_now_ns();
 
-	VB_CHECK(vkBeginCommandBuffer(s->cmd, &begin));
-	vkCmdResetQueryPool(s->cmd, s->queries, 0, manual ? 2 + 2 * n : 2);
-	vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->queries, 0);
-	vb_kernel_bind(vk, s->cmd, k);
-	if (manual) {
-		for (uint32_t i = 0; i < n; i++) {
-			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->queries, 2 + 2 * i);
-			vkCmdDispatch(s->cmd, k->groups, 1, 1);
-			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + 2 * i);
-		}
-	} else {
-		for (uint32_t i = 0; i < n; i++)
-			vkCmdDispatch(s->cmd, k->groups, 1, 1);
-	}
-	vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 1);
-	VB_CHECK(vkEndCommandBuffer(s->cmd));
-	return now_ns() - t0;
+	vb_record(&b->vk, s, &b->kernel, b->dispatches, b->opt.way, flags);
+	return vb_now_ns() - t0;
 }
 
 /* Submits @s to queue @q (under the program's own queue lock). Returns ns inside vkQueueSubmit. */
@@ -362,9 +310,9 @@ static double submit(struct vb_ctx *vk, struct vb_slot *s, uint32_t q)
 	VkResult r;
 
 	pthread_mutex_lock(&vk->queue_locks[q]);
-	t0 = now_ns();
+	t0 = vb_now_ns();
 	r = vkQueueSubmit(vk->queues[q], 1, &info, s->fence);
-	t1 = now_ns();
+	t1 = vb_now_ns();
 	pthread_mutex_unlock(&vk->queue_locks[q]);
 	VB_CHECK(r);
 	return t1 - t0;
@@ -376,15 +324,10 @@ static void wait_fence(struct vb_ctx *vk, struct vb_slot *s)
 	VB_CHECK(vkResetFences(vk->device, 1, &s->fence));
 }
 
-/* Reads @s's results; adds per-dispatch durations to @own when @n > 0. Returns whole-buffer ns. */
-static double harvest(struct vb_ctx *vk, struct vb_slot *s, uint32_t n, struct own_stats *own)
+/* Reads @s's results; adds per-dispatch durations to @own. Returns whole-buffer ns. */
+static double harvest(struct bench *b, struct vb_slot *s, struct own_stats *own)
 {
-	vb_slot_read(vk, s, 2 + 2 * n);
-	for (uint32_t i = 0; i < n; i++) {
-		own->sum_ns += vb_ticks_ns(vk, s->ticks[2 + 2 * i], s->ticks[3 + 2 * i]);
-		own->count++;
-	}
-	return vb_ticks_ns(vk, s->ticks[0], s->ticks[1]);
+	return vb_harvest(&b->vk, s, b->dispatches, b->opt.way, &own->sum_ns, &own->count);
 }
 
 static void add_own(struct own_stats *dst, const struct own_stats *src)
@@ -402,10 +345,10 @@ static double measure_kernel(struct bench *b, struct vb_slot *s, struct vb_kerne
 
 	k->iters = iters;
 	for (int i = 0; i < 3; i++) {
-		record(&b->vk, s, k, m, false, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		vb_record(&b->vk, s, k, m, VB_WAY_PLAIN, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 		submit(&b->vk, s, 0);
 		wait_fence(&b->vk, s);
-		t[i] = harvest(&b->vk, s, 0, NULL) / m;
+		t[i] = vb_harvest(&b->vk, s, m, VB_WAY_PLAIN, NULL, NULL) / m;
 	}
 	if (t[0] > t[1]) {
 		double x = t[0];
@@ -439,7 +382,7 @@ static uint32_t calibrate(struct bench *b, enum vb_kernel_kind kind, double *out
 	double it0, t0, it1, t1;
 
 	vb_kernel_create(&b->vk, &k, kind, b->opt.spv_dir, "vkbench_calibrate", b->opt.groups);
-	vb_slot_create(&b->vk, &s, 0);
+	vb_slot_create(&b->vk, &s, 0, VB_WAY_PLAIN);
 	measure_kernel(b, &s, &k, 1, 1); /* first-use compilation (lavapipe) out of the way */
 	it0 = 1;
 	t0 = measure_kernel(b, &s, &k, 1, m);
@@ -479,22 +422,20 @@ static uint32_t calibrate(struct bench *b, enum vb_kernel_kind kind, double *out
 /* empty, short, long: one command buffer, re-recorded every repeat, one submission. */
 static void run_single(struct bench *b)
 {
-	bool manual = b->opt.way == WAY_MANUAL;
 	struct vb_slot s;
 
-	vb_slot_create(&b->vk, &s, manual ? b->dispatches : 0);
+	vb_slot_create(&b->vk, &s, b->dispatches, b->opt.way);
 	for (uint32_t it = 0; it < b->iterations; it++) {
 		struct sample *x = &b->samples[it];
 		struct own_stats own = { 0 };
 		double t0;
 
-		x->record_ns = record(&b->vk, &s, &b->kernel, b->dispatches, manual,
-				      VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		t0 = now_ns();
+		x->record_ns = record(b, &s, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		t0 = vb_now_ns();
 		x->submit_ns = submit(&b->vk, &s, 0);
 		wait_fence(&b->vk, &s);
-		x->wall_ns = now_ns() - t0;
-		x->gpu_ns = harvest(&b->vk, &s, manual ? b->dispatches : 0, &own);
+		x->wall_ns = vb_now_ns() - t0;
+		x->gpu_ns = harvest(b, &s, &own);
 		add_own(&b->own_all, &own);
 		if (it > 0)
 			add_own(&b->own_measured, &own);
@@ -505,23 +446,22 @@ static void run_single(struct bench *b)
 /* resubmit, million: one recording, submitted (and waited for) several times per repeat. */
 static void run_resubmit(struct bench *b)
 {
-	bool manual = b->opt.way == WAY_MANUAL;
 	struct vb_slot s;
 
-	vb_slot_create(&b->vk, &s, manual ? b->dispatches : 0);
-	b->record_once_ns = record(&b->vk, &s, &b->kernel, b->dispatches, manual, 0);
+	vb_slot_create(&b->vk, &s, b->dispatches, b->opt.way);
+	b->record_once_ns = record(b, &s, 0);
 	for (uint32_t it = 0; it < b->iterations; it++) {
 		struct sample *x = &b->samples[it];
 
 		x->record_ns = b->record_once_ns;
 		for (uint32_t j = 0; j < b->opt.w.submits; j++) {
 			struct own_stats own = { 0 };
-			double t0 = now_ns();
+			double t0 = vb_now_ns();
 
 			x->submit_ns += submit(&b->vk, &s, 0);
 			wait_fence(&b->vk, &s);
-			x->wall_ns += now_ns() - t0;
-			x->gpu_ns += harvest(&b->vk, &s, manual ? b->dispatches : 0, &own);
+			x->wall_ns += vb_now_ns() - t0;
+			x->gpu_ns += harvest(b, &s, &own);
 			add_own(&b->own_all, &own);
 			if (it > 0)
 				add_own(&b->own_measured, &own);
@@ -546,17 +486,15 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct bench *b = w->b;
-	bool manual = b->opt.way == WAY_MANUAL;
 	uint32_t q = w->index % b->vk.queue_count;
 
 	for (uint32_t it = 0; it < b->iterations; it++) {
 		pthread_barrier_wait(w->start);
 		w->own = (struct own_stats){ 0 };
-		w->record_ns = record(&b->vk, &w->slot, &b->kernel, b->dispatches, manual,
-				      VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		w->record_ns = record(b, &w->slot, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 		w->submit_ns = submit(&b->vk, &w->slot, q);
 		wait_fence(&b->vk, &w->slot);
-		harvest(&b->vk, &w->slot, manual ? b->dispatches : 0, &w->own);
+		harvest(b, &w->slot, &w->own);
 		w->begin_tick = w->slot.ticks[0];
 		w->end_tick = w->slot.ticks[1];
 		pthread_barrier_wait(w->done);
@@ -584,7 +522,6 @@ static double tick_offset_ns(const struct vb_ctx *vk, uint64_t ref, uint64_t t)
 static void run_threads(struct bench *b)
 {
 	uint32_t n = b->opt.w.threads;
-	bool manual = b->opt.way == WAY_MANUAL;
 	struct worker *w = calloc(n, sizeof(*w));
 	pthread_barrier_t start, done;
 
@@ -597,7 +534,7 @@ static void run_threads(struct bench *b)
 		w[i].index = i;
 		w[i].start = &start;
 		w[i].done = &done;
-		vb_slot_create(&b->vk, &w[i].slot, manual ? b->dispatches : 0);
+		vb_slot_create(&b->vk, &w[i].slot, b->dispatches, b->opt.way);
 		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0)
 			vb_fail("pthread_create failed");
 	}
@@ -606,9 +543,9 @@ static void run_threads(struct bench *b)
 		double t0, lo = 0, hi = 0;
 
 		pthread_barrier_wait(&start);
-		t0 = now_ns();
+		t0 = vb_now_ns();
 		pthread_barrier_wait(&done);
-		x->wall_ns = now_ns() - t0;
+		x->wall_ns = vb_now_ns() - t0;
 		for (uint32_t i = 0; i < n; i++) {
 			double s = tick_offset_ns(&b->vk, w[0].begin_tick, w[i].begin_tick);
 			double e = tick_offset_ns(&b->vk, w[0].begin_tick, w[i].end_tick);
@@ -635,13 +572,6 @@ static void run_threads(struct bench *b)
 
 /* ---------------------------------------------------------------- output */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Median of field @off of the measured samples (warm-up excluded). */
 static double median_of(const struct bench *b, size_t off)
 {
@@ -653,26 +583,9 @@ static double median_of(const struct bench *b, size_t off)
 		vb_fail("out of memory");
 	for (uint32_t i = 0; i < n; i++)
 		memcpy(&v[i], (const char *)&b->samples[i + 1] + off, sizeof(double));
-	qsort(v, n, sizeof(double), cmp_double);
-	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	m = vb_median(v, n);
 	free(v);
 	return m;
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 static void json_array(FILE *f, const char *key, const struct bench *b, size_t off)
@@ -712,7 +625,7 @@ static void print_result(const struct bench *b, long rss_setup_kib, long rss_end
 	if (!b->opt.json) {
 		printf("%s/%s: %u x %llu dispatches (%s, iters %u): GPU %.3f us/dispatch, wall %.3f ms, "
 		       "record %.1f ns/dispatch, submit %.2f us, own mean %.3f us, maxrss %ld KiB\n",
-		       w->name, b->opt.way == WAY_MANUAL ? "manual" : "plain", b->opt.repeat,
+		       w->name, vb_way_word(b->opt.way), b->opt.repeat,
 		       (unsigned long long)per_repeat, kernel_names[w->kernel], b->kernel.iters, gpu / per_repeat / 1e3,
 		       wall / 1e6, rec / recorded, sub / submits_per_repeat / 1e3,
 		       b->own_measured.count ? b->own_measured.sum_ns / b->own_measured.count / 1e3 : 0.0,
@@ -720,19 +633,19 @@ static void print_result(const struct bench *b, long rss_setup_kib, long rss_end
 		return;
 	}
 	fputs("{\"vkbench\":1,\"workload\":", f);
-	json_string(f, w->name);
+	vb_json_string(f, w->name);
 	fputs(",\"way\":", f);
-	json_string(f, b->opt.way == WAY_MANUAL ? "manual" : "plain");
+	vb_json_string(f, vb_way_word(b->opt.way));
 	fputs(",\"tag\":", f);
-	json_string(f, b->opt.tag ? b->opt.tag : "");
+	vb_json_string(f, b->opt.tag ? b->opt.tag : "");
 	fputs(",\"device\":", f);
-	json_string(f, b->vk.props.deviceName);
+	vb_json_string(f, b->vk.props.deviceName);
 	fprintf(f, ",\"driver_version\":%u,\"api_version\":%u,\"queue_family\":%u,\"family_queues\":%u,"
 		   "\"queues_used\":%u,\"timestamp_bits\":%u,\"timestamp_period_ns\":%.6g",
 		b->vk.props.driverVersion, b->vk.props.apiVersion, b->vk.family, b->vk.family_queues, b->queues_used,
 		b->vk.timestamp_bits, b->vk.period_ns);
 	fputs(",\"kernel\":", f);
-	json_string(f, kernel_names[w->kernel]);
+	vb_json_string(f, kernel_names[w->kernel]);
 	fprintf(f, ",\"iters\":%u,\"groups\":%u,\"calibrated_ns\":", b->kernel.iters, b->kernel.groups);
 	if (b->calibrated_ns >= 0)
 		fprintf(f, "%.1f", b->calibrated_ns);
@@ -772,7 +685,7 @@ static int run_calibration(struct bench *b)
 		printf("{\"calibrate\":\"%s\",\"iters\":%u,\"ns_per_dispatch\":%.1f,\"target_ns\":%.1f,\"groups\":%u,"
 		       "\"device\":",
 		       kernel_words[b->opt.calibrate], iters, ns, target_ns(&b->opt, b->opt.calibrate), b->opt.groups);
-		json_string(stdout, b->vk.props.deviceName);
+		vb_json_string(stdout, b->vk.props.deviceName);
 		puts("}");
 	} else {
 		printf("%s: iters %u -> %.1f ns per dispatch (target %.1f)\n", kernel_words[b->opt.calibrate], iters,

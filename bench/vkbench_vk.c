@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* SPIR-V file of each kernel kind (built next to vkbench by bench/meson.build). */
 static const char *const kernel_spv[VB_KERNEL_COUNT] = {
@@ -58,7 +60,7 @@ static bool instance_has_extension(const char *name)
 	return found;
 }
 
-static void create_instance(struct vb_ctx *ctx)
+static void create_instance(struct vb_ctx *ctx, const char *layer)
 {
 	const char *exts[1];
 	uint32_t n_exts = 0;
@@ -77,6 +79,8 @@ static void create_instance(struct vb_ctx *ctx)
 	VkInstanceCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
 		.pApplicationInfo = &app,
+		.enabledLayerCount = layer ? 1 : 0,
+		.ppEnabledLayerNames = layer ? &layer : NULL,
 		.enabledExtensionCount = n_exts,
 		.ppEnabledExtensionNames = exts,
 	};
@@ -235,10 +239,16 @@ static void create_resources(struct vb_ctx *ctx)
 
 void vb_init(struct vb_ctx *ctx, int family_override, uint32_t want_queues, uint32_t buffer_floats)
 {
+	vb_init_with_layer(ctx, NULL, family_override, want_queues, buffer_floats);
+}
+
+void vb_init_with_layer(struct vb_ctx *ctx, const char *layer, int family_override, uint32_t want_queues,
+			uint32_t buffer_floats)
+{
 	float priorities[VB_MAX_QUEUES];
 
 	memset(ctx, 0, sizeof(*ctx));
-	create_instance(ctx);
+	create_instance(ctx, layer);
 	pick_physical_device(ctx);
 	pick_family(ctx, family_override);
 
@@ -368,7 +378,87 @@ void vb_kernel_bind(struct vb_ctx *ctx, VkCommandBuffer cmd, const struct vb_ker
 	vkCmdPushConstants(cmd, ctx->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
 }
 
-void vb_slot_create(struct vb_ctx *ctx, struct vb_slot *s, uint32_t timed_dispatches)
+static const char *const way_words[VB_WAY_COUNT] = {
+	[VB_WAY_PLAIN] = "plain",
+	[VB_WAY_MANUAL] = "manual",
+	[VB_WAY_CHAINED] = "chained",
+};
+
+int vb_way_by_word(const char *word)
+{
+	for (int i = 0; i < VB_WAY_COUNT; i++)
+		if (strcmp(word, way_words[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *vb_way_word(enum vb_way way)
+{
+	return way_words[way];
+}
+
+uint32_t vb_way_queries(enum vb_way way, uint32_t n)
+{
+	switch (way) {
+	case VB_WAY_MANUAL:
+		return 2 + 2 * n;
+	case VB_WAY_CHAINED:
+		return 3 + n;
+	default:
+		return 2;
+	}
+}
+
+void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k, uint32_t n, enum vb_way way,
+	       VkCommandBufferUsageFlags flags)
+{
+	VkCommandBufferBeginInfo begin = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = flags,
+	};
+
+	VB_CHECK(vkBeginCommandBuffer(s->cmd, &begin));
+	vkCmdResetQueryPool(s->cmd, s->queries, 0, vb_way_queries(way, n));
+	vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->queries, 0);
+	vb_kernel_bind(ctx, s->cmd, k);
+	switch (way) {
+	case VB_WAY_MANUAL:
+		for (uint32_t i = 0; i < n; i++) {
+			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->queries, 2 + 2 * i);
+			vkCmdDispatch(s->cmd, k->groups, 1, 1);
+			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + 2 * i);
+		}
+		break;
+	case VB_WAY_CHAINED:
+		vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 2);
+		for (uint32_t i = 0; i < n; i++) {
+			vkCmdDispatch(s->cmd, k->groups, 1, 1);
+			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + i);
+		}
+		break;
+	default:
+		for (uint32_t i = 0; i < n; i++)
+			vkCmdDispatch(s->cmd, k->groups, 1, 1);
+		break;
+	}
+	vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 1);
+	VB_CHECK(vkEndCommandBuffer(s->cmd));
+}
+
+double vb_harvest(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_way way, double *own_sum_ns,
+		  uint64_t *own_count)
+{
+	vb_slot_read(ctx, s, vb_way_queries(way, n));
+	for (uint32_t i = 0; i < n && way != VB_WAY_PLAIN; i++) {
+		uint32_t a = way == VB_WAY_MANUAL ? 2 + 2 * i : 2 + i;
+
+		*own_sum_ns += vb_ticks_ns(ctx, s->ticks[a], s->ticks[a + 1]);
+		(*own_count)++;
+	}
+	return vb_ticks_ns(ctx, s->ticks[0], s->ticks[1]);
+}
+
+void vb_slot_create(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_way way)
 {
 	memset(s, 0, sizeof(*s));
 	VkCommandPoolCreateInfo pinfo = {
@@ -386,7 +476,7 @@ void vb_slot_create(struct vb_ctx *ctx, struct vb_slot *s, uint32_t timed_dispat
 	VB_CHECK(vkAllocateCommandBuffers(ctx->device, &cinfo, &s->cmd));
 	VkFenceCreateInfo finfo = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
 	VB_CHECK(vkCreateFence(ctx->device, &finfo, NULL, &s->fence));
-	s->query_count = 2 + 2 * timed_dispatches;
+	s->query_count = vb_way_queries(way, n);
 	VkQueryPoolCreateInfo qinfo = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
@@ -416,4 +506,67 @@ void vb_slot_read(struct vb_ctx *ctx, struct vb_slot *s, uint32_t count)
 double vb_ticks_ns(const struct vb_ctx *ctx, uint64_t begin, uint64_t end)
 {
 	return (double)((end - begin) & ctx->timestamp_mask) * ctx->period_ns;
+}
+
+double vb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double vb_median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double vb_quantile_sorted(const double *v, size_t n, double q)
+{
+	if (!n)
+		return 0;
+	size_t i = (size_t)(q * (double)(n - 1) + 0.5);
+	return v[i < n ? i : n - 1];
+}
+
+const char *vb_own_dir(void)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return ".";
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	if (!slash)
+		return ".";
+	*slash = '\0';
+	return path;
+}
+
+void vb_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
 }

@@ -11,7 +11,9 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <vulkan/vulkan.h>
 
@@ -19,6 +21,18 @@
 #define VB_MAX_QUEUES 16
 
 #define VB_CHECK(expr) vb_check((expr), #expr, __FILE__, __LINE__)
+
+/*
+ * How a recording times its dispatches itself. Every recording starts and ends with a
+ * whole-buffer TOP_OF_PIPE/BOTTOM_OF_PIPE pair (queries 0 and 1) in every way.
+ */
+enum vb_way {
+	VB_WAY_PLAIN,   /* nothing else */
+	VB_WAY_MANUAL,  /* a TOP_OF_PIPE/BOTTOM_OF_PIPE pair around every dispatch: the classic floor */
+	VB_WAY_CHAINED, /* one BOTTOM_OF_PIPE opening the first dispatch, then one after every
+			   dispatch: Hesper's own scheme, written by hand */
+	VB_WAY_COUNT,
+};
 
 enum vb_kernel_kind {
 	VB_KERNEL_EMPTY,
@@ -69,7 +83,7 @@ struct vb_slot {
 	VkCommandBuffer cmd;
 	VkFence fence;
 	VkQueryPool queries;
-	uint32_t query_count; /* 2 (whole command buffer) + 2 per timed dispatch */
+	uint32_t query_count; /* vb_way_queries() of the way it was made for */
 	uint64_t *ticks;      /* readback, query_count values */
 };
 
@@ -82,6 +96,10 @@ void vb_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn
  * family has and to VB_MAX_QUEUES. @buffer_floats sizes the kernels' output buffer.
  */
 void vb_init(struct vb_ctx *ctx, int family_override, uint32_t want_queues, uint32_t buffer_floats);
+
+/* vb_init with the instance layer @layer enabled by name (NULL: none). */
+void vb_init_with_layer(struct vb_ctx *ctx, const char *layer, int family_override, uint32_t want_queues,
+			uint32_t buffer_floats);
 
 /* Waits for the device to go idle and destroys everything vb_init created. */
 void vb_finish(struct vb_ctx *ctx);
@@ -97,14 +115,51 @@ void vb_kernel_destroy(struct vb_ctx *ctx, struct vb_kernel *k);
 /* Binds @k (pipeline, descriptor set, push constants) into @cmd. */
 void vb_kernel_bind(struct vb_ctx *ctx, VkCommandBuffer cmd, const struct vb_kernel *k);
 
-/* Creates a slot with room for @timed_dispatches per-dispatch timestamp pairs. */
-void vb_slot_create(struct vb_ctx *ctx, struct vb_slot *s, uint32_t timed_dispatches);
+/* Creates a slot with room for @n dispatches recorded @way. */
+void vb_slot_create(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_way way);
 void vb_slot_destroy(struct vb_ctx *ctx, struct vb_slot *s);
+
+/* The way called @word ("plain", "manual", "chained"), or -1. */
+int vb_way_by_word(const char *word);
+const char *vb_way_word(enum vb_way way);
+
+/* Queries @way uses for @n dispatches, whole-buffer pair included. */
+uint32_t vb_way_queries(enum vb_way way, uint32_t n);
+
+/*
+ * Records @n dispatches of @k into @s the way @way says, between the whole-buffer pair,
+ * resetting the queries it uses first.
+ */
+void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k, uint32_t n, enum vb_way way,
+	       VkCommandBufferUsageFlags flags);
+
+/*
+ * Reads @s after a recording of @n dispatches made @way. Adds each dispatch's own
+ * duration to *@own_sum_ns and counts it in *@own_count (nothing for plain). Returns
+ * the whole-buffer nanoseconds.
+ */
+double vb_harvest(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_way way, double *own_sum_ns,
+		  uint64_t *own_count);
 
 /* Reads the first @count queries of @s into s->ticks (waits for them). */
 void vb_slot_read(struct vb_ctx *ctx, struct vb_slot *s, uint32_t count);
 
 /* Nanoseconds between two raw timestamps (masked to the valid bits). */
 double vb_ticks_ns(const struct vb_ctx *ctx, uint64_t begin, uint64_t end);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+double vb_now_ns(void);
+
+/* Median of @n values (sorts them in place; 0 for none). */
+double vb_median(double *v, size_t n);
+
+/* The @q quantile (0..1) of @n values sorted ascending, by nearest rank. */
+double vb_quantile_sorted(const double *v, size_t n, double q);
+
+/* The directory holding the running executable, where the build puts the SPIR-V. */
+const char *vb_own_dir(void);
+
+/* Writes @s as a JSON string to @f. */
+void vb_json_string(FILE *f, const char *s);
 
 #endif

@@ -235,17 +235,18 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		struct hesper_kernel *row = row_of(p->kernels, kernel, true);
 		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
 		bool timed = ts && d->start != HESPER_NO_QUERY;
-		uint64_t untimed = timed ? untimed_runs : runs;
-		if (timed) {
-			uint64_t ns = interval_ns(ts[d->start], ts[d->end], mask, period, &p->clamped);
+		uint64_t untimed = (timed ? untimed_runs : runs) * d->repeat;
+		for (uint32_t k = 0; timed && k < d->repeat; k++) {
+			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
+			uint64_t ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);
 			if (row)
 				hesper_kernel_record(row, ns);
 			if (lrow)
 				hesper_kernel_record(lrow, ns);
 			p->collected++;
 			if (trace)
-				trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, ts[d->start], ts[d->end],
-					  d->groups, rec->command_buffer, sub->index);
+				trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, ts[start], ts[end], d->groups,
+					  rec->command_buffer, sub->index);
 		}
 		if (untimed) {
 			if (row)

@@ -179,7 +179,8 @@ static bool continues_render_pass(const VkCommandBufferBeginInfo *info)
  * at that very timestamp: the dispatch starts from it and writes no opening timestamp of
  * its own. Back-to-back dispatches then cost one timestamp each instead of two, in GPU
  * time, queries and submit time (NVIDIA's vkQueueSubmit grows with the timestamps in a
- * command buffer).
+ * command buffer). Right after the program's own TOP_OF_PIPE timestamp the opening one
+ * is TOP_OF_PIPE too (HESPER_STAMP_COMMANDS).
  */
 #ifndef HESPER_START_STAGE
 #define HESPER_START_STAGE VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
@@ -291,6 +292,22 @@ static bool sampled(struct hesper_name *kernel)
 	return atomic_fetch_add_explicit(&kernel->recorded, 1, memory_order_relaxed) % set->sample_every == 0;
 }
 
+/*
+ * Whether dispatch @next repeats run @run: same kernel, label and grid, and either both
+ * untimed (not dropped) or @next chained to the run's last closing timestamp with the
+ * query right after it. A loop of one kernel then takes one record, not one per dispatch.
+ */
+static bool continues_run(const struct hesper_dispatch_record *run, const struct hesper_dispatch_record *next)
+{
+	if (run->kernel != next->kernel || run->label != next->label || run->dropped || next->dropped ||
+	    memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 || run->repeat == HESPER_MAX_RUN)
+		return false;
+	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
+		return run->start == next->start;
+	uint32_t last_end = run->end + run->repeat - 1;
+	return next->start == last_end && next->end == last_end + 1;
+}
+
 /* Records a dispatch about to be issued on @cb and opens its timing; returns its closing query (or HESPER_NO_QUERY). */
 static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
@@ -311,23 +328,30 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 			start = chained ? rec->last_end : first;
 			end = chained ? first : first + 1;
 			if (!chained)
-				write_timestamp(rec, cb, HESPER_START_STAGE, start);
+				write_timestamp(rec, cb,
+						rec->after_program_top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
+								       : HESPER_START_STAGE,
+						start);
 		}
 	}
-	if (!hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
-			 sizeof(*rec->dispatches))) {
+	struct hesper_dispatch_record next = {
+		.kernel = s->bound_kernel,
+		.label = innermost_label(rec),
+		.start = start,
+		.end = end,
+		.repeat = 1,
+		.dropped = dropped,
+		.groups = {x, y, z},
+	};
+	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], &next)) {
+		rec->dispatches[rec->dispatch_count - 1].repeat++;
+	} else if (hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
+				      sizeof(*rec->dispatches))) {
+		rec->dispatches[rec->dispatch_count++] = next;
+	} else {
 		rec->lost_dispatches++;
 		return end; /* the closing timestamp is still written, so no query taken stays unwritten */
 	}
-	struct hesper_dispatch_record *d = &rec->dispatches[rec->dispatch_count++];
-	d->kernel = s->bound_kernel;
-	d->label = innermost_label(rec);
-	d->start = start;
-	d->end = end;
-	d->dropped = dropped;
-	d->groups[0] = x;
-	d->groups[1] = y;
-	d->groups[2] = z;
 	if (t0)
 		rec->hook_ns += (hesper_now_ns() - t0) * 64;
 	return end;
@@ -338,15 +362,19 @@ static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, ui
 {
 	if (end != HESPER_NO_QUERY)
 		write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, end);
-	if (s->rec)
+	if (s->rec) {
 		s->rec->last_end = end;
+		s->rec->after_program_top = false;
+	}
 }
 
 /* Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS). */
 static void busy_again(struct hesper_command_buffer *s)
 {
-	if (s && s->rec)
+	if (s && s->rec) {
 		s->rec->last_end = HESPER_NO_QUERY;
+		s->rec->after_program_top = false;
+	}
 }
 
 #define HESPER_WORK_HOOK(name, params, args)                                  \
@@ -357,6 +385,23 @@ static void busy_again(struct hesper_command_buffer *s)
 		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
 	}
 HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
+
+/* Notes the program's own timestamp (see HESPER_STAMP_COMMANDS): at the top of the pipe when @top. */
+static void program_timestamp(struct hesper_command_buffer *s, bool top)
+{
+	busy_again(s);
+	if (s && s->rec)
+		s->rec->after_program_top = top;
+}
+
+#define HESPER_STAMP_HOOK(name, params, args, top)                            \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
+	{                                                                     \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
+		program_timestamp(state_, top);                               \
+		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
+	}
+HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
@@ -423,7 +468,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_
 			continue;
 		if (!hesper_reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
 				 sizeof(*rec->secondaries))) {
-			rec->lost_dispatches += sec->rec->dispatch_count;
+			for (size_t k = 0; k < sec->rec->dispatch_count; k++)
+				rec->lost_dispatches += sec->rec->dispatches[k].repeat;
 			continue;
 		}
 		hesper_recording_ref(sec->rec);

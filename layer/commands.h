@@ -122,11 +122,22 @@
 	WORK(CmdPipelineBarrier2, (HESPER_CB, const VkDependencyInfo *d), (cb, d))                                \
 	WORK(CmdPipelineBarrier2KHR, (HESPER_CB, const VkDependencyInfo *d), (cb, d))                             \
 	WORK(CmdResetQueryPool, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n), (cb, p, f, n))                \
-	/* The program's own timestamps: a dispatch after one is timed from after it. */                         \
-	WORK(CmdWriteTimestamp, (HESPER_CB, VkPipelineStageFlagBits s, VkQueryPool p, uint32_t q), (cb, s, p, q))  \
-	WORK(CmdWriteTimestamp2, (HESPER_CB, VkPipelineStageFlags2 s, VkQueryPool p, uint32_t q), (cb, s, p, q))   \
-	WORK(CmdWriteTimestamp2KHR, (HESPER_CB, VkPipelineStageFlags2 s, VkQueryPool p, uint32_t q), (cb, s, p, q)) \
 	WORK(CmdCopyQueryPoolResults, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n, VkBuffer b, VkDeviceSize o, \
 				       VkDeviceSize st, VkQueryResultFlags fl), (cb, p, f, n, b, o, st, fl))
+
+/*
+ * The program's own timestamps. They cost GPU time like work, so a dispatch after one
+ * opens with a timestamp of its own; when the program's is TOP_OF_PIPE (or NONE), so is
+ * Hesper's, so that a program timing a dispatch itself and Hesper measure the same
+ * interval instead of Hesper's drain landing inside the program's pair.
+ * STAMP(name, parameters, arguments, expression: the program's stage is the top of the pipe)
+ */
+#define HESPER_STAMP_COMMANDS(STAMP)                                                                          \
+	STAMP(CmdWriteTimestamp, (HESPER_CB, VkPipelineStageFlagBits s, VkQueryPool p, uint32_t q), (cb, s, p, q), \
+	      s == VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT)                                                         \
+	STAMP(CmdWriteTimestamp2, (HESPER_CB, VkPipelineStageFlags2 s, VkQueryPool p, uint32_t q), (cb, s, p, q), \
+	      s == VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT || s == VK_PIPELINE_STAGE_2_NONE)                        \
+	STAMP(CmdWriteTimestamp2KHR, (HESPER_CB, VkPipelineStageFlags2 s, VkQueryPool p, uint32_t q),           \
+	      (cb, s, p, q), s == VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT || s == VK_PIPELINE_STAGE_2_NONE)
 
 #endif

@@ -187,8 +187,11 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	dev->next.GetDeviceProcAddr = gdpa;
 #define LOAD(name) dev->next.name = (PFN_vk##name)gdpa(*out, "vk" #name);
 #define LOAD_WORK(name, params, args) LOAD(name)
+#define LOAD_STAMP(name, params, args, top) LOAD(name)
 	HESPER_DEVICE_COMMANDS(LOAD, LOAD)
 	HESPER_WORK_COMMANDS(LOAD_WORK)
+	HESPER_STAMP_COMMANDS(LOAD_STAMP)
+#undef LOAD_STAMP
 #undef LOAD_WORK
 #undef LOAD
 	if (read_physical_device(dev) != 0)

@@ -52,11 +52,13 @@ struct hesper_instance_table {
 };
 
 #define HESPER_WORK_MEMBER(name, params, args) PFN_vk##name name;
+#define HESPER_STAMP_MEMBER(name, params, args, top) PFN_vk##name name;
 
 struct hesper_device_table {
 	PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
 	HESPER_DEVICE_COMMANDS(HESPER_PFN_MEMBER, HESPER_PFN_MEMBER)
 	HESPER_WORK_COMMANDS(HESPER_WORK_MEMBER)
+	HESPER_STAMP_COMMANDS(HESPER_STAMP_MEMBER)
 };
 
 /* A name interned for the life of the process: kernels and debug labels. */
@@ -159,14 +161,22 @@ struct hesper_command_pool {
 };
 
 /* One vkCmdDispatch* as recorded. */
+/*
+ * A run of @repeat identical dispatches, recorded back to back. Untimed, they share
+ * nothing else; timed, they are chained: dispatch k of the run (from 0) spans queries
+ * k ? end + k - 1 : start to end + k.
+ */
 struct hesper_dispatch_record {
 	struct hesper_name *kernel;
 	struct hesper_name *label;          /* innermost debug label, or NULL */
-	uint32_t start, end;                /* its timestamps (start may be the previous dispatch's
-					       end), or HESPER_NO_QUERY */
-	bool dropped;                       /* should have been timed but could not be */
+	uint32_t start, end;                /* the first dispatch's timestamps (start may be the
+					       previous dispatch's end), or HESPER_NO_QUERY */
+	uint32_t repeat : 31;               /* dispatches in the run, at least 1 */
+	uint32_t dropped : 1;               /* should have been timed but could not be */
 	uint32_t groups[3];
 };
+
+#define HESPER_MAX_RUN 0x7fffffffu
 
 /* One debug-utils label range as recorded. */
 struct hesper_region_record {
@@ -187,6 +197,8 @@ struct hesper_recording {
 	uint32_t query_capacity;            /* queries in the blocks held */
 	uint32_t last_end;                  /* when the last command was a timed dispatch's closing
 					       timestamp, its query; else HESPER_NO_QUERY */
+	bool after_program_top;             /* the last command was the program's own TOP_OF_PIPE
+					       timestamp (HESPER_STAMP_COMMANDS) */
 	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
 	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
 	struct hesper_dispatch_record *dispatches;
@@ -448,6 +460,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice, const VkSemaphore
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice, const VkSemaphoreWaitInfo *, uint64_t);
 
 #define HESPER_WORK_PROTOTYPE(name, params, args) VKAPI_ATTR void VKAPI_CALL hesper_##name params;
+#define HESPER_STAMP_PROTOTYPE(name, params, args, top) HESPER_WORK_PROTOTYPE(name, params, args)
 HESPER_WORK_COMMANDS(HESPER_WORK_PROTOTYPE)
+HESPER_STAMP_COMMANDS(HESPER_STAMP_PROTOTYPE)
 
 #endif
