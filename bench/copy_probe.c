@@ -17,7 +17,10 @@
  *     followed by a copy batch, followed by a copy batch that signals a timeline
  *     semaphore, and with the copy and the signal folded into the program's batch.
  *
+ *     (10 pairs, copied with WAIT, unless --submit-pairs and --submit-copy say otherwise).
+ *
  *   copy_probe [--spv-dir DIR] [--repeat R] [--submits S] [--queries N]...
+ *              [--submit-pairs N] [--submit-copy wait|barrier_avail]
  *
  * One JSON line per measurement on stdout. Results: bench/results/.
  */
@@ -213,9 +216,8 @@ static void probe_copies(struct probe *p, uint32_t queries, unsigned repeat)
 }
 
 /* Part 2: host time in vkQueueSubmit for a small command buffer and Hesper-like additions. */
-static void probe_submits(struct probe *p, unsigned submits)
+static void probe_submits(struct probe *p, unsigned submits, uint32_t pairs, enum copy_way way)
 {
-	const uint32_t pairs = 10;
 	VkQueryPool pool;
 	VkQueryPoolCreateInfo qinfo = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
@@ -228,7 +230,7 @@ static void probe_submits(struct probe *p, unsigned submits)
 		vb_fail("out of memory");
 	VB_CHECK(vkCreateQueryPool(p->vk.device, &qinfo, NULL, &pool));
 	VkCommandBuffer work = record_work(p, pool, pairs);
-	VkCommandBuffer copy = record_copy(p, pool, 2 * pairs, COPY_WAIT);
+	VkCommandBuffer copy = record_copy(p, pool, 2 * pairs, way);
 	VkCommandBuffer cmds[2] = {work, copy};
 	static const struct {
 		const char *name;
@@ -251,8 +253,9 @@ static void probe_submits(struct probe *p, unsigned submits)
 			if (i > 0)
 				t[i - 1] = ns;
 		}
-		printf("{\"probe\": \"submit\", \"shape\": \"%s\", \"submit_ns\": %.0f, \"submits\": %u}\n", shapes[s].name,
-		       vb_median(t, submits), submits);
+		printf("{\"probe\": \"submit\", \"shape\": \"%s\", \"queries\": %u, \"copy\": \"%s\", \"submit_ns\": %.0f, "
+		       "\"submits\": %u}\n",
+		       shapes[s].name, 2 * pairs, copy_way_name[way], vb_median(t, submits), submits);
 		fflush(stdout);
 	}
 	vkFreeCommandBuffers(p->vk.device, p->pool, 2, cmds);
@@ -299,6 +302,8 @@ int main(int argc, char **argv)
 {
 	const char *spv_dir = getenv("VKBENCH_SPV_DIR");
 	unsigned repeat = 5, submits = 200;
+	uint32_t submit_pairs = 10;
+	enum copy_way submit_copy = COPY_WAIT;
 	uint32_t queries[8], n_queries = 0, max_queries = 0;
 	struct probe p = {0};
 
@@ -311,8 +316,14 @@ int main(int argc, char **argv)
 			submits = (unsigned)strtoul(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--queries") == 0 && i + 1 < argc && n_queries < 8)
 			queries[n_queries++] = (uint32_t)strtoul(argv[++i], NULL, 10) & ~1u;
+		else if (strcmp(argv[i], "--submit-pairs") == 0 && i + 1 < argc)
+			submit_pairs = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--submit-copy") == 0 && i + 1 < argc &&
+			 (strcmp(argv[i + 1], "wait") == 0 || strcmp(argv[i + 1], "barrier_avail") == 0))
+			submit_copy = strcmp(argv[++i], "wait") == 0 ? COPY_WAIT : COPY_BARRIER_AVAIL;
 		else {
-			fprintf(stderr, "usage: copy_probe [--spv-dir DIR] [--repeat R] [--submits S] [--queries N]...\n");
+			fprintf(stderr, "usage: copy_probe [--spv-dir DIR] [--repeat R] [--submits S] [--queries N]... "
+					"[--submit-pairs N] [--submit-copy wait|barrier_avail]\n");
 			return 1;
 		}
 	}
@@ -320,8 +331,10 @@ int main(int argc, char **argv)
 		queries[n_queries++] = 5000;
 		queries[n_queries++] = 40000;
 	}
-	if (repeat == 0 || submits == 0)
-		vb_fail("--repeat and --submits must be positive");
+	if (repeat == 0 || submits == 0 || submit_pairs == 0 || submit_pairs > 100000)
+		vb_fail("--repeat, --submits and --submit-pairs must be positive (pairs at most 100000)");
+	if (2 * submit_pairs > max_queries)
+		max_queries = 2 * submit_pairs;
 	for (uint32_t i = 0; i < n_queries; i++)
 		if (queries[i] > max_queries)
 			max_queries = queries[i];
@@ -361,7 +374,7 @@ int main(int argc, char **argv)
 
 	for (uint32_t i = 0; i < n_queries; i++)
 		probe_copies(&p, queries[i], repeat);
-	probe_submits(&p, submits);
+	probe_submits(&p, submits, submit_pairs, submit_copy);
 
 	VB_CHECK(vkDeviceWaitIdle(p.vk.device));
 	vkUnmapMemory(p.vk.device, p.results_memory);

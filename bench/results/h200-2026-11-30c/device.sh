@@ -4,6 +4,9 @@
 #   device.sh sweep OUT_DIR   bench/run (the paired host-cost run included), then bench/hostcost
 #                             three more times in fresh processes, then tests/programs/patterns
 #                             checked against the program's own truth (compare_truth.py)
+#   device.sh breakdown OUT   bench/hostcost --only submitN with Hesper's own hook time (dispatch
+#                             mode twice, submit mode, HESPER_COPY=wait), then copy_probe's
+#                             submit shapes at 20 and 1,000 queries (submitN-breakdown.txt)
 #   device.sh ab OUT_DIR      nested accuracy A/B of the opening stage after the program's own
 #                             TOP_OF_PIPE timestamp: needs build-v0/shim from commit 2b8dd1f
 #                             (BOTTOM_OF_PIPE there); the program's pair around every dispatch
@@ -29,6 +32,19 @@ sweep)
 		python3 tests/e2e/compare_truth.py /tmp/p.out /tmp/p.json
 		python3 -c 'import json,sys; print("copies_ahead", json.load(open(sys.argv[1]))["hesper"]["copies_ahead"])' /tmp/p.json
 	done >"$out/patterns.txt" 2>&1
+	;;
+breakdown)
+	export VK_ADD_LAYER_PATH=$PWD/build/shim
+	for v in HESPER_MODE=dispatch HESPER_MODE=dispatch HESPER_MODE=submit HESPER_COPY=wait; do
+		echo "== submitN $v"
+		env "$v" HESPER_REPORT=json:/tmp/s.json build/bench/hostcost --rounds 300 --only submitN --json
+		python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["hesper"]; print("own submit hook us per submission %.2f" % (h["submit_hook_ns"] / 305 / 1e3))' /tmp/s.json
+	done
+	for pairs in 10 500; do
+		for w in wait barrier_avail; do
+			build/bench/copy_probe --queries 2 --submits 300 --submit-pairs "$pairs" --submit-copy "$w" | grep '"submit"'
+		done
+	done
 	;;
 ab)
 	mkdir -p "$out/ab"
@@ -63,7 +79,7 @@ for iters in (4695, 9390):
 PY
 	;;
 *)
-	echo "usage: device.sh sweep|ab OUT_DIR" >&2
+	echo "usage: device.sh sweep|breakdown|ab OUT_DIR" >&2
 	exit 2
 	;;
 esac
