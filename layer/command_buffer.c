@@ -294,12 +294,13 @@ static bool sampled(struct hesper_name *kernel)
 
 /*
  * Whether dispatch @next repeats run @run: same kernel, label and grid, and either both
- * untimed (not dropped) or @next chained to the run's last closing timestamp with the
- * query right after it. A loop of one kernel then takes one record, not one per dispatch.
+ * untimed (both dropped or neither) or @next chained to the run's last closing timestamp
+ * with the query right after it. A loop of one kernel then takes one record, not one per
+ * dispatch.
  */
 static bool continues_run(const struct hesper_dispatch_record *run, const struct hesper_dispatch_record *next)
 {
-	if (run->kernel != next->kernel || run->label != next->label || run->dropped || next->dropped ||
+	if (run->kernel != next->kernel || run->label != next->label || run->dropped != next->dropped ||
 	    memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 || run->repeat == HESPER_MAX_RUN)
 		return false;
 	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
