@@ -338,12 +338,8 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < n_queries; i++)
 		if (queries[i] > max_queries)
 			max_queries = queries[i];
-	if (!spv_dir) {
-		static char dir[4096];
-		const char *slash = strrchr(argv[0], '/');
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - argv[0]) : 1, slash ? argv[0] : ".");
-		spv_dir = dir;
-	}
+	if (!spv_dir || !*spv_dir)
+		spv_dir = vb_own_dir();
 
 	vb_init(&p.vk, -1, 1, 64);
 	vb_kernel_create(&p.vk, &p.empty, VB_KERNEL_EMPTY, spv_dir, "copy_probe_empty", 1);

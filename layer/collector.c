@@ -197,7 +197,7 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	/* Ran on two queues at once: both runs wrote these queries, so neither's times hold. */
 	bool conflict = atomic_load(&o->conflict);
 	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed && !conflict && !o->unavailable
-				     ? sub->results + o->base
+				     ? sub->kit.results + o->base
 				     : NULL;
 	uint64_t runs = o->executions;
 	uint64_t untimed_runs = ts ? runs - 1 : runs; /* only the last run's timestamps survive */
@@ -284,7 +284,7 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
  */
 static bool compact_results(struct hesper_device *dev, struct hesper_submission *sub)
 {
-	uint64_t *r = sub->results;
+	uint64_t *r = sub->kit.results;
 	bool ahead = false;
 	for (size_t i = 0; i < sub->occ_count; i++) {
 		struct hesper_occurrence *o = &sub->occ[i];
@@ -317,10 +317,10 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 	struct hesper_device *dev = q->dev;
 	if (lost)
 		sub->failed = true;
-	if (!sub->failed && sub->slots && !sub->coherent) {
+	if (!sub->failed && sub->slots && !sub->kit.coherent) {
 		VkMappedMemoryRange range = {
 			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
-			.memory = sub->memory,
+			.memory = sub->kit.memory,
 			.size = VK_WHOLE_SIZE,
 		};
 		dev->next.InvalidateMappedMemoryRanges(dev->handle, 1, &range);
@@ -342,7 +342,7 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 		for (size_t i = 0; i < sub->occ_count && !first_start && !sub->failed && sub->slots; i++) {
 			const struct hesper_occurrence *o = &sub->occ[i];
 			if (o->base != HESPER_NO_SLOT && o->rec->cb_query != HESPER_NO_QUERY)
-				first_start = sub->results + o->base + o->rec->cb_query;
+				first_start = sub->kit.results + o->base + o->rec->cb_query;
 		}
 		sync_clock(p, dev, sub, first_start);
 		struct hesper_trace_event e = {
@@ -372,7 +372,7 @@ static void abandon(struct hesper_submission *sub)
 {
 	hesper_submission_release_recordings(sub);
 	free(sub->occ);
-	free(sub->key);
+	free(sub->kit.key);
 	free(sub);
 }
 

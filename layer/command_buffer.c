@@ -358,51 +358,44 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 	return end;
 }
 
+/*
+ * Notes what the last GPU command recorded in @s was: a timed dispatch closed by query
+ * @last_end, or else (HESPER_NO_QUERY) work Hesper does not time, the program's own
+ * TOP_OF_PIPE timestamp when @program_top. The next timed dispatch opens accordingly.
+ */
+static void note_last_command(struct hesper_command_buffer *s, uint32_t last_end, bool program_top)
+{
+	if (s && s->rec) {
+		s->rec->last_end = last_end;
+		s->rec->after_program_top = program_top;
+	}
+}
+
 /* Writes the closing timestamp @end taken by dispatch_begin (HESPER_NO_QUERY: untimed). */
 static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t end)
 {
 	if (end != HESPER_NO_QUERY)
 		write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, end);
-	if (s->rec) {
-		s->rec->last_end = end;
-		s->rec->after_program_top = false;
-	}
+	note_last_command(s, end, false);
 }
 
 /* Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS). */
 static void busy_again(struct hesper_command_buffer *s)
 {
-	if (s && s->rec) {
-		s->rec->last_end = HESPER_NO_QUERY;
-		s->rec->after_program_top = false;
-	}
+	note_last_command(s, HESPER_NO_QUERY, false);
 }
 
-#define HESPER_WORK_HOOK(name, params, args)                                  \
+/* The hooks of HESPER_WORK_COMMANDS and HESPER_STAMP_COMMANDS: note the command, call down. */
+#define HESPER_UNTIMED_HOOK(name, params, args, program_top)                  \
 	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
 	{                                                                     \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
-		busy_again(state_);                                           \
+		note_last_command(state_, HESPER_NO_QUERY, program_top);      \
 		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
 	}
+#define HESPER_WORK_HOOK(name, params, args) HESPER_UNTIMED_HOOK(name, params, args, false)
 HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
-
-/* Notes the program's own timestamp (see HESPER_STAMP_COMMANDS): at the top of the pipe when @top. */
-static void program_timestamp(struct hesper_command_buffer *s, bool top)
-{
-	busy_again(s);
-	if (s && s->rec)
-		s->rec->after_program_top = top;
-}
-
-#define HESPER_STAMP_HOOK(name, params, args, top)                            \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
-	{                                                                     \
-		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
-		program_timestamp(state_, top);                               \
-		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
-	}
-HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
+HESPER_STAMP_COMMANDS(HESPER_UNTIMED_HOOK)
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {

@@ -67,8 +67,8 @@ bool hesper_device_calibrate(struct hesper_device *dev, struct hesper_clock_sync
 	return true;
 }
 
-/* Fills the device's name and driver for the report, and notes the driver's id in @dev. */
-static void describe_device(struct hesper_device *dev, struct hesper_device_info *out)
+/* Fills the device's name and driver for the report; returns the driver's id (0 when it does not say). */
+static VkDriverId describe_device(const struct hesper_device *dev, struct hesper_device_info *out)
 {
 	snprintf(out->name, sizeof(out->name), "%s", dev->props.deviceName);
 	out->timestamp_period_ns = dev->props.limits.timestampPeriod;
@@ -79,26 +79,26 @@ static void describe_device(struct hesper_device *dev, struct hesper_device_info
 	/* Driver properties are core in 1.2; asking needs a 1.1 instance for vkGetPhysicalDeviceProperties2. */
 	if (dev->props.apiVersion < VK_API_VERSION_1_2 || dev->instance->api_version < VK_API_VERSION_1_1 ||
 	    !dev->instance->next.GetPhysicalDeviceProperties2)
-		return;
+		return 0;
 	VkPhysicalDeviceDriverProperties driver = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
 	VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
 					      .pNext = &driver};
 	dev->instance->next.GetPhysicalDeviceProperties2(dev->physical, &props2);
-	dev->driver_id = driver.driverID;
 	/* The driver's strings are at most 256 bytes each: cut them to fit one line. */
 	int n = snprintf(out->driver, sizeof(out->driver), "%.100s %.100s", driver.driverName, driver.driverInfo);
 	if (n > 0 && (size_t)n < sizeof(out->driver))
 		snprintf(out->driver + n, sizeof(out->driver) - (size_t)n, " (Vulkan %u.%u.%u)",
 			 VK_API_VERSION_MAJOR(dev->props.apiVersion), VK_API_VERSION_MINOR(dev->props.apiVersion),
 			 VK_API_VERSION_PATCH(dev->props.apiVersion));
+	return driver.driverID;
 }
 
 /*
- * Whether @dev's copies wait per query (HESPER_COPY). A barrier is faster where the
+ * Whether a device's copies wait per query (HESPER_COPY). A barrier is faster where the
  * driver waits for each query separately; it is taken on NVIDIA's driver, where that
  * was measured (bench/results/h200-2026-11-30b), and elsewhere only when asked for.
  */
-static bool copy_waits(const struct hesper_device *dev, enum hesper_copy copy)
+static bool copy_waits(VkDriverId driver, enum hesper_copy copy)
 {
 	switch (copy) {
 	case HESPER_COPY_WAIT:
@@ -108,7 +108,7 @@ static bool copy_waits(const struct hesper_device *dev, enum hesper_copy copy)
 	case HESPER_COPY_AUTO:
 		break;
 	}
-	return dev->driver_id != VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+	return driver != VK_DRIVER_ID_NVIDIA_PROPRIETARY;
 }
 
 /* Reads what Hesper needs to know about @dev's physical device. Returns 0, or -1 when out of memory. */
@@ -202,8 +202,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	dev->clock.valid = hesper_device_calibrate(dev, &dev->clock);
 
 	struct hesper_device_info described = {0};
-	describe_device(dev, &described);
-	atomic_init(&dev->copy_wait, copy_waits(dev, proc->settings.copy));
+	atomic_init(&dev->copy_wait, copy_waits(describe_device(dev, &described), proc->settings.copy));
 	pthread_mutex_lock(&proc->lock);
 	int index = hesper_profile_add_device(proc->profile, &described);
 	if (index >= 0) {

@@ -147,7 +147,6 @@ struct hesper_device {
 	atomic_bool lost;                   /* said once, when a wait first reports the device lost */
 	atomic_bool copy_wait;              /* copies wait per query (see submit.c); set for good when a
 					       barrier alone left queries unavailable */
-	VkDriverId driver_id;               /* 0 when the driver does not say */
 	struct hesper_device *next_in_process;
 };
 
@@ -160,11 +159,10 @@ struct hesper_command_pool {
 	struct hesper_command_buffer *buffers; /* doubly linked through pool_prev/pool_next */
 };
 
-/* One vkCmdDispatch* as recorded. */
 /*
- * A run of @repeat identical dispatches, recorded back to back. Untimed, they share
- * nothing else; timed, they are chained: dispatch k of the run (from 0) spans queries
- * k ? end + k - 1 : start to end + k.
+ * One vkCmdDispatch* as recorded, or a run of @repeat identical ones recorded back to
+ * back. Untimed, they share nothing else; timed, they are chained: dispatch k of the run
+ * (from 0) spans queries k ? end + k - 1 : start to end + k.
  */
 struct hesper_dispatch_record {
 	struct hesper_name *kernel;

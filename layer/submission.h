@@ -42,10 +42,12 @@ struct hesper_copy_key {
 	uint32_t slot;                      /* first result slot written */
 };
 
-struct hesper_submission {
-	struct hesper_submission *next;     /* pending or free list */
+/*
+ * Hesper's recorded copy and the buffer it copies into: one unit, so a submission record
+ * can hand it to another whose copies are the same (submit.c).
+ */
+struct hesper_copy_kit {
 	VkCommandBuffer cb;                 /* Hesper's: copies the results out */
-	VkFence fence;
 	VkBuffer buffer;
 	VkDeviceMemory memory;
 	uint64_t *results;                  /* mapped buffer: per query a value and its availability
@@ -53,16 +55,22 @@ struct hesper_submission {
 					       by the collector before use */
 	uint32_t capacity;                  /* slots in the buffer */
 	bool coherent;
+	struct hesper_copy_key *key;        /* what cb copies now; valid when key_valid */
+	size_t key_count, key_capacity;
+	bool key_valid;
+	bool key_wait;                      /* cb's copies use VK_QUERY_RESULT_WAIT_BIT */
+};
+
+struct hesper_submission {
+	struct hesper_submission *next;     /* pending or free list */
+	struct hesper_copy_kit kit;
+	VkFence fence;
 	struct hesper_occurrence *occ;
 	size_t occ_count, occ_capacity;
 	uint32_t batch_count;
 	uint32_t slots;                     /* slots used this time */
 	enum hesper_sync sync;
 	uint64_t sync_value;                /* for HESPER_SYNC_TIMELINE */
-	struct hesper_copy_key *key;        /* what cb copies now; valid when key_valid */
-	size_t key_count, key_capacity;
-	bool key_valid;
-	bool key_wait;                      /* cb's copies use VK_QUERY_RESULT_WAIT_BIT */
 	bool failed;                        /* Hesper could not follow it: count its dispatches as dropped */
 	bool submitted;                     /* its recordings are marked pending (see hesper_recording_submitted) */
 	uint64_t index;                     /* submission number on its queue */

@@ -91,24 +91,24 @@ static uint32_t pick_memory_type(const struct hesper_device *dev, uint32_t allow
 /* Frees @sub's results buffer. */
 static void free_buffer(struct hesper_device *dev, struct hesper_submission *sub)
 {
-	if (sub->memory) {
-		if (sub->results)
-			dev->next.UnmapMemory(dev->handle, sub->memory);
-		dev->next.FreeMemory(dev->handle, sub->memory, NULL);
+	if (sub->kit.memory) {
+		if (sub->kit.results)
+			dev->next.UnmapMemory(dev->handle, sub->kit.memory);
+		dev->next.FreeMemory(dev->handle, sub->kit.memory, NULL);
 	}
-	if (sub->buffer)
-		dev->next.DestroyBuffer(dev->handle, sub->buffer, NULL);
-	sub->memory = VK_NULL_HANDLE;
-	sub->buffer = VK_NULL_HANDLE;
-	sub->results = NULL;
-	sub->capacity = 0;
-	sub->key_valid = false; /* a recorded copy names the old buffer */
+	if (sub->kit.buffer)
+		dev->next.DestroyBuffer(dev->handle, sub->kit.buffer, NULL);
+	sub->kit.memory = VK_NULL_HANDLE;
+	sub->kit.buffer = VK_NULL_HANDLE;
+	sub->kit.results = NULL;
+	sub->kit.capacity = 0;
+	sub->kit.key_valid = false; /* a recorded copy names the old buffer */
 }
 
 /* Makes @sub's results buffer hold at least @slots; 0 on success. */
 static int reserve_slots(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots)
 {
-	if (sub->capacity >= slots)
+	if (sub->kit.capacity >= slots)
 		return 0;
 	free_buffer(dev, sub);
 	uint32_t capacity = slots < 1024 ? 1024 : slots;
@@ -118,11 +118,11 @@ static int reserve_slots(struct hesper_device *dev, struct hesper_submission *su
 		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 	};
-	if (dev->next.CreateBuffer(dev->handle, &info, NULL, &sub->buffer) != VK_SUCCESS)
+	if (dev->next.CreateBuffer(dev->handle, &info, NULL, &sub->kit.buffer) != VK_SUCCESS)
 		goto fail;
 	VkMemoryRequirements req;
-	dev->next.GetBufferMemoryRequirements(dev->handle, sub->buffer, &req);
-	uint32_t type = pick_memory_type(dev, req.memoryTypeBits, &sub->coherent);
+	dev->next.GetBufferMemoryRequirements(dev->handle, sub->kit.buffer, &req);
+	uint32_t type = pick_memory_type(dev, req.memoryTypeBits, &sub->kit.coherent);
 	if (type == UINT32_MAX)
 		goto fail;
 	VkMemoryAllocateInfo alloc = {
@@ -130,15 +130,15 @@ static int reserve_slots(struct hesper_device *dev, struct hesper_submission *su
 		.allocationSize = req.size,
 		.memoryTypeIndex = type,
 	};
-	if (dev->next.AllocateMemory(dev->handle, &alloc, NULL, &sub->memory) != VK_SUCCESS)
+	if (dev->next.AllocateMemory(dev->handle, &alloc, NULL, &sub->kit.memory) != VK_SUCCESS)
 		goto fail;
-	if (dev->next.BindBufferMemory(dev->handle, sub->buffer, sub->memory, 0) != VK_SUCCESS)
+	if (dev->next.BindBufferMemory(dev->handle, sub->kit.buffer, sub->kit.memory, 0) != VK_SUCCESS)
 		goto fail;
 	void *mapped = NULL;
-	if (dev->next.MapMemory(dev->handle, sub->memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
+	if (dev->next.MapMemory(dev->handle, sub->kit.memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
 		goto fail;
-	sub->results = mapped;
-	sub->capacity = capacity;
+	sub->kit.results = mapped;
+	sub->kit.capacity = capacity;
 	return 0;
 fail:
 	free_buffer(dev, sub);
@@ -199,21 +199,21 @@ static int prepare_objects(struct hesper_queue *q, struct hesper_submission *sub
 	struct hesper_device *dev = q->dev;
 	if (ensure_pool(q) != 0)
 		return -1;
-	if (!sub->cb) {
+	if (!sub->kit.cb) {
 		VkCommandBufferAllocateInfo info = {
 			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
 			.commandPool = q->pool,
 			.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 			.commandBufferCount = 1,
 		};
-		if (dev->next.AllocateCommandBuffers(dev->handle, &info, &sub->cb) != VK_SUCCESS) {
-			sub->cb = VK_NULL_HANDLE;
+		if (dev->next.AllocateCommandBuffers(dev->handle, &info, &sub->kit.cb) != VK_SUCCESS) {
+			sub->kit.cb = VK_NULL_HANDLE;
 			return -1;
 		}
 		/* A command buffer made below the loader needs the loader's dispatch pointer. */
 		if (dev->set_loader_data)
-			dev->set_loader_data(dev->handle, sub->cb);
-		sub->key_valid = false;
+			dev->set_loader_data(dev->handle, sub->kit.cb);
+		sub->kit.key_valid = false;
 	}
 	if (dev->timeline)
 		return ensure_timeline(q);
@@ -249,7 +249,7 @@ static bool next_copy(const struct hesper_submission *sub, size_t *i, uint32_t *
 
 /* True when @kit's recorded command buffer copies exactly what @sub must copy now. */
 static bool copies_match(const struct hesper_device *dev, const struct hesper_submission *sub,
-			 const struct hesper_submission *kit)
+			 const struct hesper_copy_kit *kit)
 {
 	if (!kit->key_valid || kit->key_wait != atomic_load_explicit(&dev->copy_wait, memory_order_relaxed))
 		return false;
@@ -266,13 +266,6 @@ static bool copies_match(const struct hesper_device *dev, const struct hesper_su
 	return k == kit->key_count;
 }
 
-#define SWAP(a, b)                        \
-	do {                              \
-		__typeof__(a) swap_ = (a); \
-		(a) = (b);                \
-		(b) = swap_;              \
-	} while (0)
-
 /*
  * Where @sub's own command buffer copies something else, takes a recorded one that copies
  * exactly this from a finished submission record of @q (its buffer with it), leaving
@@ -281,25 +274,18 @@ static bool copies_match(const struct hesper_device *dev, const struct hesper_su
  */
 static bool adopt_matching_copies(struct hesper_queue *q, struct hesper_submission *sub)
 {
-	if (copies_match(q->dev, sub, sub))
+	if (copies_match(q->dev, sub, &sub->kit))
 		return true;
 	bool found = false;
 	pthread_mutex_lock(&q->lock);
 	unsigned looked = 0;
-	for (struct hesper_submission *kit = q->free_list; kit && looked < 16 && !found; kit = kit->next, looked++) {
-		if (!kit->cb || kit->capacity < sub->capacity || !copies_match(q->dev, sub, kit))
+	for (struct hesper_submission *other = q->free_list; other && looked < 16 && !found;
+	     other = other->next, looked++) {
+		if (!other->kit.cb || other->kit.capacity < sub->kit.capacity || !copies_match(q->dev, sub, &other->kit))
 			continue;
-		SWAP(sub->cb, kit->cb);
-		SWAP(sub->buffer, kit->buffer);
-		SWAP(sub->memory, kit->memory);
-		SWAP(sub->results, kit->results);
-		SWAP(sub->capacity, kit->capacity);
-		SWAP(sub->coherent, kit->coherent);
-		SWAP(sub->key, kit->key);
-		SWAP(sub->key_count, kit->key_count);
-		SWAP(sub->key_capacity, kit->key_capacity);
-		SWAP(sub->key_valid, kit->key_valid);
-		SWAP(sub->key_wait, kit->key_wait);
+		struct hesper_copy_kit mine = sub->kit;
+		sub->kit = other->kit;
+		other->kit = mine;
 		found = true;
 	}
 	pthread_mutex_unlock(&q->lock);
@@ -309,9 +295,9 @@ static bool adopt_matching_copies(struct hesper_queue *q, struct hesper_submissi
 /* Appends @c to what @sub's command buffer copies; false when memory runs out. */
 static bool remember_copy(struct hesper_submission *sub, const struct hesper_copy_key *c)
 {
-	if (!hesper_reserve_one((void **)&sub->key, sub->key_count, &sub->key_capacity, sizeof(*sub->key)))
+	if (!hesper_reserve_one((void **)&sub->kit.key, sub->kit.key_count, &sub->kit.key_capacity, sizeof(*sub->kit.key)))
 		return false;
-	sub->key[sub->key_count++] = *c;
+	sub->kit.key[sub->kit.key_count++] = *c;
 	return true;
 }
 
@@ -321,15 +307,15 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 	struct hesper_device *dev = q->dev;
 	/* Not one-time: a program that resubmits the same work gets the same copies resubmitted. */
 	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	sub->key_valid = false;
-	sub->key_count = 0;
-	sub->key_wait = atomic_load_explicit(&dev->copy_wait, memory_order_relaxed);
+	sub->kit.key_valid = false;
+	sub->kit.key_count = 0;
+	sub->kit.key_wait = atomic_load_explicit(&dev->copy_wait, memory_order_relaxed);
 	VkQueryResultFlags flags = VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
-				   (sub->key_wait ? VK_QUERY_RESULT_WAIT_BIT : 0);
-	if (dev->next.BeginCommandBuffer(sub->cb, &begin) != VK_SUCCESS)
+				   (sub->kit.key_wait ? VK_QUERY_RESULT_WAIT_BIT : 0);
+	if (dev->next.BeginCommandBuffer(sub->kit.cb, &begin) != VK_SUCCESS)
 		return -1;
 	/* Everything submitted before on this queue, the timestamp writes included, is done. */
-	dev->next.CmdPipelineBarrier(sub->cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+	dev->next.CmdPipelineBarrier(sub->kit.cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
 				     NULL, 0, NULL, 0, NULL);
 	const VkDeviceSize stride = HESPER_RESULT_WORDS * sizeof(uint64_t);
 	bool remembered = true;
@@ -337,7 +323,7 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 	uint32_t b = 0;
 	struct hesper_copy_key c;
 	while (next_copy(sub, &i, &b, &c)) {
-		dev->next.CmdCopyQueryPoolResults(sub->cb, c.pool, 0, c.count, sub->buffer, c.slot * stride, stride,
+		dev->next.CmdCopyQueryPoolResults(sub->kit.cb, c.pool, 0, c.count, sub->kit.buffer, c.slot * stride, stride,
 						  flags);
 		remembered = remembered && remember_copy(sub, &c);
 	}
@@ -346,11 +332,11 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
 		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
 	};
-	dev->next.CmdPipelineBarrier(sub->cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+	dev->next.CmdPipelineBarrier(sub->kit.cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
 				     &to_host, 0, NULL, 0, NULL);
-	if (dev->next.EndCommandBuffer(sub->cb) != VK_SUCCESS)
+	if (dev->next.EndCommandBuffer(sub->kit.cb) != VK_SUCCESS)
 		return -1;
-	sub->key_valid = remembered;
+	sub->kit.key_valid = remembered;
 	return 0;
 }
 
@@ -563,7 +549,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count,
 			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
 			.pNext = sub->sync == HESPER_SYNC_TIMELINE ? &c.timeline_info : NULL,
 			.commandBufferCount = 1,
-			.pCommandBuffers = &sub->cb,
+			.pCommandBuffers = &sub->kit.cb,
 			.signalSemaphoreCount = sub->sync == HESPER_SYNC_TIMELINE,
 			.pSignalSemaphores = &q->timeline,
 		};
@@ -606,7 +592,7 @@ static VkResult submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *info
 		plan_completion(q, sub, fence, &c);
 		VkCommandBufferSubmitInfo copy_cb = {
 			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
-			.commandBuffer = sub->cb,
+			.commandBuffer = sub->kit.cb,
 		};
 		all[count] = (VkSubmitInfo2){
 			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
@@ -668,7 +654,7 @@ void hesper_queue_prepare(struct hesper_queue *queue)
 	struct hesper_submission *sub = take_submission(queue);
 	if (!sub)
 		return;
-	/* Room for a command buffer of about 500 timed dispatches before the buffer grows. */
+	/* Room for a command buffer of about 1,000 back-to-back timed dispatches before the buffer grows. */
 	if (reserve_slots(queue->dev, sub, 1024) == 0)
 		prepare_objects(queue, sub);
 	hesper_submission_recycle(queue, sub);
@@ -686,10 +672,10 @@ void hesper_submissions_release(struct hesper_queue *queue)
 		free_buffer(dev, sub);
 		if (sub->fence)
 			dev->next.DestroyFence(dev->handle, sub->fence, NULL);
-		if (sub->cb)
-			dev->next.FreeCommandBuffers(dev->handle, queue->pool, 1, &sub->cb);
+		if (sub->kit.cb)
+			dev->next.FreeCommandBuffers(dev->handle, queue->pool, 1, &sub->kit.cb);
 		free(sub->occ);
-		free(sub->key);
+		free(sub->kit.key);
 		free(sub);
 		sub = next;
 	}
