@@ -374,6 +374,12 @@ struct hesper_queue *hesper_recording_submitted(struct hesper_recording *rec, st
 /* Notes that a run of @rec was harvested (or given up). */
 void hesper_recording_harvested(struct hesper_recording *rec);
 
+/* A query block of the smallest size for Hesper's own use (reset before use), or NULL. */
+struct hesper_query_block *hesper_query_block_take(struct hesper_device *dev);
+
+/* Returns @block, whose queries the device no longer uses, to @dev's free blocks. */
+void hesper_query_block_give(struct hesper_device *dev, struct hesper_query_block *block);
+
 /* Gives every free query block of @dev back to the driver. */
 void hesper_query_blocks_destroy(struct hesper_device *dev);
 

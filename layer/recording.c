@@ -26,6 +26,13 @@ void hesper_recording_ref(struct hesper_recording *rec)
 	atomic_fetch_add_explicit(&rec->refs, 1, memory_order_relaxed);
 }
 
+/* Puts @block on @dev's free list; the caller holds dev->lock. */
+static void push_free(struct hesper_device *dev, struct hesper_query_block *block)
+{
+	block->next_free = dev->free_blocks[block->size_class];
+	dev->free_blocks[block->size_class] = block;
+}
+
 void hesper_recording_unref(struct hesper_recording *rec)
 {
 	if (!rec || atomic_fetch_sub_explicit(&rec->refs, 1, memory_order_acq_rel) != 1)
@@ -35,11 +42,8 @@ void hesper_recording_unref(struct hesper_recording *rec)
 	if (rec->block_count) {
 		/* No submission uses these queries any more: give them to the next recording. */
 		pthread_mutex_lock(&dev->lock);
-		for (uint32_t i = 0; i < rec->block_count; i++) {
-			struct hesper_query_block *block = rec->blocks[i];
-			block->next_free = dev->free_blocks[block->size_class];
-			dev->free_blocks[block->size_class] = block;
-		}
+		for (uint32_t i = 0; i < rec->block_count; i++)
+			push_free(dev, rec->blocks[i]);
 		pthread_mutex_unlock(&dev->lock);
 	}
 	for (size_t i = 0; i < rec->secondary_count; i++)
@@ -110,6 +114,18 @@ undo:
 	dev->queries_made -= size;
 	pthread_mutex_unlock(&dev->lock);
 	return NULL;
+}
+
+struct hesper_query_block *hesper_query_block_take(struct hesper_device *dev)
+{
+	return take_block(dev, 0, 0, 0);
+}
+
+void hesper_query_block_give(struct hesper_device *dev, struct hesper_query_block *block)
+{
+	pthread_mutex_lock(&dev->lock);
+	push_free(dev, block);
+	pthread_mutex_unlock(&dev->lock);
 }
 
 /* Adds the next block to @rec; false when none can be had. */

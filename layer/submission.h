@@ -88,7 +88,9 @@ void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submiss
 /*
  * Creates what the first submissions on @queue need (its command pool, timeline semaphore
  * or fence, one submission record with a results buffer and a command buffer), so that a
- * program's first vkQueueSubmit does not pay for it. Failures are left to the submit path.
+ * program's first vkQueueSubmit does not pay for it, and runs Hesper's kind of work on the
+ * queue once, waiting for it (see warm_up in submit.c). Call before the program has the
+ * queue's handle. Failures are left to the submit path.
  */
 void hesper_queue_prepare(struct hesper_queue *queue);
 

@@ -646,6 +646,87 @@ void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submiss
 	pthread_mutex_unlock(&queue->lock);
 }
 
+/* How long the queue's first run of Hesper's work may take before Hesper stops waiting for it. */
+#define WARM_UP_WAIT_NS 10000000000ull
+
+/*
+ * Runs the kinds of work Hesper adds to a submission (a query reset, a timestamp, the copy
+ * of its value, the completion signal) once on @q, alone, and waits for it. NVIDIA's driver
+ * (580) can otherwise stall every queue of the device for good when several threads' first
+ * submissions on several queues carry this work at once (bench/results/h200-2026-11-30d/
+ * hangs.md). The program has not got @q's handle yet, so nothing else is using it.
+ */
+static void warm_up(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	struct hesper_device *dev = q->dev;
+	/*
+	 * The loader gives the queue its dispatch pointer only once vkGetDeviceQueue returns;
+	 * layers below Hesper find their state through it, so it is given here first.
+	 */
+	if (!dev->set_loader_data || dev->set_loader_data(dev->handle, q->handle) != VK_SUCCESS)
+		return;
+	struct hesper_query_block *block = hesper_query_block_take(dev);
+	if (!block)
+		return;
+	/* Devices without timelines have the record's unsignalled fence already; others get one here. */
+	VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	if (!sub->fence && dev->next.CreateFence(dev->handle, &fence_info, NULL, &sub->fence) != VK_SUCCESS) {
+		sub->fence = VK_NULL_HANDLE;
+		goto out;
+	}
+	VkCommandBufferBeginInfo begin = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+	};
+	sub->kit.key_valid = false; /* the command buffer is about to hold other commands */
+	if (dev->next.BeginCommandBuffer(sub->kit.cb, &begin) != VK_SUCCESS)
+		goto out;
+	dev->next.CmdResetQueryPool(sub->kit.cb, block->pool, 0, 1);
+	dev->next.CmdWriteTimestamp(sub->kit.cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, block->pool, 0);
+	dev->next.CmdPipelineBarrier(sub->kit.cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+				     NULL, 0, NULL, 0, NULL);
+	dev->next.CmdCopyQueryPoolResults(sub->kit.cb, block->pool, 0, 1, sub->kit.buffer, 0,
+					  HESPER_RESULT_WORDS * sizeof(uint64_t),
+					  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
+						  VK_QUERY_RESULT_WAIT_BIT);
+	if (dev->next.EndCommandBuffer(sub->kit.cb) != VK_SUCCESS)
+		goto out;
+	uint64_t value = q->timeline_value + 1;
+	VkTimelineSemaphoreSubmitInfo timeline_info = {
+		.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+		.signalSemaphoreValueCount = 1,
+		.pSignalSemaphoreValues = &value,
+	};
+	VkSubmitInfo info = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.pNext = dev->timeline ? &timeline_info : NULL,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &sub->kit.cb,
+		.signalSemaphoreCount = dev->timeline,
+		.pSignalSemaphores = &q->timeline,
+	};
+	VkResult result = dev->next.QueueSubmit(q->handle, 1, &info, sub->fence);
+	if (dev->timeline)
+		q->timeline_value = value; /* later signals stay above it, whether or not it was signalled */
+	if (result == VK_SUCCESS)
+		result = dev->next.WaitForFences(dev->handle, 1, &sub->fence, VK_TRUE, WARM_UP_WAIT_NS);
+	if (result != VK_SUCCESS) {
+		/*
+		 * Still running, or the device is lost: the command buffer is never used again (it
+		 * goes with Hesper's pool), and the fence stays with the record until vkDestroyDevice.
+		 */
+		hesper_log("its own first submission on a queue did not finish (VkResult %d); going on", (int)result);
+		sub->kit.cb = VK_NULL_HANDLE;
+		goto out;
+	}
+	if (dev->timeline) {
+		dev->next.DestroyFence(dev->handle, sub->fence, NULL);
+		sub->fence = VK_NULL_HANDLE;
+	}
+out:
+	hesper_query_block_give(dev, block);
+}
+
 void hesper_queue_prepare(struct hesper_queue *queue)
 {
 	const struct hesper_device *dev = queue->dev;
@@ -655,8 +736,8 @@ void hesper_queue_prepare(struct hesper_queue *queue)
 	if (!sub)
 		return;
 	/* Room for a command buffer of about 1,000 back-to-back timed dispatches before the buffer grows. */
-	if (reserve_slots(queue->dev, sub, 1024) == 0)
-		prepare_objects(queue, sub);
+	if (reserve_slots(queue->dev, sub, 1024) == 0 && prepare_objects(queue, sub) == 0)
+		warm_up(queue, sub);
 	hesper_submission_recycle(queue, sub);
 }
 

@@ -23,7 +23,11 @@
  *   secondary       secondaries executed from primaries, repeated ones, re-recorded ones
  *   multisubmit     several batches of several command buffers; vkQueueSubmit2 and 2KHR
  *   lifetimes       reset / free / pool reset / pool destroy right after the fence signals
- *   threads [N]     N threads recording and submitting (program's mutex around the queue)
+ *   threads [N [SUBMIT [CHURN [FIRST]]]]  N threads recording and submitting (program's
+ *                   mutex around the queue); SUBMIT mixed (default: even threads vkQueueSubmit,
+ *                   odd ones vkQueueSubmit2) | submit | submit2; CHURN churn (default: handles
+ *                   come and go between rounds) | steady; FIRST threads (default: each queue's
+ *                   first submission comes from its thread) | main (from the main thread, before)
  *   dispatch_kinds  vkCmdDispatch, Indirect, Base, BaseKHR
  *   labels          nested debug-utils labels, repeated names, crossing and very deep ones
  *   two_devices     two VkDevices on one physical device, interleaved, one destroyed early
@@ -829,9 +833,13 @@ static int p_lifetimes(struct pat *p)
 #define THREAD_ROUNDS 25u
 #define MAX_THREADS 16
 
+enum thread_submit { THREAD_SUBMIT_MIXED, THREAD_SUBMIT_1, THREAD_SUBMIT_2 };
+
 struct worker {
 	struct pat *p;
 	int index;
+	enum thread_submit how;
+	bool churn;
 	VkPipeline shared;
 	pthread_mutex_t *queue_lock;
 	VkQueue queue;
@@ -856,7 +864,9 @@ static void *thread_main(void *arg)
 		 * Handles come and go while the other threads record and submit: every other round
 		 * a fresh command buffer, every fifth a fresh pool, every third a pool reset.
 		 */
-		if (r % 5 == 4) {
+		if (!w->churn) {
+			/* the same command buffer, re-recorded */
+		} else if (r % 5 == 4) {
 			vkDestroyCommandPool(d, pool, NULL);
 			pool = command_pool(p, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
 			cb = command_buffer_from(p, pool);
@@ -871,7 +881,8 @@ static void *thread_main(void *arg)
 		rec_count(p, cb, w->shared, 0, 1);
 		end(cb);
 		pthread_mutex_lock(w->queue_lock);
-		if (w->index % 2 == 0) {
+		bool first_form = w->how == THREAD_SUBMIT_MIXED ? w->index % 2 == 0 : w->how == THREAD_SUBMIT_1;
+		if (first_form) {
 			submit(w->queue, &cb, 1, fence);
 		} else {
 			VkCommandBufferSubmitInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
@@ -889,7 +900,7 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-static int p_threads(struct pat *p, int nthreads)
+static int p_threads(struct pat *p, int nthreads, enum thread_submit how, bool churn, bool main_first)
 {
 	pat_init(p, "patterns-threads",
 		 &(struct vkc_options){ .device_pnext = &features12, .queue_count = (uint32_t)nthreads });
@@ -898,11 +909,25 @@ static int p_threads(struct pat *p, int nthreads)
 	pthread_mutex_t locks[8];
 	VkPipeline shared = make_pipeline(p, p->count_mod, "main", NULL, 0, NULL);
 
-	for (uint32_t q = 0; q < p->vk.queue_count; q++)
+	for (uint32_t q = 0; q < p->vk.queue_count; q++) {
 		pthread_mutex_init(&locks[q], NULL);
+		if (!main_first)
+			continue;
+		VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+		VkFence fence = vkc_fence(&p->vk);
+		begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_count(p, cb, shared, 0, 1);
+		end(cb);
+		submit(p->vk.queues[q], &cb, 1, fence);
+		vkc_wait_fence(&p->vk, fence);
+		vkDestroyFence(p->vk.device, fence, NULL);
+		vkFreeCommandBuffers(p->vk.device, p->vk.cmd_pool, 1, &cb);
+	}
+	uint32_t first_runs = main_first ? p->vk.queue_count : 0;
 	for (int i = 0; i < nthreads; i++) {
 		uint32_t q = (uint32_t)i % p->vk.queue_count;
-		w[i] = (struct worker){ .p = p, .index = i, .shared = shared, .queue_lock = &locks[q],
+		w[i] = (struct worker){ .p = p, .index = i, .how = how, .churn = churn, .shared = shared,
+					.queue_lock = &locks[q],
 					.queue = p->vk.queues[q] };
 		if (pthread_create(&t[i], NULL, thread_main, &w[i]) != 0)
 			vkc_fail("pthread_create failed");
@@ -910,14 +935,14 @@ static int p_threads(struct pat *p, int nthreads)
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(t[i], NULL);
 
-	p->expect[0] = (uint64_t)nthreads * THREAD_ROUNDS;
+	p->expect[0] = (uint64_t)nthreads * THREAD_ROUNDS + first_runs;
 	for (int i = 0; i < nthreads; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "thread_%d", i);
 		p->expect[1 + i] = 2 * THREAD_ROUNDS;
 		truth_kernel(DEBUG_NAMED, name, 2 * THREAD_ROUNDS, -1);
 	}
-	truth_kernel(UNNAMED, "count.spv", (uint64_t)nthreads * THREAD_ROUNDS, -1);
+	truth_kernel(UNNAMED, "count.spv", (uint64_t)nthreads * THREAD_ROUNDS + first_runs, -1);
 	verify_counters(p, "threads");
 	truth_key("dropped", "0");
 	truth_key("queues", "%u", p->vk.queue_count);
@@ -1634,9 +1659,21 @@ int main(int argc, char **argv)
 		rc = p_lifetimes(&p);
 	else if (!strcmp(name, "threads")) {
 		uint32_t n = arg_u32(argc, argv, 4);
+		const char *how = argc > 3 ? argv[3] : "mixed", *churn = argc > 4 ? argv[4] : "churn";
+		const char *first = argc > 5 ? argv[5] : "threads";
 		if (n > MAX_THREADS)
 			vkc_fail("threads: at most %d", MAX_THREADS);
-		rc = p_threads(&p, (int)n);
+		if (strcmp(how, "mixed") && strcmp(how, "submit") && strcmp(how, "submit2"))
+			vkc_fail("threads: SUBMIT is mixed, submit or submit2, not '%s'", how);
+		if (strcmp(churn, "churn") && strcmp(churn, "steady"))
+			vkc_fail("threads: CHURN is churn or steady, not '%s'", churn);
+		if (strcmp(first, "threads") && strcmp(first, "main"))
+			vkc_fail("threads: FIRST is threads or main, not '%s'", first);
+		rc = p_threads(&p, (int)n,
+			       !strcmp(how, "submit")	 ? THREAD_SUBMIT_1 :
+			       !strcmp(how, "submit2") ? THREAD_SUBMIT_2 :
+							 THREAD_SUBMIT_MIXED,
+			       !strcmp(churn, "churn"), !strcmp(first, "main"));
 	} else if (!strcmp(name, "dispatch_kinds"))
 		rc = p_dispatch_kinds(&p);
 	else if (!strcmp(name, "labels"))

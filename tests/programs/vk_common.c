@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef HESPER_SPV_DIR
 #define HESPER_SPV_DIR "."
@@ -583,7 +585,19 @@ VkFence vkc_fence(struct vkc_ctx *ctx)
 
 void vkc_wait_fence(struct vkc_ctx *ctx, VkFence fence)
 {
-	VKC_CHECK(vkWaitForFences(ctx->device, 1, &fence, VK_TRUE, UINT64_MAX));
+	/* VKC_FENCE_TIMEOUT_MS bounds the wait, so a fence that is never signalled ends the run with what the driver says. */
+	uint32_t timeout_ms = vkc_env_u32("VKC_FENCE_TIMEOUT_MS", 0);
+	VkResult r = vkWaitForFences(ctx->device, 1, &fence, VK_TRUE, timeout_ms ? timeout_ms * 1000000ull : UINT64_MAX);
+	if (r == VK_TIMEOUT) {
+		/* One thread ends the process; others that time out too wait for that. */
+		static atomic_flag failing = ATOMIC_FLAG_INIT;
+		if (atomic_flag_test_and_set(&failing))
+			for (;;)
+				pause();
+		vkc_fail("fence not signalled after %u ms; vkGetFenceStatus returns %d", timeout_ms,
+			 (int)vkGetFenceStatus(ctx->device, fence));
+	}
+	VKC_CHECK(r);
 	VKC_CHECK(vkResetFences(ctx->device, 1, &fence));
 }
 

@@ -155,7 +155,7 @@ void vkc_barrier(VkCommandBuffer cmd);
 /* Creates an unsignaled fence. */
 VkFence vkc_fence(struct vkc_ctx *ctx);
 
-/* Waits for @fence (no timeout) and resets it. */
+/* Waits for @fence and resets it; VKC_FENCE_TIMEOUT_MS=N (N > 0) ends the program when N ms pass first. */
 void vkc_wait_fence(struct vkc_ctx *ctx, VkFence fence);
 
 /* Submits @cmd alone with @fence and waits for it. */
