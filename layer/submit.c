@@ -490,6 +490,21 @@ static void complete_after(struct hesper_queue *q, struct hesper_submission *sub
 	}
 }
 
+/* Hesper's batch for vkQueueSubmit: @sub's command buffer, then the completion signal planned in @c. */
+static VkSubmitInfo our_batch(const struct hesper_queue *q, const struct hesper_submission *sub,
+			      const struct completion *c)
+{
+	bool timeline = sub->sync == HESPER_SYNC_TIMELINE;
+	return (VkSubmitInfo){
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.pNext = timeline ? &c->timeline_info : NULL,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &sub->kit.cb,
+		.signalSemaphoreCount = timeline,
+		.pSignalSemaphores = &q->timeline,
+	};
+}
+
 /*
  * The program's @count batches of @size bytes copied with room for Hesper's after them:
  * in @local (room for @local_count) when they fit, else on the heap. NULL when Hesper has
@@ -545,14 +560,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue queue, uint32_t count,
 	} else {
 		struct completion c;
 		plan_completion(q, sub, fence, &c);
-		all[count] = (VkSubmitInfo){
-			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-			.pNext = sub->sync == HESPER_SYNC_TIMELINE ? &c.timeline_info : NULL,
-			.commandBufferCount = 1,
-			.pCommandBuffers = &sub->kit.cb,
-			.signalSemaphoreCount = sub->sync == HESPER_SYNC_TIMELINE,
-			.pSignalSemaphores = &q->timeline,
-		};
+		all[count] = our_batch(q, sub, &c);
 		t1 = hesper_now_ns();
 		result = q->dev->next.QueueSubmit(queue, count + 1, all, c.fence);
 		t2 = hesper_now_ns();
@@ -653,8 +661,9 @@ void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submiss
  * Runs the kinds of work Hesper adds to a submission (a query reset, a timestamp, the copy
  * of its value, the completion signal) once on @q, alone, and waits for it. NVIDIA's driver
  * (580) can otherwise stall every queue of the device for good when several threads' first
- * submissions on several queues carry this work at once (bench/results/h200-2026-11-30d/
- * hangs.md). The program has not got @q's handle yet, so nothing else is using it.
+ * submissions on several queues carry this work at once; see
+ * bench/results/h200-2026-11-30d/hangs.md. The program has not got @q's handle yet, so
+ * nothing else is using it.
  */
 static void warm_up(struct hesper_queue *q, struct hesper_submission *sub)
 {
@@ -691,23 +700,12 @@ static void warm_up(struct hesper_queue *q, struct hesper_submission *sub)
 						  VK_QUERY_RESULT_WAIT_BIT);
 	if (dev->next.EndCommandBuffer(sub->kit.cb) != VK_SUCCESS)
 		goto out;
-	uint64_t value = q->timeline_value + 1;
-	VkTimelineSemaphoreSubmitInfo timeline_info = {
-		.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-		.signalSemaphoreValueCount = 1,
-		.pSignalSemaphoreValues = &value,
-	};
-	VkSubmitInfo info = {
-		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-		.pNext = dev->timeline ? &timeline_info : NULL,
-		.commandBufferCount = 1,
-		.pCommandBuffers = &sub->kit.cb,
-		.signalSemaphoreCount = dev->timeline,
-		.pSignalSemaphores = &q->timeline,
-	};
+	struct completion c;
+	plan_completion(q, sub, sub->fence, &c);
+	VkSubmitInfo info = our_batch(q, sub, &c);
 	VkResult result = dev->next.QueueSubmit(q->handle, 1, &info, sub->fence);
-	if (dev->timeline)
-		q->timeline_value = value; /* later signals stay above it, whether or not it was signalled */
+	if (sub->sync == HESPER_SYNC_TIMELINE)
+		q->timeline_value = c.value; /* later signals stay above it, whether or not it was signalled */
 	if (result == VK_SUCCESS)
 		result = dev->next.WaitForFences(dev->handle, 1, &sub->fence, VK_TRUE, WARM_UP_WAIT_NS);
 	if (result != VK_SUCCESS) {

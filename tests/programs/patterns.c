@@ -1659,21 +1659,22 @@ int main(int argc, char **argv)
 		rc = p_lifetimes(&p);
 	else if (!strcmp(name, "threads")) {
 		uint32_t n = arg_u32(argc, argv, 4);
-		const char *how = argc > 3 ? argv[3] : "mixed", *churn = argc > 4 ? argv[4] : "churn";
+		const char *form = argc > 3 ? argv[3] : "mixed", *churn = argc > 4 ? argv[4] : "churn";
 		const char *first = argc > 5 ? argv[5] : "threads";
+		enum thread_submit how = THREAD_SUBMIT_MIXED;
 		if (n > MAX_THREADS)
 			vkc_fail("threads: at most %d", MAX_THREADS);
-		if (strcmp(how, "mixed") && strcmp(how, "submit") && strcmp(how, "submit2"))
-			vkc_fail("threads: SUBMIT is mixed, submit or submit2, not '%s'", how);
+		if (!strcmp(form, "submit"))
+			how = THREAD_SUBMIT_1;
+		else if (!strcmp(form, "submit2"))
+			how = THREAD_SUBMIT_2;
+		else if (strcmp(form, "mixed"))
+			vkc_fail("threads: SUBMIT is mixed, submit or submit2, not '%s'", form);
 		if (strcmp(churn, "churn") && strcmp(churn, "steady"))
 			vkc_fail("threads: CHURN is churn or steady, not '%s'", churn);
 		if (strcmp(first, "threads") && strcmp(first, "main"))
 			vkc_fail("threads: FIRST is threads or main, not '%s'", first);
-		rc = p_threads(&p, (int)n,
-			       !strcmp(how, "submit")	 ? THREAD_SUBMIT_1 :
-			       !strcmp(how, "submit2") ? THREAD_SUBMIT_2 :
-							 THREAD_SUBMIT_MIXED,
-			       !strcmp(churn, "churn"), !strcmp(first, "main"));
+		rc = p_threads(&p, (int)n, how, !strcmp(churn, "churn"), !strcmp(first, "main"));
 	} else if (!strcmp(name, "dispatch_kinds"))
 		rc = p_dispatch_kinds(&p);
 	else if (!strcmp(name, "labels"))
