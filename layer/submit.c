@@ -727,6 +727,8 @@ out:
 
 void hesper_queue_prepare(struct hesper_queue *queue)
 {
+	/* Programs that get their queues from several threads must not make the warm-ups race instead. */
+	static pthread_mutex_t warm_up_lock = PTHREAD_MUTEX_INITIALIZER;
 	const struct hesper_device *dev = queue->dev;
 	if (queue->family >= dev->family_count || !dev->families[queue->family].timed)
 		return;
@@ -734,8 +736,11 @@ void hesper_queue_prepare(struct hesper_queue *queue)
 	if (!sub)
 		return;
 	/* Room for a command buffer of about 1,000 back-to-back timed dispatches before the buffer grows. */
-	if (reserve_slots(queue->dev, sub, 1024) == 0 && prepare_objects(queue, sub) == 0)
+	if (reserve_slots(queue->dev, sub, 1024) == 0 && prepare_objects(queue, sub) == 0) {
+		pthread_mutex_lock(&warm_up_lock);
 		warm_up(queue, sub);
+		pthread_mutex_unlock(&warm_up_lock);
+	}
 	hesper_submission_recycle(queue, sub);
 }
 
