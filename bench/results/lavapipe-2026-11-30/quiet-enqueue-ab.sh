@@ -2,7 +2,7 @@
 # A/B of quiet-enqueue.patch: build (this tree) against build-nap (the tree with the patch
 # applied), 5 processes each, alternating; bench/hostcost, Hesper's added time per case and
 # its own submit hook time per submission.
-cd /work/main
+cd "$(git rev-parse --show-toplevel)" || exit 1
 for i in 1 2 3 4 5; do
   for b in build build-nap; do
     VK_ADD_LAYER_PATH=$PWD/$b/shim HESPER_REPORT=json:/tmp/ab-$b.json $b/bench/hostcost --rounds 100 --json 2>/dev/null > /tmp/ab-$b.out
