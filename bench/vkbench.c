@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report.h"
 #include "vkbench_vk.h"
 
 #define DEFAULT_REPEAT 5u
@@ -633,19 +634,19 @@ static void print_result(const struct bench *b, long rss_setup_kib, long rss_end
 		return;
 	}
 	fputs("{\"vkbench\":1,\"workload\":", f);
-	vb_json_string(f, w->name);
+	hesper_json_write_string(f, w->name);
 	fputs(",\"way\":", f);
-	vb_json_string(f, vb_way_word(b->opt.way));
+	hesper_json_write_string(f, vb_way_word(b->opt.way));
 	fputs(",\"tag\":", f);
-	vb_json_string(f, b->opt.tag ? b->opt.tag : "");
+	hesper_json_write_string(f, b->opt.tag ? b->opt.tag : "");
 	fputs(",\"device\":", f);
-	vb_json_string(f, b->vk.props.deviceName);
+	hesper_json_write_string(f, b->vk.props.deviceName);
 	fprintf(f, ",\"driver_version\":%u,\"api_version\":%u,\"queue_family\":%u,\"family_queues\":%u,"
 		   "\"queues_used\":%u,\"timestamp_bits\":%u,\"timestamp_period_ns\":%.6g",
 		b->vk.props.driverVersion, b->vk.props.apiVersion, b->vk.family, b->vk.family_queues, b->queues_used,
 		b->vk.timestamp_bits, b->vk.period_ns);
 	fputs(",\"kernel\":", f);
-	vb_json_string(f, kernel_names[w->kernel]);
+	hesper_json_write_string(f, kernel_names[w->kernel]);
 	fprintf(f, ",\"iters\":%u,\"groups\":%u,\"calibrated_ns\":", b->kernel.iters, b->kernel.groups);
 	if (b->calibrated_ns >= 0)
 		fprintf(f, "%.1f", b->calibrated_ns);
@@ -685,7 +686,7 @@ static int run_calibration(struct bench *b)
 		printf("{\"calibrate\":\"%s\",\"iters\":%u,\"ns_per_dispatch\":%.1f,\"target_ns\":%.1f,\"groups\":%u,"
 		       "\"device\":",
 		       kernel_words[b->opt.calibrate], iters, ns, target_ns(&b->opt, b->opt.calibrate), b->opt.groups);
-		vb_json_string(stdout, b->vk.props.deviceName);
+		hesper_json_write_string(stdout, b->vk.props.deviceName);
 		puts("}");
 	} else {
 		printf("%s: iters %u -> %.1f ns per dispatch (target %.1f)\n", kernel_words[b->opt.calibrate], iters,

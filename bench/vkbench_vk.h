@@ -159,7 +159,4 @@ double vb_quantile_sorted(const double *v, size_t n, double q);
 /* The directory holding the running executable, where the build puts the SPIR-V. */
 const char *vb_own_dir(void);
 
-/* Writes @s as a JSON string to @f. */
-void vb_json_string(FILE *f, const char *s);
-
 #endif
