@@ -24,8 +24,9 @@ Cases:
                   -> validation.
   device_lost     --pattern resubmit|multisubmit --after N --mode completion|next_submit
                   FAULT_DEVICE_LOST_AFTER=N (N + 1 under Hesper, whose own first submission
-                  on the queue passes the fault layer too). The program exits 2 at the first Vulkan call
-                  that fails (tests/programs/vk_common.c), before its truth line: the counts
+                  on the queue passes the fault layer too). The program exits 2 at the
+                  first Vulkan call that fails (tests/programs/vk_common.c), before its
+                  truth line: the counts
                   come from a model of its submit calls (submissions()), itself checked
                   against a clean run (number of submit calls, HESPER-TRUTH totals).
                   HESPER_EXIT_TIMEOUT_MS=30000, so waiting on the lost device shows.
