@@ -20,7 +20,7 @@
  *     (10 pairs, copied with WAIT, unless --submit-pairs and --submit-copy say otherwise).
  *
  *   copy_probe [--spv-dir DIR] [--repeat R] [--submits S] [--queries N]...
- *              [--submit-pairs N] [--submit-copy wait|barrier_avail]
+ *              [--submit-pairs N] [--submit-copy wait|barrier|barrier_avail|avail]
  *
  * One JSON line per measurement on stdout. Results: bench/results/.
  */
@@ -35,6 +35,15 @@
 enum copy_way { COPY_WAIT, COPY_BARRIER, COPY_BARRIER_AVAIL, COPY_AVAIL, COPY_WAYS };
 
 static const char *const copy_way_name[COPY_WAYS] = {"wait", "barrier", "barrier_avail", "avail"};
+
+/* The copy way named @name; COPY_WAYS when none is. */
+static enum copy_way copy_way(const char *name)
+{
+	enum copy_way w = COPY_WAIT;
+	while (w < COPY_WAYS && strcmp(copy_way_name[w], name) != 0)
+		w++;
+	return w;
+}
 
 struct probe {
 	struct vb_ctx vk;
@@ -318,12 +327,11 @@ int main(int argc, char **argv)
 			queries[n_queries++] = (uint32_t)strtoul(argv[++i], NULL, 10) & ~1u;
 		else if (strcmp(argv[i], "--submit-pairs") == 0 && i + 1 < argc)
 			submit_pairs = (uint32_t)strtoul(argv[++i], NULL, 10);
-		else if (strcmp(argv[i], "--submit-copy") == 0 && i + 1 < argc &&
-			 (strcmp(argv[i + 1], "wait") == 0 || strcmp(argv[i + 1], "barrier_avail") == 0))
-			submit_copy = strcmp(argv[++i], "wait") == 0 ? COPY_WAIT : COPY_BARRIER_AVAIL;
+		else if (strcmp(argv[i], "--submit-copy") == 0 && i + 1 < argc && copy_way(argv[i + 1]) != COPY_WAYS)
+			submit_copy = copy_way(argv[++i]);
 		else {
 			fprintf(stderr, "usage: copy_probe [--spv-dir DIR] [--repeat R] [--submits S] [--queries N]... "
-					"[--submit-pairs N] [--submit-copy wait|barrier_avail]\n");
+					"[--submit-pairs N] [--submit-copy wait|barrier|barrier_avail|avail]\n");
 			return 1;
 		}
 	}

@@ -67,6 +67,7 @@
 	NEXT(MapMemory)                                      \
 	NEXT(UnmapMemory)                                    \
 	NEXT(InvalidateMappedMemoryRanges)                   \
+	NEXT(FlushMappedMemoryRanges)                        \
 	NEXT(CreateFence)                                    \
 	NEXT(DestroyFence)                                   \
 	NEXT(ResetFences)                                    \

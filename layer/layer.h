@@ -99,6 +99,7 @@ struct hesper_queue {
 	uint32_t profile_queue;             /* index of the queue's row in the profile */
 	pthread_mutex_t lock;               /* guards the two lists */
 	struct hesper_submission *pending_head, *pending_tail;
+	unsigned pending_count;             /* submissions on the pending list */
 	struct hesper_submission *free_list;
 	VkCommandPool pool;                 /* Hesper's; used only inside the app's queue submits */
 	VkSemaphore timeline;               /* Hesper's; signalled by its copy batch */

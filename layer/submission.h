@@ -8,8 +8,13 @@
 
 #include "layer.h"
 
-/* 64-bit words the copy writes per query: the timestamp, then its availability. */
-#define HESPER_RESULT_WORDS 2
+/*
+ * What a result slot holds until a copy writes it. The copy asks for values only (no
+ * availability word: half the memory), and a query that is not available leaves its
+ * slot as it was, so this mark is how the collector tells a copy that ran ahead of a
+ * timestamp write. No device counts its ticks up to it.
+ */
+#define HESPER_UNWRITTEN UINT64_MAX
 
 /* The base of an occurrence whose timestamps are not copied. */
 #define HESPER_NO_SLOT UINT32_MAX
@@ -50,9 +55,8 @@ struct hesper_copy_kit {
 	VkCommandBuffer cb;                 /* Hesper's: copies the results out */
 	VkBuffer buffer;
 	VkDeviceMemory memory;
-	uint64_t *results;                  /* mapped buffer: per query a value and its availability
-					       (HESPER_RESULT_WORDS), compacted to one value per slot
-					       by the collector before use */
+	uint64_t *results;                  /* mapped buffer: one value per slot, HESPER_UNWRITTEN
+					       while no copy has written it */
 	uint32_t capacity;                  /* slots in the buffer */
 	bool coherent;
 	struct hesper_copy_key *key;        /* what cb copies now; valid when key_valid */
@@ -82,7 +86,10 @@ struct hesper_submission {
 /* Drops @sub's references to its recordings (noting them harvested when they were submitted). */
 void hesper_submission_release_recordings(struct hesper_submission *sub);
 
-/* Unreferences the recordings of @sub and puts it on @queue's free list for reuse. */
+/*
+ * Unreferences the recordings of @sub, marks the result slots it used unwritten again and
+ * puts it on @queue's free list for reuse. Call once its copy can no longer write them.
+ */
 void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submission *sub);
 
 /*

@@ -105,6 +105,22 @@ static void free_buffer(struct hesper_device *dev, struct hesper_submission *sub
 	sub->kit.key_valid = false; /* a recorded copy names the old buffer */
 }
 
+/* Marks the first @count result slots of @kit unwritten, for the device to see. */
+static void mark_unwritten(const struct hesper_device *dev, struct hesper_copy_kit *kit, uint32_t count)
+{
+	if (!kit->results || count == 0)
+		return;
+	memset(kit->results, 0xff, (size_t)count * sizeof(uint64_t));
+	if (!kit->coherent) {
+		VkMappedMemoryRange range = {
+			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+			.memory = kit->memory,
+			.size = VK_WHOLE_SIZE,
+		};
+		dev->next.FlushMappedMemoryRanges(dev->handle, 1, &range);
+	}
+}
+
 /* Makes @sub's results buffer hold at least @slots; 0 on success. */
 static int reserve_slots(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots)
 {
@@ -114,7 +130,7 @@ static int reserve_slots(struct hesper_device *dev, struct hesper_submission *su
 	uint32_t capacity = slots < 1024 ? 1024 : slots;
 	VkBufferCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = (VkDeviceSize)capacity * HESPER_RESULT_WORDS * sizeof(uint64_t),
+		.size = (VkDeviceSize)capacity * sizeof(uint64_t),
 		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 	};
@@ -139,6 +155,7 @@ static int reserve_slots(struct hesper_device *dev, struct hesper_submission *su
 		goto fail;
 	sub->kit.results = mapped;
 	sub->kit.capacity = capacity;
+	mark_unwritten(dev, &sub->kit, capacity);
 	return 0;
 fail:
 	free_buffer(dev, sub);
@@ -310,14 +327,13 @@ static int record_copies(struct hesper_queue *q, struct hesper_submission *sub)
 	sub->kit.key_valid = false;
 	sub->kit.key_count = 0;
 	sub->kit.key_wait = atomic_load_explicit(&dev->copy_wait, memory_order_relaxed);
-	VkQueryResultFlags flags = VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
-				   (sub->kit.key_wait ? VK_QUERY_RESULT_WAIT_BIT : 0);
+	VkQueryResultFlags flags = VK_QUERY_RESULT_64_BIT | (sub->kit.key_wait ? VK_QUERY_RESULT_WAIT_BIT : 0);
 	if (dev->next.BeginCommandBuffer(sub->kit.cb, &begin) != VK_SUCCESS)
 		return -1;
 	/* Everything submitted before on this queue, the timestamp writes included, is done. */
 	dev->next.CmdPipelineBarrier(sub->kit.cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
 				     NULL, 0, NULL, 0, NULL);
-	const VkDeviceSize stride = HESPER_RESULT_WORDS * sizeof(uint64_t);
+	const VkDeviceSize stride = sizeof(uint64_t);
 	bool remembered = true;
 	size_t i = 0;
 	uint32_t b = 0;
@@ -648,6 +664,8 @@ void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submiss
 {
 	hesper_submission_release_recordings(sub);
 	sub->occ_count = 0;
+	mark_unwritten(queue->dev, &sub->kit, sub->slots);
+	sub->slots = 0;
 	pthread_mutex_lock(&queue->lock);
 	sub->next = queue->free_list;
 	queue->free_list = sub;
@@ -694,10 +712,9 @@ static void warm_up(struct hesper_queue *q, struct hesper_submission *sub)
 	dev->next.CmdWriteTimestamp(sub->kit.cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, block->pool, 0);
 	dev->next.CmdPipelineBarrier(sub->kit.cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
 				     NULL, 0, NULL, 0, NULL);
-	dev->next.CmdCopyQueryPoolResults(sub->kit.cb, block->pool, 0, 1, sub->kit.buffer, 0,
-					  HESPER_RESULT_WORDS * sizeof(uint64_t),
-					  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT |
-						  VK_QUERY_RESULT_WAIT_BIT);
+	dev->next.CmdCopyQueryPoolResults(sub->kit.cb, block->pool, 0, 1, sub->kit.buffer, 0, sizeof(uint64_t),
+					  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+	sub->slots = 1; /* marked unwritten again when the record is recycled */
 	if (dev->next.EndCommandBuffer(sub->kit.cb) != VK_SUCCESS)
 		goto out;
 	struct completion c;
