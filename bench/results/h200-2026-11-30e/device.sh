@@ -4,9 +4,10 @@
 #
 #   device.sh ab OUT_DIR     (the first call) needs two older builds' shim directories
 #                            (libhesper.so and VkLayer_hesper.json) in .probe/:
-#       .probe/base   the code before this change (results with availability words, a
-#                     submitting thread wakes the idle collector)
-#       .probe/slots  one word per result only
+#       .probe/base   the code before this change, commit 5754b9d (results with
+#                     availability words, a submitting thread wakes the idle collector)
+#       .probe/slots  one word per result only: commit 3c96bda without the collector's
+#                     naps (the hunks of bench/results/lavapipe-2026-11-30/quiet-enqueue.patch)
 #       build/shim    one word per result, and the collector naps while submissions flow
 #     Results in ab/.
 #     1. bench/run, the whole sweep, on build (run.log; its result files did not come back
@@ -26,6 +27,24 @@
 #     3. where the submission time goes (submitN-breakdown.txt): hostcost --only submitN with
 #        Hesper's own hook time, 3 processes, then copy_probe's copy costs and its submit
 #        shapes at 1,000 queries with each copy way.
+#
+#   device.sh rss OUT_DIR    (the third call) where Hesper's resident memory goes on the
+#                            device (rss.txt): bench/rss_probe twice, then the million
+#                            workload's peak and after-setup memory without Hesper, with
+#                            Hesper loaded but off (HESPER_DISABLE=1) and in submit mode,
+#                            alternating, 3 each. (rss.txt's probe lines come from the
+#                            first version of rss_probe, before the steps with more command
+#                            buffers, the thread and the batches; rss_probe.txt has them.)
+#
+#   device.sh maps OUT_DIR   (the fourth call) the million workload's resident memory by
+#                            mapping at its peak (rss_by_mapping.py), without Hesper, with
+#                            Hesper loaded but off, in submit mode and in dispatch mode
+#                            (maps.txt); and bench/rss_probe twice (rss_probe.txt).
+#
+#   device.sh shapes OUT_DIR (the fifth call) the heap growth of submit mode against the
+#                            shape of the work: the million workload's peak by mapping
+#                            with and without Hesper in submit mode, for 100,000 dispatches
+#                            x 50 or x 2 submissions, and 10,000 x 500 (shapes.txt).
 set -u
 what=$1 out=$2
 mkdir -p "$out"
@@ -101,4 +120,46 @@ if [ "$what" = sweep ]; then
 			done
 		done
 	} >"$out/submitN-breakdown.txt" 2>&1
+fi
+
+if [ "$what" = rss ]; then
+	{
+		build/bench/rss_probe
+		build/bench/rss_probe
+		for i in 1 2 3; do
+			for e in "NONE=1" "LD_PRELOAD=$PWD/build/shim/libhesper.so HESPER_DISABLE=1" \
+				"LD_PRELOAD=$PWD/build/shim/libhesper.so HESPER_MODE=submit HESPER_REPORT=json:/tmp/r.json"; do
+				env $e build/bench/vkbench --workload million --way plain --repeat 1 --json 2>/dev/null |
+					python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); print(sys.argv[1].split("/")[-1] if len(sys.argv[1]) < 30 else sys.argv[1][sys.argv[1].index("libhesper"):], "maxrss_setup_kib", r["maxrss_setup_kib"], "maxrss_kib", r["maxrss_kib"])' "$e"
+			done
+		done
+	} >"$out/rss.txt" 2>&1
+fi
+
+if [ "$what" = maps ]; then
+	maps=bench/results/h200-2026-11-30e/rss_by_mapping.py
+	hesper="LD_PRELOAD=$PWD/build/shim/libhesper.so HESPER_REPORT=json:/tmp/r.json"
+	{
+		for e in "PLAIN=1" "$hesper HESPER_MODE=submit" "PLAIN=1" "$hesper HESPER_MODE=submit" \
+			"$hesper HESPER_DISABLE=1" "$hesper HESPER_MODE=dispatch"; do
+			echo "== ${e##*/}"
+			env $e $maps build/bench/vkbench --workload million --way plain --repeat 1
+		done
+	} >"$out/maps.txt" 2>&1
+	{
+		build/bench/rss_probe
+		build/bench/rss_probe
+	} >"$out/rss_probe.txt" 2>&1
+fi
+
+if [ "$what" = shapes ]; then
+	maps=bench/results/h200-2026-11-30e/rss_by_mapping.py
+	hesper="LD_PRELOAD=$PWD/build/shim/libhesper.so HESPER_REPORT=json:/tmp/r.json HESPER_MODE=submit"
+	for shape in "--dispatches 100000 --submits 50" "--dispatches 100000 --submits 2" \
+		"--dispatches 10000 --submits 500"; do
+		for e in "PLAIN=1" "$hesper" "PLAIN=1" "$hesper"; do
+			echo "== ${e##*/} $shape"
+			env $e $maps build/bench/vkbench --workload million --way plain --repeat 1 $shape
+		done
+	done >"$out/shapes.txt" 2>&1
 fi
