@@ -274,34 +274,7 @@ static void probe_submits(struct probe *p, unsigned submits, uint32_t pairs, enu
 
 static void create_results(struct probe *p, uint32_t max_queries)
 {
-	VkDeviceSize size = (VkDeviceSize)max_queries * 16;
-	VkBufferCreateInfo binfo = {
-		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = size,
-		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-	};
-	VkMemoryRequirements req;
-	uint32_t type = UINT32_MAX;
-
-	VB_CHECK(vkCreateBuffer(p->vk.device, &binfo, NULL, &p->results));
-	vkGetBufferMemoryRequirements(p->vk.device, p->results, &req);
-	for (uint32_t i = 0; i < p->vk.mem_props.memoryTypeCount && type == UINT32_MAX; i++) {
-		VkMemoryPropertyFlags f = p->vk.mem_props.memoryTypes[i].propertyFlags;
-		if ((req.memoryTypeBits & (1u << i)) &&
-		    (f & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
-			    (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
-			type = i;
-	}
-	if (type == UINT32_MAX)
-		vb_fail("no host-visible coherent memory");
-	VkMemoryAllocateInfo ainfo = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = type,
-	};
-	VB_CHECK(vkAllocateMemory(p->vk.device, &ainfo, NULL, &p->results_memory));
-	VB_CHECK(vkBindBufferMemory(p->vk.device, p->results, p->results_memory, 0));
-	VB_CHECK(vkMapMemory(p->vk.device, p->results_memory, 0, size, 0, (void **)&p->mapped));
+	p->mapped = vb_host_buffer(&p->vk, (VkDeviceSize)max_queries * 16, false, &p->results, &p->results_memory);
 	p->truth = calloc(max_queries, sizeof(uint64_t));
 	if (!p->truth)
 		vb_fail("out of memory");

@@ -19,8 +19,6 @@
 
 #include "vkbench_vk.h"
 
-#define CHECK(expr) vb_check((expr), #expr, __FILE__, __LINE__)
-
 /* The process's resident set now, KiB (0 when /proc cannot be read). */
 static long rss_kib(void)
 {
@@ -48,39 +46,10 @@ static void step(const char *what)
 	last_kib = now;
 }
 
-/* A host-visible buffer of @bytes for transfers into it, bound and mapped. */
+/* A results buffer of @bytes as Hesper makes it, every page touched as Hesper marks its slots. */
 static void results_buffer(struct vb_ctx *vk, VkDeviceSize bytes, VkBuffer *buffer, VkDeviceMemory *memory)
 {
-	VkBufferCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = bytes,
-		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-	};
-	CHECK(vkCreateBuffer(vk->device, &info, NULL, buffer));
-	VkMemoryRequirements req;
-	vkGetBufferMemoryRequirements(vk->device, *buffer, &req);
-	/* Hesper's preference: cached and coherent, else coherent. */
-	const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-	const VkMemoryPropertyFlags wanted[] = {coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, coherent};
-	uint32_t type = UINT32_MAX;
-	for (size_t w = 0; w < 2 && type == UINT32_MAX; w++)
-		for (uint32_t i = 0; i < vk->mem_props.memoryTypeCount && type == UINT32_MAX; i++)
-			if ((req.memoryTypeBits & (1u << i)) &&
-			    (vk->mem_props.memoryTypes[i].propertyFlags & wanted[w]) == wanted[w])
-				type = i;
-	if (type == UINT32_MAX)
-		vb_fail("no host-visible coherent memory type for the results buffer");
-	VkMemoryAllocateInfo alloc = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = type,
-	};
-	CHECK(vkAllocateMemory(vk->device, &alloc, NULL, memory));
-	CHECK(vkBindBufferMemory(vk->device, *buffer, *memory, 0));
-	void *mapped;
-	CHECK(vkMapMemory(vk->device, *memory, 0, VK_WHOLE_SIZE, 0, &mapped));
-	memset(mapped, 0xff, (size_t)bytes); /* Hesper marks every slot unwritten: every page is touched */
+	memset(vb_host_buffer(vk, bytes, true, buffer, memory), 0xff, (size_t)bytes);
 }
 
 static VkQueryPool timestamp_pool(struct vb_ctx *vk, uint32_t count)
@@ -91,7 +60,7 @@ static VkQueryPool timestamp_pool(struct vb_ctx *vk, uint32_t count)
 		.queryCount = count,
 	};
 	VkQueryPool pool;
-	CHECK(vkCreateQueryPool(vk->device, &info, NULL, &pool));
+	VB_CHECK(vkCreateQueryPool(vk->device, &info, NULL, &pool));
 	return pool;
 }
 
@@ -105,14 +74,14 @@ static void *wait_on_timeline(void *arg)
 {
 	struct waiter *w = arg;
 	uint64_t value = 0, want = 1;
-	CHECK(vkGetSemaphoreCounterValue(w->vk->device, w->timeline, &value));
+	VB_CHECK(vkGetSemaphoreCounterValue(w->vk->device, w->timeline, &value));
 	VkSemaphoreWaitInfo info = {
 		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
 		.semaphoreCount = 1,
 		.pSemaphores = &w->timeline,
 		.pValues = &want,
 	};
-	CHECK(vkWaitSemaphores(w->vk->device, &info, 1000000000ull));
+	VB_CHECK(vkWaitSemaphores(w->vk->device, &info, 1000000000ull));
 	void *scratch = malloc(4096); /* its first allocation, as the collector's */
 	free(scratch);
 	return NULL;
@@ -122,7 +91,7 @@ static void *wait_on_timeline(void *arg)
 static void record_copy(VkCommandBuffer cb, VkQueryPool queries, VkBuffer results, bool stamp)
 {
 	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	CHECK(vkBeginCommandBuffer(cb, &begin));
+	VB_CHECK(vkBeginCommandBuffer(cb, &begin));
 	if (stamp) {
 		vkCmdResetQueryPool(cb, queries, 0, 1);
 		vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 0);
@@ -131,7 +100,7 @@ static void record_copy(VkCommandBuffer cb, VkQueryPool queries, VkBuffer result
 			     NULL, 0, NULL);
 	vkCmdCopyQueryPoolResults(cb, queries, 0, 1, results, 0, sizeof(uint64_t),
 				  VK_QUERY_RESULT_64_BIT | (stamp ? VK_QUERY_RESULT_WAIT_BIT : 0));
-	CHECK(vkEndCommandBuffer(cb));
+	VB_CHECK(vkEndCommandBuffer(cb));
 }
 
 int main(int argc, char **argv)
@@ -151,7 +120,7 @@ int main(int argc, char **argv)
 		.queueFamilyIndex = vk.family,
 	};
 	VkCommandPool pool;
-	CHECK(vkCreateCommandPool(vk.device, &pool_info, NULL, &pool));
+	VB_CHECK(vkCreateCommandPool(vk.device, &pool_info, NULL, &pool));
 	step("command pool");
 	VkCommandBufferAllocateInfo cb_info = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
@@ -160,7 +129,7 @@ int main(int argc, char **argv)
 		.commandBufferCount = 1,
 	};
 	VkCommandBuffer cb;
-	CHECK(vkAllocateCommandBuffers(vk.device, &cb_info, &cb));
+	VB_CHECK(vkAllocateCommandBuffers(vk.device, &cb_info, &cb));
 	step("command buffer");
 	VkQueryPool queries = timestamp_pool(&vk, 1024);
 	step("query pool, 1024 timestamps");
@@ -170,7 +139,7 @@ int main(int argc, char **argv)
 	step("results buffer, 1024 slots, mapped");
 	VkFence fence;
 	VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-	CHECK(vkCreateFence(vk.device, &fence_info, NULL, &fence));
+	VB_CHECK(vkCreateFence(vk.device, &fence_info, NULL, &fence));
 	step("fence");
 	VkSemaphore timeline = VK_NULL_HANDLE;
 	if (vk.has_timeline) {
@@ -179,7 +148,7 @@ int main(int argc, char **argv)
 			.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
 		};
 		VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
-		CHECK(vkCreateSemaphore(vk.device, &info, NULL, &timeline));
+		VB_CHECK(vkCreateSemaphore(vk.device, &info, NULL, &timeline));
 		step("timeline semaphore");
 	}
 
@@ -199,26 +168,26 @@ int main(int argc, char **argv)
 		.signalSemaphoreCount = timeline ? 1 : 0,
 		.pSignalSemaphores = &timeline,
 	};
-	CHECK(vkQueueSubmit(vk.queues[0], 1, &submit, fence));
-	CHECK(vkWaitForFences(vk.device, 1, &fence, VK_TRUE, 10000000000ull));
+	VB_CHECK(vkQueueSubmit(vk.queues[0], 1, &submit, fence));
+	VB_CHECK(vkWaitForFences(vk.device, 1, &fence, VK_TRUE, 10000000000ull));
 	step("submitted and waited");
 
 	/* More command buffers of the same pool, each recorded with the same copy, as each
 	 * submission record of Hesper's has its own; then one more pool. */
 	VkCommandBuffer more[3];
 	cb_info.commandBufferCount = 3;
-	CHECK(vkAllocateCommandBuffers(vk.device, &cb_info, more));
+	VB_CHECK(vkAllocateCommandBuffers(vk.device, &cb_info, more));
 	step("3 more command buffers");
 	for (int i = 0; i < 3; i++) {
 		record_copy(more[i], queries, small, false);
 		step(i == 0 ? "2nd recorded" : i == 1 ? "3rd recorded" : "4th recorded");
 	}
 	VkCommandPool pool2;
-	CHECK(vkCreateCommandPool(vk.device, &pool_info, NULL, &pool2));
+	VB_CHECK(vkCreateCommandPool(vk.device, &pool_info, NULL, &pool2));
 	cb_info.commandPool = pool2;
 	cb_info.commandBufferCount = 1;
 	VkCommandBuffer other;
-	CHECK(vkAllocateCommandBuffers(vk.device, &cb_info, &other));
+	VB_CHECK(vkAllocateCommandBuffers(vk.device, &cb_info, &other));
 	record_copy(other, queries, small, false);
 	step("a second pool, one command buffer recorded");
 
@@ -234,9 +203,9 @@ int main(int argc, char **argv)
 	submit.pCommandBuffers = &more[0];
 	for (uint64_t v = 2; v < 202; v++) {
 		one = v;
-		CHECK(vkResetFences(vk.device, 1, &fence));
-		CHECK(vkQueueSubmit(vk.queues[0], 1, &submit, fence));
-		CHECK(vkWaitForFences(vk.device, 1, &fence, VK_TRUE, 10000000000ull));
+		VB_CHECK(vkResetFences(vk.device, 1, &fence));
+		VB_CHECK(vkQueueSubmit(vk.queues[0], 1, &submit, fence));
+		VB_CHECK(vkWaitForFences(vk.device, 1, &fence, VK_TRUE, 10000000000ull));
 	}
 	step("200 copy batches, each signalling the timeline");
 

@@ -167,6 +167,38 @@ static uint32_t find_memory_type(const struct vb_ctx *ctx, uint32_t type_bits, V
 	vb_fail("no suitable memory type");
 }
 
+void *vb_host_buffer(struct vb_ctx *ctx, VkDeviceSize bytes, bool cached, VkBuffer *buffer, VkDeviceMemory *memory)
+{
+	VkBufferCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = bytes,
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	VB_CHECK(vkCreateBuffer(ctx->device, &info, NULL, buffer));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(ctx->device, *buffer, &req);
+	const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	uint32_t type = UINT32_MAX;
+	for (uint32_t i = 0; cached && i < ctx->mem_props.memoryTypeCount && type == UINT32_MAX; i++)
+		if ((req.memoryTypeBits & (1u << i)) &&
+		    (ctx->mem_props.memoryTypes[i].propertyFlags & (coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT)) ==
+			    (coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT))
+			type = i;
+	if (type == UINT32_MAX)
+		type = find_memory_type(ctx, req.memoryTypeBits, coherent);
+	VkMemoryAllocateInfo alloc = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = type,
+	};
+	VB_CHECK(vkAllocateMemory(ctx->device, &alloc, NULL, memory));
+	VB_CHECK(vkBindBufferMemory(ctx->device, *buffer, *memory, 0));
+	void *mapped = NULL;
+	VB_CHECK(vkMapMemory(ctx->device, *memory, 0, VK_WHOLE_SIZE, 0, &mapped));
+	return mapped;
+}
+
 static void create_resources(struct vb_ctx *ctx)
 {
 	VkMemoryRequirements req;

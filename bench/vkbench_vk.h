@@ -105,6 +105,12 @@ void vb_init_with_layer(struct vb_ctx *ctx, const char *layer, int family_overri
 void vb_finish(struct vb_ctx *ctx);
 
 /*
+ * A buffer of @bytes that transfers write into, in host-visible coherent memory (cached
+ * too when @cached and the device has such memory), bound and mapped; returns the mapping.
+ */
+void *vb_host_buffer(struct vb_ctx *ctx, VkDeviceSize bytes, bool cached, VkBuffer *buffer, VkDeviceMemory *memory);
+
+/*
  * Creates @k's pipeline from "<spv_dir>/<spv>" and names it @name (debug utils, when
  * the instance has them).
  */
