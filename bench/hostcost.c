@@ -31,7 +31,6 @@
  *
  * Exit status: 0 ok, 1 bad usage, 2 a Vulkan call failed (or the layer is missing).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,14 +87,11 @@ static void bad_usage(const char *fmt, const char *arg)
 
 static uint32_t parse_u32(const char *opt, const char *s)
 {
-	char *end;
-	unsigned long v;
+	uint32_t v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || !*s || s[0] == '-' || v == 0 || v > 1000000)
+	if (!vb_parse_u32(s, 1, 1000000, &v))
 		bad_usage("bad number for %s", opt);
-	return (uint32_t)v;
+	return v;
 }
 
 static void parse_options(struct options *o, int argc, char **argv)

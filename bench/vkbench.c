@@ -157,14 +157,11 @@ static void bad_usage(const char *fmt, const char *arg)
 
 static uint32_t parse_u32(const char *opt, const char *s, uint32_t min)
 {
-	char *end;
-	unsigned long v;
+	uint32_t v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || !*s || s[0] == '-' || v > UINT32_MAX || v < min)
+	if (!vb_parse_u32(s, min, UINT32_MAX, &v))
 		bad_usage("bad number for %s", opt);
-	return (uint32_t)v;
+	return v;
 }
 
 static double parse_positive(const char *opt, const char *s)

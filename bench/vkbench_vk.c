@@ -586,3 +586,16 @@ const char *vb_own_dir(void)
 	*slash = '\0';
 	return path;
 }
+
+bool vb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || !*s || s[0] == '-' || v < min || v > max)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}

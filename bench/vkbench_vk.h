@@ -165,4 +165,7 @@ double vb_quantile_sorted(const double *v, size_t n, double q);
 /* The directory holding the running executable, where the build puts the SPIR-V. */
 const char *vb_own_dir(void);
 
+/* Parses @s as a decimal number in [@min, @max] into *@out; false when it is not one. */
+bool vb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+
 #endif
