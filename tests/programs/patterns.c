@@ -915,9 +915,7 @@ static int p_threads(struct pat *p, int nthreads, enum thread_submit how, bool c
 			continue;
 		VkCommandBuffer cb = vkc_command_buffer(&p->vk);
 		VkFence fence = vkc_fence(&p->vk);
-		begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		rec_count(p, cb, shared, 0, 1);
-		end(cb);
+		record_counts(p, cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, shared, 0, 1);
 		submit(p->vk.queues[q], &cb, 1, fence);
 		vkc_wait_fence(&p->vk, fence);
 		vkDestroyFence(p->vk.device, fence, NULL);
