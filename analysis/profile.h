@@ -18,6 +18,7 @@ struct hesper_device_info {
 	char name[HESPER_NAME_MAX];
 	char driver[HESPER_NAME_MAX];
 	double timestamp_period_ns;
+	char copy[8];          /* how its timestamps were read back: "wait" or "host" ("" unknown) */
 };
 
 /* GPU busy time of one queue: the union of the intervals its command buffers ran. */

@@ -184,6 +184,10 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		put_field(out, d->driver, sizeof(d->driver));
 		fputs(", \"timestamp_period_ns\": ", out);
 		put_double(out, d->timestamp_period_ns);
+		if (d->copy[0]) {
+			fputs(", \"copy\": ", out);
+			put_field(out, d->copy, sizeof(d->copy));
+		}
 		fputc('}', out);
 	}
 	fputs(p->device_count ? "\n  ],\n" : "],\n", out);

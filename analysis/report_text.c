@@ -197,7 +197,10 @@ print_header(FILE *out, const struct hesper_profile *p)
 		put_clean(out, d->name, strnlen(d->name, HESPER_NAME_MAX));
 		fputs(", driver ", out);
 		put_clean(out, d->driver, strnlen(d->driver, HESPER_NAME_MAX));
-		fprintf(out, ", timestampPeriod %g ns\n", d->timestamp_period_ns);
+		fprintf(out, ", timestampPeriod %g ns", d->timestamp_period_ns);
+		if (d->copy[0])
+			fprintf(out, ", timestamps read by %s", strcmp(d->copy, "host") ? "a GPU copy" : "the host");
+		fputc('\n', out);
 	}
 }
 

@@ -1,5 +1,6 @@
 /*
- * The collector: a thread that waits for Hesper's copies, reads the copied timestamps,
+ * The collector: a thread that waits for submissions to complete, collects their
+ * timestamps (runs.h), reads them,
  * turns ticks into nanoseconds and feeds the profile. The program's threads never wait
  * for it. At vkDestroyDevice and at exit the same harvesting runs on the caller's
  * thread, for a bounded time.
@@ -13,6 +14,7 @@
 
 #include "layer.h"
 #include "profile.h"
+#include "runs.h"
 #include "submission.h"
 
 /*
@@ -210,8 +212,8 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed && !conflict && !o->unavailable
 				     ? sub->kit.results + o->base
 				     : NULL;
-	uint64_t runs = o->executions;
-	uint64_t untimed_runs = ts ? runs - 1 : runs; /* only the last run's timestamps survive */
+	uint64_t runs = 1;
+	uint64_t untimed_runs = ts ? 0 : 1;
 
 	p->timestamps_written += (uint64_t)rec->queries_used * runs;
 	p->dropped += rec->lost_dispatches * runs;
@@ -287,35 +289,6 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	}
 }
 
-/*
- * Marks each occurrence of @sub with a query its copy left unwritten. Returns whether the
- * copy ran ahead of a timestamp write.
- */
-static bool check_results(struct hesper_device *dev, struct hesper_submission *sub)
-{
-	const uint64_t *r = sub->kit.results;
-	bool ahead = false;
-	for (size_t i = 0; i < sub->occ_count; i++) {
-		struct hesper_occurrence *o = &sub->occ[i];
-		if (o->base == HESPER_NO_SLOT)
-			continue;
-		bool missing = false;
-		for (uint32_t q = 0; q < o->rec->queries_used; q++)
-			missing |= r[o->base + q] == HESPER_UNWRITTEN;
-		/*
-		 * This driver's copy ran ahead of the writes: this run's times are dropped (reading
-		 * the pool from this thread instead crashed lavapipe now and then, in
-		 * vkGetQueryPoolResults beside its queue thread), and copies wait per query from now on.
-		 */
-		o->unavailable = missing;
-		if (o->unavailable) {
-			atomic_store(&dev->copy_wait, true);
-			ahead = true;
-		}
-	}
-	return ahead;
-}
-
 /* Adds a finished (or abandoned, when @lost) submission to the profile. */
 static void account(struct hesper_queue *q, struct hesper_submission *sub, bool lost)
 {
@@ -323,16 +296,11 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 	struct hesper_device *dev = q->dev;
 	if (lost)
 		sub->failed = true;
-	if (!sub->failed && sub->slots && !sub->kit.coherent) {
-		VkMappedMemoryRange range = {
-			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
-			.memory = sub->kit.memory,
-			.size = VK_WHOLE_SIZE,
-		};
-		dev->next.InvalidateMappedMemoryRanges(dev->handle, 1, &range);
-	}
 	uint64_t t0 = hesper_now_ns();
-	bool ahead = !sub->failed && sub->slots && check_results(dev, sub);
+	/* The defence: a run whose queries never became available (0 in every run so far). */
+	bool ahead = false;
+	for (size_t i = 0; i < sub->occ_count && !sub->failed; i++)
+		ahead |= sub->occ[i].unavailable;
 	bool trace = hesper_process_wants_trace();
 	/* Every caller holds collector.harvest: the cached name needs no lock of its own. */
 	static struct hesper_name *unknown;
@@ -377,9 +345,7 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 static void abandon(struct hesper_submission *sub)
 {
 	hesper_submission_release_recordings(sub);
-	free(sub->occ);
-	free(sub->kit.key);
-	free(sub);
+	hesper_submission_free(sub);
 }
 
 /* Whether @sub's copies are done: VK_SUCCESS, VK_NOT_READY / VK_TIMEOUT, or an error. Waits up to @wait_ns. */
@@ -427,6 +393,8 @@ static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 		if (r == VK_TIMEOUT || r == VK_NOT_READY)
 			return true;
 		bool lost = r != VK_SUCCESS; /* device lost: its timestamps will never come */
+		if (!lost && !sub->failed && sub->slots && !hesper_runs_collect(q, sub, wait_ns))
+			return true;
 		if (lost && !atomic_exchange(&q->dev->lost, true))
 			hesper_log("the device '%s' was lost (%d); its work still in flight is reported as dropped",
 				   q->dev->props.deviceName, (int)r);

@@ -75,7 +75,8 @@
 	NEXT(GetCalibratedTimestampsEXT)                     \
 	NEXT(CreateSemaphore)                                \
 	NEXT(DestroySemaphore)                               \
-	NEXT(GetSemaphoreCounterValueKHR)
+	NEXT(GetSemaphoreCounterValueKHR)                    \
+	NEXT(GetQueryPoolResults)
 
 /*
  * Recorded commands that make the GPU work (barriers too: they wait and flush caches)

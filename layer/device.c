@@ -94,21 +94,28 @@ static VkDriverId describe_device(const struct hesper_device *dev, struct hesper
 }
 
 /*
- * Whether a device's copies wait per query (HESPER_COPY). A barrier is faster where the
- * driver waits for each query separately; it is taken on NVIDIA's driver, where that
- * was measured (bench/results/h200-2026-11-30b), and elsewhere only when asked for.
+ * How @dev's timestamps reach Hesper (HESPER_COPY; both are exact by the specification,
+ * docs/timing.md). The host way needs timeline semaphores and costs the GPU nothing; the
+ * wait way costs NVIDIA's driver about 0.9 us of GPU time per query (docs/measurements.md)
+ * and lavapipe nothing, while lavapipe's vkGetQueryPoolResults waits for the whole device
+ * to go idle, which is unsafe beside the program's own queue calls. So auto takes the
+ * host way on NVIDIA's driver and the wait way elsewhere.
  */
-static bool copy_waits(VkDriverId driver, enum hesper_copy copy)
+static enum hesper_copy_way copy_way(const struct hesper_device *dev, VkDriverId driver, enum hesper_copy copy)
 {
+	bool host_possible = dev->timeline && dev->next.GetQueryPoolResults;
 	switch (copy) {
 	case HESPER_COPY_WAIT:
-		return true;
-	case HESPER_COPY_BARRIER:
-		return false;
+		return HESPER_WAY_WAIT;
+	case HESPER_COPY_HOST:
+		if (!host_possible)
+			hesper_log("HESPER_COPY=host needs timeline semaphores, which '%s' lacks; copying on the GPU",
+				   dev->props.deviceName);
+		return host_possible ? HESPER_WAY_HOST : HESPER_WAY_WAIT;
 	case HESPER_COPY_AUTO:
 		break;
 	}
-	return driver != VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+	return host_possible && driver == VK_DRIVER_ID_NVIDIA_PROPRIETARY ? HESPER_WAY_HOST : HESPER_WAY_WAIT;
 }
 
 /* Reads what Hesper needs to know about @dev's physical device. Returns 0, or -1 when out of memory. */
@@ -202,7 +209,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	dev->clock.valid = hesper_device_calibrate(dev, &dev->clock);
 
 	struct hesper_device_info described = {0};
-	atomic_init(&dev->copy_wait, copy_waits(describe_device(dev, &described), proc->settings.copy));
+	dev->copy_way = copy_way(dev, describe_device(dev, &described), proc->settings.copy);
+	snprintf(described.copy, sizeof(described.copy), "%s", dev->copy_way == HESPER_WAY_HOST ? "host" : "wait");
 	pthread_mutex_lock(&proc->lock);
 	int index = hesper_profile_add_device(proc->profile, &described);
 	if (index >= 0) {

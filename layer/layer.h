@@ -90,6 +90,13 @@ struct hesper_query_block {
 };
 
 struct hesper_submission;
+struct hesper_occurrence;
+
+/* How a device's timestamps reach Hesper's results (HESPER_COPY; submission.h says more). */
+enum hesper_copy_way {
+	HESPER_WAY_WAIT,                    /* a GPU copy after each submission, waiting per query */
+	HESPER_WAY_HOST,                    /* read on the host once the submission completed */
+};
 
 struct hesper_queue {
 	VkQueue handle;
@@ -146,8 +153,7 @@ struct hesper_device {
 	atomic_int collector_users;         /* collector waits in progress on this device */
 	atomic_bool closing;
 	atomic_bool lost;                   /* said once, when a wait first reports the device lost */
-	atomic_bool copy_wait;              /* copies wait per query (see submit.c); set for good when a
-					       barrier alone left queries unavailable */
+	enum hesper_copy_way copy_way;      /* how timestamps reach the results (submission.h) */
 	struct hesper_device *next_in_process;
 };
 
@@ -215,6 +221,8 @@ struct hesper_recording {
 	 */
 	atomic_uint pending;
 	struct hesper_queue *_Atomic pending_queue;
+	struct hesper_occurrence *_Atomic unread; /* host way: its newest run not read yet (runs.h) */
+	atomic_uint_fast64_t seen;          /* the submit call and run index it last ran in (submit.c) */
 	uint64_t hook_ns;                   /* host time spent recording, sampled */
 };
 

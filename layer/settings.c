@@ -267,13 +267,13 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 	}
 	case SETTING_COPY: {
 		/* In enum hesper_copy's order. */
-		static const char *const copies[] = { "auto", "wait", "barrier" };
+		static const char *const copies[] = { "auto", "wait", "host" };
 		int i = word_index(v, copies, 3);
 		if (i >= 0) {
 			s->copy = (enum hesper_copy)i;
 			return 0;
 		}
-		reject_value(err, set->name, raw, "auto, wait or barrier");
+		reject_value(err, set->name, raw, "auto, wait or host");
 		return -1;
 	}
 	case SETTING_DISABLE:

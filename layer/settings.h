@@ -8,9 +8,10 @@
  *   HESPER_EXIT_TIMEOUT_MS=N      how long exit waits for work in flight (0..600000, default 5000)
  *   HESPER_MAX_QUERIES=N          timestamp queries Hesper may hold per device (0..1000000000,
  *                                 default 67108864, 512 MiB of query memory); past it dispatches are dropped
- *   HESPER_COPY=auto|wait|barrier how Hesper's copy of the timestamps waits for them: per query
- *                                 (wait), or one barrier with an availability check (barrier);
- *                                 auto (default) takes barrier on NVIDIA's driver, wait elsewhere
+ *   HESPER_COPY=auto|wait|host    how Hesper's timestamps reach it: a GPU copy after each
+ *                                 submission that waits per query (wait), or a read on the host
+ *                                 once the submission completed (host); auto (default) takes host
+ *                                 on NVIDIA's driver, wait elsewhere
  *   HESPER_DISABLE=1              make the layer a pass-through
  */
 #ifndef HESPER_SETTINGS_H
@@ -28,7 +29,7 @@ enum hesper_mode {
 enum hesper_copy {
 	HESPER_COPY_AUTO,
 	HESPER_COPY_WAIT,
-	HESPER_COPY_BARRIER,
+	HESPER_COPY_HOST,
 };
 
 struct hesper_settings {

@@ -1,7 +1,19 @@
 /*
- * A submission: one vkQueueSubmit / vkQueueSubmit2 call as Hesper tracks it. It holds the
- * recordings that ran, where their timestamps are copied to, and the fence that says
- * when the copy is done. Records are recycled per queue.
+ * A submission: one vkQueueSubmit / vkQueueSubmit2 call as Hesper tracks it. It holds one
+ * run (occurrence) per execution of a recording, each with its own result slots, and says
+ * when those slots are filled. Records are recycled per queue.
+ *
+ * How the timestamps reach the slots is the device's copy way (docs/timing.md argues each
+ * from the specification):
+ *   wait  Hesper's batch after the program's copies every run's queries with
+ *         VK_QUERY_RESULT_WAIT_BIT, which orders the copy after the timestamp writes.
+ *   host  no copy: once Hesper's completion signal is reached, every command before it
+ *         has completed, and the collector reads the pools with vkGetQueryPoolResults.
+ *         A run whose recording is submitted again before it was read is read by that
+ *         submit hook when it has completed, else copied (WAIT_BIT) by a batch Hesper puts
+ *         before the new run on the same queue (runs.c).
+ * In both ways a recording executed twice within one submission gets a copy (WAIT_BIT) of
+ * its first run inserted between the two (copies.c).
  */
 #ifndef HESPER_SUBMISSION_H
 #define HESPER_SUBMISSION_H
@@ -9,27 +21,47 @@
 #include "layer.h"
 
 /*
- * What a result slot holds until a copy writes it. The copy asks for values only (no
- * availability word: half the memory), and a query that is not available leaves its
- * slot as it was, so this mark is how the collector tells a copy that ran ahead of a
- * timestamp write. No device counts its ticks up to it.
+ * What a result slot holds until a copy or a read writes it. A query that is not
+ * available leaves its slot as it was, so a slot still marked after its copy or read is
+ * a timestamp that was not there yet. No device counts its ticks up to it.
  */
 #define HESPER_UNWRITTEN UINT64_MAX
 
-/* The base of an occurrence whose timestamps are not copied. */
+/* The base of a run whose timestamps are not collected. */
 #define HESPER_NO_SLOT UINT32_MAX
 
-/* One recording's run within a submission. */
-struct hesper_occurrence {
-	struct hesper_recording *rec;       /* a reference is held */
-	uint32_t base;                      /* its first result slot in the buffer, or HESPER_NO_SLOT */
-	uint32_t executions;                /* times it ran in this submission */
-	uint32_t batch;                     /* index of its batch in the call */
-	atomic_bool conflict;               /* ran on two queues at once: its queries were shared */
-	bool unavailable;                   /* a copied query was not available: its times are dropped */
+/* Where a run of the host way stands (struct hesper_occurrence.state). */
+enum hesper_run_state {
+	HESPER_RUN_PENDING,                 /* to be read from the pools once its submission completed */
+	HESPER_RUN_CLAIMED,                 /* a later submit hook is reading it or arranging its copy */
+	HESPER_RUN_READING,                 /* the collector is reading it */
+	HESPER_RUN_DONE,                    /* its slots are final (or it is marked unavailable) */
+	HESPER_RUN_COPY_LATER,              /* a later batch on its queue copies it: final at copy_value */
 };
 
-/* How Hesper learns that a submission's copies are done. */
+struct hesper_submission;
+
+/* One execution of a recording within a submission. */
+struct hesper_occurrence {
+	struct hesper_recording *rec;       /* a reference is held */
+	struct hesper_submission *sub;      /* the submission it belongs to */
+	uint32_t base;                      /* its first result slot, or HESPER_NO_SLOT */
+	uint32_t batch;                     /* index of its batch in the program's call */
+	atomic_bool conflict;               /* ran on two queues at once: its queries were shared */
+	bool overwritten;                   /* ran again in the same command buffer before any copy
+					       could be placed between: counted, not timed */
+	bool copied_between;                /* a copy inserted before its next execution fills its slots */
+	bool superseded;                    /* executed again later in the same submission */
+	bool unavailable;                   /* a query never became available: its times are dropped */
+	/* Host way only. */
+	atomic_int state;                   /* enum hesper_run_state */
+	atomic_bool released;               /* a submit hook that took it from rec->unread is done with it */
+	bool published;                     /* it was made its recording's unread run */
+	uint64_t copy_value;                /* HESPER_RUN_COPY_LATER: the queue timeline value that says copied */
+	uint64_t unavailable_since;         /* host time a read first found a query unavailable, or 0 */
+};
+
+/* How Hesper learns that a submission is done. */
 enum hesper_sync {
 	HESPER_SYNC_NONE,                   /* nothing was submitted for it: done at once */
 	HESPER_SYNC_FENCE,                  /* its fence */
@@ -48,29 +80,44 @@ struct hesper_copy_key {
 };
 
 /*
- * Hesper's recorded copy and the buffer it copies into: one unit, so a submission record
- * can hand it to another whose copies are the same (submit.c).
+ * Hesper's command buffer and the results buffer it copies into: one unit, so a
+ * submission record can hand it to another whose copies are the same (copies.c).
  */
 struct hesper_copy_kit {
-	VkCommandBuffer cb;                 /* Hesper's: copies the results out */
+	VkCommandBuffer cb;                 /* Hesper's: the copy after the program's batches (wait
+					       way) or before them (host way) */
 	VkBuffer buffer;
-	VkDeviceMemory memory;
-	uint64_t *results;                  /* mapped buffer: one value per slot, HESPER_UNWRITTEN
-					       while no copy has written it */
+	VkDeviceMemory memory;              /* host visible and coherent */
+	uint64_t *results;                  /* mapped buffer: one value per slot, HESPER_UNWRITTEN until written */
 	uint32_t capacity;                  /* slots in the buffer */
-	bool coherent;
 	struct hesper_copy_key *key;        /* what cb copies now; valid when key_valid */
 	size_t key_count, key_capacity;
 	bool key_valid;
-	bool key_wait;                      /* cb's copies use VK_QUERY_RESULT_WAIT_BIT */
+};
+
+/* A copy inserted before the program's command buffer @before of batch @batch. */
+struct hesper_insertion {
+	uint32_t batch, before;
+	uint32_t first_occ, occ_count;      /* its runs: indices into struct hesper_submission.between */
+	VkCommandBuffer cb;
 };
 
 struct hesper_submission {
 	struct hesper_submission *next;     /* pending or free list */
+	struct hesper_queue *queue;
 	struct hesper_copy_kit kit;
 	VkFence fence;
 	struct hesper_occurrence *occ;
 	size_t occ_count, occ_capacity;
+	/* Copies between repeated executions (copies.c), and the runs each copies. */
+	struct hesper_insertion *inserts;
+	size_t insert_count, insert_capacity;
+	uint32_t *between;
+	size_t between_count, between_capacity;
+	VkCommandBuffer *spare_cbs;         /* command buffers of earlier insertions, for reuse */
+	size_t spare_count, spare_capacity;
+	void *scratch;                      /* the batches passed down, when Hesper rewrote them */
+	size_t scratch_capacity;            /* bytes */
 	uint32_t batch_count;
 	uint32_t slots;                     /* slots used this time */
 	enum hesper_sync sync;
@@ -83,12 +130,18 @@ struct hesper_submission {
 	uint32_t thread;                    /* the calling thread's id */
 };
 
+/* A submission record for @q from its free list or a new one, emptied; NULL when memory runs out. */
+struct hesper_submission *hesper_submission_take(struct hesper_queue *q);
+
+/* Frees @sub's memory (its Vulkan objects are the caller's). */
+void hesper_submission_free(struct hesper_submission *sub);
+
 /* Drops @sub's references to its recordings (noting them harvested when they were submitted). */
 void hesper_submission_release_recordings(struct hesper_submission *sub);
 
 /*
  * Unreferences the recordings of @sub, marks the result slots it used unwritten again and
- * puts it on @queue's free list for reuse. Call once its copy can no longer write them.
+ * puts it on @queue's free list for reuse. Call once nothing can write them any more.
  */
 void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submission *sub);
 
@@ -96,7 +149,7 @@ void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submiss
  * Creates what the first submissions on @queue need (its command pool, timeline semaphore
  * or fence, one submission record with a results buffer and a command buffer), so that a
  * program's first vkQueueSubmit does not pay for it, and runs Hesper's kind of work on the
- * queue once, waiting for it (see warm_up in submit.c). Call before the program has the
+ * queue once, waiting for it (see warm_up in copies.c). Call before the program has the
  * queue's handle. Failures are left to the submit path.
  */
 void hesper_queue_prepare(struct hesper_queue *queue);

@@ -183,6 +183,7 @@ load_devices_and_queues(struct loader *l, json_object *root, struct hesper_profi
 
 		copy_string(info.name, sizeof(info.name), d, "name");
 		copy_string(info.driver, sizeof(info.driver), d, "driver");
+		copy_string(info.copy, sizeof(info.copy), d, "copy");
 		if (get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns))
 			return -1;
 		if (hesper_profile_add_device(p, &info) < 0)

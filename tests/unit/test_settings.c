@@ -82,18 +82,18 @@ START_TEST(apply_copy_forms)
 {
 	struct hesper_settings s;
 
-	assert_accepted("HESPER_COPY", "barrier", &s);
-	ck_assert_int_eq(s.copy, HESPER_COPY_BARRIER);
+	assert_accepted("HESPER_COPY", "host", &s);
+	ck_assert_int_eq(s.copy, HESPER_COPY_HOST);
 	assert_accepted("HESPER_COPY", " WAIT ", &s);
 	ck_assert_int_eq(s.copy, HESPER_COPY_WAIT);
 	assert_accepted("HESPER_COPY", "Auto", &s);
 	ck_assert_int_eq(s.copy, HESPER_COPY_AUTO);
-	assert_rejected("HESPER_COPY", "fast", "hesper: ignoring HESPER_COPY='fast': expected auto, wait or barrier\n");
-	assert_rejected("HESPER_COPY", "", "hesper: ignoring HESPER_COPY='': expected auto, wait or barrier\n");
+	assert_rejected("HESPER_COPY", "fast", "hesper: ignoring HESPER_COPY='fast': expected auto, wait or host\n");
+	assert_rejected("HESPER_COPY", "", "hesper: ignoring HESPER_COPY='': expected auto, wait or host\n");
 	/* A rejected value keeps the one before. */
 	hesper_settings_default(&s);
 	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "wait", NULL), 0);
-	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "barriers", NULL), -1);
+	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "hosts", NULL), -1);
 	ck_assert_int_eq(s.copy, HESPER_COPY_WAIT);
 }
 END_TEST

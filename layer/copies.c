@@ -1,0 +1,348 @@
+/*
+ * The results buffer of a submission record and the command buffers that copy timestamps
+ * into it. Every copy here passes VK_QUERY_RESULT_WAIT_BIT: with it, the specification
+ * makes vkCmdCopyQueryPoolResults wait until each query is available and see the most
+ * recent use of the query on the same queue, which is what makes the values this run's
+ * (docs/timing.md). A pipeline barrier alone orders commands, not query availability: a
+ * copy after one ran ahead of the timestamp writes on NVIDIA's driver and on lavapipe.
+ */
+#include <string.h>
+
+#include "copies.h"
+
+/*
+ * A memory type for the results: host visible and coherent (the specification promises
+ * one for buffers), cached where the device has it. Coherent memory lets the collector
+ * write values it read on the host into the same slots GPU copies write. UINT32_MAX if none.
+ */
+static uint32_t pick_memory_type(const struct hesper_device *dev, uint32_t allowed)
+{
+	static const VkMemoryPropertyFlags wanted[] = {
+		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT |
+			VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+	};
+	for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); w++) {
+		for (uint32_t i = 0; i < dev->memory.memoryTypeCount; i++) {
+			VkMemoryPropertyFlags flags = dev->memory.memoryTypes[i].propertyFlags;
+			if ((allowed & (1u << i)) && (flags & wanted[w]) == wanted[w])
+				return i;
+		}
+	}
+	return UINT32_MAX;
+}
+
+void hesper_copies_free_buffer(struct hesper_device *dev, struct hesper_submission *sub)
+{
+	if (sub->kit.memory) {
+		if (sub->kit.results)
+			dev->next.UnmapMemory(dev->handle, sub->kit.memory);
+		dev->next.FreeMemory(dev->handle, sub->kit.memory, NULL);
+	}
+	if (sub->kit.buffer)
+		dev->next.DestroyBuffer(dev->handle, sub->kit.buffer, NULL);
+	sub->kit.memory = VK_NULL_HANDLE;
+	sub->kit.buffer = VK_NULL_HANDLE;
+	sub->kit.results = NULL;
+	sub->kit.capacity = 0;
+	sub->kit.key_valid = false; /* a recorded copy names the old buffer */
+}
+
+void hesper_copies_mark_unwritten(struct hesper_copy_kit *kit, uint32_t count)
+{
+	if (kit->results && count)
+		memset(kit->results, 0xff, (size_t)count * sizeof(uint64_t));
+}
+
+int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots)
+{
+	if (sub->kit.capacity >= slots)
+		return 0;
+	hesper_copies_free_buffer(dev, sub);
+	uint32_t capacity = slots < 1024 ? 1024 : slots;
+	VkBufferCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = (VkDeviceSize)capacity * sizeof(uint64_t),
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	if (dev->next.CreateBuffer(dev->handle, &info, NULL, &sub->kit.buffer) != VK_SUCCESS)
+		goto fail;
+	VkMemoryRequirements req;
+	dev->next.GetBufferMemoryRequirements(dev->handle, sub->kit.buffer, &req);
+	uint32_t type = pick_memory_type(dev, req.memoryTypeBits);
+	if (type == UINT32_MAX)
+		goto fail;
+	VkMemoryAllocateInfo alloc = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = type,
+	};
+	if (dev->next.AllocateMemory(dev->handle, &alloc, NULL, &sub->kit.memory) != VK_SUCCESS)
+		goto fail;
+	if (dev->next.BindBufferMemory(dev->handle, sub->kit.buffer, sub->kit.memory, 0) != VK_SUCCESS)
+		goto fail;
+	void *mapped = NULL;
+	if (dev->next.MapMemory(dev->handle, sub->kit.memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
+		goto fail;
+	sub->kit.results = mapped;
+	sub->kit.capacity = capacity;
+	hesper_copies_mark_unwritten(&sub->kit, capacity);
+	return 0;
+fail:
+	hesper_copies_free_buffer(dev, sub);
+	return -1;
+}
+
+/* Creates the command pool Hesper records its copies in, on first use. */
+static int ensure_pool(struct hesper_queue *q)
+{
+	if (q->pool)
+		return 0;
+	VkCommandPoolCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+		.queueFamilyIndex = q->family,
+	};
+	return q->dev->next.CreateCommandPool(q->dev->handle, &info, NULL, &q->pool) == VK_SUCCESS ? 0 : -1;
+}
+
+/* A new command buffer from @q's pool, usable below the loader; VK_NULL_HANDLE on failure. */
+static VkCommandBuffer new_command_buffer(struct hesper_queue *q)
+{
+	struct hesper_device *dev = q->dev;
+	if (ensure_pool(q) != 0)
+		return VK_NULL_HANDLE;
+	VkCommandBufferAllocateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = q->pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = 1,
+	};
+	VkCommandBuffer cb = VK_NULL_HANDLE;
+	if (dev->next.AllocateCommandBuffers(dev->handle, &info, &cb) != VK_SUCCESS)
+		return VK_NULL_HANDLE;
+	/* A command buffer made below the loader needs the loader's dispatch pointer. */
+	if (dev->set_loader_data)
+		dev->set_loader_data(dev->handle, cb);
+	return cb;
+}
+
+/* Creates @q's timeline semaphore on first use; 0 on success. */
+static int ensure_timeline(struct hesper_queue *q)
+{
+	if (q->timeline)
+		return 0;
+	VkSemaphoreTypeCreateInfo type = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+	};
+	VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
+	return q->dev->next.CreateSemaphore(q->dev->handle, &info, NULL, &q->timeline) == VK_SUCCESS ? 0 : -1;
+}
+
+int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	struct hesper_device *dev = q->dev;
+	if (!sub->kit.cb) {
+		sub->kit.cb = new_command_buffer(q);
+		if (!sub->kit.cb)
+			return -1;
+		sub->kit.key_valid = false;
+	}
+	if (dev->timeline)
+		return ensure_timeline(q);
+	if (!sub->fence) {
+		VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+		if (dev->next.CreateFence(dev->handle, &info, NULL, &sub->fence) != VK_SUCCESS) {
+			sub->fence = VK_NULL_HANDLE;
+			return -1;
+		}
+	} else if (dev->next.ResetFences(dev->handle, 1, &sub->fence) != VK_SUCCESS) {
+		return -1;
+	}
+	return 0;
+}
+
+/* Flags of every copy: one 64-bit value per query, after the query is available. */
+#define COPY_FLAGS (VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)
+
+/* The copy command for block @b of run @o (false past its last used block). */
+static bool block_copy(const struct hesper_occurrence *o, uint32_t b, struct hesper_copy_key *out)
+{
+	const struct hesper_recording *rec = o->rec;
+	if (b >= rec->block_count || hesper_block_start(b) >= rec->queries_used)
+		return false;
+	uint32_t count = rec->queries_used - hesper_block_start(b);
+	if (count > hesper_block_size(b))
+		count = hesper_block_size(b);
+	*out = (struct hesper_copy_key){rec->blocks[b]->pool, count, o->base + hesper_block_start(b)};
+	return true;
+}
+
+/* Whether the copy after the program's batches takes run @o (inserted copies take the others). */
+static bool copied_after(const struct hesper_occurrence *o)
+{
+	return o->base != HESPER_NO_SLOT && !o->copied_between && !o->overwritten;
+}
+
+/* Walks the copy commands after the program's batches, in order: start with *i = *b = 0; false at the end. */
+static bool next_copy(const struct hesper_submission *sub, size_t *i, uint32_t *b, struct hesper_copy_key *out)
+{
+	for (; *i < sub->occ_count; ++*i, *b = 0) {
+		if (copied_after(&sub->occ[*i]) && block_copy(&sub->occ[*i], *b, out)) {
+			++*b;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* True when @kit's recorded command buffer copies exactly what @sub must copy now. */
+static bool copies_match(const struct hesper_submission *sub, const struct hesper_copy_kit *kit)
+{
+	if (!kit->key_valid)
+		return false;
+	size_t i = 0, k = 0;
+	uint32_t b = 0;
+	struct hesper_copy_key c;
+	for (; next_copy(sub, &i, &b, &c); k++) {
+		if (k == kit->key_count)
+			return false;
+		const struct hesper_copy_key *had = &kit->key[k];
+		if (had->pool != c.pool || had->count != c.count || had->slot != c.slot)
+			return false;
+	}
+	return k == kit->key_count;
+}
+
+/*
+ * Where @sub's own command buffer copies something else, takes a recorded one that copies
+ * exactly this from a finished submission record of @q (its buffer with it), leaving
+ * @sub's in its place. Programs that record afresh each frame get the same query blocks
+ * back, but not always in the same record. Returns whether @sub's copies are ready.
+ */
+static bool adopt_matching_copies(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	if (copies_match(sub, &sub->kit))
+		return true;
+	bool found = false;
+	pthread_mutex_lock(&q->lock);
+	unsigned looked = 0;
+	for (struct hesper_submission *other = q->free_list; other && looked < 16 && !found;
+	     other = other->next, looked++) {
+		if (!other->kit.cb || other->kit.capacity < sub->kit.capacity || !copies_match(sub, &other->kit))
+			continue;
+		struct hesper_copy_kit mine = sub->kit;
+		sub->kit = other->kit;
+		other->kit = mine;
+		found = true;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return found;
+}
+
+/* Appends @c to what @sub's command buffer copies; false when memory runs out. */
+static bool remember_copy(struct hesper_submission *sub, const struct hesper_copy_key *c)
+{
+	if (!hesper_reserve_one((void **)&sub->kit.key, sub->kit.key_count, &sub->kit.key_capacity, sizeof(*sub->kit.key)))
+		return false;
+	sub->kit.key[sub->kit.key_count++] = *c;
+	return true;
+}
+
+/* Begins @cb for a copy that may be submitted again (resubmitted work resubmits its copy). */
+static int begin(const struct hesper_device *dev, VkCommandBuffer cb)
+{
+	VkCommandBufferBeginInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	return dev->next.BeginCommandBuffer(cb, &info) == VK_SUCCESS ? 0 : -1;
+}
+
+/* Makes the copies' writes visible to the host and ends @cb. */
+static int end_for_host(const struct hesper_device *dev, VkCommandBuffer cb)
+{
+	VkMemoryBarrier to_host = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+	};
+	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+				     NULL, 0, NULL);
+	return dev->next.EndCommandBuffer(cb) == VK_SUCCESS ? 0 : -1;
+}
+
+/* Records the copy of every block of run @o into @buffer. */
+static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_occurrence *o,
+		     VkBuffer buffer)
+{
+	struct hesper_copy_key c;
+	for (uint32_t b = 0; block_copy(o, b, &c); b++)
+		dev->next.CmdCopyQueryPoolResults(cb, c.pool, 0, c.count, buffer, c.slot * sizeof(uint64_t),
+						  sizeof(uint64_t), COPY_FLAGS);
+}
+
+int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	if (adopt_matching_copies(q, sub))
+		return 0;
+	struct hesper_device *dev = q->dev;
+	sub->kit.key_valid = false;
+	sub->kit.key_count = 0;
+	if (begin(dev, sub->kit.cb) != 0)
+		return -1;
+	bool remembered = true;
+	size_t i = 0;
+	uint32_t b = 0;
+	struct hesper_copy_key c;
+	while (next_copy(sub, &i, &b, &c)) {
+		dev->next.CmdCopyQueryPoolResults(sub->kit.cb, c.pool, 0, c.count, sub->kit.buffer,
+						  c.slot * sizeof(uint64_t), sizeof(uint64_t), COPY_FLAGS);
+		remembered = remembered && remember_copy(sub, &c);
+	}
+	if (end_for_host(dev, sub->kit.cb) != 0)
+		return -1;
+	sub->kit.key_valid = remembered;
+	return 0;
+}
+
+int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub,
+				struct hesper_occurrence *const *runs, size_t count)
+{
+	struct hesper_device *dev = q->dev;
+	sub->kit.key_valid = false; /* it copies other submissions' runs now */
+	if (begin(dev, sub->kit.cb) != 0)
+		return -1;
+	for (size_t i = 0; i < count; i++)
+		copy_run(dev, sub->kit.cb, runs[i], runs[i]->sub->kit.buffer);
+	return end_for_host(dev, sub->kit.cb);
+}
+
+/* A command buffer for an insertion: a spare one of @sub's, or a new one. */
+static VkCommandBuffer insertion_cb(struct hesper_queue *q, struct hesper_submission *sub, size_t used)
+{
+	if (used < sub->spare_count)
+		return sub->spare_cbs[used];
+	if (!hesper_reserve_one((void **)&sub->spare_cbs, sub->spare_count, &sub->spare_capacity,
+				sizeof(*sub->spare_cbs)))
+		return VK_NULL_HANDLE;
+	VkCommandBuffer cb = new_command_buffer(q);
+	if (cb)
+		sub->spare_cbs[sub->spare_count++] = cb;
+	return cb;
+}
+
+int hesper_copies_record_insertions(struct hesper_queue *q, struct hesper_submission *sub)
+{
+	struct hesper_device *dev = q->dev;
+	for (size_t k = 0; k < sub->insert_count; k++) {
+		struct hesper_insertion *ins = &sub->inserts[k];
+		ins->cb = insertion_cb(q, sub, k);
+		if (!ins->cb || begin(dev, ins->cb) != 0)
+			return -1;
+		for (uint32_t i = 0; i < ins->occ_count; i++)
+			copy_run(dev, ins->cb, &sub->occ[sub->between[ins->first_occ + i]], sub->kit.buffer);
+		if (end_for_host(dev, ins->cb) != 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * Hesper's own Vulkan objects per submission record: the results buffer every run's
+ * timestamps end up in, and the command buffers that copy them there on the GPU
+ * (always with VK_QUERY_RESULT_WAIT_BIT; see submission.h for when each is used).
+ */
+#ifndef HESPER_COPIES_H
+#define HESPER_COPIES_H
+
+#include "submission.h"
+
+/* Makes @sub's results buffer hold at least @slots, all marked unwritten; 0 on success. */
+int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots);
+
+/* Marks the first @count result slots of @kit unwritten again. */
+void hesper_copies_mark_unwritten(struct hesper_copy_kit *kit, uint32_t count);
+
+/* Frees @sub's results buffer. */
+void hesper_copies_free_buffer(struct hesper_device *dev, struct hesper_submission *sub);
+
+/* Creates @sub's command buffer and its completion signal (timeline or fence) on first use; 0 on success. */
+int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submission *sub);
+
+/*
+ * Readies @sub's command buffer to copy every run's queries into its slots (wait way),
+ * reusing a recorded one that copies exactly that where it can; 0 on success.
+ */
+int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission *sub);
+
+/* Records into @sub's command buffer copies of @count earlier runs into their own submissions' slots; 0 on success. */
+int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub,
+				struct hesper_occurrence *const *runs, size_t count);
+
+/* Records the command buffer of each of @sub's insertions; 0 on success. */
+int hesper_copies_record_insertions(struct hesper_queue *q, struct hesper_submission *sub);
+
+#endif
