@@ -210,7 +210,7 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	/* Ran on two queues at once: both runs wrote these queries, so neither's times hold. */
 	bool conflict = atomic_load(&o->conflict);
 	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed && !conflict && !o->unavailable
-				     ? sub->kit.results + o->base
+				     ? sub->kit.out.mapped + o->base
 				     : NULL;
 	uint64_t runs = 1;
 	uint64_t untimed_runs = ts ? 0 : 1;
@@ -316,7 +316,7 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 		for (size_t i = 0; i < sub->occ_count && !first_start && !sub->failed && sub->slots; i++) {
 			const struct hesper_occurrence *o = &sub->occ[i];
 			if (o->base != HESPER_NO_SLOT && o->rec->cb_query != HESPER_NO_QUERY)
-				first_start = sub->kit.results + o->base + o->rec->cb_query;
+				first_start = sub->kit.out.mapped + o->base + o->rec->cb_query;
 		}
 		sync_clock(p, dev, sub, first_start);
 		struct hesper_trace_event e = {

@@ -9,89 +9,29 @@
 #include <string.h>
 
 #include "copies.h"
-
-/*
- * A memory type for the results: host visible and coherent (the specification promises
- * one for buffers), cached where the device has it. Coherent memory lets the collector
- * write values it read on the host into the same slots GPU copies write. UINT32_MAX if none.
- */
-static uint32_t pick_memory_type(const struct hesper_device *dev, uint32_t allowed)
-{
-	static const VkMemoryPropertyFlags wanted[] = {
-		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT |
-			VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-	};
-	for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); w++) {
-		for (uint32_t i = 0; i < dev->memory.memoryTypeCount; i++) {
-			VkMemoryPropertyFlags flags = dev->memory.memoryTypes[i].propertyFlags;
-			if ((allowed & (1u << i)) && (flags & wanted[w]) == wanted[w])
-				return i;
-		}
-	}
-	return UINT32_MAX;
-}
+#include "host_buffer.h"
 
 void hesper_copies_free_buffer(struct hesper_device *dev, struct hesper_submission *sub)
 {
-	if (sub->kit.memory) {
-		if (sub->kit.results)
-			dev->next.UnmapMemory(dev->handle, sub->kit.memory);
-		dev->next.FreeMemory(dev->handle, sub->kit.memory, NULL);
-	}
-	if (sub->kit.buffer)
-		dev->next.DestroyBuffer(dev->handle, sub->kit.buffer, NULL);
-	sub->kit.memory = VK_NULL_HANDLE;
-	sub->kit.buffer = VK_NULL_HANDLE;
-	sub->kit.results = NULL;
-	sub->kit.capacity = 0;
+	hesper_host_buffer_destroy(dev, &sub->kit.out);
 	sub->kit.key_valid = false; /* a recorded copy names the old buffer */
 }
 
 void hesper_copies_mark_unwritten(struct hesper_copy_kit *kit, uint32_t count)
 {
-	if (kit->results && count)
-		memset(kit->results, 0xff, (size_t)count * sizeof(uint64_t));
+	if (kit->out.mapped && count)
+		memset(kit->out.mapped, 0xff, (size_t)count * sizeof(uint64_t));
 }
 
 int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots)
 {
-	if (sub->kit.capacity >= slots)
+	if (sub->kit.out.slots >= slots)
 		return 0;
 	hesper_copies_free_buffer(dev, sub);
-	uint32_t capacity = slots < 1024 ? 1024 : slots;
-	VkBufferCreateInfo info = {
-		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = (VkDeviceSize)capacity * sizeof(uint64_t),
-		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-	};
-	if (dev->next.CreateBuffer(dev->handle, &info, NULL, &sub->kit.buffer) != VK_SUCCESS)
-		goto fail;
-	VkMemoryRequirements req;
-	dev->next.GetBufferMemoryRequirements(dev->handle, sub->kit.buffer, &req);
-	uint32_t type = pick_memory_type(dev, req.memoryTypeBits);
-	if (type == UINT32_MAX)
-		goto fail;
-	VkMemoryAllocateInfo alloc = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = type,
-	};
-	if (dev->next.AllocateMemory(dev->handle, &alloc, NULL, &sub->kit.memory) != VK_SUCCESS)
-		goto fail;
-	if (dev->next.BindBufferMemory(dev->handle, sub->kit.buffer, sub->kit.memory, 0) != VK_SUCCESS)
-		goto fail;
-	void *mapped = NULL;
-	if (dev->next.MapMemory(dev->handle, sub->kit.memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
-		goto fail;
-	sub->kit.results = mapped;
-	sub->kit.capacity = capacity;
-	hesper_copies_mark_unwritten(&sub->kit, capacity);
+	if (hesper_host_buffer_create(dev, slots < 1024 ? 1024 : slots, &sub->kit.out) != 0)
+		return -1;
+	hesper_copies_mark_unwritten(&sub->kit, sub->kit.out.slots);
 	return 0;
-fail:
-	hesper_copies_free_buffer(dev, sub);
-	return -1;
 }
 
 /* Creates the command pool Hesper records its copies in, on first use. */
@@ -176,29 +116,52 @@ static bool block_copy(const struct hesper_occurrence *o, uint32_t b, struct hes
 	uint32_t count = rec->queries_used - hesper_block_start(b);
 	if (count > hesper_block_size(b))
 		count = hesper_block_size(b);
-	*out = (struct hesper_copy_key){rec->blocks[b]->pool, count, o->base + hesper_block_start(b)};
+	*out = (struct hesper_copy_key){.pool = rec->blocks[b]->pool, .count = count,
+					.slot = o->base + hesper_block_start(b)};
 	return true;
 }
 
-/* Whether the copy after the program's batches takes run @o (inserted copies take the others). */
-static bool copied_after(const struct hesper_occurrence *o)
+/* What the copy after the program's batches does for run @o: copy its queries (1), its shadow (2), nothing (0). */
+static int copied_after(const struct hesper_occurrence *o, bool queries)
 {
-	return o->base != HESPER_NO_SLOT && !o->copied_between && !o->overwritten;
+	if (o->base == HESPER_NO_SLOT || o->copied_between || o->overwritten)
+		return 0;
+	if (o->shadow)
+		return 2;
+	return queries ? 1 : 0;
 }
 
-/* Walks the copy commands after the program's batches, in order: start with *i = *b = 0; false at the end. */
-static bool next_copy(const struct hesper_submission *sub, size_t *i, uint32_t *b, struct hesper_copy_key *out)
+/*
+ * Walks the copy commands after the program's batches, in order: start with *i = *b = 0;
+ * false at the end. Runs copy their queries block by block (@queries), saved runs their
+ * shadow slots in one piece.
+ */
+static bool next_copy(const struct hesper_submission *sub, bool queries, size_t *i, uint32_t *b,
+		      struct hesper_copy_key *out)
 {
 	for (; *i < sub->occ_count; ++*i, *b = 0) {
-		if (copied_after(&sub->occ[*i]) && block_copy(&sub->occ[*i], *b, out)) {
-			++*b;
-			return true;
+		const struct hesper_occurrence *o = &sub->occ[*i];
+		switch (copied_after(o, queries)) {
+		case 1:
+			if (block_copy(o, *b, out)) {
+				++*b;
+				return true;
+			}
+			break;
+		case 2:
+			if (*b == 0) {
+				*out = (struct hesper_copy_key){.shadow = o->shadow, .first = o->shadow_slot,
+								.count = o->rec->queries_used, .slot = o->base};
+				++*b;
+				return true;
+			}
+			break;
 		}
 	}
 	return false;
 }
 
-/* True when @kit's recorded command buffer copies exactly what @sub must copy now. */
+/* True when @kit's recorded command buffer copies exactly what @sub must copy now (wait way). */
 static bool copies_match(const struct hesper_submission *sub, const struct hesper_copy_kit *kit)
 {
 	if (!kit->key_valid)
@@ -206,11 +169,12 @@ static bool copies_match(const struct hesper_submission *sub, const struct hespe
 	size_t i = 0, k = 0;
 	uint32_t b = 0;
 	struct hesper_copy_key c;
-	for (; next_copy(sub, &i, &b, &c); k++) {
+	for (; next_copy(sub, true, &i, &b, &c); k++) {
 		if (k == kit->key_count)
 			return false;
 		const struct hesper_copy_key *had = &kit->key[k];
-		if (had->pool != c.pool || had->count != c.count || had->slot != c.slot)
+		if (had->pool != c.pool || had->shadow != c.shadow || had->first != c.first || had->count != c.count ||
+		    had->slot != c.slot)
 			return false;
 	}
 	return k == kit->key_count;
@@ -231,7 +195,7 @@ static bool adopt_matching_copies(struct hesper_queue *q, struct hesper_submissi
 	unsigned looked = 0;
 	for (struct hesper_submission *other = q->free_list; other && looked < 16 && !found;
 	     other = other->next, looked++) {
-		if (!other->kit.cb || other->kit.capacity < sub->kit.capacity || !copies_match(sub, &other->kit))
+		if (!other->kit.cb || other->kit.out.slots < sub->kit.out.slots || !copies_match(sub, &other->kit))
 			continue;
 		struct hesper_copy_kit mine = sub->kit;
 		sub->kit = other->kit;
@@ -281,24 +245,77 @@ static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const 
 						  sizeof(uint64_t), COPY_FLAGS);
 }
 
-int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission *sub)
+/* Records into @cb the copies after the program's batches (see next_copy); false when memory runs out for the key. */
+static bool record_copies(const struct hesper_device *dev, struct hesper_submission *sub, VkCommandBuffer cb,
+			  bool queries, bool remember)
 {
-	if (adopt_matching_copies(q, sub))
-		return 0;
+	size_t i = 0;
+	uint32_t b = 0;
+	struct hesper_copy_key c;
+	bool remembered = true, barrier = false;
+	while (next_copy(sub, queries, &i, &b, &c)) {
+		if (c.pool) {
+			dev->next.CmdCopyQueryPoolResults(cb, c.pool, 0, c.count, sub->kit.out.buffer,
+							  c.slot * sizeof(uint64_t), sizeof(uint64_t), COPY_FLAGS);
+		} else {
+			if (!barrier) {
+				/* The primaries' copies into their shadow buffers came before, in submission order. */
+				VkMemoryBarrier saved = {
+					.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+					.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+					.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+				};
+				dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+							     0, 1, &saved, 0, NULL, 0, NULL);
+				barrier = true;
+			}
+			VkBufferCopy region = {.srcOffset = (VkDeviceSize)c.first * sizeof(uint64_t),
+					       .dstOffset = (VkDeviceSize)c.slot * sizeof(uint64_t),
+					       .size = (VkDeviceSize)c.count * sizeof(uint64_t)};
+			dev->next.CmdCopyBuffer(cb, c.shadow, sub->kit.out.buffer, 1, &region);
+		}
+		remembered = remembered && (!remember || remember_copy(sub, &c));
+	}
+	return remembered;
+}
+
+/* Whether anything is copied after the program's batches. */
+static bool any_copy_after(const struct hesper_submission *sub, bool queries)
+{
+	size_t i = 0;
+	uint32_t b = 0;
+	struct hesper_copy_key c;
+	return next_copy(sub, queries, &i, &b, &c);
+}
+
+/* A command buffer of @sub's for insertions and the like: its @n-th spare one, or a new one. */
+static VkCommandBuffer spare_cb(struct hesper_queue *q, struct hesper_submission *sub, size_t n);
+
+int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission *sub, bool queries)
+{
 	struct hesper_device *dev = q->dev;
+	sub->after_cb = VK_NULL_HANDLE;
+	if (!any_copy_after(sub, queries))
+		return 0;
+	if (!queries) {
+		/* Host way: only saved runs, a rare case; a spare command buffer after the insertions' ones. */
+		VkCommandBuffer cb = spare_cb(q, sub, sub->insert_count);
+		if (!cb || begin(dev, cb) != 0)
+			return -1;
+		record_copies(dev, sub, cb, false, false);
+		sub->after_cb = cb;
+		return end_for_host(dev, cb);
+	}
+	sub->after_cb = sub->kit.cb;
+	if (adopt_matching_copies(q, sub)) {
+		sub->after_cb = sub->kit.cb;
+		return 0;
+	}
 	sub->kit.key_valid = false;
 	sub->kit.key_count = 0;
 	if (begin(dev, sub->kit.cb) != 0)
 		return -1;
-	bool remembered = true;
-	size_t i = 0;
-	uint32_t b = 0;
-	struct hesper_copy_key c;
-	while (next_copy(sub, &i, &b, &c)) {
-		dev->next.CmdCopyQueryPoolResults(sub->kit.cb, c.pool, 0, c.count, sub->kit.buffer,
-						  c.slot * sizeof(uint64_t), sizeof(uint64_t), COPY_FLAGS);
-		remembered = remembered && remember_copy(sub, &c);
-	}
+	bool remembered = record_copies(dev, sub, sub->kit.cb, true, true);
 	if (end_for_host(dev, sub->kit.cb) != 0)
 		return -1;
 	sub->kit.key_valid = remembered;
@@ -313,22 +330,22 @@ int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission
 	if (begin(dev, sub->kit.cb) != 0)
 		return -1;
 	for (size_t i = 0; i < count; i++)
-		copy_run(dev, sub->kit.cb, runs[i], runs[i]->sub->kit.buffer);
+		copy_run(dev, sub->kit.cb, runs[i], runs[i]->sub->kit.out.buffer);
 	return end_for_host(dev, sub->kit.cb);
 }
 
-/* A command buffer for an insertion: a spare one of @sub's, or a new one. */
-static VkCommandBuffer insertion_cb(struct hesper_queue *q, struct hesper_submission *sub, size_t used)
+static VkCommandBuffer spare_cb(struct hesper_queue *q, struct hesper_submission *sub, size_t n)
 {
-	if (used < sub->spare_count)
-		return sub->spare_cbs[used];
-	if (!hesper_reserve_one((void **)&sub->spare_cbs, sub->spare_count, &sub->spare_capacity,
-				sizeof(*sub->spare_cbs)))
-		return VK_NULL_HANDLE;
-	VkCommandBuffer cb = new_command_buffer(q);
-	if (cb)
+	while (n >= sub->spare_count) {
+		if (!hesper_reserve_one((void **)&sub->spare_cbs, sub->spare_count, &sub->spare_capacity,
+					sizeof(*sub->spare_cbs)))
+			return VK_NULL_HANDLE;
+		VkCommandBuffer cb = new_command_buffer(q);
+		if (!cb)
+			return VK_NULL_HANDLE;
 		sub->spare_cbs[sub->spare_count++] = cb;
-	return cb;
+	}
+	return sub->spare_cbs[n];
 }
 
 int hesper_copies_record_insertions(struct hesper_queue *q, struct hesper_submission *sub)
@@ -336,11 +353,11 @@ int hesper_copies_record_insertions(struct hesper_queue *q, struct hesper_submis
 	struct hesper_device *dev = q->dev;
 	for (size_t k = 0; k < sub->insert_count; k++) {
 		struct hesper_insertion *ins = &sub->inserts[k];
-		ins->cb = insertion_cb(q, sub, k);
+		ins->cb = spare_cb(q, sub, k);
 		if (!ins->cb || begin(dev, ins->cb) != 0)
 			return -1;
 		for (uint32_t i = 0; i < ins->occ_count; i++)
-			copy_run(dev, ins->cb, &sub->occ[sub->between[ins->first_occ + i]], sub->kit.buffer);
+			copy_run(dev, ins->cb, &sub->occ[sub->between[ins->first_occ + i]], sub->kit.out.buffer);
 		if (end_for_host(dev, ins->cb) != 0)
 			return -1;
 	}

@@ -21,10 +21,12 @@ void hesper_copies_free_buffer(struct hesper_device *dev, struct hesper_submissi
 int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submission *sub);
 
 /*
- * Readies @sub's command buffer to copy every run's queries into its slots (wait way),
- * reusing a recorded one that copies exactly that where it can; 0 on success.
+ * Readies sub->after_cb, the copy after the program's batches: of every run's queries
+ * (@queries, the wait way) and of the runs saved in primaries' shadow buffers, reusing a
+ * recorded one that copies exactly that where it can. Leaves it VK_NULL_HANDLE when there
+ * is nothing to copy. 0 on success.
  */
-int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission *sub);
+int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission *sub, bool queries);
 
 /* Records into @sub's command buffer copies of @count earlier runs into their own submissions' slots; 0 on success. */
 int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub,

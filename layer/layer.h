@@ -81,6 +81,27 @@ struct hesper_queue_family {
 	bool timed;                         /* has valid bits and graphics or compute */
 };
 
+/* A buffer of Hesper's in host-visible, coherent memory (host_buffer.h). */
+struct hesper_host_buffer {
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	uint64_t *mapped;
+	uint32_t slots;                     /* 64-bit slots it holds */
+};
+
+#define HESPER_NO_SHADOW UINT32_MAX
+
+/*
+ * A secondary as a primary executes it. When the primary executes the same secondary
+ * again, the queries of this execution are copied first into one of the primary's
+ * shadow buffers (command_buffer.c), from where they are collected.
+ */
+struct hesper_execution {
+	struct hesper_recording *rec;       /* a reference is held */
+	uint32_t shadow;                    /* index of the primary's shadow buffer, or HESPER_NO_SHADOW */
+	uint32_t shadow_slot;               /* first slot of the copy in it */
+};
+
 struct hesper_query_block {
 	VkQueryPool pool;
 	uint32_t size_class;                /* holds HESPER_BLOCK_QUERIES << size_class queries */
@@ -212,8 +233,10 @@ struct hesper_recording {
 	size_t region_count, region_capacity;
 	uint32_t open_regions[HESPER_MAX_LABEL_DEPTH]; /* indices into regions */
 	uint32_t label_depth;               /* may exceed the array: deeper labels are untimed */
-	struct hesper_recording **secondaries; /* executed, in order (may repeat) */
+	struct hesper_execution *secondaries; /* executed, in order (may repeat) */
 	size_t secondary_count, secondary_capacity;
+	struct hesper_host_buffer *shadows;  /* copies of secondaries' runs executed again after them */
+	uint32_t shadow_count, shadow_used;  /* buffers, and slots used in the last one */
 	uint64_t lost_dispatches;           /* dispatches not recorded: memory ran out */
 	/*
 	 * Runs submitted and not yet harvested, and the queue of the last one: a cheap test
@@ -223,6 +246,7 @@ struct hesper_recording {
 	struct hesper_queue *_Atomic pending_queue;
 	struct hesper_occurrence *_Atomic unread; /* host way: its newest run not read yet (runs.h) */
 	atomic_uint_fast64_t seen;          /* the submit call and run index it last ran in (submit.c) */
+	atomic_uint_fast64_t executed;      /* the primary and index of its last execution (command_buffer.c) */
 	uint64_t hook_ns;                   /* host time spent recording, sampled */
 };
 

@@ -1,6 +1,7 @@
 /* Recordings: what a command buffer's commands were, and the timestamp queries they write. */
 #include <stdlib.h>
 
+#include "host_buffer.h"
 #include "layer.h"
 
 struct hesper_recording *hesper_recording_create(struct hesper_device *dev, uint32_t family, bool primary,
@@ -47,7 +48,10 @@ void hesper_recording_unref(struct hesper_recording *rec)
 		pthread_mutex_unlock(&dev->lock);
 	}
 	for (size_t i = 0; i < rec->secondary_count; i++)
-		hesper_recording_unref(rec->secondaries[i]);
+		hesper_recording_unref(rec->secondaries[i].rec);
+	for (uint32_t i = 0; i < rec->shadow_count; i++)
+		hesper_host_buffer_destroy(dev, &rec->shadows[i]);
+	free(rec->shadows);
 	free(rec->blocks);
 	free(rec->dispatches);
 	free(rec->regions);

@@ -34,7 +34,7 @@ static bool completed(const struct hesper_submission *sub)
 /* True when none of run @o's slots is still marked unwritten. */
 static bool all_written(const struct hesper_occurrence *o)
 {
-	const uint64_t *at = o->sub->kit.results + o->base;
+	const uint64_t *at = o->sub->kit.out.mapped + o->base;
 	for (uint32_t i = 0; i < o->rec->queries_used; i++)
 		if (at[i] == HESPER_UNWRITTEN)
 			return false;
@@ -46,7 +46,7 @@ static bool read_run(struct hesper_occurrence *o)
 {
 	const struct hesper_recording *rec = o->rec;
 	struct hesper_device *dev = rec->dev;
-	uint64_t *results = o->sub->kit.results;
+	uint64_t *results = o->sub->kit.out.mapped;
 	for (uint32_t b = 0; b < rec->block_count && hesper_block_start(b) < rec->queries_used; b++) {
 		uint32_t count = rec->queries_used - hesper_block_start(b);
 		if (count > hesper_block_size(b))
@@ -98,8 +98,8 @@ size_t hesper_runs_publish(struct hesper_queue *q, struct hesper_submission *sub
 	size_t listed = 0;
 	for (size_t i = 0; i < sub->occ_count; i++) {
 		struct hesper_occurrence *o = &sub->occ[i];
-		atomic_store(&o->state, o->base == HESPER_NO_SLOT || o->copied_between || o->overwritten ? HESPER_RUN_DONE
-													 : HESPER_RUN_PENDING);
+		bool collected = o->base != HESPER_NO_SLOT && !o->overwritten && !hesper_run_copied_within(o);
+		atomic_store(&o->state, collected ? HESPER_RUN_PENDING : HESPER_RUN_DONE);
 		atomic_store(&o->released, false);
 		o->unavailable_since = 0;
 		o->published = !o->superseded && o->base != HESPER_NO_SLOT;
@@ -180,7 +180,7 @@ bool hesper_runs_collect(struct hesper_queue *q, struct hesper_submission *sub, 
 		struct hesper_occurrence *o = &sub->occ[i];
 		if (o->base == HESPER_NO_SLOT || o->overwritten || o->unavailable || atomic_load(&o->conflict))
 			continue;
-		switch (host && !o->copied_between ? atomic_load(&o->state) : HESPER_RUN_DONE) {
+		switch (host && !hesper_run_copied_within(o) ? atomic_load(&o->state) : HESPER_RUN_DONE) {
 		case HESPER_RUN_PENDING:
 			if (!collect_pending(o))
 				return false;

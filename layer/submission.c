@@ -88,7 +88,7 @@ static void warm_up(struct hesper_queue *q, struct hesper_submission *sub)
 		goto out;
 	dev->next.CmdResetQueryPool(sub->kit.cb, block->pool, 0, 1);
 	dev->next.CmdWriteTimestamp(sub->kit.cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, block->pool, 0);
-	dev->next.CmdCopyQueryPoolResults(sub->kit.cb, block->pool, 0, 1, sub->kit.buffer, 0, sizeof(uint64_t),
+	dev->next.CmdCopyQueryPoolResults(sub->kit.cb, block->pool, 0, 1, sub->kit.out.buffer, 0, sizeof(uint64_t),
 					  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
 	sub->slots = 1; /* marked unwritten again when the record is recycled */
 	if (dev->next.EndCommandBuffer(sub->kit.cb) != VK_SUCCESS)

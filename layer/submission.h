@@ -51,6 +51,8 @@ struct hesper_occurrence {
 	bool overwritten;                   /* ran again in the same command buffer before any copy
 					       could be placed between: counted, not timed */
 	bool copied_between;                /* a copy inserted before its next execution fills its slots */
+	VkBuffer shadow;                    /* or the primary's shadow buffer its values were saved in */
+	uint32_t shadow_slot;               /* (at this slot), collected by Hesper's batch after the program's */
 	bool superseded;                    /* executed again later in the same submission */
 	bool unavailable;                   /* a query never became available: its times are dropped */
 	/* Host way only. */
@@ -60,6 +62,12 @@ struct hesper_occurrence {
 	uint64_t copy_value;                /* HESPER_RUN_COPY_LATER: the queue timeline value that says copied */
 	uint64_t unavailable_since;         /* host time a read first found a query unavailable, or 0 */
 };
+
+/* Whether run @o's values come from a copy within its own submission (inserted, or from a shadow buffer). */
+static inline bool hesper_run_copied_within(const struct hesper_occurrence *o)
+{
+	return o->copied_between || o->shadow != VK_NULL_HANDLE;
+}
 
 /* How Hesper learns that a submission is done. */
 enum hesper_sync {
@@ -74,8 +82,10 @@ enum hesper_sync {
  * the same query blocks back (query pools live as long as the device).
  */
 struct hesper_copy_key {
-	VkQueryPool pool;
-	uint32_t count;                     /* queries copied, from the pool's first */
+	VkQueryPool pool;                   /* queries copied from the pool's first, */
+	VkBuffer shadow;                    /* or slots from a shadow buffer from @first */
+	uint32_t first;
+	uint32_t count;
 	uint32_t slot;                      /* first result slot written */
 };
 
@@ -86,10 +96,7 @@ struct hesper_copy_key {
 struct hesper_copy_kit {
 	VkCommandBuffer cb;                 /* Hesper's: the copy after the program's batches (wait
 					       way) or before them (host way) */
-	VkBuffer buffer;
-	VkDeviceMemory memory;              /* host visible and coherent */
-	uint64_t *results;                  /* mapped buffer: one value per slot, HESPER_UNWRITTEN until written */
-	uint32_t capacity;                  /* slots in the buffer */
+	struct hesper_host_buffer out;      /* one value per slot, HESPER_UNWRITTEN until written */
 	struct hesper_copy_key *key;        /* what cb copies now; valid when key_valid */
 	size_t key_count, key_capacity;
 	bool key_valid;
@@ -116,6 +123,7 @@ struct hesper_submission {
 	size_t between_count, between_capacity;
 	VkCommandBuffer *spare_cbs;         /* command buffers of earlier insertions, for reuse */
 	size_t spare_count, spare_capacity;
+	VkCommandBuffer after_cb;           /* Hesper's copy after the program's batches, or none */
 	void *scratch;                      /* the batches passed down, when Hesper rewrote them */
 	size_t scratch_capacity;            /* bytes */
 	uint32_t batch_count;

@@ -29,6 +29,7 @@ struct walk {
 	uint32_t batch, cb;                 /* the program's command buffer being walked */
 	size_t first_run;                   /* index of its first run (its own recording's) */
 	bool can_insert;                    /* Hesper may put command buffers into this batch */
+	bool any_shadow;                    /* a run's values were saved in a shadow buffer */
 };
 
 /* Notes that @prev, an earlier run of the same recording in this call, is copied before command buffer @w->cb. */
@@ -67,14 +68,20 @@ static void note_run(struct walk *w, struct hesper_recording *rec, size_t index)
 		return;
 	struct hesper_occurrence *o = &sub->occ[prev];
 	o->superseded = true;
+	if (o->shadow)
+		return; /* saved by the primary before it ran again (command_buffer.c) */
 	if (prev >= w->first_run || !w->can_insert || !copy_between(w, prev))
 		o->overwritten = true;
 	else
 		o->copied_between = true;
 }
 
-/* Adds one run of @rec and, recursively, of the secondaries it executes; false when memory runs out. */
-static bool add_run(struct walk *w, struct hesper_recording *rec, int depth)
+/*
+ * Adds one run of @rec (its values saved in @shadow at @shadow_slot when not
+ * VK_NULL_HANDLE) and, recursively, of the secondaries it executes; false when memory
+ * runs out.
+ */
+static bool add_run(struct walk *w, struct hesper_recording *rec, VkBuffer shadow, uint32_t shadow_slot, int depth)
 {
 	struct hesper_submission *sub = w->sub;
 	if (!hesper_reserve_one((void **)&sub->occ, sub->occ_count, &sub->occ_capacity, sizeof(*sub->occ)))
@@ -82,16 +89,21 @@ static bool add_run(struct walk *w, struct hesper_recording *rec, int depth)
 	size_t index = sub->occ_count++;
 	struct hesper_occurrence *o = &sub->occ[index];
 	hesper_recording_ref(rec);
-	*o = (struct hesper_occurrence){.rec = rec, .sub = sub, .batch = w->batch};
+	*o = (struct hesper_occurrence){
+		.rec = rec, .sub = sub, .batch = w->batch, .shadow = shadow, .shadow_slot = shadow_slot};
+	w->any_shadow |= shadow != VK_NULL_HANDLE;
 	atomic_init(&o->conflict, false);
 	atomic_init(&o->state, HESPER_RUN_DONE);
 	atomic_init(&o->released, false);
 	note_run(w, rec, index);
 	if (depth >= MAX_NESTING)
 		return true;
-	for (size_t i = 0; i < rec->secondary_count; i++)
-		if (!add_run(w, rec->secondaries[i], depth + 1))
+	for (size_t i = 0; i < rec->secondary_count; i++) {
+		const struct hesper_execution *e = &rec->secondaries[i];
+		VkBuffer saved = e->shadow != HESPER_NO_SHADOW ? rec->shadows[e->shadow].buffer : VK_NULL_HANDLE;
+		if (!add_run(w, e->rec, saved, e->shadow_slot, depth + 1))
 			return false;
+	}
 	return true;
 }
 
@@ -100,7 +112,7 @@ static void add_command_buffer(struct walk *w, VkCommandBuffer cb)
 {
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	w->first_run = w->sub->occ_count;
-	if (s && s->rec && !add_run(w, s->rec, 0))
+	if (s && s->rec && !add_run(w, s->rec, VK_NULL_HANDLE, 0, 0))
 		w->sub->failed = true;
 }
 
@@ -164,7 +176,7 @@ struct plan {
 	struct hesper_occurrence **copied;  /* runs the batch before copies (host way) */
 	size_t copied_count;
 	struct hesper_occurrence *local[LOCAL_RUNS]; /* room for copied when few */
-	VkCommandBufferSubmitInfo ours_info; /* Hesper's command buffer, for vkQueueSubmit2 */
+	VkCommandBufferSubmitInfo before_info, after_info; /* Hesper's command buffers, for vkQueueSubmit2 */
 	VkTimelineSemaphoreSubmitInfo timeline_info;
 	VkSemaphoreSubmitInfo semaphore_info;
 	uint64_t value;
@@ -249,7 +261,7 @@ static bool prepare(struct hesper_queue *q, struct hesper_submission *sub, VkFen
 		return false;
 	bool host = dev->copy_way == HESPER_WAY_HOST;
 	if (slots > UINT32_MAX / 2 || hesper_copies_reserve(dev, sub, (uint32_t)slots) != 0 ||
-	    hesper_copies_prepare_objects(q, sub) != 0 || (!host && hesper_copies_record_after(q, sub) != 0) ||
+	    hesper_copies_prepare_objects(q, sub) != 0 || hesper_copies_record_after(q, sub, !host) != 0 ||
 	    hesper_copies_record_insertions(q, sub) != 0) {
 		sub->failed = true;
 		return false;
@@ -257,7 +269,7 @@ static bool prepare(struct hesper_queue *q, struct hesper_submission *sub, VkFen
 	sub->slots = (uint32_t)slots;
 	plan_completion(q, sub, app_fence, p);
 	p->ours = true;
-	p->after_copy = !host;
+	p->after_copy = sub->after_cb != VK_NULL_HANDLE;
 	if (host)
 		plan_before(q, sub, p);
 	return true;
@@ -452,12 +464,14 @@ static void *batches(const struct call *c, struct hesper_queue *q, struct hesper
 		return NULL;
 	void *room = all + slots * batch_size;
 	bool timeline = sub->sync == HESPER_SYNC_TIMELINE;
-	p->ours_info = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
-						   .commandBuffer = sub->kit.cb};
+	p->before_info = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+						     .commandBuffer = sub->kit.cb};
+	p->after_info = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+						    .commandBuffer = sub->after_cb};
 	uint32_t n = 0;
 	if (p->before) {
 		if (c->v2)
-			((VkSubmitInfo2 *)all)[n++] = batch_v2(&p->ours_info, NULL);
+			((VkSubmitInfo2 *)all)[n++] = batch_v2(&p->before_info, NULL);
 		else
 			((VkSubmitInfo *)all)[n++] = batch_v1(&sub->kit.cb, NULL, NULL);
 	}
@@ -465,10 +479,10 @@ static void *batches(const struct call *c, struct hesper_queue *q, struct hesper
 	for (uint32_t b = 0; b < c->count; b++, n++)
 		room = program_batch(c, sub, b, &k, all + n * batch_size, room);
 	if (c->v2)
-		((VkSubmitInfo2 *)all)[n++] = batch_v2(p->after_copy ? &p->ours_info : NULL,
+		((VkSubmitInfo2 *)all)[n++] = batch_v2(p->after_copy ? &p->after_info : NULL,
 						      timeline ? &p->semaphore_info : NULL);
 	else
-		((VkSubmitInfo *)all)[n++] = batch_v1(p->after_copy ? &sub->kit.cb : NULL, timeline ? &q->timeline : NULL,
+		((VkSubmitInfo *)all)[n++] = batch_v1(p->after_copy ? &sub->after_cb : NULL, timeline ? &q->timeline : NULL,
 						      timeline ? &p->timeline_info : NULL);
 	*out_count = n;
 	return all;
