@@ -23,6 +23,45 @@ hesper_install_deps() {
 	"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" || return 1
 }
 
+# Only the tests need these (the HTML report is checked in headless Chromium).
+HESPER_TEST_PACKAGES="chromium"
+
+# One line per package that these scripts install, with its version and dpkg status (one
+# never installed prints nothing): what a meson build folder was configured with.
+hesper_packages_state() {
+	{ dpkg-query -W -f='${Package} ${Version} ${db:Status-Abbrev}\n' \
+		$HESPER_BASE_PACKAGES $HESPER_REAL_PACKAGES $HESPER_TEST_PACKAGES 2>/dev/null || true; } | sort
+}
+
+# Usage: hesper_configure BUILD_DIR SOURCE_DIR [MESON_SETUP_ARGS...]
+# Configures BUILD_DIR (with the arguments when it is new). Meson keeps what it found at
+# configure time, so a folder configured before packages were installed (scripts/demo,
+# then scripts/test, which installs more) would go on building without them. A plain
+# `meson setup --reconfigure` is not enough: Meson 1.0 (Debian 12) keeps the results of
+# cc.has_header() and other compiler checks across it, and `meson configure --clearcache`
+# clears only dependency() results. So when the packages' state differs from the one the
+# folder was configured with (recorded in it), or is not recorded, the folder is configured
+# anew with `meson setup --wipe`, which keeps its options. When nothing changed this costs
+# one dpkg-query; ninja still reconfigures by itself when a meson.build changed.
+hesper_configure() {
+	local dir=$1 src=$2 state
+	shift 2
+	local stamp="$dir/hesper-packages.txt"
+	state=$(hesper_packages_state)
+	if [ -f "$dir/meson-private/coredata.dat" ]; then
+		if [ -f "$dir/build.ninja" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$state" ]; then
+			return 0
+		fi
+		echo "hesper: $dir was configured before the packages last changed: configuring it anew"
+		# No arguments: the folder keeps the options it was configured with, as it would
+		# without the wipe.
+		meson setup --wipe "$dir" "$src" || return 1
+	else
+		meson setup "$dir" "$src" "$@" || return 1
+	fi
+	printf '%s\n' "$state" >"$stamp"
+}
+
 # Vulkan's loader wants a runtime directory; headless machines often have none.
 hesper_runtime_dir() {
 	if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then

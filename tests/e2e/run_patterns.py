@@ -8,12 +8,15 @@ drive Vulkan, with exact counts and names against the program's own ground truth
 Cases:
   pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--expect-mode M]
             [--expect-rc N] [--no-baseline] [--leaves-objects] [--per-pid-report]
+            [--nested-accuracy]
             PATTERNS NAME alone (unless --no-baseline), then under Hesper + the validation
             layer with a JSON report: same exit code and stdout, no validation messages,
             Hesper above validation, and the summary matches the HESPER-TRUTH line exactly:
             one row per kernel with its name and count, `timed` per row, `dropped` (or,
             with --expect-dropped, dropped > 0 and the text report saying so), regions and
-            kernels_by_label rows, the number of devices.
+            kernels_by_label rows, the number of devices. With --nested-accuracy (the program
+            times each dispatch itself, its truth's own_mean_ns maps kernels to its own means):
+            per kernel, Hesper's mean_ns within max(10 % of the program's mean, 2 µs) of it.
   signal    --mode MODE --signal TERM|INT
             PATTERNS signal MODE prints "patterns: ready" with work in flight; the runner
             then sends the signal. Alone and under Hesper the process must end the same way
@@ -156,19 +159,12 @@ def loose(name, patterns):
     return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
-def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode="dispatch", copy_barrier=False):
+def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode="dispatch"):
     """Kernel rows: names, exact counts, timed; dropped; devices. In mode "submit" no
-    dispatch is timed and none is dropped (only whole command buffers are timed). With
-    copy_barrier (HESPER_COPY=barrier) a copy that ran ahead of the timestamp writes may
-    drop times, and must say so in hesper.copies_ahead."""
-    if copy_barrier:
-        ahead = (rep.get("hesper") or {}).get("copies_ahead")
-        if c.check(e2e.is_num(ahead), "hesper.copies_ahead is a number", f"got {ahead!r}"):
-            print(f"  note: {ahead} submission(s) whose copy ran ahead of the timestamp writes")
-            if ahead == 0 and truth.get("dropped") is not None:
-                c.check(rep.get("dropped") == truth["dropped"],
-                        f"no copy ran ahead: dropped == {truth['dropped']}", f"got {rep.get('dropped')!r}")
-            expect_dropped = None  # timed <= count, dropped == untimed; need not be > 0
+    dispatch is timed and none is dropped (only whole command buffers are timed). Every
+    run's timestamps must have been there when read: hesper.copies_ahead is 0."""
+    ahead = (rep.get("hesper") or {}).get("copies_ahead")
+    c.check(ahead == 0, "hesper.copies_ahead == 0 (every timestamp was there when read)", f"got {ahead!r}")
     if mode != "dispatch":
         c.check(rep.get("mode") == mode, f"mode is {mode!r}", f"got {rep.get('mode')!r}")
         truth = dict(truth, dropped=0, kernels=[dict(k, timed=0) for k in truth["kernels"]])
@@ -264,6 +260,41 @@ def check_labels(c, rep, truth):
                 f"region {reg['total_ns']} ns, nested {kids} ns")
 
 
+NESTED_TOLERANCE = 0.10   # --nested-accuracy: Hesper's mean against the program's own, relative,
+NESTED_FLOOR_NS = 2000    # and at least this many ns
+
+
+def check_nested_accuracy(c, rep, truth):
+    """The program timed every dispatch of some kernels itself with a timestamp pair holding
+    Hesper's interval (truth own_mean_ns: kernel's truth name -> the program's mean): for each,
+    Hesper's mean_ns within max(NESTED_TOLERANCE of the program's mean, NESTED_FLOOR_NS). Both
+    means and their ratio are printed either way."""
+    own = truth.get("own_mean_ns")
+    if not c.check(isinstance(own, dict) and own, "the truth has the program's own means (own_mean_ns)",
+                   f"got {own!r}"):
+        return
+    # The matching's own checks were made by check_counts: here only the pairs are wanted.
+    pairs = [(tk, row) for tk, row in e2e.match_kernels(e2e.Checks("nested accuracy"), rep, truth)
+             if tk["spv"] in own]
+    c.check(sorted(tk["spv"] for tk, _ in pairs) == sorted(own), "every kernel of own_mean_ns is a truth kernel",
+            f"own_mean_ns: {sorted(own)}, truth kernels: {[tk['spv'] for tk in truth['kernels']]}")
+    for tk, row in pairs:
+        mine = own[tk["spv"]]
+        if not c.check(e2e.is_num(mine) and mine > 0, f"{tk['spv']}: the program's own mean is a number > 0",
+                       f"own_mean_ns: {own!r}"):
+            continue
+        if not c.check(row is not None and e2e.is_num(row.get("mean_ns")),
+                       f"{tk['spv']}: Hesper's row has a mean_ns to compare", f"row {row!r}"):
+            continue
+        hesper, allowed = row["mean_ns"], max(NESTED_TOLERANCE * mine, NESTED_FLOOR_NS)
+        line = (f"Hesper mean {hesper:.0f} ns, program's own mean {mine:.0f} ns, ratio {hesper / mine:.4f}, "
+                f"difference {hesper - mine:+.0f} ns (allowed {allowed:.0f} ns)")
+        print(f"  nested accuracy {row['name']}: {line}")
+        c.check(abs(hesper - mine) <= allowed,
+                f"{row['name']!r}: Hesper's mean within max({NESTED_TOLERANCE:.0%} of the program's own mean, "
+                f"{NESTED_FLOOR_NS} ns) of it", line)
+
+
 # --- cases ---------------------------------------------------------------------------------
 
 def validation_env(args, extra):
@@ -316,12 +347,15 @@ def case_pattern(args, c, tmp):
                 "the second submit came after the first had finished: the test did not test overlap")
     if "queues" in truth and truth["queues"] < 2:
         print(f"  note: the queue family has {truth['queues']} queue: the several-queue variant did not run")
+    if "families" in truth and truth["families"] < 2:
+        print("  note: the device has one compute queue family with timestamps: the pattern used one family")
     rep = read_json(c, out_json)
     if rep is None:
         return context
-    check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped, mode=args.expect_mode,
-                 copy_barrier="HESPER_COPY=barrier" in (args.env or []))
+    check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped, mode=args.expect_mode)
     check_labels(c, rep, truth)
+    if args.nested_accuracy:
+        check_nested_accuracy(c, rep, truth)
     try:
         with open(out_text, encoding="utf-8") as f:
             text = f.read()
@@ -545,6 +579,8 @@ def main():
     ap.add_argument("--no-baseline", action="store_true", help="pattern case: skip the run without Hesper")
     ap.add_argument("--expect-mode", default="dispatch", choices=["dispatch", "submit"],
                     help="pattern case: the HESPER_MODE in effect (submit: no dispatch timed, none dropped)")
+    ap.add_argument("--nested-accuracy", action="store_true",
+                    help="pattern case: Hesper's mean_ns per kernel against the truth's own_mean_ns")
     ap.add_argument("--per-pid-report", action="store_true",
                     help="pattern case: JSON report at out-%%p.json; exactly one such file must appear")
     ap.add_argument("--leaves-objects", action="store_true",

@@ -24,8 +24,30 @@
  *       VK_ERROR_DEVICE_LOST without calling down.
  *       N = 0 with completion: the first submit is already refused (nothing ran).
  *
+ *   FAULT_SERIALIZE_QUERY_READS=1
+ *       One mutex per device held around vkGetQueryPoolResults and around every call that
+ *       touches a queue of that device: vkQueueSubmit, vkQueueSubmit2, vkQueueSubmit2KHR,
+ *       vkQueueBindSparse, vkQueueWaitIdle and vkDeviceWaitIdle. Why: lavapipe (Mesa 22.3)
+ *       begins vkGetQueryPoolResults with its own vkDeviceWaitIdle, which needs every
+ *       queue of the device externally synchronized, though the spec asks no such thing
+ *       of a query read; a read on one thread (Hesper's collector with HESPER_COPY=host)
+ *       while another thread submits then races inside the driver (it crashed now and
+ *       then). Tests only: it keeps that driver race out of the way of tests that check
+ *       what the reads return.
+ *       vkGetQueryPoolResults and vkQueueBindSparse are intercepted only in this mode.
+ *       The lock is held while the call waits: a vkQueueWaitIdle, vkDeviceWaitIdle or
+ *       query read (lavapipe's idle wait, or VK_QUERY_RESULT_WAIT_BIT) keeps every other
+ *       thread's submit on that device waiting until it returns. HAZARD: work that can
+ *       only finish after a LATER queue call of the program deadlocks in this mode, e.g.
+ *       a queue waiting on a semaphore that only a later submit call signals (or that a
+ *       thread signals from the host after a submit of its own): the idle wait holds the
+ *       lock that the submit needs. Tests must not use such patterns with this mode.
+ *       vkQueuePresentKHR is not serialized (the tests run compute programs only).
+ *
  *   FAULT_LOG=1   one "fault_layer: ..." line on stderr when the device is lost, and one
- *                 with the number of submit calls passed at vkDestroyDevice.
+ *                 with the number of submit calls passed at vkDestroyDevice; with
+ *                 FAULT_SERIALIZE_QUERY_READS=1 one more there with the number of
+ *                 vkGetQueryPoolResults calls serialized.
  *
  * A submit call is counted when it reaches this layer, whoever made it (the program or a
  * layer above). The wait for idle uses vkQueueWaitIdle on the submitting queue: exact for
@@ -57,6 +79,7 @@ static struct {
 	uint64_t lost_after;
 	enum lost_mode mode;
 	uint64_t grace_ms;
+	bool serialize;             /* FAULT_SERIALIZE_QUERY_READS=1 */
 	bool log;
 } cfg;
 
@@ -94,6 +117,8 @@ static void read_cfg(void)
 	}
 	if (!env_u64("FAULT_DEVICE_LOST_GRACE_MS", &cfg.grace_ms))
 		cfg.grace_ms = 0;
+	s = getenv("FAULT_SERIALIZE_QUERY_READS");
+	cfg.serialize = s && strcmp(s, "1") == 0;
 	s = getenv("FAULT_LOG");
 	cfg.log = s && strcmp(s, "1") == 0;
 }
@@ -132,8 +157,14 @@ struct device {
 	PFN_vkWaitSemaphores WaitSemaphoresKHR;
 	PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValue;
 	PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValueKHR;
+	PFN_vkQueueBindSparse QueueBindSparse;
+	PFN_vkGetQueryPoolResults GetQueryPoolResults;
+	/* FAULT_SERIALIZE_QUERY_READS: held around query reads and queue calls. Taken before
+	 * submit_lock, never after it. */
+	pthread_mutex_t queue_lock;
 	pthread_mutex_t submit_lock;        /* orders the submit count and the loss (when losing) */
 	atomic_uint_fast64_t submits;       /* submit calls passed through */
+	atomic_uint_fast64_t query_reads;   /* vkGetQueryPoolResults calls serialized */
 	atomic_bool lost;
 	struct device *next;
 };
@@ -297,8 +328,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateDevice(VkPhysicalDevice phys, 
 	d->key = dkey(dev);
 	d->handle = dev;
 	d->gdpa = gdpa;
+	pthread_mutex_init(&d->queue_lock, NULL);
 	pthread_mutex_init(&d->submit_lock, NULL);
 	atomic_init(&d->submits, 0);
+	atomic_init(&d->query_reads, 0);
 	atomic_init(&d->lost, false);
 #define GET(fn) d->fn = (PFN_vk##fn)gdpa(dev, "vk" #fn)
 	GET(DestroyDevice);
@@ -310,6 +343,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateDevice(VkPhysicalDevice phys, 
 	GET(GetFenceStatus);
 	GET(WaitSemaphores);
 	GET(GetSemaphoreCounterValue);
+	GET(QueueBindSparse);
+	GET(GetQueryPoolResults);
 #undef GET
 	d->QueueSubmit2KHR = (PFN_vkQueueSubmit2)gdpa(dev, "vkQueueSubmit2KHR");
 	d->WaitSemaphoresKHR = (PFN_vkWaitSemaphores)gdpa(dev, "vkWaitSemaphoresKHR");
@@ -339,10 +374,53 @@ static VKAPI_ATTR void VKAPI_CALL fault_DestroyDevice(VkDevice dev, const VkAllo
 		if (cfg.log)
 			fprintf(stderr, "fault_layer: vkDestroyDevice after %llu submit calls\n",
 				(unsigned long long)atomic_load(&d->submits));
+		if (cfg.log && cfg.serialize)
+			fprintf(stderr, "fault_layer: vkDestroyDevice after %llu vkGetQueryPoolResults calls serialized\n",
+				(unsigned long long)atomic_load(&d->query_reads));
 		d->DestroyDevice(dev, alloc);
 		pthread_mutex_destroy(&d->submit_lock);
+		pthread_mutex_destroy(&d->queue_lock);
 		free(d);
 	}
+}
+
+/* ---------------------------------------------------------------- serialized queue use */
+
+/* FAULT_SERIALIZE_QUERY_READS: around every call of the device that touches a queue or
+ * reads queries; nothing when the mode is off. */
+static void serial_lock(struct device *d)
+{
+	if (cfg.serialize)
+		pthread_mutex_lock(&d->queue_lock);
+}
+
+static void serial_unlock(struct device *d)
+{
+	if (cfg.serialize)
+		pthread_mutex_unlock(&d->queue_lock);
+}
+
+/* Hooked only in FAULT_SERIALIZE_QUERY_READS mode (device_hook). */
+static VKAPI_ATTR VkResult VKAPI_CALL fault_GetQueryPoolResults(VkDevice dev, VkQueryPool pool, uint32_t first,
+								 uint32_t count, size_t size, void *data,
+								 VkDeviceSize stride, VkQueryResultFlags flags)
+{
+	struct device *d = device_of(dev);
+	serial_lock(d);
+	VkResult r = d->GetQueryPoolResults(dev, pool, first, count, size, data, stride, flags);
+	atomic_fetch_add(&d->query_reads, 1);
+	serial_unlock(d);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueBindSparse(VkQueue queue, uint32_t n, const VkBindSparseInfo *info,
+							    VkFence fence)
+{
+	struct device *d = device_of(queue);
+	serial_lock(d);
+	VkResult r = d->QueueBindSparse(queue, n, info, fence);
+	serial_unlock(d);
+	return r;
 }
 
 /* ---------------------------------------------------------------- device loss */
@@ -407,22 +485,26 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueSubmit(VkQueue queue, uint32_t 
 							VkFence fence)
 {
 	struct device *d = device_of(queue);
+	serial_lock(d);
 	VkResult r = before_submit(d, queue);
-	if (r != VK_SUCCESS)
-		return r;
-	r = d->QueueSubmit(queue, n, submits, fence);
-	after_submit(d, queue, r);
+	if (r == VK_SUCCESS) {
+		r = d->QueueSubmit(queue, n, submits, fence);
+		after_submit(d, queue, r);
+	}
+	serial_unlock(d);
 	return r;
 }
 
 static VkResult submit2(struct device *d, PFN_vkQueueSubmit2 next, VkQueue queue, uint32_t n,
 			const VkSubmitInfo2 *submits, VkFence fence)
 {
+	serial_lock(d);
 	VkResult r = before_submit(d, queue);
-	if (r != VK_SUCCESS)
-		return r;
-	r = next(queue, n, submits, fence);
-	after_submit(d, queue, r);
+	if (r == VK_SUCCESS) {
+		r = next(queue, n, submits, fence);
+		after_submit(d, queue, r);
+	}
+	serial_unlock(d);
 	return r;
 }
 
@@ -445,13 +527,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueSubmit2KHR(VkQueue queue, uint3
 static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueWaitIdle(VkQueue queue)
 {
 	struct device *d = device_of(queue);
-	return LOST_OR(d, d->QueueWaitIdle(queue));
+	serial_lock(d);
+	VkResult r = LOST_OR(d, d->QueueWaitIdle(queue));
+	serial_unlock(d);
+	return r;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL fault_DeviceWaitIdle(VkDevice dev)
 {
 	struct device *d = device_of(dev);
-	return LOST_OR(d, d->DeviceWaitIdle(dev));
+	serial_lock(d);
+	VkResult r = LOST_OR(d, d->DeviceWaitIdle(dev));
+	serial_unlock(d);
+	return r;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL fault_WaitForFences(VkDevice dev, uint32_t n, const VkFence *fences,
@@ -499,9 +587,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValueKHR(VkDevice
 
 static PFN_vkVoidFunction device_hook(const char *name)
 {
+	settings();
 #define HOOK(fn)                          \
 	if (strcmp(name, "vk" #fn) == 0) \
 		return (PFN_vkVoidFunction)fault_##fn
+	if (cfg.serialize) {
+		/* Not intercepted otherwise: without the mode these calls reach the driver as
+		 * they would without this layer. */
+		HOOK(GetQueryPoolResults);
+		HOOK(QueueBindSparse);
+	}
 	HOOK(DestroyDevice);
 	HOOK(QueueSubmit);
 	HOOK(QueueSubmit2);

@@ -14,7 +14,20 @@
  *                           "round I submit R fence_wait R fence_status R sem_wait R
  *                            sem_wait_khr R sem_value R sem_value_khr R queue_idle R device_idle R"
  *                           (R: the VkResult as a number)
+ *   fault_probe queryread   (for FAULT_SERIALIZE_QUERY_READS=1) writes two timestamps and
+ *                           copies them with vkCmdCopyQueryPoolResults into host memory;
+ *                           then reads them READS times with vkGetQueryPoolResults while a
+ *                           second thread submits empty batches on the queue (the use that
+ *                           races inside lavapipe unless the layer serializes it); one line:
+ *                           "queryread reads N mismatches M zero Z order O available A submits S"
+ *                           (M: reads whose values or availability differ from the copy;
+ *                            Z: 1 when a copied timestamp is 0; O: 1 when the second is
+ *                            earlier than the first; A: 1 when the copy says both are
+ *                            available; S: the other thread's submits)
  */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +35,7 @@
 #include <vulkan/vulkan.h>
 
 #define ROUNDS 5
+#define READS 2000
 
 #define CHECK(expr)                                                                          \
 	do {                                                                                 \
@@ -170,6 +184,113 @@ static int probe_timestamp(void)
 	return 0;
 }
 
+static uint32_t host_visible_type(uint32_t bits)
+{
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(phys, &mp);
+	VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
+		if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
+			return i;
+	fprintf(stderr, "fault_probe: no host-visible coherent memory type\n");
+	exit(2);
+}
+
+static atomic_bool reads_done;
+
+/* The other thread of probe_queryread: empty submissions on the queue until the reads end. */
+static void *empty_submits(void *arg)
+{
+	unsigned long *n = arg;
+	while (!atomic_load(&reads_done)) {
+		CHECK(vkQueueSubmit(queue, 0, NULL, VK_NULL_HANDLE));
+		++*n;
+	}
+	return NULL;
+}
+
+static int probe_queryread(void)
+{
+	create_device();
+	VkCommandBuffer cb = command_buffer();
+	VkQueryPoolCreateInfo qinfo = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_TIMESTAMP,
+		.queryCount = 2,
+	};
+	VkQueryPool qp;
+	CHECK(vkCreateQueryPool(device, &qinfo, NULL, &qp));
+	/* Per query: the value, then its availability (64-bit each). */
+	const VkDeviceSize stride = 2 * sizeof(uint64_t), size = 2 * stride;
+	VkBufferCreateInfo binfo = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = size,
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	};
+	VkBuffer buf;
+	CHECK(vkCreateBuffer(device, &binfo, NULL, &buf));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(device, buf, &req);
+	VkMemoryAllocateInfo ainfo = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = host_visible_type(req.memoryTypeBits),
+	};
+	VkDeviceMemory mem;
+	CHECK(vkAllocateMemory(device, &ainfo, NULL, &mem));
+	CHECK(vkBindBufferMemory(device, buf, mem, 0));
+	void *mapped;
+	CHECK(vkMapMemory(device, mem, 0, VK_WHOLE_SIZE, 0, &mapped));
+
+	VkQueryResultFlags flags = VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT |
+				   VK_QUERY_RESULT_WITH_AVAILABILITY_BIT;
+	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	CHECK(vkBeginCommandBuffer(cb, &begin));
+	vkCmdResetQueryPool(cb, qp, 0, 2);
+	vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qp, 0);
+	vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, qp, 1);
+	vkCmdCopyQueryPoolResults(cb, qp, 0, 2, buf, 0, stride, flags);
+	VkMemoryBarrier host = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+	};
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, NULL, 0,
+			     NULL);
+	CHECK(vkEndCommandBuffer(cb));
+	VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+	CHECK(vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE));
+	CHECK(vkQueueWaitIdle(queue));
+	uint64_t copied[4];
+	memcpy(copied, mapped, sizeof copied);
+
+	/* From here on the queue belongs to the other thread; this one only reads. */
+	unsigned long submits = 0, mismatches = 0;
+	pthread_t t;
+	if (pthread_create(&t, NULL, empty_submits, &submits) != 0) {
+		fprintf(stderr, "fault_probe: pthread_create failed\n");
+		return 2;
+	}
+	for (int i = 0; i < READS; i++) {
+		uint64_t got[4] = {0};
+		VkResult r = vkGetQueryPoolResults(device, qp, 0, 2, sizeof got, got, stride, flags);
+		if (r != VK_SUCCESS || memcmp(got, copied, sizeof got) != 0)
+			mismatches++;
+	}
+	atomic_store(&reads_done, true);
+	pthread_join(t, NULL);
+	CHECK(vkQueueWaitIdle(queue));
+	printf("queryread reads %d mismatches %lu zero %d order %d available %d submits %lu\n", READS, mismatches,
+	       copied[0] == 0 || copied[2] == 0, copied[2] < copied[0], copied[1] != 0 && copied[3] != 0, submits);
+	vkUnmapMemory(device, mem);
+	vkDestroyBuffer(device, buf, NULL);
+	vkFreeMemory(device, mem, NULL);
+	vkDestroyQueryPool(device, qp, NULL);
+	vkDestroyCommandPool(device, pool, NULL);
+	vkDestroyDevice(device, NULL);
+	return 0;
+}
+
 static int probe_lost(void)
 {
 	create_device();
@@ -262,8 +383,10 @@ int main(int argc, char **argv)
 		rc = probe_timestamp();
 	else if (!strcmp(what, "lost"))
 		rc = probe_lost();
+	else if (!strcmp(what, "queryread"))
+		rc = probe_queryread();
 	else {
-		fprintf(stderr, "usage: fault_probe bits|timestamp|lost\n");
+		fprintf(stderr, "usage: fault_probe bits|timestamp|lost|queryread\n");
 		rc = 2;
 	}
 	vkDestroyInstance(instance, NULL);

@@ -11,7 +11,10 @@ Cases:
                   all three queue-family queries; the validation layer placed above the
                   fault layer sees those 0 bits (it reports the probe's own timestamp
                   write); the exact result of every submit and wait call in both device-loss
-                  modes; and, with Hesper preloaded, Hesper above the fault layer.
+                  modes (and with FAULT_SERIALIZE_QUERY_READS=1 on too); with
+                  FAULT_SERIALIZE_QUERY_READS=1, query reads that see what the GPU copied
+                  while another thread submits, every one through the layer's lock; and,
+                  with Hesper preloaded, Hesper above the fault layer.
   no_timestamps   --pattern NAME [--validation above|below]
                   FAULT_NO_TIMESTAMPS=1. PATTERNS NAME (one that writes no timestamps of
                   its own) under the fault layer and the validation layer, without and with
@@ -36,6 +39,18 @@ Cases:
                   submissions that went through counted exactly, `dropped` == the untimed
                   ones; next_submit: all of them timed; completion: none of the last
                   submission's timed (its completion was never seen).
+  host_reads      --pattern NAME [--validation above|below]
+                  FAULT_SERIALIZE_QUERY_READS=1 (lavapipe's vkGetQueryPoolResults races
+                  with submits on other threads: the layer serializes them) and, for
+                  Hesper, HESPER_COPY=host (its collector reads the timestamps with
+                  vkGetQueryPoolResults). PATTERNS NAME alone, then under Hesper, both
+                  under the fault and validation layers: same exit code (0) and stdout, no
+                  validation message, layer order as asked, no "hesper: " line on stderr,
+                  and the summary against the HESPER-TRUTH line exactly as run_patterns.py's
+                  pattern case compares it (rows, counts, timed, dropped == the truth's,
+                  regions, devices); the fault layer saw Hesper's query reads (FAULT_LOG).
+                  The patterns must not make a queue wait on a semaphore that only a later
+                  submit call signals (that deadlocks in this mode: fault_layer.c).
 
 Exit status 0 when every check passes, 1 otherwise.
 """
@@ -75,6 +90,10 @@ GRACE_MS = 1000
 # device (nothing is in flight once it is lost).
 EXIT_TIMEOUT_MS = 30000
 SLOWER_LIMIT_S = 10.0
+
+SERIALIZE = "FAULT_SERIALIZE_QUERY_READS"
+# FAULT_LOG's line at vkDestroyDevice in FAULT_SERIALIZE_QUERY_READS mode.
+SERIALIZED_RE = r"^fault_layer: vkDestroyDevice after (\d+) vkGetQueryPoolResults calls serialized$"
 
 SCRUBBED_ENV = run_e2e.SCRUBBED_ENV
 VALIDATION_RE = run_e2e.VALIDATION_RE
@@ -368,6 +387,37 @@ def case_selftest(args, c, tmp):
         c.check(run.rc == 0 and got == want, f"lost probe, {label}: every submit and wait returns what it should",
                 diff([json.dumps(r) for r in want], [json.dumps(r) for r in got], "want", "got") + "\n" +
                 run.tail(label))
+    # The serialization lock taken around the submits and waits changes none of their results.
+    for after, mode in ((None, None), (2, "completion"), (2, "next_submit")):
+        fault = {SERIALIZE: "1"}
+        if after is not None:
+            fault.update({"FAULT_DEVICE_LOST_AFTER": str(after), "FAULT_DEVICE_LOST_MODE": mode})
+        run = Run([probe, "lost"], base_env(args, layer_env(args, fault, debug=False)), tmp)
+        label = f"{SERIALIZE}=1, " + ("no fault" if after is None else f"FAULT_DEVICE_LOST_AFTER={after} {mode}")
+        got, want = probe_rounds(run.out), expected_rounds(after, mode)
+        c.check(run.rc == 0 and got == want, f"lost probe, {label}: every submit and wait returns what it should",
+                diff([json.dumps(r) for r in want], [json.dumps(r) for r in got], "want", "got") + "\n" +
+                run.tail(label))
+
+    # Serialized query reads: exact values while another thread submits, every read through
+    # the layer's lock (its count at vkDestroyDevice), and valid Vulkan (validation above).
+    run = Run([probe, "queryread"], base_env(args, layer_env(args, {SERIALIZE: "1", "FAULT_LOG": "1"}, "above")), tmp)
+    label = f"queryread, {SERIALIZE}=1"
+    check_layer_order(c, run, [VALIDATION_LAYER, FAULT_LAYER], label)
+    m = re.search(r"^queryread reads (\d+) mismatches (\d+) zero (\d+) order (\d+) available (\d+) submits (\d+)$",
+                  run.out, re.M)
+    if c.check(run.rc == 0 and m is not None, f"{label}: exit 0 and a result line", run.tail(label)):
+        reads, mismatches, zero, order, available, submits = (int(g) for g in m.groups())
+        print(f"  note: {label}: {submits} empty submits on the other thread during {reads} reads")
+        c.check(mismatches == 0, f"{label}: every vkGetQueryPoolResults equals the GPU's copy of the queries",
+                f"{mismatches} of {reads} reads differ")
+        c.check(zero == 0 and order == 0 and available == 1,
+                f"{label}: the copied timestamps are available, non-zero and in order", m.group(0))
+        seen = [int(n) for n in re.findall(SERIALIZED_RE, run.err, re.M)]
+        c.check(seen == [reads], f"{label}: the layer serialized all {reads} reads (FAULT_LOG)",
+                f"the layer reported {seen}\n" + run.tail(label))
+    c.check(not validation_messages(run), f"{label}: no validation message",
+            show_messages(validation_messages(run)))
 
     # With Hesper preloaded, the shim puts Hesper's directory first: Hesper above the fault layer.
     env = with_hesper(args, base_env(args, layer_env(args, {}, "above")))
@@ -564,7 +614,63 @@ def case_device_lost(args, c, tmp):
     return context
 
 
-CASES = {"selftest": case_selftest, "no_timestamps": case_no_timestamps, "device_lost": case_device_lost}
+# --- host reads ---------------------------------------------------------------------------
+
+def case_host_reads(args, c, tmp):
+    argv = [args.patterns, args.pattern]
+    env = base_env(args, layer_env(args, {SERIALIZE: "1", "FAULT_LOG": "1"}, args.validation))
+    order = [FAULT_LAYER, VALIDATION_LAYER] if args.validation == "below" else [VALIDATION_LAYER, FAULT_LAYER]
+    base = Run(argv, env, tmp)
+    c.check(base.rc == 0, "program alone (fault layer serializing + validation) exits 0", base.tail("alone"))
+    c.check(parse_truth(base.out) is not None, "program alone prints a HESPER-TRUTH line", base.tail("alone"))
+    check_layer_order(c, base, order, "alone")
+    c.check(not validation_messages(base), "no validation message alone", show_messages(validation_messages(base)))
+
+    out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
+    henv = with_hesper(args, env)
+    henv["HESPER_COPY"] = "host"
+    henv["HESPER_REPORT"] = f"json:{out_json},text:{out_text}"
+    run = Run(argv, henv, tmp)
+    context = base.tail("alone") + "\n" + run.tail("under Hesper")
+    print(f"  (alone {base.seconds:.1f} s, under Hesper {run.seconds:.1f} s)")
+    c.check(run.rc == base.rc, f"exit code under Hesper equals the program's own ({base.rc})", f"got {run.rc}")
+    a, b = run_patterns.normalized_lines(base.out), run_patterns.normalized_lines(run.out)
+    c.check(a == b, "program's stdout unchanged under Hesper", diff(a, b, "alone", "under Hesper"))
+    msgs = validation_messages(run)
+    c.check(not msgs, "no validation message under Hesper", show_messages(msgs))
+    check_layer_order(c, run, [HESPER_LAYER] + order, "under Hesper")
+    said = hesper_lines(run.err)
+    c.check(not said, "Hesper printed no complaint on stderr (HESPER_COPY=host accepted)", "\n".join(said[:10]))
+    # Hesper's collector read its queries through the layer's lock: more reads than the
+    # program's own (some patterns read their own timestamps: vkc_timer_read).
+    own = [int(n) for n in re.findall(SERIALIZED_RE, base.err, re.M)]
+    reads = [int(n) for n in re.findall(SERIALIZED_RE, run.err, re.M)]
+    c.check(sum(reads) > sum(own), "the fault layer serialized Hesper's vkGetQueryPoolResults calls "
+            "(more reads under Hesper than alone)",
+            f"per device, at vkDestroyDevice: alone {own or 'no FAULT_LOG line'}, "
+            f"under Hesper {reads or 'no FAULT_LOG line'}")
+    truth = parse_truth(run.out)
+    if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
+        return context
+    if "overlapped" in truth:
+        c.check(truth["overlapped"] is True, "submissions of the SIMULTANEOUS_USE command buffer overlapped",
+                "the second submit came after the first had finished: the test did not test overlap")
+    if "queues" in truth and truth["queues"] < 2:
+        print(f"  note: the queue family has {truth['queues']} queue: the several-queue variant did not run")
+    rep = run_patterns.read_json(c, out_json)
+    if rep is None:
+        return context
+    # The comparison of run_patterns.py's pattern case, as it is for a default run there.
+    run_patterns.check_counts(c, rep, truth, args.patterns)
+    run_patterns.check_labels(c, rep, truth)
+    read_text(c, out_text)
+    if c.failures:
+        context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000]
+    return context
+
+
+CASES = {"selftest": case_selftest, "no_timestamps": case_no_timestamps, "device_lost": case_device_lost,
+         "host_reads": case_host_reads}
 
 
 def main():
