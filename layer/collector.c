@@ -12,8 +12,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "layer.h"
+#include "collector.h"
+#include "device.h"
+#include "process.h"
 #include "profile.h"
+#include "recording.h"
 #include "runs.h"
 #include "submission.h"
 

@@ -6,8 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_buffer.h"
+#include "device.h"
+#include "hooks.h"
 #include "host_buffer.h"
-#include "layer.h"
+#include "pipeline.h"
+#include "process.h"
+#include "recording.h"
+#include "util.h"
 
 /* An open label with no region record (memory ran out). */
 #define NO_REGION UINT32_MAX

@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "copies.h"
+#include "device.h"
 #include "host_buffer.h"
+#include "recording.h"
+#include "util.h"
 
 void hesper_copies_free_buffer(struct hesper_device *dev, struct hesper_submission *sub)
 {

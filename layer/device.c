@@ -3,9 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "collector.h"
+#include "command_buffer.h"
+#include "device.h"
+#include "hooks.h"
+#include "pipeline.h"
+#include "process.h"
 #include "profile.h"
 #include "submission.h"
+#include "util.h"
 
 #ifndef HESPER_USE_TIMELINE
 #define HESPER_USE_TIMELINE 1

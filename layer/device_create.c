@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "device.h"
+#include "process.h"
 
 /* Builds for measuring may turn Hesper's own timeline semaphores off (fences are used then). */
 #ifndef HESPER_USE_TIMELINE

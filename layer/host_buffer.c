@@ -1,4 +1,5 @@
 /* Buffers Hesper owns in host-visible, coherent memory. */
+#include "device.h"
 #include "host_buffer.h"
 
 /*

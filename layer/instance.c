@@ -1,7 +1,10 @@
 /* vkCreateInstance / vkDestroyInstance: the instance dispatch table. */
 #include <stdlib.h>
 
-#include "layer.h"
+#include "device.h"
+#include "hooks.h"
+#include "process.h"
+#include "util.h"
 
 struct hesper_instance *hesper_instance_from(const void *dispatchable)
 {

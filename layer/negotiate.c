@@ -4,7 +4,9 @@
  */
 #include <string.h>
 
-#include "layer.h"
+#include "device.h"
+#include "hooks.h"
+#include "process.h"
 
 #define HESPER_NOTHING(name)
 #define HESPER_LOOKUP(name)                                   \

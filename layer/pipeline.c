@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "device.h"
+#include "hooks.h"
+#include "pipeline.h"
+#include "process.h"
 #include "spirv.h"
 
 /* Parses @info's code into a new module record; NULL when memory runs out. */

@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "layer.h"
+#include "collector.h"
+#include "hooks.h"
+#include "process.h"
 #include "profile.h"
 #include "sinks.h"
 

@@ -1,8 +1,10 @@
 /* Recordings: what a command buffer's commands were, and the timestamp queries they write. */
 #include <stdlib.h>
 
+#include "device.h"
 #include "host_buffer.h"
-#include "layer.h"
+#include "process.h"
+#include "recording.h"
 
 struct hesper_recording *hesper_recording_create(struct hesper_device *dev, uint32_t family, bool primary,
 						 bool can_query)

@@ -8,6 +8,8 @@
  */
 #include <sched.h>
 
+#include "device.h"
+#include "recording.h"
 #include "runs.h"
 
 /* How long a read that finds a query unavailable after completion is retried before giving up. */

@@ -2,7 +2,11 @@
 #include <stdlib.h>
 
 #include "copies.h"
+#include "device.h"
+#include "process.h"
+#include "recording.h"
 #include "runs.h"
+#include "submission.h"
 
 struct hesper_submission *hesper_submission_take(struct hesper_queue *q)
 {

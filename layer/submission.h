@@ -18,7 +18,16 @@
 #ifndef HESPER_SUBMISSION_H
 #define HESPER_SUBMISSION_H
 
-#include "layer.h"
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+#include "host_buffer.h"
+
+struct hesper_queue;
+struct hesper_recording;
 
 /*
  * What a result slot holds until a copy or a read writes it. A query that is not

@@ -11,9 +11,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collector.h"
+#include "command_buffer.h"
 #include "copies.h"
-#include "layer.h"
+#include "device.h"
+#include "hooks.h"
+#include "process.h"
+#include "recording.h"
 #include "runs.h"
+#include "util.h"
 
 /* Deepest chain of secondaries executing secondaries that Hesper follows. */
 #define MAX_NESTING 8
