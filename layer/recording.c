@@ -223,3 +223,12 @@ void hesper_query_blocks_destroy(struct hesper_device *dev)
 		}
 	}
 }
+
+void hesper_recording_write_timestamp(struct hesper_recording *rec, VkCommandBuffer cb, VkPipelineStageFlagBits stage,
+				      uint32_t query)
+{
+	VkQueryPool pool;
+	uint32_t index;
+	hesper_recording_query(rec, query, &pool, &index);
+	rec->dev->next.CmdWriteTimestamp(cb, stage, pool, index);
+}

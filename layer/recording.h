@@ -18,6 +18,8 @@
 #include "query_blocks.h"
 
 #define HESPER_MAX_LABEL_DEPTH 32
+/* An open label with no region record (memory ran out). */
+#define HESPER_NO_REGION UINT32_MAX
 
 struct hesper_device;
 struct hesper_queue;
@@ -126,5 +128,9 @@ struct hesper_queue *hesper_recording_submitted(struct hesper_recording *rec, st
 
 /* Notes that a run of @rec was harvested (or given up). */
 void hesper_recording_harvested(struct hesper_recording *rec);
+
+/* Writes a timestamp for query @query of @rec at @stage into @cb. */
+void hesper_recording_write_timestamp(struct hesper_recording *rec, VkCommandBuffer cb, VkPipelineStageFlagBits stage,
+				      uint32_t query);
 
 #endif

@@ -1,0 +1,366 @@
+/*
+ * The hooks of commands recorded into a command buffer: pipelines bound, dispatches and
+ * the timestamps Hesper writes around them, the work it does not time, debug labels, and
+ * secondaries executed (saving the queries of one executed again by the same primary).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "command_buffer.h"
+#include "device.h"
+#include "hooks.h"
+#include "host_buffer.h"
+#include "pipeline.h"
+#include "process.h"
+#include "recording.h"
+#include "util.h"
+
+/*
+ * The stage of the timestamp that opens a dispatch's (or label's) pair. BOTTOM_OF_PIPE is
+ * written once all earlier work in the queue has finished, so the interval up to the
+ * closing BOTTOM_OF_PIPE timestamp holds this dispatch alone: work that overlapped it is
+ * never counted twice, and a dispatch timed among untimed ones (HESPER_SAMPLE) does not
+ * absorb the tail of the work before it. Right after the closing timestamp of the
+ * previous timed dispatch, with no GPU work recorded between, the queue has just drained
+ * at that very timestamp: the dispatch starts from it and writes no opening timestamp of
+ * its own. Back-to-back dispatches then cost one timestamp each instead of two, in GPU
+ * time, queries and submit time (NVIDIA's vkQueueSubmit grows with the timestamps in a
+ * command buffer). Right after the program's own TOP_OF_PIPE timestamp the opening one
+ * is TOP_OF_PIPE too (HESPER_STAMP_COMMANDS).
+ */
+#ifndef HESPER_START_STAGE
+#define HESPER_START_STAGE VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
+#endif
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipeline pipeline)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdBindPipeline(cb, point, pipeline);
+		return;
+	}
+	s->dev->next.CmdBindPipeline(cb, point, pipeline);
+	if (point == VK_PIPELINE_BIND_POINT_COMPUTE)
+		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
+}
+
+/* The innermost open debug label of @rec, or NULL. */
+static struct hesper_name *innermost_label(const struct hesper_recording *rec)
+{
+	if (!rec->label_depth || rec->label_depth > HESPER_MAX_LABEL_DEPTH)
+		return NULL;
+	uint32_t region = rec->open_regions[rec->label_depth - 1];
+	return region == HESPER_NO_REGION ? NULL : rec->regions[region].label;
+}
+
+/* Whether this dispatch of @kernel gets timestamps under HESPER_MODE and HESPER_SAMPLE. */
+static bool sampled(struct hesper_name *kernel)
+{
+	const struct hesper_settings *set = &hesper_process()->settings;
+	if (set->mode != HESPER_MODE_DISPATCH)
+		return false;
+	if (set->sample_every <= 1 || !kernel)
+		return true;
+	/* Every N-th recorded dispatch of each kernel, the first always, so rare kernels are seen. */
+	return atomic_fetch_add_explicit(&kernel->recorded, 1, memory_order_relaxed) % set->sample_every == 0;
+}
+
+/*
+ * Whether dispatch @next repeats run @run: same kernel, label and grid, and either both
+ * untimed (both dropped or neither) or @next chained to the run's last closing timestamp
+ * with the query right after it. A loop of one kernel then takes one record, not one per
+ * dispatch.
+ */
+static bool continues_run(const struct hesper_dispatch_record *run, const struct hesper_dispatch_record *next)
+{
+	if (run->kernel != next->kernel || run->label != next->label || run->dropped != next->dropped ||
+	    memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 || run->repeat == HESPER_MAX_RUN)
+		return false;
+	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
+		return run->start == next->start;
+	uint32_t last_end = run->end + run->repeat - 1;
+	return next->start == last_end && next->end == last_end + 1;
+}
+
+/* Records a dispatch about to be issued on @cb and opens its timing; returns its closing query (or HESPER_NO_QUERY). */
+static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	struct hesper_recording *rec = s->rec;
+	if (!rec)
+		return HESPER_NO_QUERY;
+	/* Time one hook in 64 per thread (reading the clock costs as much as the hook). */
+	static _Thread_local uint32_t hook_tick;
+	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
+	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
+	bool dropped = false;
+	if (sampled(s->bound_kernel)) {
+		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
+		bool chained = rec->last_end != HESPER_NO_QUERY;
+		uint32_t first = hesper_recording_take(rec, cb, chained ? 1 : 2);
+		dropped = first == HESPER_NO_QUERY;
+		if (!dropped) {
+			start = chained ? rec->last_end : first;
+			end = chained ? first : first + 1;
+			if (!chained)
+				hesper_recording_write_timestamp(rec, cb,
+						rec->after_program_top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
+								       : HESPER_START_STAGE,
+						start);
+		}
+	}
+	struct hesper_dispatch_record next = {
+		.kernel = s->bound_kernel,
+		.label = innermost_label(rec),
+		.start = start,
+		.end = end,
+		.repeat = 1,
+		.dropped = dropped,
+		.groups = {x, y, z},
+	};
+	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], &next)) {
+		rec->dispatches[rec->dispatch_count - 1].repeat++;
+	} else if (hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
+				      sizeof(*rec->dispatches))) {
+		rec->dispatches[rec->dispatch_count++] = next;
+	} else {
+		rec->lost_dispatches++;
+		return end; /* the closing timestamp is still written, so no query taken stays unwritten */
+	}
+	if (t0)
+		rec->hook_ns += (hesper_now_ns() - t0) * 64;
+	return end;
+}
+
+/*
+ * Notes what the last GPU command recorded in @s was: a timed dispatch closed by query
+ * @last_end, or else (HESPER_NO_QUERY) work Hesper does not time, the program's own
+ * TOP_OF_PIPE timestamp when @program_top. The next timed dispatch opens accordingly.
+ */
+static void note_last_command(struct hesper_command_buffer *s, uint32_t last_end, bool program_top)
+{
+	if (s && s->rec) {
+		s->rec->last_end = last_end;
+		s->rec->after_program_top = program_top;
+	}
+}
+
+/* Writes the closing timestamp @end taken by dispatch_begin (HESPER_NO_QUERY: untimed). */
+static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t end)
+{
+	if (end != HESPER_NO_QUERY)
+		hesper_recording_write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, end);
+	note_last_command(s, end, false);
+}
+
+/* Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS). */
+static void busy_again(struct hesper_command_buffer *s)
+{
+	note_last_command(s, HESPER_NO_QUERY, false);
+}
+
+/* The hooks of HESPER_WORK_COMMANDS and HESPER_STAMP_COMMANDS: note the command, call down. */
+#define HESPER_UNTIMED_HOOK(name, params, args, program_top)                  \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
+	{                                                                     \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
+		note_last_command(state_, HESPER_NO_QUERY, program_top);      \
+		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
+	}
+#define HESPER_WORK_HOOK(name, params, args) HESPER_UNTIMED_HOOK(name, params, args, false)
+HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
+HESPER_STAMP_COMMANDS(HESPER_UNTIMED_HOOK)
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdDispatch(cb, x, y, z);
+		return;
+	}
+	uint32_t q = dispatch_begin(s, cb, x, y, z);
+	s->dev->next.CmdDispatch(cb, x, y, z);
+	dispatch_end(s, cb, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdDispatchIndirect(cb, buffer, offset);
+		return;
+	}
+	uint32_t q = dispatch_begin(s, cb, 0, 0, 0); /* group counts live in GPU memory */
+	s->dev->next.CmdDispatchIndirect(cb, buffer, offset);
+	dispatch_end(s, cb, q);
+}
+
+/* vkCmdDispatchBase or (@khr) its KHR alias, which may reach the next layer by either name. */
+static void dispatch_base(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y,
+			  uint32_t z, bool khr)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	PFN_vkCmdDispatchBase next = khr ? dev->next.CmdDispatchBaseKHR : dev->next.CmdDispatchBase;
+	uint32_t q = s ? dispatch_begin(s, cb, x, y, z) : HESPER_NO_QUERY;
+	next(cb, bx, by, bz, x, y, z);
+	if (s)
+		dispatch_end(s, cb, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+						  uint32_t x, uint32_t y, uint32_t z)
+{
+	dispatch_base(cb, bx, by, bz, x, y, z, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+						     uint32_t x, uint32_t y, uint32_t z)
+{
+	dispatch_base(cb, bx, by, bz, x, y, z, true);
+}
+
+/* Slots per shadow buffer, unless one copy needs more. */
+#define SHADOW_SLOTS 4096u
+
+/* Room for @count slots in @rec's shadow buffers: which buffer and its first slot; false when none can be had. */
+static bool shadow_room(struct hesper_recording *rec, uint32_t count, uint32_t *index, uint32_t *slot)
+{
+	if (!rec->shadow_count || rec->shadow_used + count > rec->shadows[rec->shadow_count - 1].slots) {
+		size_t capacity = rec->shadow_count;
+		struct hesper_host_buffer *grown = realloc(rec->shadows, (capacity + 1) * sizeof(*grown));
+		if (!grown)
+			return false;
+		rec->shadows = grown;
+		if (hesper_host_buffer_create(rec->dev, count > SHADOW_SLOTS ? count : SHADOW_SLOTS,
+					      &rec->shadows[rec->shadow_count]) != 0)
+			return false;
+		rec->shadow_count++;
+		rec->shadow_used = 0;
+	}
+	*index = rec->shadow_count - 1;
+	*slot = rec->shadow_used;
+	rec->shadow_used += count;
+	return true;
+}
+
+/*
+ * Copies the queries of execution @e of a secondary, recorded in primary @rec, into a
+ * shadow buffer of @rec before @cb executes that secondary again (which resets them).
+ * The copy waits for each query (VK_QUERY_RESULT_WAIT_BIT: ordered after this
+ * execution's timestamp writes), after a barrier that keeps it behind Hesper's reading of
+ * the shadow buffer from @rec's previous run. Left unsaved (and untimed) when no buffer
+ * can be had.
+ */
+static void save_execution(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_execution *e)
+{
+	const struct hesper_recording *sec = e->rec;
+	uint32_t index, slot;
+	if (!shadow_room(rec, sec->queries_used, &index, &slot))
+		return;
+	const struct hesper_device *dev = rec->dev;
+	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
+				     NULL, 0, NULL);
+	for (uint32_t b = 0; b < sec->block_count && hesper_block_start(b) < sec->queries_used; b++) {
+		uint32_t n = sec->queries_used - hesper_block_start(b);
+		if (n > hesper_block_size(b))
+			n = hesper_block_size(b);
+		dev->next.CmdCopyQueryPoolResults(cb, sec->blocks[b]->pool, 0, n, rec->shadows[index].buffer,
+						  ((VkDeviceSize)slot + hesper_block_start(b)) * sizeof(uint64_t),
+						  sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+	}
+	e->shadow = index;
+	e->shadow_slot = slot;
+}
+
+/*
+ * The index in @rec's executions of the last execution of secondary @sec, or SIZE_MAX.
+ * Each secondary is stamped with the primary recording and index of its last execution
+ * (O(1) per execution); a secondary executed by primaries on two threads at once may be
+ * stamped by the other, so the entry is checked.
+ */
+static size_t last_execution(const struct hesper_recording *rec, struct hesper_recording *sec, size_t index)
+{
+	uint64_t stamp = rec->id << 24 | (index < 0xffffff ? index : 0xffffff);
+	uint64_t seen = atomic_exchange_explicit(&sec->executed, stamp, memory_order_relaxed);
+	size_t last = (size_t)(seen & 0xffffff);
+	if (seen >> 24 != (rec->id & (UINT64_MAX >> 24)) || last >= index || rec->secondaries[last].rec != sec)
+		return SIZE_MAX;
+	return last;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_t count,
+						     const VkCommandBuffer *secondaries)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	struct hesper_recording *rec = s ? s->rec : NULL;
+	uint32_t from = 0; /* the first secondary not passed down yet */
+	for (uint32_t i = 0; rec && i < count; i++) {
+		struct hesper_command_buffer *sec = hesper_command_buffer_from(secondaries[i]);
+		if (!sec || !sec->rec)
+			continue;
+		if (!hesper_reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
+					sizeof(*rec->secondaries))) {
+			for (size_t k = 0; k < sec->rec->dispatch_count; k++)
+				rec->lost_dispatches += sec->rec->dispatches[k].repeat;
+			continue;
+		}
+		size_t index = rec->secondary_count++;
+		size_t last = last_execution(rec, sec->rec, index);
+		if (last != SIZE_MAX && sec->rec->queries_used && rec->can_query) {
+			/* Its queries are about to be written again: what the last execution wrote is saved first. */
+			if (i > from)
+				dev->next.CmdExecuteCommands(cb, i - from, secondaries + from);
+			from = i;
+			save_execution(rec, cb, &rec->secondaries[last]);
+		}
+		hesper_recording_ref(sec->rec);
+		rec->secondaries[index] = (struct hesper_execution){.rec = sec->rec, .shadow = HESPER_NO_SHADOW};
+	}
+	if (count > from)
+		dev->next.CmdExecuteCommands(cb, count - from, secondaries + from);
+	busy_again(s);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	if (dev->next.CmdBeginDebugUtilsLabelEXT) /* NULL: see debug_utils_fallback */
+		dev->next.CmdBeginDebugUtilsLabelEXT(cb, label);
+	busy_again(s);
+	if (!s || !s->rec)
+		return;
+	struct hesper_recording *rec = s->rec;
+	if (rec->label_depth++ >= HESPER_MAX_LABEL_DEPTH)
+		return; /* deeper labels are counted by depth only */
+	rec->open_regions[rec->label_depth - 1] = HESPER_NO_REGION;
+	struct hesper_name *name = hesper_intern(label && label->pLabelName ? label->pLabelName : "");
+	if (!name || !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
+				  sizeof(*rec->regions)))
+		return; /* the depth still counts, so the matching end stays matched */
+	uint32_t q = sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
+	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
+	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name, .query = q};
+	if (q != HESPER_NO_QUERY)
+		hesper_recording_write_timestamp(rec, cb, HESPER_START_STAGE, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	struct hesper_recording *rec = s ? s->rec : NULL;
+	/* A label opened in another command buffer ends here unseen (depth 0): nothing to close. */
+	busy_again(s);
+	if (rec && rec->label_depth > 0) {
+		uint32_t depth = --rec->label_depth;
+		if (depth < HESPER_MAX_LABEL_DEPTH && rec->open_regions[depth] != HESPER_NO_REGION) {
+			uint32_t q = rec->regions[rec->open_regions[depth]].query;
+			if (q != HESPER_NO_QUERY)
+				hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);
+		}
+	}
+	if (dev->next.CmdEndDebugUtilsLabelEXT)
+		dev->next.CmdEndDebugUtilsLabelEXT(cb);
+}
