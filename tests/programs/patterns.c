@@ -12,10 +12,12 @@
  *
  * Truth keys beyond the kernels: "regions" and "labelled" (kernels_by_label rows) with
  * exact counts, "loose_labels" (labels whose rows are not checked), "region_parents"
- * (label nesting, for total_ns checks), "dropped" (exact, per Hesper's documented rule
- * that only the last run of a command buffer repeated within one submission is timed),
+ * (label nesting, for total_ns checks), "dropped" (exact: 0 but where a command buffer
+ * runs on two queues at once, whose shared queries no run can keep),
  * "devices", "queues" (queues the device has), and "volatile": keys that may differ
- * between runs (left out when the runner compares stdout).
+ * between runs (left out when the runner compares stdout). Patterns with queries of their
+ * own add "own_mean_ns" (kernel -> the program's own mean per dispatch, volatile),
+ * "pipeline_statistics" and "invocations"; two_families adds "families" (those it used).
  *
  *   resubmit        one command buffer recorded once, submitted 12 times, every kind of wait
  *   simultaneous    SIMULTANEOUS_USE resubmitted while still running; twice in one submit;
@@ -45,6 +47,15 @@
  *   many_modules [N]    N modules that differ (entry point renamed): N kernels
  *   million [N]     N empty dispatches (default 1000000) in 4 command buffers
  *   exhaust         600 dispatches in a few command buffers (run with HESPER_MAX_QUERIES)
+ *   own_queries     the program times each of its dispatches itself (TOP/BOTTOM timestamp pair,
+ *                   barrier after): 2 rounds of 60 over 3 kernels, the pool reset in the command
+ *                   buffer, then on the host; results read with WAIT, WITH_AVAILABILITY and
+ *                   vkCmdCopyQueryPoolResults, which must agree
+ *   pipeline_stats  a pipeline-statistics query (compute shader invocations) around dispatches
+ *   two_families    queues of two compute families (else two queues, else one) submitting at
+ *                   once, chained by a timeline semaphore
+ *   submit2_semaphores  vkQueueSubmit2 with binary and timeline semaphores, no fence; the host
+ *                   waits with vkWaitSemaphores
  */
 #include <errno.h>
 #include <pthread.h>
@@ -512,7 +523,7 @@ static int p_simultaneous(struct pat *p)
 	}
 	runs += SIMUL_SUBMITS;
 	timed_runs += SIMUL_SUBMITS;
-	/* Twice in one batch, then once in each of two batches of one call: one run of each pair is timed. */
+	/* Twice in one batch, then once in each of two batches of one call: Hesper copies between, all timed. */
 	VkCommandBuffer twice[2] = { s, s };
 	submit(p->vk.queue, twice, 2, f[SIMUL_SUBMITS]);
 	VkSubmitInfo two[2] = {
@@ -521,7 +532,7 @@ static int p_simultaneous(struct pat *p)
 	};
 	VKC_CHECK(vkQueueSubmit(p->vk.queue, 2, two, f[SIMUL_SUBMITS + 1]));
 	runs += 4;
-	timed_runs += 2;
+	timed_runs += 4;
 	VKC_CHECK(vkWaitForFences(p->vk.device, SIMUL_SUBMITS + 2, f, VK_TRUE, UINT64_MAX));
 
 	/* On two queues at once, when the family has two. */
@@ -624,10 +635,10 @@ static int p_secondary(struct pat *p)
 	p->expect[3] = 27;
 	verify_counters(p, "secondary");
 	truth_kernel(DEBUG_NAMED, "sec_primary", 8, 8);
-	truth_kernel(DEBUG_NAMED, "sec_a", 13, 7);
-	truth_kernel(DEBUG_NAMED, "sec_b", 4, 3);
-	truth_kernel(DEBUG_NAMED, "sec_c", 27, 9);
-	truth_key("dropped", "%d", (13 - 7) + (4 - 3) + (27 - 9));
+	truth_kernel(DEBUG_NAMED, "sec_a", 13, 13);
+	truth_kernel(DEBUG_NAMED, "sec_b", 4, 4);
+	truth_kernel(DEBUG_NAMED, "sec_c", 27, 27);
+	truth_key("dropped", "0");
 
 	VkCommandBuffer all[5] = { s1, s2, s3, pa, pb };
 	vkFreeCommandBuffers(d, p->vk.cmd_pool, 5, all);
@@ -1625,6 +1636,614 @@ static int p_exhaust(struct pat *p)
 	return pat_done(p, fence, (VkPipeline[]){ k, k2 }, 2);
 }
 
+/* --- 12. programs that use queries themselves; two queue families; submit2 semaphores ---- */
+
+#define COUNT_LOCAL 64u      /* local_size_x of count.comp */
+#define OQ_TARGET_NS 2e6     /* about how long one own_queries dispatch runs (calibrated) */
+#define OQ_CALIB_STEPS 3u    /* calibration dispatches after the one that compiles */
+#define OQ_MAX_GROUPS (1u << 24) /* so the counters stay far below 2^32 */
+#define OQ_KERNELS 3
+#define OQ_DISPATCHES 60u    /* per round */
+#define OQ_QUERIES (2 * OQ_DISPATCHES)
+#define OQ_ROUNDS 2u         /* reset in the command buffer, then on the host */
+
+/* One dispatch of @groups work groups of the count kernel @pipe: counters[@slot] grows by @groups. */
+static void rec_groups(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, uint32_t slot, uint32_t groups)
+{
+	bind(p, cb, pipe, p->counters_set, (struct push){ slot, 0 });
+	vkCmdDispatch(cb, groups, 1, 1);
+}
+
+/* Compute-to-compute memory barrier: the next dispatch sees this one's counter writes. */
+static void compute_barrier(VkCommandBuffer cb)
+{
+	VkMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+	};
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b,
+			     0, NULL, 0, NULL);
+}
+
+/* A query pool of @n queries of @type (@stats: the pipeline statistics it counts). */
+static VkQueryPool query_pool(struct pat *p, VkQueryType type, uint32_t n, VkQueryPipelineStatisticFlags stats)
+{
+	VkQueryPool pool;
+	VkQueryPoolCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = type,
+		.queryCount = n,
+		.pipelineStatistics = stats,
+	};
+	VKC_CHECK(vkCreateQueryPool(p->vk.device, &info, NULL, &pool));
+	return pool;
+}
+
+/* The pipeline of @spv_name with its entry point renamed from "main" to @entry (at most 7 bytes). */
+static VkPipeline renamed_pipeline(struct pat *p, const char *spv_name, const char *entry)
+{
+	size_t size;
+	uint32_t *code = read_spv(spv_name, &size);
+	VkShaderModule m;
+
+	rename_entry(code, size, entry);
+	VkShaderModuleCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+					  .pCode = code };
+	VKC_CHECK(vkCreateShaderModule(p->vk.device, &info, NULL, &m));
+	VkPipeline pipe = make_pipeline(p, m, entry, NULL, 0, NULL);
+	vkDestroyShaderModule(p->vk.device, m, NULL);
+	free(code);
+	return pipe;
+}
+
+/* One kernel of own_queries: what the program's own timestamp pairs measured of it. */
+struct oq_kernel {
+	const char *name;     /* truth name: debug name or "<source>#" label */
+	enum naming how;
+	uint32_t per_round;   /* dispatches per round, counting into slot = its index */
+	VkPipeline pipe;
+	double ns;            /* sum of its pairs' durations */
+	uint64_t pairs;
+};
+
+/* The work groups of one own_queries dispatch: x * y of them, each adding 1 to its counter. */
+struct groups {
+	uint32_t x, y;
+};
+
+/* About @n work groups (1 to OQ_MAX_GROUPS), x within the smallest maxComputeWorkGroupCount allowed. */
+static struct groups groups_of(double n)
+{
+	uint32_t want = n < 1 ? 1 : n > OQ_MAX_GROUPS ? OQ_MAX_GROUPS : (uint32_t)n;
+	struct groups g = { .x = want < 65535 ? want : 65535 };
+
+	g.y = want / g.x;
+	return g;
+}
+
+/*
+ * Sizes own_queries' dispatches to about OQ_TARGET_NS on this device (a fixed size is either
+ * too short on a GPU or far too long on lavapipe under AddressSanitizer): one dispatch of
+ * @calib compiles it, then OQ_CALIB_STEPS dispatches, each sized from the one before (time per
+ * group is not constant), count into @slot. A fixed number of dispatches: the truth is exact.
+ */
+static struct groups oq_calibrate(struct pat *p, VkPipeline calib, uint32_t slot)
+{
+	struct vkc_timer t;
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence f = vkc_fence(&p->vk);
+	struct groups g = { 1, 1 };
+	double ns;
+
+	vkc_timer_create(&p->vk, &t, 1);
+	for (uint32_t step = 0; step <= OQ_CALIB_STEPS; step++) {
+		begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		vkc_timer_reset(cb, &t, 0, 1);
+		bind(p, cb, calib, p->counters_set, (struct push){ slot, 0 });
+		vkc_timer_mark(cb, &t, 0, false);
+		vkCmdDispatch(cb, g.x, g.y, 1);
+		vkc_timer_mark(cb, &t, 0, true);
+		end(cb);
+		vkc_submit_wait(&p->vk, cb, f);
+		vkc_timer_read(&p->vk, &t, 0, 1, &ns);
+		p->expect[slot] += (uint64_t)g.x * g.y;
+		/* After the compile, from 64 groups on; a busy CPU only makes them fewer. */
+		double n = (double)g.x * g.y;
+		g = groups_of(step == 0 ? 64 : ns > 0 ? n * OQ_TARGET_NS / ns : OQ_MAX_GROUPS);
+	}
+	vkc_timer_destroy(&p->vk, &t);
+	vkFreeCommandBuffers(p->vk.device, p->vk.cmd_pool, 1, &cb);
+	vkDestroyFence(p->vk.device, f, NULL);
+	return g;
+}
+
+/*
+ * Records one own_queries round into @cb: OQ_DISPATCHES dispatches of @g, the kernels taking
+ * turns, each between its own TOP_OF_PIPE / BOTTOM_OF_PIPE pair and followed by a barrier;
+ * @order gets the kernel of each pair. @reset_in_cb: the pool is reset here (else the host
+ * reset it).
+ */
+static void oq_record(struct pat *p, VkCommandBuffer cb, VkQueryPool pool, const struct oq_kernel *k,
+		      struct groups g, bool reset_in_cb, uint8_t *order)
+{
+	uint32_t left[OQ_KERNELS], d = 0;
+
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	if (reset_in_cb)
+		vkCmdResetQueryPool(cb, pool, 0, OQ_QUERIES);
+	for (int i = 0; i < OQ_KERNELS; i++)
+		left[i] = k[i].per_round;
+	while (d < OQ_DISPATCHES) {
+		for (uint32_t i = 0; i < OQ_KERNELS && d < OQ_DISPATCHES; i++) {
+			if (!left[i])
+				continue;
+			left[i]--;
+			bind(p, cb, k[i].pipe, p->counters_set, (struct push){ i, 0 });
+			vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 2 * d);
+			vkCmdDispatch(cb, g.x, g.y, 1);
+			vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * d + 1);
+			compute_barrier(cb);
+			order[d++] = (uint8_t)i;
+		}
+	}
+	end(cb);
+}
+
+/*
+ * Reads the round's OQ_QUERIES results into @ticks (host, WAIT_BIT), again with
+ * WITH_AVAILABILITY_BIT and through the GPU (@copy_cb: vkCmdCopyQueryPoolResults into
+ * @copied); any disagreement or unavailable query is an error.
+ */
+static void oq_read(struct pat *p, VkQueryPool pool, VkCommandBuffer copy_cb, struct vkc_buffer *copied,
+		    VkFence fence, uint64_t *ticks, uint32_t round)
+{
+	uint64_t avail[2 * OQ_QUERIES];
+	const uint64_t *gpu = copied->map;
+	uint32_t bad = 0;
+
+	VKC_CHECK(vkGetQueryPoolResults(p->vk.device, pool, 0, OQ_QUERIES, OQ_QUERIES * sizeof(uint64_t), ticks,
+					sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+	VkResult r = vkGetQueryPoolResults(p->vk.device, pool, 0, OQ_QUERIES, sizeof(avail), avail,
+					   2 * sizeof(uint64_t),
+					   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (r != VK_SUCCESS) {
+		printf("patterns: own_queries: round %u: the availability read returned %d\n", round, (int)r);
+		p->errors++;
+	}
+	memset(copied->map, 0xff, OQ_QUERIES * sizeof(uint64_t)); /* no stale value can pass */
+	vkc_submit_wait(&p->vk, copy_cb, fence);
+	for (uint32_t q = 0; q < OQ_QUERIES; q++)
+		if (!avail[2 * q + 1] || avail[2 * q] != ticks[q] || gpu[q] != ticks[q])
+			bad++;
+	if (bad) {
+		printf("patterns: own_queries: round %u: %u of %u queries disagree between the three reads "
+		       "(or are unavailable)\n", round, bad, OQ_QUERIES);
+		p->errors++;
+	}
+}
+
+/* Adds each pair's duration (masked to timestampValidBits) to its kernel; one ending before it starts is an error. */
+static void oq_account(struct pat *p, const uint64_t *ticks, const uint8_t *order, struct oq_kernel *k,
+		       uint32_t round)
+{
+	uint32_t bits = p->vk.timestamp_valid_bits;
+	uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+
+	for (uint32_t d = 0; d < OQ_DISPATCHES; d++) {
+		uint64_t s = ticks[2 * d] & mask, e = ticks[2 * d + 1] & mask, delta = (e - s) & mask;
+		/* With fewer than 64 bits a pair may wrap: a "negative" delta is one in the upper half. */
+		if (bits >= 64 ? e < s : delta > mask >> 1) {
+			printf("patterns: own_queries: round %u, dispatch %u: its pair ends (%llu) before it starts "
+			       "(%llu)\n", round, d, (unsigned long long)e, (unsigned long long)s);
+			p->errors++;
+			continue;
+		}
+		k[order[d]].ns += (double)delta * p->vk.props.limits.timestampPeriod;
+		k[order[d]].pairs++;
+	}
+}
+
+/* Core 1.2 features for own_queries: host query reset besides features12's. */
+static VkPhysicalDeviceVulkan12Features oq_features12 = {
+	.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+	.pNext = &features13,
+	.timelineSemaphore = VK_TRUE,
+	.hostQueryReset = VK_TRUE,
+};
+
+/*
+ * The program times every dispatch of its three kernels itself (Hesper's interval sits inside
+ * each pair). Its pairs cover exactly the dispatches Hesper times, the first of each kernel
+ * (lavapipe's compile) included, so the two means are over the same dispatches. A fourth
+ * pipeline (unnamed: "main#<hash>", 1 + OQ_CALIB_STEPS dispatches) sizes the dispatches first.
+ */
+static int p_own_queries(struct pat *p)
+{
+	pat_init(p, "patterns-own-queries", &(struct vkc_options){ .device_pnext = &oq_features12 });
+	VkDevice d = p->vk.device;
+	VkPipeline calib = make_pipeline(p, p->count_mod, "main", NULL, 0, NULL);
+	struct groups g = oq_calibrate(p, calib, OQ_KERNELS);
+	struct oq_kernel k[OQ_KERNELS] = {
+		{ "oq_named", DEBUG_NAMED, 24, make_pipeline(p, p->count_mod, "main", NULL, 0, "oq_named"), 0, 0 },
+		{ "count.comp", SOURCE_NAMED, 20, make_pipeline(p, p->count_g_mod, "main", NULL, 0, NULL), 0, 0 },
+		{ "oq_kern", SOURCE_NAMED, 16, renamed_pipeline(p, "count.spv", "oq_kern"), 0, 0 },
+	};
+	VkQueryPool pool = query_pool(p, VK_QUERY_TYPE_TIMESTAMP, OQ_QUERIES, 0);
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk), copy_cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+	struct vkc_buffer copied;
+	uint64_t ticks[OQ_QUERIES];
+	uint8_t order[OQ_DISPATCHES];
+
+	if (p->vk.timestamp_valid_bits == 0)
+		vkc_fail("own_queries: queue family %u has no timestamps", p->vk.queue_family);
+	vkc_buffer_create(&p->vk, &copied, OQ_QUERIES * sizeof(uint64_t), 0);
+	/* The GPU's copy of the results, recorded once, submitted each round. */
+	begin(copy_cb, 0);
+	vkCmdCopyQueryPoolResults(copy_cb, pool, 0, OQ_QUERIES, copied.buffer, 0, sizeof(uint64_t),
+				  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+	end(copy_cb);
+	for (uint32_t r = 0; r < OQ_ROUNDS; r++) {
+		if (r > 0)
+			vkResetQueryPool(d, pool, 0, OQ_QUERIES); /* the fence said the last round is done */
+		oq_record(p, cb, pool, k, g, r == 0, order);
+		vkc_submit_wait(&p->vk, cb, fence);
+		oq_read(p, pool, copy_cb, &copied, fence, ticks, r);
+		oq_account(p, ticks, order, k, r);
+	}
+	char means[512] = "";
+	for (int i = 0; i < OQ_KERNELS; i++) {
+		p->expect[i] = (uint64_t)OQ_ROUNDS * k[i].per_round * g.x * g.y;
+		truth_kernel(k[i].how, k[i].name, OQ_ROUNDS * k[i].per_round, -1);
+		size_t used = strlen(means);
+		snprintf(means + used, sizeof(means) - used, "%s\"%s\":%.1f", i ? "," : "", k[i].name,
+			 k[i].pairs ? k[i].ns / (double)k[i].pairs : 0.0);
+	}
+	verify_counters(p, "own_queries");
+	truth_kernel(UNNAMED, "count.spv", 1 + OQ_CALIB_STEPS, -1);
+	truth_key("dropped", "0");
+	truth_key("own_mean_ns", "{%s}", means);
+	truth_key("volatile", "[\"own_mean_ns\"]");
+
+	vkDestroyQueryPool(d, pool, NULL);
+	vkc_buffer_destroy(&p->vk, &copied);
+	return pat_done(p, fence, (VkPipeline[]){ k[0].pipe, k[1].pipe, k[2].pipe, calib }, OQ_KERNELS + 1);
+}
+
+#define PS_SUBMITS 3u
+
+/* Reads the two invocation counts of @pool and compares them with @want; a difference is an error. */
+static void ps_check(struct pat *p, VkQueryPool pool, const uint64_t *want, uint32_t submit_no)
+{
+	uint64_t got[2];
+
+	VKC_CHECK(vkGetQueryPoolResults(p->vk.device, pool, 0, 2, sizeof(got), got, sizeof(uint64_t),
+					VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+	for (int q = 0; q < 2; q++) {
+		if (got[q] != want[q]) {
+			printf("patterns: pipeline_stats: submission %u, query %d: %llu compute invocations, "
+			       "want %llu\n", submit_no, q, (unsigned long long)got[q], (unsigned long long)want[q]);
+			p->errors++;
+		}
+	}
+}
+
+/*
+ * A pipeline-statistics query (compute shader invocations) around two groups of dispatches,
+ * a dispatch outside both: the counts must be what was dispatched, under Hesper too. Without
+ * the feature the dispatches run unmeasured and the truth says so. Each query ends after a
+ * barrier: on NVIDIA's driver 580 (H200), without one, the indirect dispatch's 64 invocations
+ * were missing from the count of 43 of 60 resubmissions (never from the first submission, never
+ * under Hesper, whose timestamps drain each dispatch); with it, from none of 60.
+ */
+static int p_pipeline_stats(struct pat *p)
+{
+	VkPhysicalDeviceFeatures want_features = { .pipelineStatisticsQuery = VK_TRUE };
+	pat_init(p, "patterns-pipeline-stats", &(struct vkc_options){ .features = &want_features });
+	bool have = p->vk.features.pipelineStatisticsQuery;
+	VkPipeline named = make_pipeline(p, p->count_mod, "main", NULL, 0, "ps_named");
+	VkPipeline source = make_pipeline(p, p->count_g_mod, "main", NULL, 0, NULL);
+	VkQueryPool pool = have ? query_pool(p, VK_QUERY_TYPE_PIPELINE_STATISTICS, 2,
+					     VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT)
+				: VK_NULL_HANDLE;
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+	const uint64_t want[2] = { (3 + 5 + 4 + 1) * COUNT_LOCAL, (7 + 2) * COUNT_LOCAL };
+
+	begin(cb, 0);
+	if (have)
+		vkCmdResetQueryPool(cb, pool, 0, 2);
+	rec_groups(p, cb, source, 1, 1); /* outside both queries */
+	if (have)
+		vkCmdBeginQuery(cb, pool, 0, 0);
+	rec_groups(p, cb, named, 0, 3);
+	rec_groups(p, cb, named, 0, 5);
+	vkCmdDispatch(cb, 2, 2, 1); /* 4 groups, same bindings */
+	vkCmdDispatchIndirect(cb, p->indirect.buffer, 0); /* 1 group */
+	compute_barrier(cb); /* see the comment above */
+	if (have) {
+		vkCmdEndQuery(cb, pool, 0);
+		vkCmdBeginQuery(cb, pool, 1, 0);
+	}
+	rec_groups(p, cb, source, 1, 7);
+	rec_groups(p, cb, source, 1, 2);
+	compute_barrier(cb);
+	if (have)
+		vkCmdEndQuery(cb, pool, 1);
+	end(cb);
+	for (uint32_t s = 0; s < PS_SUBMITS; s++) {
+		vkc_submit_wait(&p->vk, cb, fence);
+		if (have)
+			ps_check(p, pool, want, s);
+	}
+	p->expect[0] = PS_SUBMITS * (3 + 5 + 4 + 1);
+	p->expect[1] = PS_SUBMITS * (1 + 7 + 2);
+	verify_counters(p, "pipeline_stats");
+	truth_kernel(DEBUG_NAMED, "ps_named", 4 * PS_SUBMITS, -1);
+	truth_kernel(SOURCE_NAMED, "count.comp", 3 * PS_SUBMITS, -1);
+	truth_key("dropped", "0");
+	truth_key("pipeline_statistics", "%s", have ? "true" : "false");
+	if (have)
+		truth_key("invocations", "[%llu,%llu]", (unsigned long long)want[0], (unsigned long long)want[1]);
+	else
+		truth_key("invocations", "null");
+
+	if (have)
+		vkDestroyQueryPool(p->vk.device, pool, NULL);
+	return pat_done(p, fence, (VkPipeline[]){ named, source }, 2);
+}
+
+#define TF_ROUNDS 4u
+#define TF_GROUPS 2048u  /* queue A's dispatches are long, so queue B's submission waits */
+
+/* A resettable command pool of queue family @family. */
+static VkCommandPool family_pool(struct pat *p, uint32_t family)
+{
+	VkCommandPool pool;
+	VkCommandPoolCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+		.queueFamilyIndex = family,
+	};
+	VKC_CHECK(vkCreateCommandPool(p->vk.device, &info, NULL, &pool));
+	return pool;
+}
+
+/* vkQueueSubmit of @cb to @q, waiting for @timeline >= @wait (0: no wait), then signalling @signal. */
+static void submit_timeline(VkQueue q, VkCommandBuffer cb, VkSemaphore timeline, uint64_t wait, uint64_t signal)
+{
+	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+	VkTimelineSemaphoreSubmitInfo values = {
+		.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+		.waitSemaphoreValueCount = wait ? 1 : 0,
+		.pWaitSemaphoreValues = &wait,
+		.signalSemaphoreValueCount = 1,
+		.pSignalSemaphoreValues = &signal,
+	};
+	VkSubmitInfo info = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.pNext = &values,
+		.waitSemaphoreCount = wait ? 1 : 0,
+		.pWaitSemaphores = &timeline,
+		.pWaitDstStageMask = &stage,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cb,
+		.signalSemaphoreCount = 1,
+		.pSignalSemaphores = &timeline,
+	};
+	VKC_CHECK(vkQueueSubmit(q, 1, &info, VK_NULL_HANDLE));
+}
+
+/* Counter @slot of @buf against @want; a difference is an error. */
+static void verify_slot(struct pat *p, const struct vkc_buffer *buf, uint32_t slot, uint64_t want, const char *what)
+{
+	uint32_t got = ((const uint32_t *)buf->map)[slot];
+
+	if (got != want) {
+		printf("patterns: %s: counter %u is %u, want %llu\n", what, slot, got, (unsigned long long)want);
+		p->errors++;
+	}
+}
+
+/*
+ * Queue A (the compute family) and queue B (another compute family with timestamps, else a
+ * second queue of A's family, else A's queue itself) submit at once, chained by one timeline
+ * semaphore: A's round r signals 2r+1, B's waits for it and signals 2r+2, A's next waits for
+ * that. Every signalling submission is made before the one waiting for it. B counts into a
+ * buffer of its own (exclusive to its family).
+ */
+static int p_two_families(struct pat *p)
+{
+	pat_init(p, "patterns-two-families",
+		 &(struct vkc_options){ .device_pnext = &features12, .queue_count = 2, .other_family = true });
+	struct vkc_ctx *vk = &p->vk;
+	bool two = vk->other_family != UINT32_MAX;
+	VkQueue qa = vk->queue, qb = two ? vk->other_queue : vk->queues[vk->queue_count - 1];
+	VkCommandPool pool_b = two ? family_pool(p, vk->other_family) : vk->cmd_pool;
+	VkPipeline ka = make_pipeline(p, p->count_mod, "main", NULL, 0, "fam_a");
+	VkPipeline kb = make_pipeline(p, p->count_mod, "main", NULL, 0, "fam_b");
+	VkPipeline both = make_pipeline(p, p->count_g_mod, "main", NULL, 0, NULL);
+	VkSemaphore timeline = timeline_semaphore(p);
+	VkCommandBuffer a[TF_ROUNDS], b[TF_ROUNDS];
+	struct vkc_buffer bcount;
+
+	vkc_buffer_create(vk, &bcount, SLOTS * 4, 0);
+	struct vkc_buffer *bset_bufs[] = { &bcount };
+	VkDescriptorSet bset = vkc_descriptor_set(vk, p->dpool, p->dsl, bset_bufs, 1);
+	for (uint32_t r = 0; r < TF_ROUNDS; r++) {
+		a[r] = vkc_command_buffer(vk);
+		begin(a[r], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		rec_groups(p, a[r], ka, 0, TF_GROUPS);
+		vkc_barrier(a[r]);
+		rec_groups(p, a[r], ka, 0, TF_GROUPS);
+		rec_count(p, a[r], both, 1, 1);
+		end(a[r]);
+		b[r] = command_buffer_from(p, pool_b);
+		begin(b[r], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		for (int i = 0; i < 3; i++) {
+			bind(p, b[r], kb, bset, (struct push){ 0, 0 });
+			vkCmdDispatch(b[r], 1, 1, 1);
+		}
+		bind(p, b[r], both, bset, (struct push){ 1, 0 });
+		vkCmdDispatch(b[r], 1, 1, 1);
+		end(b[r]);
+	}
+	for (uint32_t r = 0; r < TF_ROUNDS; r++) {
+		submit_timeline(qa, a[r], timeline, 2 * r, 2 * r + 1);
+		submit_timeline(qb, b[r], timeline, 2 * r + 1, 2 * r + 2);
+	}
+	wait_timeline(p, timeline, 2 * TF_ROUNDS);
+
+	p->expect[0] = (uint64_t)TF_ROUNDS * 2 * TF_GROUPS;
+	p->expect[1] = TF_ROUNDS;
+	verify_counters(p, "two_families (queue A)");
+	verify_slot(p, &bcount, 0, 3 * TF_ROUNDS, "two_families (queue B)");
+	verify_slot(p, &bcount, 1, TF_ROUNDS, "two_families (queue B)");
+	truth_kernel(DEBUG_NAMED, "fam_a", 2 * TF_ROUNDS, -1);
+	truth_kernel(DEBUG_NAMED, "fam_b", 3 * TF_ROUNDS, -1);
+	truth_kernel(SOURCE_NAMED, "count.comp", 2 * TF_ROUNDS, -1);
+	truth_key("dropped", "0");
+	truth_key("families", "%u", two ? 2u : 1u);
+	truth_key("queues", "%u", qa != qb ? 2u : 1u);
+
+	VKC_CHECK(vkDeviceWaitIdle(vk->device));
+	if (two)
+		vkDestroyCommandPool(vk->device, pool_b, NULL);
+	vkDestroySemaphore(vk->device, timeline, NULL);
+	vkc_buffer_destroy(vk, &bcount);
+	return pat_done(p, VK_NULL_HANDLE, (VkPipeline[]){ ka, kb, both }, 3);
+}
+
+#define S2_ROUNDS 3u
+
+/* A wait or signal entry of vkQueueSubmit2: @sem (a timeline at @value; binary: 0) at @stage. */
+static VkSemaphoreSubmitInfo sem_at(VkSemaphore sem, uint64_t value, VkPipelineStageFlags2 stage)
+{
+	return (VkSemaphoreSubmitInfo){ .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = sem,
+					.value = value, .stageMask = stage };
+}
+
+/* A VkSubmitInfo2 of @ncb command buffers @cbi with @nw waits and @ns signals. */
+static VkSubmitInfo2 batch2(const VkSemaphoreSubmitInfo *w, uint32_t nw, const VkCommandBufferSubmitInfo *cbi,
+			    uint32_t ncb, const VkSemaphoreSubmitInfo *s, uint32_t ns)
+{
+	return (VkSubmitInfo2){ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = nw,
+				.pWaitSemaphoreInfos = w, .commandBufferInfoCount = ncb, .pCommandBufferInfos = cbi,
+				.signalSemaphoreInfoCount = ns, .pSignalSemaphoreInfos = s };
+}
+
+/* Host wait through vkWaitSemaphores for @n semaphores at @values (@any: the first one reached). */
+static void wait_semaphores(struct pat *p, const VkSemaphore *sems, const uint64_t *values, uint32_t n, bool any)
+{
+	VkSemaphoreWaitInfo info = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+		.flags = any ? VK_SEMAPHORE_WAIT_ANY_BIT : 0,
+		.semaphoreCount = n,
+		.pSemaphores = sems,
+		.pValues = values,
+	};
+	VKC_CHECK(vkWaitSemaphores(p->vk.device, &info, UINT64_MAX));
+}
+
+/* The value of timeline @sem against @want; a difference is an error. */
+static void check_timeline(struct pat *p, VkSemaphore sem, uint64_t want, const char *name)
+{
+	uint64_t got;
+
+	VKC_CHECK(vkGetSemaphoreCounterValue(p->vk.device, sem, &got));
+	if (got != want) {
+		printf("patterns: submit2_semaphores: timeline %s is at %llu, want %llu\n", name,
+		       (unsigned long long)got, (unsigned long long)want);
+		p->errors++;
+	}
+}
+
+/*
+ * One round of submit2_semaphores: four vkQueueSubmit2 calls chained by binary semaphores b0,
+ * b1 and timelines t (base+1..base+4) and t2 (2r+1, 2r+2); no fence; the host waits with
+ * vkWaitSemaphores (once for either of two values, once for both).
+ */
+static void s2_round(struct pat *p, const VkCommandBufferSubmitInfo *cbi, const VkSemaphore *bin, VkSemaphore t,
+		     VkSemaphore t2, uint32_t r)
+{
+	const VkPipelineStageFlags2 all = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+				    cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+	uint64_t base = 4ull * r;
+	VkQueue q = p->vk.queue;
+
+	/* 1: cb0; waits for t2 at the last round's value (already reached) from the second round on. */
+	VkSemaphoreSubmitInfo w1 = sem_at(t2, 2ull * r, cs);
+	VkSemaphoreSubmitInfo s1[2] = { sem_at(bin[0], 0, all), sem_at(t, base + 1, cs) };
+	VkSubmitInfo2 c1 = batch2(&w1, r ? 1 : 0, cbi, 1, s1, 2);
+	VKC_CHECK(vkQueueSubmit2(q, 1, &c1, VK_NULL_HANDLE));
+	/* 2: two batches, cb1, then cb2 + cb3, chained by b1. */
+	VkSemaphoreSubmitInfo w2a[2] = { sem_at(bin[0], 0, cs), sem_at(t, base + 1, cs) };
+	VkSemaphoreSubmitInfo s2a[2] = { sem_at(t, base + 2, all), sem_at(bin[1], 0, all) };
+	VkSemaphoreSubmitInfo w2b = sem_at(bin[1], 0, cs);
+	VkSemaphoreSubmitInfo s2b[2] = { sem_at(t, base + 3, all), sem_at(t2, 2ull * r + 1, all) };
+	VkSubmitInfo2 c2[2] = { batch2(w2a, 2, cbi + 1, 1, s2a, 2), batch2(&w2b, 1, cbi + 2, 2, s2b, 2) };
+	VKC_CHECK(vkQueueSubmit2(q, 2, c2, VK_NULL_HANDLE));
+	/* 3: cb4 after both timelines. */
+	VkSemaphoreSubmitInfo w3[2] = { sem_at(t, base + 3, cs), sem_at(t2, 2ull * r + 1, cs) };
+	VkSemaphoreSubmitInfo s3 = sem_at(t, base + 4, all);
+	VkSubmitInfo2 c3 = batch2(w3, 2, cbi + 4, 1, &s3, 1);
+	VKC_CHECK(vkQueueSubmit2(q, 1, &c3, VK_NULL_HANDLE));
+	/* 4: semaphores only, no command buffer. */
+	VkSemaphoreSubmitInfo w4 = sem_at(t, base + 4, all), s4 = sem_at(t2, 2ull * r + 2, all);
+	VkSubmitInfo2 c4 = batch2(&w4, 1, NULL, 0, &s4, 1);
+	VKC_CHECK(vkQueueSubmit2(q, 1, &c4, VK_NULL_HANDLE));
+
+	VkSemaphore sems[2] = { t, t2 };
+	uint64_t any[2] = { base + 4, UINT64_MAX - 1 }, all_values[2] = { base + 4, 2ull * r + 2 };
+	wait_semaphores(p, sems, any, 2, true);
+	wait_semaphores(p, sems, all_values, 2, false);
+	check_timeline(p, t, base + 4, "t");
+	check_timeline(p, t2, 2ull * r + 2, "t2");
+}
+
+static int p_submit2_semaphores(struct pat *p)
+{
+	pat_init(p, "patterns-submit2-semaphores", &(struct vkc_options){ .device_pnext = &features12 });
+	VkDevice d = p->vk.device;
+	VkPipeline k[3] = { make_pipeline(p, p->count_mod, "main", NULL, 0, "s2_a"),
+			    make_pipeline(p, p->count_mod, "main", NULL, 0, "s2_b"),
+			    make_pipeline(p, p->count_mod, "main", NULL, 0, "s2_c") };
+	/* cb0: a a; cb1: b b b; cb2: a; cb3: c c c c; cb4: b c */
+	const uint32_t plan[5][2][2] = { { { 0, 2 } }, { { 1, 3 } }, { { 0, 1 } }, { { 2, 4 } },
+					 { { 1, 1 }, { 2, 1 } } };
+	VkCommandBufferSubmitInfo cbi[5];
+	VkSemaphore bin[2] = { binary_semaphore(p), binary_semaphore(p) };
+	VkSemaphore t = timeline_semaphore(p), t2 = timeline_semaphore(p);
+
+	for (int i = 0; i < 5; i++) {
+		VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+		begin(cb, 0);
+		for (int j = 0; j < 2; j++)
+			rec_count(p, cb, k[plan[i][j][0]], plan[i][j][0], plan[i][j][1]);
+		end(cb);
+		cbi[i] = (VkCommandBufferSubmitInfo){ .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+						      .commandBuffer = cb };
+	}
+	for (uint32_t r = 0; r < S2_ROUNDS; r++)
+		s2_round(p, cbi, bin, t, t2, r);
+
+	p->expect[0] = 3 * S2_ROUNDS;
+	p->expect[1] = 4 * S2_ROUNDS;
+	p->expect[2] = 5 * S2_ROUNDS;
+	verify_counters(p, "submit2_semaphores");
+	truth_kernel(DEBUG_NAMED, "s2_a", 3 * S2_ROUNDS, -1);
+	truth_kernel(DEBUG_NAMED, "s2_b", 4 * S2_ROUNDS, -1);
+	truth_kernel(DEBUG_NAMED, "s2_c", 5 * S2_ROUNDS, -1);
+	truth_key("dropped", "0");
+
+	for (int i = 0; i < 2; i++)
+		vkDestroySemaphore(d, bin[i], NULL);
+	vkDestroySemaphore(d, t, NULL);
+	vkDestroySemaphore(d, t2, NULL);
+	return pat_done(p, VK_NULL_HANDLE, k, 3);
+}
+
 /* --- main ---------------------------------------------------------------------------- */
 
 static uint32_t arg_u32(int argc, char **argv, uint32_t fallback)
@@ -1697,6 +2316,14 @@ int main(int argc, char **argv)
 		rc = p_million(&p, arg_u32(argc, argv, 1000000));
 	else if (!strcmp(name, "exhaust"))
 		rc = p_exhaust(&p);
+	else if (!strcmp(name, "own_queries"))
+		rc = p_own_queries(&p);
+	else if (!strcmp(name, "pipeline_stats"))
+		rc = p_pipeline_stats(&p);
+	else if (!strcmp(name, "two_families"))
+		rc = p_two_families(&p);
+	else if (!strcmp(name, "submit2_semaphores"))
+		rc = p_submit2_semaphores(&p);
 	else
 		vkc_fail("usage: patterns PATTERN [ARG] (see the comment at the top of patterns.c)");
 	truth_print(name);

@@ -191,6 +191,38 @@ static void pick_queue_family(struct vkc_ctx *ctx)
 	free(qf);
 }
 
+/* The features of @opts that @ctx's physical device has (none without @opts->features). */
+static VkPhysicalDeviceFeatures supported_features(const struct vkc_ctx *ctx, const struct vkc_options *opts)
+{
+	VkPhysicalDeviceFeatures have, out;
+
+	memset(&out, 0, sizeof(out));
+	if (!opts || !opts->features)
+		return out;
+	vkGetPhysicalDeviceFeatures(ctx->physical_device, &have);
+	/* The struct is nothing but VkBool32 members. */
+	const VkBool32 *w = (const VkBool32 *)opts->features, *h = (const VkBool32 *)&have;
+	VkBool32 *o = (VkBool32 *)&out;
+	for (size_t i = 0; i < sizeof(out) / sizeof(VkBool32); i++)
+		o[i] = w[i] && h[i] ? VK_TRUE : VK_FALSE;
+	return out;
+}
+
+/* A compute family other than @not with timestamps, preferring one without graphics; UINT32_MAX if none. */
+static uint32_t pick_other_family(const VkQueueFamilyProperties *qf, uint32_t n, uint32_t not)
+{
+	uint32_t best = UINT32_MAX;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (i == not || !(qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || !qf[i].timestampValidBits)
+			continue;
+		if (best == UINT32_MAX || ((qf[best].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+					   !(qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)))
+			best = i;
+	}
+	return best;
+}
+
 /* Creates @ctx's device, queues and command pool on its physical device and family. */
 static void create_device(struct vkc_ctx *ctx, const struct vkc_options *opts)
 {
@@ -207,21 +239,33 @@ static void create_device(struct vkc_ctx *ctx, const struct vkc_options *opts)
 		want = qf[ctx->queue_family].queueCount;
 	if (want > 8)
 		want = 8;
+	ctx->other_family = opts && opts->other_family ? pick_other_family(qf, n, ctx->queue_family) : UINT32_MAX;
+	ctx->other_queue = VK_NULL_HANDLE;
 	free(qf);
+	ctx->features = supported_features(ctx, opts);
 
-	VkDeviceQueueCreateInfo qinfo = {
-		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-		.queueFamilyIndex = ctx->queue_family,
-		.queueCount = want,
-		.pQueuePriorities = priorities,
+	VkDeviceQueueCreateInfo qinfo[2] = {
+		{
+			.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+			.queueFamilyIndex = ctx->queue_family,
+			.queueCount = want,
+			.pQueuePriorities = priorities,
+		},
+		{
+			.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+			.queueFamilyIndex = ctx->other_family,
+			.queueCount = 1,
+			.pQueuePriorities = priorities,
+		},
 	};
 	VkDeviceCreateInfo dinfo = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.pNext = opts ? opts->device_pnext : NULL,
-		.queueCreateInfoCount = 1,
-		.pQueueCreateInfos = &qinfo,
+		.queueCreateInfoCount = ctx->other_family != UINT32_MAX ? 2 : 1,
+		.pQueueCreateInfos = qinfo,
 		.enabledExtensionCount = opts ? opts->device_extension_count : 0,
 		.ppEnabledExtensionNames = opts ? opts->device_extensions : NULL,
+		.pEnabledFeatures = opts && opts->features ? &ctx->features : NULL,
 	};
 	VKC_CHECK(vkCreateDevice(ctx->physical_device, &dinfo, NULL, &ctx->device));
 #ifdef HESPER_TEST_VOLK
@@ -232,6 +276,8 @@ static void create_device(struct vkc_ctx *ctx, const struct vkc_options *opts)
 	for (uint32_t i = 0; i < want; i++)
 		vkGetDeviceQueue(ctx->device, ctx->queue_family, i, &ctx->queues[i]);
 	ctx->queue = ctx->queues[0];
+	if (ctx->other_family != UINT32_MAX)
+		vkGetDeviceQueue(ctx->device, ctx->other_family, 0, &ctx->other_queue);
 
 	VkCommandPoolCreateInfo pinfo = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

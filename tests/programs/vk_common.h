@@ -37,6 +37,9 @@ struct vkc_ctx {
 	uint32_t queue_count;        /* queues of queue_family created (vkc_init: 1) */
 	VkQueue queues[8];           /* queues[0] == queue */
 	VkCommandPool cmd_pool;
+	VkPhysicalDeviceFeatures features; /* the core features enabled (vkc_options.features) */
+	uint32_t other_family;       /* vkc_options.other_family: its family, UINT32_MAX when none */
+	VkQueue other_queue;         /* its queue 0, VK_NULL_HANDLE when none */
 	bool has_debug_utils;
 	PFN_vkSetDebugUtilsObjectNameEXT set_object_name; /* these three: NULL without VK_EXT_debug_utils */
 	PFN_vkCmdBeginDebugUtilsLabelEXT cmd_begin_label;
@@ -78,6 +81,8 @@ struct vkc_options {
 	const void *device_pnext;               /* e.g. a feature struct chain for vkCreateDevice */
 	uint32_t queue_count;                   /* wanted queues of the family, cut to what it has (0: 1) */
 	bool no_volk_device;                    /* volk: keep the loader's trampolines (several devices) */
+	const VkPhysicalDeviceFeatures *features; /* wanted core features: those the device has are enabled */
+	bool other_family;                      /* also one queue of another compute family with timestamps */
 };
 
 /* vkc_init with @opts (may be NULL). */
