@@ -66,6 +66,7 @@ class Checks:
         self.detail_lines = detail_lines
         self.failures = []
         self.passed = 0
+        self.skipped = None
 
     def check(self, ok, what, detail=""):
         """Records one check: @what is the claim, @detail explains a failure."""
@@ -79,8 +80,15 @@ class Checks:
         """Records a failed check."""
         return self.check(False, what, detail)
 
+    def skip(self, why):
+        """Marks the case as not applicable here (meson's exit status 77), unless a check failed."""
+        self.skipped = why
+
     def finish(self, context=None):
         """Prints the verdict (and @context on failure); returns the exit status."""
+        if not self.failures and self.skipped:
+            print(f"SKIP {self.title}: {self.skipped}")
+            return 77
         if not self.failures:
             print(f"PASS {self.title}: {self.passed} checks")
             return 0

@@ -302,6 +302,11 @@ def validation_env(args, extra):
                                      **extra))
 
 
+def on_lavapipe(run):
+    """Whether @run (made with VK_LOADER_DEBUG=layer) ran on lavapipe, where every pattern must pass."""
+    return "llvmpipe" in run.err or "libvulkan_lvp" in run.err
+
+
 def case_pattern(args, c, tmp):
     argv = program_argv(args)
     user_env = env_pairs(args.env)
@@ -317,8 +322,6 @@ def case_pattern(args, c, tmp):
     base = None
     if not args.no_baseline:
         base = Run(argv, dict(e2e.base_env(args), **user_env), tmp)
-        c.check(base.rc == args.expect_rc, f"program alone exits {args.expect_rc}", base.tail("alone"))
-        c.check(e2e.parse_truth(base.out) is not None, "program alone prints a HESPER-TRUTH line", base.tail("alone"))
     out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
     if args.per_pid_report:
         out_json = os.path.join(tmp, "out-%p.json")
@@ -330,6 +333,15 @@ def case_pattern(args, c, tmp):
         out_json = os.path.join(tmp, found[0] if found else "out-none.json")
     context = run.tail("under Hesper")
     print(f"  (under Hesper + validation: {run.seconds:.1f} s)")
+    if base is not None and base.rc != args.expect_rc and run.rc == base.rc and not on_lavapipe(run):
+        # The driver breaks the program itself (NVIDIA's does with exit() from another thread
+        # during vkWaitForFences, and in a forked child); Hesper must only end it the same way.
+        c.skip(f"the program alone fails on this device (exit status {base.rc}, expected {args.expect_rc}), "
+               f"and under Hesper the same way")
+        return context
+    if base is not None:
+        c.check(base.rc == args.expect_rc, f"program alone exits {args.expect_rc}", base.tail("alone"))
+        c.check(e2e.parse_truth(base.out) is not None, "program alone prints a HESPER-TRUTH line", base.tail("alone"))
     c.check(run.rc == args.expect_rc, f"exit code under Hesper is {args.expect_rc}", f"got {run.rc}")
     if base is not None:
         a, b = normalized_lines(base.out), normalized_lines(run.out)
