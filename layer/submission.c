@@ -62,8 +62,8 @@ void hesper_submission_recycle(struct hesper_queue *queue, struct hesper_submiss
  * Runs the kinds of work Hesper adds to a submission (a query reset, a timestamp, the copy
  * of its value, the completion signal) once on @q, alone, and waits for it. NVIDIA's driver
  * (580) can otherwise stall every queue of the device for good when several threads' first
- * submissions on several queues carry this work at once (docs/measurements.md, "the queue warm-up"). The program has
- * not got @q's handle yet, so nothing else is using it.
+ * submissions on several queues carry this work at once (docs/measurements.md, "the queue
+ * warm-up"). The program has not got @q's handle yet, so nothing else is using it.
  */
 static void warm_up(struct hesper_queue *q, struct hesper_submission *sub)
 {
