@@ -302,6 +302,18 @@ def validation_env(args, extra):
                                      **extra))
 
 
+def check_truth_notes(c, truth):
+    """What the truth line says the pattern could do on this device: overlap must have happened;
+    a single queue or family is noted."""
+    if "overlapped" in truth:
+        c.check(truth["overlapped"] is True, "submissions of the SIMULTANEOUS_USE command buffer overlapped",
+                "the second submit came after the first had finished: the test did not test overlap")
+    if "queues" in truth and truth["queues"] < 2:
+        print(f"  note: the queue family has {truth['queues']} queue: the several-queue variant did not run")
+    if "families" in truth and truth["families"] < 2:
+        print("  note: the device has one compute queue family with timestamps: the pattern used one family")
+
+
 def on_lavapipe(run):
     """Whether @run (made with VK_LOADER_DEBUG=layer) ran on lavapipe, where every pattern must pass."""
     return "llvmpipe" in run.err or "libvulkan_lvp" in run.err
@@ -354,13 +366,7 @@ def case_pattern(args, c, tmp):
     truth = e2e.parse_truth(run.out)
     if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
         return context
-    if "overlapped" in truth:
-        c.check(truth["overlapped"] is True, "submissions of the SIMULTANEOUS_USE command buffer overlapped",
-                "the second submit came after the first had finished: the test did not test overlap")
-    if "queues" in truth and truth["queues"] < 2:
-        print(f"  note: the queue family has {truth['queues']} queue: the several-queue variant did not run")
-    if "families" in truth and truth["families"] < 2:
-        print("  note: the device has one compute queue family with timestamps: the pattern used one family")
+    check_truth_notes(c, truth)
     rep = read_json(c, out_json)
     if rep is None:
         return context
