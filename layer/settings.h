@@ -3,7 +3,7 @@
  * process. A bad value gets one line on the error stream and its default is kept.
  *
  *   HESPER_MODE=dispatch|submit   time every dispatch (default), or submissions only
- *   HESPER_SAMPLE=N               time every N-th execution of each command buffer (1..1000000, default 1)
+ *   HESPER_SAMPLE=N               time every N-th recorded dispatch of each kernel (1..1000000, default 1)
  *   HESPER_MAX_EVENTS=N           events kept for the trace (0..1000000000, default 200000)
  *   HESPER_EXIT_TIMEOUT_MS=N      how long exit waits for work in flight (0..600000, default 5000)
  *   HESPER_MAX_QUERIES=N          timestamp queries Hesper may hold per device (0..1000000000,

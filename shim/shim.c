@@ -86,7 +86,7 @@ __attribute__((constructor)) static void hesper_shim_init(void)
 		return;
 	snprintf(manifest, sizeof(manifest), "%s/%s", dir, MANIFEST_NAME);
 	if (access(manifest, R_OK) != 0)
-		return; /* a library without its manifest cannot be registered; see README */
+		return; /* a library without its manifest cannot be registered; see docs/loading.md */
 
 	/*
 	 * VK_LAYER_PATH replaces the search path (hiding the system's layers) and makes the
