@@ -1,17 +1,14 @@
-/* One timed piece of GPU work: the C form of a profiling event. */
+/*
+ * Profiling events: struct hesper_event and its functions are the public ones
+ * (<hesper/profiling.h>); this adds the unit conversions the writers share.
+ */
 #ifndef HESPER_EVENT_H
 #define HESPER_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-struct hesper_event {
-	const char *name;   /* kernel name; not owned */
-	uint64_t start_ns;  /* GPU start, ns on the device's timeline */
-	uint64_t end_ns;    /* GPU end, ns on the device's timeline */
-};
-
-/* Duration of @e in ns; 0 when end precedes start (callers count those as clamped). */
-uint64_t hesper_event_duration_ns(const struct hesper_event *e);
+#include <hesper/profiling.h>
 
 /* Nanoseconds as microseconds. */
 double hesper_ns_to_us(uint64_t ns);
@@ -19,7 +16,11 @@ double hesper_ns_to_us(uint64_t ns);
 /* Nanoseconds as milliseconds. */
 double hesper_ns_to_ms(uint64_t ns);
 
-/* qsort() comparator ordering struct hesper_event by start time, then end time. */
-int hesper_event_compare_start(const void *a, const void *b);
+/*
+ * The smallest duration in [@lo, @hi] with at least @rank (1..n) of the @n events' durations
+ * at or below it: the rank-th smallest, found by bisection without memory (summary.c).
+ */
+uint64_t hesper_events_duration_rank(const struct hesper_event *events, size_t n, size_t rank, uint64_t lo,
+				     uint64_t hi);
 
 #endif

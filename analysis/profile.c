@@ -95,10 +95,10 @@ hesper_profile_gpu_busy_ns(const struct hesper_profile *p)
 	return busy;
 }
 
-struct hesper_summary
+struct hesper_profile_summary
 hesper_profile_summary(const struct hesper_profile *p)
 {
-	struct hesper_summary s = {0};
+	struct hesper_profile_summary s = {0};
 	uint64_t timed_total = 0;
 	size_t cursor = 0;
 	struct hesper_kernel *k;

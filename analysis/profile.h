@@ -5,6 +5,7 @@
 #ifndef HESPER_PROFILE_H
 #define HESPER_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,7 @@ struct hesper_profile {
 	uint64_t copies_ahead;     /* submissions whose copy ran ahead of the timestamp writes */
 
 	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
+	bool from_events;          /* built from a program's own events (profile_events.c): no mode, no cost */
 };
 
 /* Initialises @p empty (tables allocated); returns 0, or -1 when memory runs out. */
@@ -78,7 +80,7 @@ struct hesper_queue_info *hesper_profile_queue(struct hesper_profile *p, uint32_
 uint64_t hesper_profile_gpu_busy_ns(const struct hesper_profile *p);
 
 /* The overall summary of all timed dispatches (the seed's ProfileSummary). */
-struct hesper_summary {
+struct hesper_profile_summary {
 	uint64_t events;      /* timed dispatches */
 	uint64_t dispatches;  /* dispatches counted, timed or not */
 	uint64_t total_ns;    /* sum of kernel totals */
@@ -88,6 +90,6 @@ struct hesper_summary {
 };
 
 /* Computes the summary over every kernel row of @p. */
-struct hesper_summary hesper_profile_summary(const struct hesper_profile *p);
+struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile *p);
 
 #endif

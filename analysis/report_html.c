@@ -162,7 +162,7 @@ put_fact(FILE *out, const char *title, const char *value)
 static void
 put_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 {
-	struct hesper_summary sum = hesper_profile_summary(p);
+	struct hesper_profile_summary sum = hesper_profile_summary(p);
 	uint64_t busy = hesper_profile_gpu_busy_ns(p);
 	char v[2 * HESPER_NAME_MAX + 128], a[CELL], b[CELL], c[CELL];
 
@@ -171,8 +171,8 @@ put_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 	put_fact(out, "program", v);
 	put_fact(out, "host", p->host[0] ? p->host : "?");
 	for (size_t i = 0; i < p->device_count; i++) {
-		snprintf(v, sizeof(v), "%.*s (%.*s)", HESPER_NAME_MAX, p->devices[i].name, HESPER_NAME_MAX,
-			 p->devices[i].driver);
+		snprintf(v, sizeof(v), p->devices[i].driver[0] ? "%.*s (%.*s)" : "%.*s", HESPER_NAME_MAX,
+			 p->devices[i].name, HESPER_NAME_MAX, p->devices[i].driver);
 		put_fact(out, "device", v);
 	}
 	if (p->device_count == 0)
@@ -190,14 +190,17 @@ put_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 	put_fact(out, "dispatches", v);
 	snprintf(v, sizeof(v), "%" PRIu64 " dropped, %" PRIu64 " clamped", p->dropped, p->clamped);
 	put_fact(out, "not timed", v);
-	if (p->sample_every > 1)
-		snprintf(v, sizeof(v), "%.31s, sample every %" PRIu32, p->mode[0] ? p->mode : "?", p->sample_every);
-	else
-		snprintf(v, sizeof(v), "%.31s", p->mode[0] ? p->mode : "?");
-	put_fact(out, "mode", v);
-	snprintf(v, sizeof(v), "%" PRIu64 " timestamps, %s in hooks, %s collecting", p->timestamps_written,
-		 duration(b, (double)p->hook_ns), duration(c, (double)p->collector_ns));
-	put_fact(out, "Hesper's cost", v);
+	if (!p->from_events) {
+		if (p->sample_every > 1)
+			snprintf(v, sizeof(v), "%.31s, sample every %" PRIu32, p->mode[0] ? p->mode : "?",
+				 p->sample_every);
+		else
+			snprintf(v, sizeof(v), "%.31s", p->mode[0] ? p->mode : "?");
+		put_fact(out, "mode", v);
+		snprintf(v, sizeof(v), "%" PRIu64 " timestamps, %s in hooks, %s collecting", p->timestamps_written,
+			 duration(b, (double)p->hook_ns), duration(c, (double)p->collector_ns));
+		put_fact(out, "Hesper's cost", v);
+	}
 	snprintf(v, sizeof(v), "%zu kept, %" PRIu64 " left out%s", p->trace.count, p->trace.left_out,
 		 p->trace.count ? (p->trace.calibrated ? ", calibrated" : ", not calibrated") : "");
 	put_fact(out, "timeline events", v);

@@ -195,8 +195,10 @@ print_header(FILE *out, const struct hesper_profile *p)
 
 		fprintf(out, "  device %-5zu ", i);
 		put_clean(out, d->name, strnlen(d->name, HESPER_NAME_MAX));
-		fputs(", driver ", out);
-		put_clean(out, d->driver, strnlen(d->driver, HESPER_NAME_MAX));
+		if (d->driver[0]) {
+			fputs(", driver ", out);
+			put_clean(out, d->driver, strnlen(d->driver, HESPER_NAME_MAX));
+		}
 		fprintf(out, ", timestampPeriod %g ns", d->timestamp_period_ns);
 		if (d->copy[0])
 			fprintf(out, ", timestamps read by %s", strcmp(d->copy, "host") ? "a GPU copy" : "the host");
@@ -228,7 +230,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	    hesper_kernel_table_rows(p->regions, &regions, &nregions) != 0)
 		goto out;
 
-	struct hesper_summary sum = hesper_profile_summary(p);
+	struct hesper_profile_summary sum = hesper_profile_summary(p);
 	uint64_t busy = hesper_profile_gpu_busy_ns(p);
 
 	fprintf(out, "  wall time    %s\n", hesper_format_duration(a, sizeof(a), (double)p->wall_ns));
@@ -238,11 +240,13 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	fprintf(out, "\n  kernels      %zu\n", n);
 	fprintf(out, "  dispatches   %" PRIu64 ": %" PRIu64 " timed, %" PRIu64 " dropped, %" PRIu64 " clamped\n",
 		sum.dispatches, sum.events, p->dropped, p->clamped);
-	fprintf(out, "  mode         %s", p->mode[0] ? p->mode : "?");
-	if (p->sample_every > 1)
-		fprintf(out, ", sample every %" PRIu32, p->sample_every);
-	fprintf(out, "\n  Hesper cost  %" PRIu64 " timestamps written, %s host time in hooks\n",
-		p->timestamps_written, hesper_format_duration(b, sizeof(b), (double)p->hook_ns));
+	if (!p->from_events) {
+		fprintf(out, "  mode         %s", p->mode[0] ? p->mode : "?");
+		if (p->sample_every > 1)
+			fprintf(out, ", sample every %" PRIu32, p->sample_every);
+		fprintf(out, "\n  Hesper cost  %" PRIu64 " timestamps written, %s host time in hooks\n",
+			p->timestamps_written, hesper_format_duration(b, sizeof(b), (double)p->hook_ns));
+	}
 	fputc('\n', out);
 
 	print_table(out, rows, n, kernel_cols, sizeof(kernel_cols) / sizeof(kernel_cols[0]));

@@ -80,7 +80,10 @@ put_args(FILE *out, const struct hesper_profile *p, const struct hesper_trace_ev
 	case HESPER_TRACE_DISPATCH:
 		fputs("\"kernel\": ", out);
 		hesper_json_write_string(out, e->name ? e->name : "?");
-		fprintf(out, ", \"groups\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "], ", e->groups[0], e->groups[1],
+		fputs(", ", out);
+		if (p->from_events)
+			break; /* a program's own events carry no dispatch size */
+		fprintf(out, "\"groups\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "], ", e->groups[0], e->groups[1],
 			e->groups[2]);
 		if (e->groups[0] == 0 && e->groups[1] == 0 && e->groups[2] == 0)
 			fputs("\"indirect\": true, ", out);

@@ -136,7 +136,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 
-	struct hesper_summary s = hesper_profile_summary(&p);
+	struct hesper_profile_summary s = hesper_profile_summary(&p);
 	printf("events             %" PRIu64 " over %zu kernels\n", s.events, hesper_kernel_table_size(p.kernels));
 	printf("record             %.3f s, %.1f M events/s (first 1M: %.1f M events/s)\n", t_all,
 	       EVENTS / t_all / 1e6, 1e6 / t_1m / 1e6);

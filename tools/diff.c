@@ -16,7 +16,7 @@
 #include "columns.h"
 #include "commands.h"
 #include "report.h"
-#include "summary.h"
+#include "summary_load.h"
 
 #define DEFAULT_THRESHOLD_PCT 10.0
 #define CELL 48

@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "report.h"
-#include "summary.h"
+#include "summary_load.h"
 
 int
 hesper_usage_error(const char *fmt, ...)

@@ -2,7 +2,7 @@
  * hesper merge FILES... -o OUT: the summaries of many processes as one report.
  *
  * Kernels with the same name are one row (counts and totals add up; quantiles are
- * approximate, see summary.h); wall and GPU busy times are sums over the processes. Text goes to stdout: the merged table, a per-process
+ * approximate, see analysis/summary_load.h); wall and GPU busy times are sums over the processes. Text goes to stdout: the merged table, a per-process
  * breakdown and, per kernel, the imbalance between processes: the max/min and max/mean
  * of the per-process totals over all processes (a process that never ran the kernel
  * counts as 0). OUT.json is the merged hesper-summary/1 with "processes" and
@@ -21,7 +21,8 @@
 #include "columns.h"
 #include "commands.h"
 #include "report.h"
-#include "summary.h"
+#include "profile_merge.h"
+#include "summary_load.h"
 
 #define CELL 48
 #define TRACE_SUFFIX ".trace.json"
@@ -135,7 +136,7 @@ print_processes(const struct process *procs, size_t n)
 			table_head("Processes", titles, width, NC, "Program (file)", 14);
 		for (size_t i = 0; i < n; i++) {
 			const struct hesper_profile *p = &procs[i].profile;
-			struct hesper_summary s = hesper_profile_summary(p);
+			struct hesper_profile_summary s = hesper_profile_summary(p);
 
 			snprintf(cell[0], CELL, "%d", p->pid);
 			hesper_format_duration(cell[1], CELL, (double)p->wall_ns);

@@ -46,7 +46,7 @@ START_TEST(units)
 }
 END_TEST
 
-/* hesper_event_compare_start */
+/* hesper_event_compare */
 
 START_TEST(compare_orders_by_start_then_end)
 {
@@ -55,7 +55,7 @@ START_TEST(compare_orders_by_start_then_end)
 	};
 	const char *expect = "ceabd";
 
-	qsort(ev, 5, sizeof(ev[0]), hesper_event_compare_start);
+	qsort(ev, 5, sizeof(ev[0]), hesper_event_compare);
 	for (int i = 0; i < 5; i++)
 		ck_assert_int_eq(ev[i].name[0], expect[i]);
 }
@@ -66,9 +66,9 @@ START_TEST(compare_signs)
 	/* A difference of 2^63 must not wrap into the wrong sign. */
 	struct hesper_event lo = {"lo", 0, 0}, hi = {"hi", 1ull << 63, 1ull << 63};
 
-	ck_assert_int_lt(hesper_event_compare_start(&lo, &hi), 0);
-	ck_assert_int_gt(hesper_event_compare_start(&hi, &lo), 0);
-	ck_assert_int_eq(hesper_event_compare_start(&lo, &lo), 0);
+	ck_assert_int_lt(hesper_event_compare(&lo, &hi), 0);
+	ck_assert_int_gt(hesper_event_compare(&hi, &lo), 0);
+	ck_assert_int_eq(hesper_event_compare(&lo, &lo), 0);
 }
 END_TEST
 
@@ -87,7 +87,7 @@ event_suite(void)
 	tcase_add_test(tc, units);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("hesper_event_compare_start");
+	tc = tcase_create("hesper_event_compare");
 	tcase_add_test(tc, compare_orders_by_start_then_end);
 	tcase_add_test(tc, compare_signs);
 	suite_add_tcase(s, tc);

@@ -74,7 +74,7 @@ START_TEST(summary_empty)
 	struct hesper_profile p;
 
 	hesper_profile_init(&p);
-	struct hesper_summary s = hesper_profile_summary(&p);
+	struct hesper_profile_summary s = hesper_profile_summary(&p);
 	ck_assert_uint_eq(s.events, 0);
 	ck_assert_uint_eq(s.dispatches, 0);
 	ck_assert_uint_eq(s.total_ns, 0);
@@ -100,7 +100,7 @@ START_TEST(summary_values)
 	hesper_kernel_count_untimed(b, 3); /* b: 1 timed of 4, estimated 200 */
 	hesper_kernel_count_untimed(c, 7); /* c: never timed, total 0 */
 
-	struct hesper_summary s = hesper_profile_summary(&p);
+	struct hesper_profile_summary s = hesper_profile_summary(&p);
 	ck_assert_uint_eq(s.events, 3);
 	ck_assert_uint_eq(s.dispatches, 13);
 	ck_assert_uint_eq(s.total_ns, 600);

@@ -1,0 +1,305 @@
+/* hesper-summary/1 JSON back into a profile (json-c). */
+#include "summary_load.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <hesper/profiling.h>
+
+#include "json_file.h"
+
+#define SCHEMA "hesper-summary/1"
+
+struct loader {
+	const char *path;
+	char *err;
+	size_t err_size;
+};
+
+#define FAIL(l, status, ...) hesper_json_file_fail((status), (l)->path, (l)->err, (l)->err_size, __VA_ARGS__)
+#define BAD(l, ...) FAIL(l, HESPER_ERROR_FORMAT, __VA_ARGS__)
+#define NO_MEMORY(l) FAIL(l, HESPER_ERROR_NO_MEMORY, "out of memory")
+
+/* An unsigned integer member; @def when absent. An error when present but not a number >= 0. */
+static int
+get_u64(struct loader *l, json_object *o, const char *where, const char *key, uint64_t def, uint64_t *out)
+{
+	json_object *v = hesper_json_member(o, key);
+
+	*out = def;
+	if (!v)
+		return 0;
+	if (json_object_is_type(v, json_type_int)) {
+		if (json_object_get_int64(v) < 0 && json_object_get_uint64(v) == 0)
+			return BAD(l, "%s: \"%s\" is negative", where, key);
+		*out = json_object_get_uint64(v);
+		return 0;
+	}
+	if (json_object_is_type(v, json_type_double) && json_object_get_double(v) >= 0) {
+		double d = json_object_get_double(v);
+		*out = d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)llround(d);
+		return 0;
+	}
+	return BAD(l, "%s: \"%s\" is not a number >= 0", where, key);
+}
+
+static int
+get_double(struct loader *l, json_object *o, const char *where, const char *key, double *out)
+{
+	json_object *v = hesper_json_member(o, key);
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return BAD(l, "%s: \"%s\" is not a number", where, key);
+	*out = json_object_get_double(v);
+	if (!isfinite(*out))
+		*out = 0;
+	return 0;
+}
+
+static void
+copy_string(char *dst, size_t size, json_object *o, const char *key)
+{
+	json_object *v = hesper_json_member(o, key);
+
+	snprintf(dst, size, "%s", v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
+}
+
+/* Rebuilds @s from a summary's numbers (see summary_load.h). */
+static void
+rebuild_stats(struct hesper_stats *s, uint64_t n, uint64_t total, double mean, uint64_t min, uint64_t max,
+	      double stddev, uint64_t med, uint64_t p95, uint64_t p99)
+{
+	hesper_stats_init(s);
+	if (n == 0)
+		return;
+	s->count = n;
+	s->total_ns = total;
+	s->total_saturated = total == UINT64_MAX;
+	s->mean_ns = mean;
+	s->min_ns = min;
+	s->max_ns = max;
+	s->m2 = n > 1 ? stddev * stddev * (double)(n - 1) : 0;
+
+	/* Nearest ranks of the quantiles the file gives; the histogram puts each there. */
+	uint64_t r50 = (uint64_t)ceil(0.5 * (double)n), r95 = (uint64_t)ceil(0.95 * (double)n);
+	uint64_t r99 = (uint64_t)ceil(0.99 * (double)n);
+	(void)hesper_histogram_add_n(&s->hist, min, 1);
+	(void)hesper_histogram_add_n(&s->hist, med, r50 - 1);
+	(void)hesper_histogram_add_n(&s->hist, p95, r95 - r50);
+	(void)hesper_histogram_add_n(&s->hist, p99, r99 - r95);
+	(void)hesper_histogram_add_n(&s->hist, max, n - r99);
+}
+
+int
+hesper_summary_row_read(const char *path, json_object *o, bool region, struct hesper_summary_row *row, char *err,
+			size_t err_size)
+{
+	struct loader ld = {path, err, err_size}, *l = &ld;
+	json_object *name = hesper_json_member(o, "name");
+	const char *where = region ? "a region" : "a kernel";
+
+	memset(row, 0, sizeof(*row));
+	if (!name || !json_object_is_type(name, json_type_string))
+		return BAD(l, "%s has no \"name\" string", where);
+	row->name = json_object_get_string(name);
+	if (!hesper_json_member(o, "count"))
+		return BAD(l, "%s \"%s\" has no \"count\"", where, row->name);
+	if (get_u64(l, o, where, "count", 0, &row->count) || get_u64(l, o, where, "timed", row->count, &row->timed) ||
+	    get_u64(l, o, where, "total_ns", 0, &row->total_ns) || get_double(l, o, where, "mean_ns", &row->mean_ns) ||
+	    get_u64(l, o, where, "min_ns", 0, &row->min_ns) || get_u64(l, o, where, "max_ns", 0, &row->max_ns) ||
+	    get_double(l, o, where, "stddev_ns", &row->stddev_ns) ||
+	    get_u64(l, o, where, "median_ns", 0, &row->median_ns) ||
+	    get_u64(l, o, where, "p95_ns", row->median_ns, &row->p95_ns) ||
+	    get_u64(l, o, where, "p99_ns", row->p95_ns, &row->p99_ns))
+		return HESPER_ERROR_FORMAT;
+	if (row->timed > row->count)
+		return BAD(l, "%s \"%s\": \"timed\" exceeds \"count\"", where, row->name);
+	row->has_mean = hesper_json_member(o, "mean_ns") != NULL;
+	return HESPER_OK;
+}
+
+static int
+load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool region)
+{
+	struct hesper_summary_row r;
+	int ret = hesper_summary_row_read(l->path, o, region, &r, l->err, l->err_size);
+
+	if (ret != HESPER_OK)
+		return ret;
+	struct hesper_kernel *k = hesper_kernel_table_get(t, r.name);
+	if (!k)
+		return NO_MEMORY(l);
+	if (k->count)
+		return BAD(l, "%s \"%s\" appears twice", region ? "a region" : "a kernel", r.name);
+	if (region) {
+		/* Regions carry count and total only. */
+		r.timed = r.count;
+		r.mean_ns = r.count ? (double)r.total_ns / (double)r.count : 0;
+		r.min_ns = r.max_ns = r.median_ns = r.p95_ns = r.p99_ns = (uint64_t)llround(r.mean_ns);
+		r.stddev_ns = 0;
+	} else if (r.timed != r.count) {
+		/* total_ns is the estimate mean * count; the timed sum is mean * timed. */
+		r.total_ns = (uint64_t)llround(r.mean_ns * (double)r.timed);
+	} else if (!r.has_mean) {
+		r.mean_ns = r.count ? (double)r.total_ns / (double)r.count : 0;
+	}
+	hesper_stats_free(&k->timed);
+	rebuild_stats(&k->timed, r.timed, r.total_ns, r.mean_ns, r.min_ns, r.max_ns, r.stddev_ns, r.median_ns, r.p95_ns,
+		      r.p99_ns);
+	k->count = r.count;
+	return 0;
+}
+
+static int
+load_rows(struct loader *l, json_object *root, const char *key, struct hesper_kernel_table *t, bool region,
+	  bool required)
+{
+	json_object *rows = hesper_json_member(root, key);
+
+	if (!rows)
+		return required ? BAD(l, "no \"%s\" array", key) : 0;
+	if (!json_object_is_type(rows, json_type_array))
+		return BAD(l, "\"%s\" is not an array", key);
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		int ret = load_kernel(l, json_object_array_get_idx(rows, i), t, region);
+
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *devices = hesper_json_member(root, "devices");
+
+	if (devices && !json_object_is_type(devices, json_type_array))
+		return BAD(l, "\"devices\" is not an array");
+	for (size_t i = 0; devices && i < json_object_array_length(devices); i++) {
+		json_object *d = json_object_array_get_idx(devices, i);
+		struct hesper_device_info info = {0};
+
+		copy_string(info.name, sizeof(info.name), d, "name");
+		copy_string(info.driver, sizeof(info.driver), d, "driver");
+		copy_string(info.copy, sizeof(info.copy), d, "copy");
+		if (get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns))
+			return HESPER_ERROR_FORMAT;
+		if (hesper_profile_add_device(p, &info) < 0)
+			return NO_MEMORY(l);
+	}
+	return 0;
+}
+
+static int
+load_queues(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *queues = hesper_json_member(root, "queues");
+	uint64_t busy;
+
+	if (queues && !json_object_is_type(queues, json_type_array))
+		return BAD(l, "\"queues\" is not an array");
+	for (size_t i = 0; queues && i < json_object_array_length(queues); i++) {
+		json_object *o = json_object_array_get_idx(queues, i);
+		uint64_t device, family, index, bits, submits;
+
+		if (get_u64(l, o, "a queue", "device", 0, &device) || get_u64(l, o, "a queue", "family", 0, &family) ||
+		    get_u64(l, o, "a queue", "index", 0, &index) ||
+		    get_u64(l, o, "a queue", "timestamp_bits", 0, &bits) ||
+		    get_u64(l, o, "a queue", "submits", 0, &submits) || get_u64(l, o, "a queue", "busy_ns", 0, &busy))
+			return HESPER_ERROR_FORMAT;
+		struct hesper_queue_info *q = hesper_profile_queue(p, (uint32_t)device, (uint32_t)family, (uint32_t)index);
+		if (!q)
+			return NO_MEMORY(l);
+		q->timestamp_bits = (uint32_t)bits;
+		q->submits += submits;
+		q->busy_ns += busy;
+	}
+	/* Without per-queue rows, keep the total busy time on one queue. */
+	if (get_u64(l, root, "the summary", "gpu_busy_ns", 0, &busy))
+		return HESPER_ERROR_FORMAT;
+	if (p->queue_count == 0 && busy > 0) {
+		struct hesper_queue_info *q = hesper_profile_queue(p, 0, 0, 0);
+		if (!q)
+			return NO_MEMORY(l);
+		q->busy_ns = busy;
+	}
+	return 0;
+}
+
+int
+hesper_summary_document(const char *path, json_object **root, char *err, size_t err_size)
+{
+	struct loader l = {path, err, err_size};
+	json_object *v;
+	int ret = hesper_json_file_load(path, root, err, err_size);
+
+	if (ret != HESPER_OK)
+		return ret;
+	v = hesper_json_member(*root, "schema");
+	if (!v || !json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), SCHEMA) != 0) {
+		json_object_put(*root);
+		*root = NULL;
+		return BAD(&l, "not a Hesper summary (\"schema\" is not \"%s\")", SCHEMA);
+	}
+	return HESPER_OK;
+}
+
+/* The process, mode and counters of the summary. */
+static int
+load_process(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *process = hesper_json_member(root, "process"), *v;
+	uint64_t n, total;
+
+	v = hesper_json_member(process, "pid");
+	out->pid = v ? json_object_get_int(v) : 0;
+	copy_string(out->exe, sizeof(out->exe), process, "exe");
+	copy_string(out->host, sizeof(out->host), process, "host");
+	copy_string(out->mode, sizeof(out->mode), root, "mode");
+
+	if (get_u64(l, root, "the summary", "wall_ns", 0, &out->wall_ns) ||
+	    get_u64(l, root, "the summary", "dropped", 0, &out->dropped) ||
+	    get_u64(l, root, "the summary", "clamped", 0, &out->clamped) ||
+	    get_u64(l, root, "the summary", "sample_every", 1, &n))
+		return HESPER_ERROR_FORMAT;
+	out->sample_every = (uint32_t)n;
+	v = hesper_json_member(root, "hesper");
+	if (get_u64(l, v, "\"hesper\"", "timestamps_written", 0, &out->timestamps_written) ||
+	    get_u64(l, v, "\"hesper\"", "hook_ns", 0, &out->hook_ns) ||
+	    get_u64(l, v, "\"hesper\"", "submit_hook_ns", 0, &out->submit_hook_ns) ||
+	    get_u64(l, v, "\"hesper\"", "collector_ns", 0, &out->collector_ns))
+		return HESPER_ERROR_FORMAT;
+	v = hesper_json_member(root, "submits");
+	if (get_u64(l, v, "\"submits\"", "count", 0, &n) || get_u64(l, v, "\"submits\"", "total_ns", 0, &total))
+		return HESPER_ERROR_FORMAT;
+	rebuild_stats(&out->submits, n, total, n ? (double)total / (double)n : 0, 0, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+int
+hesper_summary_load(const char *path, struct hesper_profile *out, char *err, size_t err_size)
+{
+	struct loader l = {path, err, err_size};
+	json_object *root = NULL;
+	int ret;
+
+	if (hesper_profile_init(out) != 0)
+		return NO_MEMORY(&l);
+	ret = hesper_summary_document(path, &root, err, err_size);
+	if (ret != HESPER_OK)
+		goto out;
+	if ((ret = load_process(&l, root, out)) || (ret = load_devices(&l, root, out)) ||
+	    (ret = load_queues(&l, root, out)) || (ret = load_rows(&l, root, "kernels", out->kernels, false, true)) ||
+	    (ret = load_rows(&l, root, "regions", out->regions, true, false)) ||
+	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)))
+		goto out;
+	ret = HESPER_OK;
+out:
+	json_object_put(root);
+	return ret;
+}

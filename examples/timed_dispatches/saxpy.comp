@@ -1,0 +1,13 @@
+#version 450
+// saxpy: y[i] = a * x[i] + y[i]
+layout(local_size_x = 64) in;
+layout(std430, set = 0, binding = 0) buffer X { float x[]; };
+layout(std430, set = 0, binding = 1) buffer Y { float y[]; };
+layout(push_constant) uniform Push { float a; uint n; } pc;
+
+void main()
+{
+	uint i = gl_GlobalInvocationID.x;
+	if (i < pc.n)
+		y[i] = pc.a * x[i] + y[i];
+}
