@@ -23,8 +23,9 @@ hesper_install_deps() {
 	"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" || return 1
 }
 
-# Only the tests need these (the HTML report is checked in headless Chromium).
-HESPER_TEST_PACKAGES="chromium"
+# Only the tests need these (the HTML report is checked in headless Chromium; the
+# installed library is compiled against from C++).
+HESPER_TEST_PACKAGES="chromium g++"
 
 # One line per package that these scripts install, with its version and dpkg status (one
 # never installed prints nothing): what a meson build folder was configured with.
