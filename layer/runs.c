@@ -123,12 +123,16 @@ void hesper_runs_settle(struct hesper_occurrence **copy, size_t count, bool subm
 	}
 }
 
-/* Whether @q's timeline reached @value, waiting up to @wait_ns. */
+/*
+ * Whether @q's timeline reached @value, waiting up to @wait_ns. An error (a lost device)
+ * counts as reached: the copy will never come, and its slots show it.
+ */
 static bool reached(struct hesper_queue *q, uint64_t value, uint64_t wait_ns)
 {
 	struct hesper_device *dev = q->dev;
 	uint64_t now = 0;
-	if (dev->next.GetSemaphoreCounterValueKHR(dev->handle, q->timeline, &now) == VK_SUCCESS && now >= value)
+	VkResult r = dev->next.GetSemaphoreCounterValueKHR(dev->handle, q->timeline, &now);
+	if (r != VK_SUCCESS || now >= value)
 		return true;
 	if (!wait_ns)
 		return false;
@@ -138,7 +142,8 @@ static bool reached(struct hesper_queue *q, uint64_t value, uint64_t wait_ns)
 		.pSemaphores = &q->timeline,
 		.pValues = &value,
 	};
-	return dev->next.WaitSemaphoresKHR(dev->handle, &info, wait_ns) == VK_SUCCESS;
+	r = dev->next.WaitSemaphoresKHR(dev->handle, &info, wait_ns);
+	return r != VK_TIMEOUT;
 }
 
 /* Reads pending run @o for the collector; false when a query is not available yet (ask later). */

@@ -540,6 +540,9 @@ def case_device_lost(args, c, tmp):
     fault = {"FAULT_DEVICE_LOST_AFTER": str(args.after), "FAULT_DEVICE_LOST_MODE": args.mode,
              "FAULT_DEVICE_LOST_GRACE_MS": str(GRACE_MS if args.mode == "next_submit" else 0),
              "HESPER_EXIT_TIMEOUT_MS": str(EXIT_TIMEOUT_MS)}
+    if args.copy == "host":
+        # Hesper reads its timestamps on the host; lavapipe needs those reads serialized (host_reads).
+        fault.update({"HESPER_COPY": "host", "FAULT_SERIALIZE_QUERY_READS": "1"})
     env = base_env(args, layer_env(args, fault, args.validation))
     env.update(leak_env(args, tmp))
     order = [FAULT_LAYER, VALIDATION_LAYER] if args.validation == "below" else [VALIDATION_LAYER, FAULT_LAYER]
@@ -684,6 +687,8 @@ def main():
                     help="the validation layer above (application side of) the fault layer, or below it")
     ap.add_argument("--after", type=int, default=1, help="device_lost: submit calls that go through")
     ap.add_argument("--mode", choices=["completion", "next_submit"], default="completion")
+    ap.add_argument("--copy", choices=["default", "host"], default="default",
+                    help="device_lost: HESPER_COPY=host (with the fault layer serializing query reads)")
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
 
