@@ -184,5 +184,6 @@ void hesper_submission_free(struct hesper_submission *sub)
 	free(sub->between);
 	free(sub->spare_cbs);
 	free(sub->scratch);
+	free(sub->taken);
 	free(sub);
 }

@@ -133,6 +133,8 @@ struct hesper_submission {
 	VkCommandBuffer *spare_cbs;         /* command buffers of earlier insertions, for reuse */
 	size_t spare_count, spare_capacity;
 	VkCommandBuffer after_cb;           /* Hesper's copy after the program's batches, or none */
+	struct hesper_occurrence **taken;   /* host way: earlier runs this call copies before the program's */
+	size_t taken_capacity;
 	void *scratch;                      /* the batches passed down, when Hesper rewrote them */
 	size_t scratch_capacity;            /* bytes */
 	uint32_t batch_count;

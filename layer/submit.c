@@ -173,15 +173,12 @@ static bool mark_running_elsewhere(struct hesper_queue *other, struct hesper_rec
  * Everything Hesper adds to one submit call, planned before the call: the batches before
  * and after the program's, and how completion is signalled.
  */
-#define LOCAL_RUNS 16
-
 struct plan {
 	bool ours;                          /* Hesper adds anything at all */
 	bool before;                        /* a batch of copies of earlier runs goes first */
 	bool after_copy;                    /* the last batch holds the copy of this call's runs */
 	struct hesper_occurrence **copied;  /* runs the batch before copies (host way) */
 	size_t copied_count;
-	struct hesper_occurrence *local[LOCAL_RUNS]; /* room for copied when few */
 	VkCommandBufferSubmitInfo before_info, after_info; /* Hesper's command buffers, for vkQueueSubmit2 */
 	VkTimelineSemaphoreSubmitInfo timeline_info;
 	VkSemaphoreSubmitInfo semaphore_info;
@@ -231,22 +228,19 @@ static void plan_completion(struct hesper_queue *q, struct hesper_submission *su
 		p->fence = sub->fence;
 }
 
-/* Frees what @p took from the heap. */
-static void plan_release(struct plan *p)
-{
-	if (p->copied != p->local)
-		free(p->copied);
-}
-
 /* Lists the runs the host way displaces from their recordings in @p, copying where they still run. */
 static void plan_before(struct hesper_queue *q, struct hesper_submission *sub, struct plan *p)
 {
-	p->copied = sub->occ_count <= LOCAL_RUNS ? p->local : malloc(sub->occ_count * sizeof(*p->copied));
-	if (!p->copied) {
-		p->copied = p->local;
-		sub->failed = true; /* its runs are not published: nothing below reads them */
-		return;
+	if (sub->occ_count > sub->taken_capacity) {
+		void *grown = realloc(sub->taken, sub->occ_count * sizeof(*sub->taken));
+		if (!grown) {
+			sub->failed = true; /* its runs are not published: nothing below reads them */
+			return;
+		}
+		sub->taken = grown;
+		sub->taken_capacity = sub->occ_count;
 	}
+	p->copied = sub->taken;
 	p->copied_count = hesper_runs_publish(q, sub, p->copied);
 	p->before = p->copied_count && hesper_copies_record_before(q, sub, p->copied, p->copied_count) == 0;
 	if (p->copied_count && !p->before) {
@@ -525,7 +519,6 @@ static VkResult submit(VkQueue queue, const struct call *c)
 			      : call_down(c, queue, c->v2 ? (const void *)c->infos2 : c->infos, c->count, c->fence);
 	uint64_t t2 = hesper_now_ns();
 	complete_after(q, sub, c->fence, all ? result : VK_ERROR_UNKNOWN, &p);
-	plan_release(&p);
 	end_submit(q, sub, result, t0, t1, t2);
 	return result;
 }
