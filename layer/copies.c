@@ -114,11 +114,9 @@ int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submissi
 static bool block_copy(const struct hesper_occurrence *o, uint32_t b, struct hesper_copy_key *out)
 {
 	const struct hesper_recording *rec = o->rec;
-	if (b >= rec->block_count || hesper_block_start(b) >= rec->queries_used)
+	uint32_t count = b < rec->block_count ? hesper_block_used(b, rec->queries_used) : 0;
+	if (!count)
 		return false;
-	uint32_t count = rec->queries_used - hesper_block_start(b);
-	if (count > hesper_block_size(b))
-		count = hesper_block_size(b);
 	*out = (struct hesper_copy_key){.pool = rec->blocks[b]->pool, .count = count,
 					.slot = o->base + hesper_block_start(b)};
 	return true;

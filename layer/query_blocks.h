@@ -43,6 +43,15 @@ static inline uint32_t hesper_block_start(uint32_t i)
 	return start + (i - geometric) * hesper_block_size(HESPER_BLOCK_CLASSES - 1);
 }
 
+/* Queries used in block @i of a recording that used @used queries in all (0 past the last). */
+static inline uint32_t hesper_block_used(uint32_t i, uint32_t used)
+{
+	uint32_t start = hesper_block_start(i);
+	if (start >= used)
+		return 0;
+	return used - start < hesper_block_size(i) ? used - start : hesper_block_size(i);
+}
+
 /* A query block of the smallest size for Hesper's own use (reset before use), or NULL. */
 struct hesper_query_block *hesper_query_block_take(struct hesper_device *dev);
 

@@ -260,10 +260,8 @@ static void save_execution(struct hesper_recording *rec, VkCommandBuffer cb, str
 	const struct hesper_device *dev = rec->dev;
 	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
 				     NULL, 0, NULL);
-	for (uint32_t b = 0; b < sec->block_count && hesper_block_start(b) < sec->queries_used; b++) {
-		uint32_t n = sec->queries_used - hesper_block_start(b);
-		if (n > hesper_block_size(b))
-			n = hesper_block_size(b);
+	uint32_t n;
+	for (uint32_t b = 0; b < sec->block_count && (n = hesper_block_used(b, sec->queries_used)); b++) {
 		dev->next.CmdCopyQueryPoolResults(cb, sec->blocks[b]->pool, 0, n, rec->shadows[index].buffer,
 						  ((VkDeviceSize)slot + hesper_block_start(b)) * sizeof(uint64_t),
 						  sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
@@ -280,10 +278,9 @@ static void save_execution(struct hesper_recording *rec, VkCommandBuffer cb, str
  */
 static size_t last_execution(const struct hesper_recording *rec, struct hesper_recording *sec, size_t index)
 {
-	uint64_t stamp = rec->id << 24 | (index < 0xffffff ? index : 0xffffff);
-	uint64_t seen = atomic_exchange_explicit(&sec->executed, stamp, memory_order_relaxed);
-	size_t last = (size_t)(seen & 0xffffff);
-	if (seen >> 24 != (rec->id & (UINT64_MAX >> 24)) || last >= index || rec->secondaries[last].rec != sec)
+	uint64_t seen = atomic_exchange_explicit(&sec->executed, hesper_stamp(rec->id, index), memory_order_relaxed);
+	size_t last;
+	if (!hesper_stamp_of(seen, rec->id, &last) || last >= index || rec->secondaries[last].rec != sec)
 		return SIZE_MAX;
 	return last;
 }

@@ -15,24 +15,6 @@
 /* How long a read that finds a query unavailable after completion is retried before giving up. */
 #define UNAVAILABLE_GIVE_UP_NS 2000000000ull
 
-/* Whether the batches of @sub have completed, asked without waiting. */
-static bool completed(const struct hesper_submission *sub)
-{
-	const struct hesper_queue *q = sub->queue;
-	struct hesper_device *dev = q->dev;
-	uint64_t value = 0;
-	switch (sub->sync) {
-	case HESPER_SYNC_TIMELINE:
-		return dev->next.GetSemaphoreCounterValueKHR(dev->handle, q->timeline, &value) == VK_SUCCESS &&
-		       value >= sub->sync_value;
-	case HESPER_SYNC_FENCE:
-		return dev->next.GetFenceStatus(dev->handle, sub->fence) == VK_SUCCESS;
-	case HESPER_SYNC_NONE:
-		break;
-	}
-	return false; /* nothing signals it: it was never submitted */
-}
-
 /* True when none of run @o's slots is still marked unwritten. */
 static bool all_written(const struct hesper_occurrence *o)
 {
@@ -49,10 +31,8 @@ static bool read_run(struct hesper_occurrence *o)
 	const struct hesper_recording *rec = o->rec;
 	struct hesper_device *dev = rec->dev;
 	uint64_t *results = o->sub->kit.out.mapped;
-	for (uint32_t b = 0; b < rec->block_count && hesper_block_start(b) < rec->queries_used; b++) {
-		uint32_t count = rec->queries_used - hesper_block_start(b);
-		if (count > hesper_block_size(b))
-			count = hesper_block_size(b);
+	uint32_t count;
+	for (uint32_t b = 0; b < rec->block_count && (count = hesper_block_used(b, rec->queries_used)); b++) {
 		/* No wait: a query not available leaves its slot marked, and is asked for again later. */
 		dev->next.GetQueryPoolResults(dev->handle, rec->blocks[b]->pool, 0, count, count * sizeof(uint64_t),
 					      results + o->base + hesper_block_start(b), sizeof(uint64_t),
@@ -82,7 +62,7 @@ static bool take_over(struct hesper_queue *q, struct hesper_occurrence *old, str
 		atomic_store(&old->released, true);
 		return false;
 	}
-	if (completed(old->sub) && read_run(old)) {
+	if (hesper_submission_done(old->sub) && read_run(old)) {
 		settle(old, HESPER_RUN_DONE);
 		return false;
 	}

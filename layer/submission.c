@@ -32,6 +32,23 @@ struct hesper_submission *hesper_submission_take(struct hesper_queue *q)
 	return sub;
 }
 
+bool hesper_submission_done(const struct hesper_submission *sub)
+{
+	const struct hesper_queue *q = sub->queue;
+	struct hesper_device *dev = q->dev;
+	uint64_t value = 0;
+	switch (sub->sync) {
+	case HESPER_SYNC_TIMELINE:
+		return dev->next.GetSemaphoreCounterValueKHR(dev->handle, q->timeline, &value) == VK_SUCCESS &&
+		       value >= sub->sync_value;
+	case HESPER_SYNC_FENCE:
+		return dev->next.GetFenceStatus(dev->handle, sub->fence) == VK_SUCCESS;
+	case HESPER_SYNC_NONE:
+		break;
+	}
+	return true;
+}
+
 void hesper_submission_release_recordings(struct hesper_submission *sub)
 {
 	hesper_runs_unpublish(sub);

@@ -155,6 +155,9 @@ struct hesper_submission *hesper_submission_take(struct hesper_queue *q);
 /* Frees @sub's memory (its Vulkan objects are the caller's). */
 void hesper_submission_free(struct hesper_submission *sub);
 
+/* Whether @sub's batches have completed, asked without waiting (at once when nothing signals it). */
+bool hesper_submission_done(const struct hesper_submission *sub);
+
 /* Drops @sub's references to its recordings (noting them harvested when they were submitted). */
 void hesper_submission_release_recordings(struct hesper_submission *sub);
 

@@ -24,10 +24,6 @@
 /* Deepest chain of secondaries executing secondaries that Hesper follows. */
 #define MAX_NESTING 8
 
-/* A recording's last run in a call: the call's number and the run's index (packed, see note_run). */
-#define SEEN_INDEX_BITS 24
-#define SEEN_NO_INDEX ((1u << SEEN_INDEX_BITS) - 1)
-
 /* Where the walk over a call's command buffers is. */
 struct walk {
 	struct hesper_submission *sub;
@@ -35,11 +31,10 @@ struct walk {
 	uint32_t batch, cb;                 /* the program's command buffer being walked */
 	size_t first_run;                   /* index of its first run (its own recording's) */
 	bool can_insert;                    /* Hesper may put command buffers into this batch */
-	bool any_shadow;                    /* a run's values were saved in a shadow buffer */
 };
 
 /* Notes that @prev, an earlier run of the same recording in this call, is copied before command buffer @w->cb. */
-static bool copy_between(struct walk *w, uint32_t prev)
+static bool copy_between(struct walk *w, size_t prev)
 {
 	struct hesper_submission *sub = w->sub;
 	struct hesper_insertion *last = sub->insert_count ? &sub->inserts[sub->insert_count - 1] : NULL;
@@ -53,7 +48,7 @@ static bool copy_between(struct walk *w, uint32_t prev)
 		last = &sub->inserts[sub->insert_count++];
 		*last = (struct hesper_insertion){.batch = w->batch, .before = w->cb, .first_occ = (uint32_t)sub->between_count};
 	}
-	sub->between[sub->between_count++] = prev;
+	sub->between[sub->between_count++] = (uint32_t)prev;
 	last->occ_count++;
 	return true;
 }
@@ -65,12 +60,11 @@ static bool copy_between(struct walk *w, uint32_t prev)
  */
 static void note_run(struct walk *w, struct hesper_recording *rec, size_t index)
 {
-	uint64_t stamp = w->call << SEEN_INDEX_BITS | (index < SEEN_NO_INDEX ? index : SEEN_NO_INDEX);
-	uint64_t seen = atomic_exchange_explicit(&rec->seen, stamp, memory_order_relaxed);
-	uint32_t prev = (uint32_t)(seen & SEEN_NO_INDEX);
+	uint64_t seen = atomic_exchange_explicit(&rec->seen, hesper_stamp(w->call, index), memory_order_relaxed);
+	size_t prev;
 	struct hesper_submission *sub = w->sub;
 	/* Another thread running the same recording can stamp it too: the run's recording is checked. */
-	if (seen >> SEEN_INDEX_BITS != w->call || prev >= index || sub->occ[prev].rec != rec)
+	if (!hesper_stamp_of(seen, w->call, &prev) || prev >= index || sub->occ[prev].rec != rec)
 		return;
 	struct hesper_occurrence *o = &sub->occ[prev];
 	o->superseded = true;
@@ -97,7 +91,6 @@ static bool add_run(struct walk *w, struct hesper_recording *rec, VkBuffer shado
 	hesper_recording_ref(rec);
 	*o = (struct hesper_occurrence){
 		.rec = rec, .sub = sub, .batch = w->batch, .shadow = shadow, .shadow_slot = shadow_slot};
-	w->any_shadow |= shadow != VK_NULL_HANDLE;
 	atomic_init(&o->conflict, false);
 	atomic_init(&o->state, HESPER_RUN_DONE);
 	atomic_init(&o->released, false);
@@ -130,23 +123,6 @@ uint64_t hesper_submit_hook_ns(void)
 	return atomic_load(&submit_hook_ns);
 }
 
-/* True when @sub's work is done, asked without waiting. */
-static bool finished(struct hesper_queue *q, const struct hesper_submission *sub)
-{
-	struct hesper_device *dev = q->dev;
-	uint64_t value = 0;
-	switch (sub->sync) {
-	case HESPER_SYNC_FENCE:
-		return dev->next.GetFenceStatus(dev->handle, sub->fence) == VK_SUCCESS;
-	case HESPER_SYNC_TIMELINE:
-		return dev->next.GetSemaphoreCounterValueKHR(dev->handle, q->timeline, &value) == VK_SUCCESS &&
-		       value >= sub->sync_value;
-	case HESPER_SYNC_NONE:
-		break;
-	}
-	return true;
-}
-
 /*
  * A command buffer (SIMULTANEOUS_USE) or secondary submitted while still running on
  * @other: both runs write the same queries, so neither run's times can be trusted. Marks
@@ -159,7 +135,7 @@ static bool mark_running_elsewhere(struct hesper_queue *other, struct hesper_rec
 	pthread_mutex_lock(&other->lock);
 	for (struct hesper_submission *s = other->pending_head; s; s = s->next) {
 		for (size_t i = 0; i < s->occ_count; i++) {
-			if (s->occ[i].rec == rec && !finished(other, s)) {
+			if (s->occ[i].rec == rec && !hesper_submission_done(s)) {
 				atomic_store(&s->occ[i].conflict, true);
 				any = true;
 			}
