@@ -35,6 +35,8 @@ kind_category(enum hesper_trace_kind kind)
 	case HESPER_TRACE_REGION: return "region";
 	case HESPER_TRACE_BATCH: return "batch";
 	case HESPER_TRACE_HOST_SUBMIT: return "submit";
+	case HESPER_TRACE_MEMORY_OP: return "memory";
+	case HESPER_TRACE_HOST_WAIT: return "wait";
 	}
 	return "?";
 }
@@ -94,6 +96,11 @@ put_args(FILE *out, const struct hesper_profile *p, const struct hesper_trace_ev
 		fputs(", ", out);
 		break;
 	case HESPER_TRACE_BATCH:
+		break;
+	case HESPER_TRACE_MEMORY_OP:
+		fprintf(out, "\"bytes\": %" PRIu64 ", ", e->bytes);
+		break;
+	case HESPER_TRACE_HOST_WAIT:
 		break;
 	case HESPER_TRACE_HOST_SUBMIT:
 		hesper_trace_queue_name(queue, sizeof(queue), p, e->queue);

@@ -15,6 +15,8 @@ enum hesper_trace_kind {
 	HESPER_TRACE_REGION,      /* one debug-utils label range on a queue */
 	HESPER_TRACE_BATCH,       /* GPU span of one submitted batch on a queue */
 	HESPER_TRACE_HOST_SUBMIT, /* the host's vkQueueSubmit* call, on the calling thread */
+	HESPER_TRACE_MEMORY_OP,   /* one timed copy, fill, update or clear on a queue (name: the operation) */
+	HESPER_TRACE_HOST_WAIT,   /* the program's thread blocked in a Vulkan wait (name: the call) */
 };
 
 /* Events kept when HESPER_MAX_EVENTS does not say otherwise. */
@@ -31,6 +33,7 @@ struct hesper_trace_event {
 	uint32_t groups[3];       /* dispatch size in workgroups; 0 when indirect */
 	uint64_t command_buffer;  /* VkCommandBuffer handle value, 0 if none */
 	uint64_t submission;      /* submission number on its queue */
+	uint64_t bytes;           /* bytes moved (MEMORY_OP); 0 otherwise */
 };
 
 struct hesper_trace {

@@ -29,7 +29,7 @@ struct lane {
 bool
 hesper_trace_kind_is_host(enum hesper_trace_kind kind)
 {
-	return kind == HESPER_TRACE_HOST_SUBMIT;
+	return kind == HESPER_TRACE_HOST_SUBMIT || kind == HESPER_TRACE_HOST_WAIT;
 }
 
 static int
