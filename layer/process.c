@@ -161,6 +161,22 @@ void hesper_add_record_hook_ns(uint64_t ns)
 		atomic_fetch_add_explicit(&record_hook_ns, ns, memory_order_relaxed);
 }
 
+/*
+ * Writes @profile to every sink (the profile's lock held): the queued timeline events go
+ * to the database first, so its summary never describes rows it lacks. @final (the exit
+ * report, always the last) closes the database after. A periodic rewrite calls this too,
+ * with @final false.
+ */
+static void write_sinks(struct hesper_profile *profile, bool final)
+{
+	hesper_collector_drain_events();
+	pthread_mutex_lock(&sinks_lock);
+	hesper_sinks_write(&sinks, profile, stderr);
+	if (final)
+		hesper_sinks_close(&sinks);
+	pthread_mutex_unlock(&sinks_lock);
+}
+
 void hesper_process_report(void)
 {
 	struct hesper_process *p = hesper_process();
@@ -174,12 +190,7 @@ void hesper_process_report(void)
 	p->profile->submit_hook_ns = hesper_submit_hook_ns();
 	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
 	fflush(stdout);
-	/* The database gets the last events before its summary, and is closed after it: the exit report is the last. */
-	hesper_collector_drain_events();
-	pthread_mutex_lock(&sinks_lock);
-	hesper_sinks_write(&sinks, p->profile, stderr);
-	hesper_sinks_close(&sinks);
-	pthread_mutex_unlock(&sinks_lock);
+	write_sinks(p->profile, true);
 	pthread_mutex_unlock(&p->lock);
 }
 

@@ -38,7 +38,7 @@ START_TEST(families_and_values)
 	ck_assert_ptr_nonnull(strstr(text, "\n# TYPE hesper_dispatches_dropped_total counter\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\n# TYPE hesper_overhead_seconds_total counter\n"));
 
-	char prefix[256];
+	char prefix[512];
 	snprintf(prefix, sizeof(prefix), "hesper_kernel_dispatches_total{pid=\"%d\",exe=\"%s\",kernel=\"matmul\"} ",
 		 p.pid, p.exe);
 	char *l = line_starting(text, prefix);
