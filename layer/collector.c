@@ -96,6 +96,8 @@ void hesper_collector_event(struct hesper_profile *p, const struct hesper_trace_
 void hesper_collector_drain_events(void)
 {
 	static pthread_mutex_t draining = PTHREAD_MUTEX_INITIALIZER;
+	if (!hesper_process()->stream_events)
+		return;
 	/* One drainer at a time keeps the batches in the order they were produced. */
 	pthread_mutex_lock(&draining);
 	pthread_mutex_lock(&stream.lock);
