@@ -24,6 +24,9 @@ int hesper_report_trace(FILE *out, const struct hesper_profile *p);
 /* One self-contained HTML page: facts, kernel table, charts, timeline. Returns 0, or -1 on a write error. */
 int hesper_report_html(FILE *out, const struct hesper_profile *p);
 
+/* Prometheus text exposition, format 0.0.4, of the profile's counters (report_prom.c). Returns 0, or -1 on a write error. */
+int hesper_report_prom(FILE *out, const struct hesper_profile *p);
+
 /* The numbers of one kernel-table row (report_rows.c), as the text and HTML tables show them. */
 struct hesper_row {
 	uint64_t total_ns; /* hesper_kernel_total_ns */

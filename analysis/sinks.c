@@ -15,9 +15,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,7 +35,8 @@ struct kind_name {
 
 static const struct kind_name path_kinds[] = {
 	{"text", HESPER_SINK_TEXT},   {"json", HESPER_SINK_JSON}, {"csv", HESPER_SINK_CSV},
-	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML},
+	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML}, {"sqlite", HESPER_SINK_SQLITE},
+	{"prom", HESPER_SINK_PROM},
 };
 #define PATH_KIND_COUNT (sizeof(path_kinds) / sizeof(path_kinds[0]))
 
@@ -143,8 +146,7 @@ add_sink(struct hesper_sink_list *list, enum hesper_sink_kind kind, char *path)
 	if (!items)
 		return -1;
 	list->items = items;
-	items[list->count].kind = kind;
-	items[list->count].path = path;
+	items[list->count] = (struct hesper_sink){.kind = kind, .path = path};
 	list->count++;
 	return 0;
 }
@@ -209,6 +211,7 @@ hesper_sinks_parse(const char *spec, int pid, const char *host, struct hesper_si
 
 	out->items = NULL;
 	out->count = 0;
+	out->database = NULL;
 	if (!host || !*host)
 		host = "unknown";
 
@@ -244,6 +247,7 @@ hesper_sinks_parse(const char *spec, int pid, const char *host, struct hesper_si
 void
 hesper_sinks_free(struct hesper_sink_list *list)
 {
+	hesper_sinks_close(list);
 	for (size_t i = 0; i < list->count; i++)
 		free(list->items[i].path);
 	free(list->items);
@@ -298,6 +302,7 @@ write_report(FILE *f, enum hesper_sink_kind kind, const struct hesper_profile *p
 	case HESPER_SINK_CSV: return hesper_report_csv(f, p);
 	case HESPER_SINK_TRACE: return hesper_report_trace(f, p);
 	case HESPER_SINK_HTML: return hesper_report_html(f, p);
+	case HESPER_SINK_PROM: return hesper_report_prom(f, p);
 	default: return hesper_report_text(f, p);
 	}
 }
@@ -324,17 +329,14 @@ open_file(const char *path)
 	return f;
 }
 
-/* Writes one file sink; 0, or -1 with errno set. */
+/* Writes @p into the open @f and closes it; 0, or -1 with errno set. */
 static int
-write_file(const struct hesper_sink *s, const struct hesper_profile *p)
+write_and_close(FILE *f, enum hesper_sink_kind kind, const struct hesper_profile *p)
 {
-	FILE *f = open_file(s->path);
 	int ret, saved;
 
-	if (!f)
-		return -1;
 	errno = 0;
-	ret = write_report(f, s->kind, p);
+	ret = write_report(f, kind, p);
 	saved = errno ? errno : EIO;
 	if (fclose(f) != 0 && ret == 0) {
 		ret = -1;
@@ -344,17 +346,213 @@ write_file(const struct hesper_sink *s, const struct hesper_profile *p)
 	return ret;
 }
 
+/* Writes straight into @path (a FIFO, a device, or a file whose folder Hesper cannot write). */
+static int
+write_in_place(const struct hesper_sink *s, const struct hesper_profile *p)
+{
+	FILE *f = open_file(s->path);
+
+	return f ? write_and_close(f, s->kind, p) : -1;
+}
+
+/*
+ * A name for the temporary file next to @path: "<folder>/.hesper-<pid>-<n>.tmp". Short
+ * whatever PATH's own name is, and hidden, so that collectors reading "*.prom" or
+ * "*.json" in the folder never pick it up. NULL when memory runs out.
+ */
+static char *
+temporary_name(const char *path)
+{
+	static atomic_uint counter;
+	const char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+	char *tmp = malloc(dir_len + 64);
+
+	if (!tmp)
+		return NULL;
+	memcpy(tmp, path, dir_len);
+	snprintf(tmp + dir_len, 64, ".hesper-%d-%u.tmp", (int)getpid(), atomic_fetch_add(&counter, 1));
+	return tmp;
+}
+
+/*
+ * Writes one file sink; 0, or -1 with errno set. A regular file (or none yet) at PATH is
+ * replaced whole: the report goes to a temporary file in the same folder, renamed over
+ * PATH once complete, so that a reader (a periodic rewrite may happen while one reads)
+ * never sees half a report. A symbolic link at PATH is refused, as when opening it.
+ */
+static int
+write_file(const struct hesper_sink *s, const struct hesper_profile *p)
+{
+	struct stat st;
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int fd = -1, ret = -1, saved = 0;
+
+	if (lstat(s->path, &st) == 0) {
+		if (S_ISLNK(st.st_mode)) {
+			errno = ELOOP;
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode))
+			return write_in_place(s, p);
+	}
+	tmp = temporary_name(s->path);
+	if (!tmp) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		saved = errno;
+		/* A file Hesper may write in a folder it may not: written in place, as before. */
+		if (saved == EACCES && lstat(s->path, &st) == 0 && S_ISREG(st.st_mode)) {
+			free(tmp);
+			return write_in_place(s, p);
+		}
+		goto out;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		saved = errno;
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	if (write_and_close(f, s->kind, p) != 0) {
+		saved = errno;
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, s->path) != 0) {
+		saved = errno;
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(tmp);
+	errno = saved;
+	return ret;
+}
+
 static void
 report_failure(FILE *err, const struct hesper_sink *s, int errnum)
 {
 	if (!err)
 		return;
+	if (s->kind == HESPER_SINK_PROM) {
+		fprintf(err, "hesper: cannot write Prometheus metrics to '%s': %s%s\n", s->path, strerror(errnum),
+			errnum == ELOOP ? " (Hesper does not follow a symbolic link at PATH)" : "");
+		return;
+	}
 	if (!s->path) {
 		fprintf(err, "hesper: cannot write text report to %s: %s\n", kind_name(s->kind), strerror(errnum));
 		return;
 	}
 	fprintf(err, "hesper: cannot write %s report to '%s': %s%s\n", kind_name(s->kind), s->path, strerror(errnum),
 		errnum == ELOOP ? " (Hesper does not follow a symbolic link at PATH)" : "");
+}
+
+/* The database of @s, opened on first use; NULL once it failed (reported once on @err). */
+static void *
+database_of(const struct hesper_sink_list *list, struct hesper_sink *s, FILE *err)
+{
+	char why[256] = "";
+
+	if (s->store || s->failed)
+		return s->store;
+	if (!list->database)
+		snprintf(why, sizeof(why), "this build of Hesper has no SQLite support");
+	else
+		s->store = list->database->open(s->path, why, sizeof(why));
+	if (!s->store) {
+		s->failed = true;
+		if (err)
+			fprintf(err, "hesper: cannot write SQLite database '%s': %s; the other sinks go on\n", s->path,
+				why);
+	}
+	return s->store;
+}
+
+/* Gives up the database of @s after the error @why: one line, and no more writes to it. */
+static void
+database_failed(const struct hesper_sink_list *list, struct hesper_sink *s, const char *why, FILE *err)
+{
+	if (err)
+		fprintf(err, "hesper: cannot write SQLite database '%s': %s; it is left as it was, the other sinks go on\n",
+			s->path, why);
+	list->database->close(s->store);
+	s->store = NULL;
+	s->failed = true;
+}
+
+/* Refreshes the summary tables of the database of @s; 0, or -1 (reported once). */
+static int
+write_database(const struct hesper_sink_list *list, struct hesper_sink *s, const struct hesper_profile *p, FILE *err)
+{
+	char why[256] = "";
+	void *db = database_of(list, s, err);
+
+	if (!db)
+		return -1;
+	if (list->database->summary(db, p, why, sizeof(why)) != 0) {
+		database_failed(list, s, why, err);
+		return -1;
+	}
+	return 0;
+}
+
+bool
+hesper_sinks_streaming(const struct hesper_sink_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].kind == HESPER_SINK_SQLITE && !list->items[i].failed)
+			return true;
+	return false;
+}
+
+int
+hesper_sinks_stream(const struct hesper_sink_list *list, const struct hesper_trace_event *events, size_t n,
+		    FILE *err)
+{
+	int failed = 0;
+
+	for (size_t i = 0; i < list->count; i++) {
+		struct hesper_sink *s = &list->items[i];
+		char why[256] = "";
+		void *db;
+
+		if (s->kind != HESPER_SINK_SQLITE || n == 0)
+			continue;
+		db = database_of(list, s, err);
+		if (!db) {
+			failed++;
+			continue;
+		}
+		if (list->database->events(db, events, n, why, sizeof(why)) != 0) {
+			database_failed(list, s, why, err);
+			failed++;
+		}
+	}
+	if (failed && err)
+		fflush(err);
+	return failed;
+}
+
+void
+hesper_sinks_close(const struct hesper_sink_list *list)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		struct hesper_sink *s = &list->items[i];
+
+		if (s->store && list->database)
+			list->database->close(s->store);
+		s->store = NULL;
+		/* Closed for good: a later write must not create a new database over this one. */
+		if (s->kind == HESPER_SINK_SQLITE)
+			s->failed = true;
+	}
 }
 
 int
@@ -365,7 +563,7 @@ hesper_sinks_write(const struct hesper_sink_list *list, const struct hesper_prof
 
 	guard_begin(&guard);
 	for (size_t i = 0; i < list->count; i++) {
-		const struct hesper_sink *s = &list->items[i];
+		struct hesper_sink *s = &list->items[i];
 		int ret;
 
 		switch (s->kind) {
@@ -377,13 +575,21 @@ hesper_sinks_write(const struct hesper_sink_list *list, const struct hesper_prof
 				int errnum = errno ? errno : EIO;
 				/* stdio keeps the error flag; later writes by the program should not see ours. */
 				clearerr(s->kind == HESPER_SINK_STDOUT ? stdout : stderr);
-				report_failure(err, s, errnum);
+				if (!s->failed)
+					report_failure(err, s, errnum);
+				s->failed = true;
 			}
+			break;
+		case HESPER_SINK_SQLITE:
+			ret = write_database(list, s, p, err);
 			break;
 		default:
 			ret = write_file(s, p);
-			if (ret != 0)
+			/* Rewritten many times a run: its failure is told once. */
+			if (ret != 0 && !s->failed) {
 				report_failure(err, s, errno);
+				s->failed = true;
+			}
 			break;
 		}
 		failed += ret != 0;

@@ -56,6 +56,67 @@ static struct {
 	.wake = PTHREAD_COND_INITIALIZER,
 };
 
+/*
+ * Timeline events waiting for the streaming sinks (the SQLite database): every event
+ * produced since the last drain, whatever the trace's cap. Filled under the profile's
+ * lock by whoever accounts (the collector, or a program thread flushing a device),
+ * emptied by the collector thread after each harvest, so SQLite is only ever written
+ * off the program's threads (and at exit, by the thread writing the report).
+ */
+static struct {
+	pthread_mutex_t lock;
+	struct hesper_trace_event *items;
+	size_t count, capacity;
+	uint64_t lost;          /* events not kept for lack of memory */
+} stream = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void hesper_collector_event(struct hesper_profile *p, const struct hesper_trace_event *e)
+{
+	struct hesper_process *proc = hesper_process();
+	if (proc->keep_trace)
+		hesper_trace_add(&p->trace, e);
+	if (!proc->stream_events)
+		return;
+	pthread_mutex_lock(&stream.lock);
+	if (stream.count == stream.capacity) {
+		size_t capacity = stream.capacity ? stream.capacity * 2 : 4096;
+		struct hesper_trace_event *items = realloc(stream.items, capacity * sizeof(*items));
+		if (!items) {
+			stream.lost++;
+			pthread_mutex_unlock(&stream.lock);
+			return;
+		}
+		stream.items = items;
+		stream.capacity = capacity;
+	}
+	stream.items[stream.count++] = *e;
+	pthread_mutex_unlock(&stream.lock);
+}
+
+void hesper_collector_drain_events(void)
+{
+	static pthread_mutex_t draining = PTHREAD_MUTEX_INITIALIZER;
+	if (!hesper_process()->stream_events)
+		return;
+	/* One drainer at a time keeps the batches in the order they were produced. */
+	pthread_mutex_lock(&draining);
+	pthread_mutex_lock(&stream.lock);
+	struct hesper_trace_event *items = stream.items;
+	size_t count = stream.count;
+	uint64_t lost = stream.lost;
+	stream.items = NULL;
+	stream.count = stream.capacity = 0;
+	stream.lost = 0;
+	pthread_mutex_unlock(&stream.lock);
+	if (lost)
+		hesper_log("out of memory: %llu timeline events were not streamed to the database",
+			   (unsigned long long)lost);
+	if (count)
+		hesper_process_stream_events(items, count);
+	free(items);
+	pthread_mutex_unlock(&draining);
+}
+
 /* @raw extended to 64 bits on @q's timeline (timestamps may have fewer valid bits and wrap). */
 static uint64_t extend_ticks(struct hesper_queue *q, uint64_t raw, uint64_t mask)
 {
@@ -157,7 +218,7 @@ static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 		e.groups[1] = groups[1];
 		e.groups[2] = groups[2];
 	}
-	hesper_trace_add(&p->trace, &e);
+	hesper_collector_event(p, &e);
 }
 
 /* The profile row of @name in @table, cached in the name when @cache is set. */
@@ -332,7 +393,7 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 			.end_ns = sub->host_end_ns,
 			.submission = sub->index,
 		};
-		hesper_trace_add(&p->trace, &e);
+		hesper_collector_event(p, &e);
 	}
 	for (size_t i = 0; i < sub->occ_count; i++)
 		account_occurrence(p, q, sub, &sub->occ[i], &span, unknown, trace && dev->clock.valid);
@@ -455,6 +516,8 @@ static void *collector_main(void *arg)
 		}
 	waited:
 		pthread_mutex_unlock(&collector.harvest);
+		/* One transaction per harvested batch, outside every lock the program's threads take. */
+		hesper_collector_drain_events();
 
 		pthread_mutex_lock(&collector.lock);
 		if (collector.stop) {

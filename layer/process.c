@@ -13,6 +13,7 @@
 #include "hooks.h"
 #include "process.h"
 #include "profile.h"
+#include "report_sqlite.h"
 #include "sinks.h"
 
 extern char **environ;
@@ -22,6 +23,7 @@ extern char **environ;
 static struct hesper_process process;
 static pthread_once_t process_once = PTHREAD_ONCE_INIT;
 static struct hesper_sink_list sinks;
+static pthread_mutex_t sinks_lock = PTHREAD_MUTEX_INITIALIZER; /* streaming and writing never overlap */
 static atomic_uint_fast64_t record_hook_ns;
 
 static struct {
@@ -94,6 +96,12 @@ static void process_init(void)
 	/* Parsed now so a bad HESPER_REPORT is reported when profiling starts, not at exit. */
 	if (hesper_sinks_parse(getenv("HESPER_REPORT"), p->profile->pid, p->profile->host, &sinks, stderr) < 0)
 		hesper_log("out of memory reading HESPER_REPORT; no report will be written");
+	sinks.database = &hesper_sqlite_database;
+	for (size_t i = 0; i < sinks.count; i++) {
+		enum hesper_sink_kind kind = sinks.items[i].kind;
+		p->keep_trace |= kind == HESPER_SINK_TRACE || kind == HESPER_SINK_HTML;
+		p->stream_events |= kind == HESPER_SINK_SQLITE;
+	}
 }
 
 struct hesper_process *hesper_process(void)
@@ -136,16 +144,37 @@ struct hesper_name *hesper_intern(const char *text)
 
 bool hesper_process_wants_trace(void)
 {
-	for (size_t i = 0; i < sinks.count; i++)
-		if (sinks.items[i].kind == HESPER_SINK_TRACE || sinks.items[i].kind == HESPER_SINK_HTML)
-			return true;
-	return false;
+	struct hesper_process *p = hesper_process();
+	return p->keep_trace || p->stream_events;
+}
+
+void hesper_process_stream_events(const struct hesper_trace_event *events, size_t n)
+{
+	pthread_mutex_lock(&sinks_lock);
+	hesper_sinks_stream(&sinks, events, n, stderr);
+	pthread_mutex_unlock(&sinks_lock);
 }
 
 void hesper_add_record_hook_ns(uint64_t ns)
 {
 	if (ns)
 		atomic_fetch_add_explicit(&record_hook_ns, ns, memory_order_relaxed);
+}
+
+/*
+ * Writes @profile to every sink (the profile's lock held): the queued timeline events go
+ * to the database first, so its summary never describes rows it lacks. @final (the exit
+ * report, always the last) closes the database after. A periodic rewrite calls this too,
+ * with @final false.
+ */
+static void write_sinks(struct hesper_profile *profile, bool final)
+{
+	hesper_collector_drain_events();
+	pthread_mutex_lock(&sinks_lock);
+	hesper_sinks_write(&sinks, profile, stderr);
+	if (final)
+		hesper_sinks_close(&sinks);
+	pthread_mutex_unlock(&sinks_lock);
 }
 
 void hesper_process_report(void)
@@ -161,7 +190,7 @@ void hesper_process_report(void)
 	p->profile->submit_hook_ns = hesper_submit_hook_ns();
 	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
 	fflush(stdout);
-	hesper_sinks_write(&sinks, p->profile, stderr);
+	write_sinks(p->profile, true);
 	pthread_mutex_unlock(&p->lock);
 }
 

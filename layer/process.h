@@ -8,12 +8,14 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "object_map.h"
 #include "settings.h"
 
 struct hesper_kernel;
+struct hesper_trace_event;
 struct hesper_profile;
 struct hesper_device;
 
@@ -38,6 +40,8 @@ struct hesper_process {
 	uint64_t start_ns;
 	bool exit_registered;
 	bool reported;
+	bool keep_trace;                    /* a sink shows the timeline (trace, html): keep the bounded trace */
+	bool stream_events;                 /* a sink takes every timeline event (sqlite) */
 };
 
 /* The process state, set up on first use. */
@@ -50,8 +54,11 @@ uint64_t hesper_now_ns(void);
 /* Interns @text (NULL on allocation failure). Names live until the process ends. */
 struct hesper_name *hesper_intern(const char *text);
 
-/* True when a sink needs timeline events (trace or HTML report). */
+/* True when a sink needs timeline events (trace, HTML report, SQLite database). */
 bool hesper_process_wants_trace(void);
+
+/* Writes @n timeline events to the streaming sinks (hesper_collector_drain_events calls it). */
+void hesper_process_stream_events(const struct hesper_trace_event *events, size_t n);
 
 /* Registers the exit report once a device exists (so it runs before the driver's own exit handlers). */
 void hesper_process_register_exit(void);

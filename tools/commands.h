@@ -6,6 +6,9 @@
 #ifndef HESPER_TOOL_COMMANDS_H
 #define HESPER_TOOL_COMMANDS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #define HESPER_EXIT_USAGE 2
 
 /* hesper [options] -- program args...: runs the program under Hesper (returns only on failure). */
@@ -19,6 +22,15 @@ int hesper_cmd_diff(int argc, char **argv);
 
 /* hesper merge FILES... -o OUT: many processes' summaries (and traces) as one. */
 int hesper_cmd_merge(int argc, char **argv);
+
+/* True when @path starts like an SQLite database. */
+bool hesper_is_database(const char *path);
+
+/*
+ * Merges the Hesper SQLite databases @paths (@n of them) into a new database @out_path,
+ * the processes kept distinct; 0, or 2 with a line on stderr.
+ */
+int hesper_merge_databases(const char *out_path, char **paths, size_t n);
 
 /* Merges the trace files @paths (@n of them) into @out_path; 0, or 2 with a line on stderr. */
 int hesper_merge_traces(const char *out_path, char **paths, int n);

@@ -8,6 +8,9 @@
  * counts as 0). OUT.json is the merged hesper-summary/1 with "processes" and
  * "imbalance" added; the trace files among FILES (*.trace.json, or after --trace) are
  * merged into OUT.trace.json.
+ *
+ * When FILES are SQLite databases (sqlite: sinks), OUT is the database written instead:
+ * hesper merge -o all.db a.db b.db (merge_db.c).
  */
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -328,6 +331,26 @@ hesper_cmd_merge(int argc, char **argv)
 	}
 	if (!out_prefix || nprocs == 0) {
 		ret = hesper_usage_error("merge takes summaries and an output prefix (hesper merge A.json B.json... -o OUT)");
+		goto out;
+	}
+	if (hesper_is_database(procs[0].path)) {
+		char **paths = calloc(nprocs, sizeof(*paths));
+		for (size_t i = 0; paths && i < nprocs; i++) {
+			if (!hesper_is_database(procs[i].path)) {
+				free(paths);
+				ret = hesper_usage_error("merge: '%s' is not an SQLite database; databases merge only with databases",
+							 procs[i].path);
+				goto out;
+			}
+			paths[i] = (char *)procs[i].path;
+		}
+		if (!paths || ntraces) {
+			free(paths);
+			ret = hesper_usage_error(paths ? "merge: trace files do not merge into a database" : "out of memory");
+			goto out;
+		}
+		ret = hesper_merge_databases(out_prefix, paths, nprocs);
+		free(paths);
 		goto out;
 	}
 	for (; loaded < nprocs; loaded++) {

@@ -33,15 +33,18 @@ static const char usage[] =
 	"       hesper report FILE.json\n"
 	"       hesper diff A.json B.json [--threshold PCT]\n"
 	"       hesper merge FILE.json... [FILE.trace.json...] -o OUT\n"
+	"       hesper merge -o OUT.db FILE.db...\n"
 	"\n"
 	"Runs a Vulkan compute program under Hesper; when it exits, Hesper writes how long\n"
 	"each compute kernel ran on the GPU. The program's exit status (or signal) is hesper's.\n"
 	"\n"
 	"Options:\n"
-	"  -o, --output PREFIX  output files PREFIX.json, PREFIX.csv, PREFIX.trace.json, PREFIX.html\n"
+	"  -o, --output PREFIX  output files PREFIX.json, PREFIX.csv, PREFIX.trace.json, PREFIX.html,\n"
+	"                       PREFIX.db, PREFIX.prom\n"
 	"                       (default " DEFAULT_PREFIX "; %p becomes the pid, %h the host name)\n"
 	"  -f, --format LIST    comma-separated: text (table on stderr), stdout (table on stdout),\n"
-	"                       json, csv, trace (Chrome/Perfetto timeline), html (default " DEFAULT_FORMATS ")\n"
+	"                       json, csv, trace (Chrome/Perfetto timeline), html, sqlite (every dispatch\n"
+	"                       in an SQLite database), prom (Prometheus metrics) (default " DEFAULT_FORMATS ")\n"
 	"  -m, --mode MODE      dispatch: time every dispatch (default); submit: time command buffers only\n"
 	"  -s, --sample N       time every N-th dispatch of each kernel (all are counted)\n"
 	"      --max-events N   timeline events kept for the trace and html reports\n"
@@ -53,7 +56,7 @@ static const char usage[] =
 	"report prints the text table of a saved JSON summary. diff compares two summaries per\n"
 	"kernel and exits 1 when a kernel's mean grew by more than PCT percent (default 10).\n"
 	"merge combines the summaries of many processes (text on stdout, OUT.json) and their\n"
-	"traces (OUT.trace.json).\n";
+	"traces (OUT.trace.json); given SQLite databases, it writes one database OUT.db.\n";
 
 struct format {
 	const char *name;
@@ -63,6 +66,7 @@ struct format {
 static const struct format formats[] = {
 	{"text", "stderr"},           {"stdout", "stdout"},         {"json", "json:%s.json"},
 	{"csv", "csv:%s.csv"},        {"trace", "trace:%s.trace.json"}, {"html", "html:%s.html"},
+	{"sqlite", "sqlite:%s.db"},   {"prom", "prom:%s.prom"},
 };
 #define FORMAT_COUNT (sizeof(formats) / sizeof(formats[0]))
 
@@ -88,7 +92,7 @@ build_report_spec(const char *list, const char *prefix, char *spec, size_t size)
 			if (strcmp(formats[i].name, name) == 0)
 				f = &formats[i];
 		if (!f) {
-			hesper_usage_error("unknown format '%s' (accepted: text, stdout, json, csv, trace, html)", name);
+			hesper_usage_error("unknown format '%s' (accepted: text, stdout, json, csv, trace, html, sqlite, prom)", name);
 			goto out;
 		}
 		int n = snprintf(spec + len, size - len, "%s", len ? "," : "");

@@ -59,7 +59,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < list.count; i++) {
 			const struct hesper_sink *s = &list.items[i];
 
-			CHECK(s->kind >= HESPER_SINK_STDOUT && s->kind <= HESPER_SINK_HTML);
+			CHECK(s->kind >= HESPER_SINK_STDOUT && s->kind <= HESPER_SINK_PROM);
 			if (s->kind == HESPER_SINK_STDOUT || s->kind == HESPER_SINK_STDERR)
 				CHECK(s->path == NULL);
 			else

@@ -1,5 +1,6 @@
 /* Unit tests for analysis/sinks.c: HESPER_REPORT parsing and writing to sinks. */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -485,6 +486,158 @@ START_TEST(write_broken_pipe_survives)
 }
 END_TEST
 
+START_TEST(parse_sqlite_and_prom)
+{
+	struct hesper_sink_list l;
+	char *err = parse("sqlite: run-%p.db ,prom:/var/lib/node/%h.prom", 0, &l);
+
+	ck_assert_str_eq(err, "");
+	ck_assert_uint_eq(l.count, 2);
+	ck_assert_int_eq(l.items[0].kind, HESPER_SINK_SQLITE);
+	ck_assert_str_eq(l.items[0].path, "run-4242.db");
+	ck_assert_int_eq(l.items[1].kind, HESPER_SINK_PROM);
+	ck_assert_str_eq(l.items[1].path, "/var/lib/node/node7.prom");
+	ck_assert_ptr_null(l.items[0].store);
+	ck_assert(!l.items[0].failed);
+	free(err);
+	hesper_sinks_free(&l);
+
+	err = parse("sqlite:,prom", 2, &l);
+	ck_assert_uint_eq(count_lines(err), 2);
+	ck_assert_uint_eq(l.count, 0);
+	free(err);
+	hesper_sinks_free(&l);
+}
+END_TEST
+
+/* Names in @dir other than "." and "..", sorted, joined by spaces (caller frees). */
+static char *
+list_dir(const char *path)
+{
+	struct dirent **names;
+	int n = scandir(path, &names, NULL, alphasort);
+	char *out = calloc(1, 4096);
+
+	ck_assert_int_ge(n, 0);
+	for (int i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") != 0 && strcmp(names[i]->d_name, "..") != 0) {
+			strcat(out, *out ? " " : "");
+			strcat(out, names[i]->d_name);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return out;
+}
+
+START_TEST(write_replaces_atomically)
+{
+	struct hesper_profile p;
+	struct hesper_sink_list l;
+	struct capture c;
+	char spec[512], path[300];
+	struct stat before, after;
+
+	make_dir();
+	small_profile(&p);
+	snprintf(spec, sizeof(spec), "json:%s/r.json,prom:%s/r.prom", dir, dir);
+	free(parse(spec, 0, &l));
+	capture_open(&c);
+	ck_assert_int_eq(hesper_sinks_write(&l, &p, c.f), 0);
+	ck_assert_str_eq(capture_close(&c), "");
+	free(c.buf);
+
+	/* A reader holding the first file keeps all of it while the second is written. */
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	char *first = read_file(path);
+	FILE *reader = fopen(path, "rb");
+	ck_assert_ptr_nonnull(reader);
+	ck_assert_int_eq(stat(path, &before), 0);
+	for (int i = 0; i < 50; i++)
+		hesper_kernel_record(hesper_kernel_table_get(p.kernels, "more"), 10);
+	capture_open(&c);
+	ck_assert_int_eq(hesper_sinks_write(&l, &p, c.f), 0);
+	ck_assert_str_eq(capture_close(&c), "");
+	free(c.buf);
+	ck_assert_int_eq(stat(path, &after), 0);
+	ck_assert_uint_ne(before.st_ino, after.st_ino); /* a new file renamed over, not rewritten in place */
+	char held[8192];
+	size_t n = fread(held, 1, sizeof(held) - 1, reader);
+	held[n] = '\0';
+	fclose(reader);
+	ck_assert_str_eq(held, first);
+
+	/* The new file is the whole new report, and no temporary file is left in the folder. */
+	char *second = read_file(path), *want = render_with(hesper_report_json, &p, NULL);
+	ck_assert_str_eq(second, want);
+	char *names = list_dir(dir);
+	ck_assert_str_eq(names, "r.json r.prom");
+	free(names);
+	free(first);
+	free(second);
+	free(want);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/r.prom", dir);
+	unlink(path);
+	rmdir(dir);
+	hesper_sinks_free(&l);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(write_failure_told_once)
+{
+	struct hesper_profile p;
+	struct hesper_sink_list l;
+	struct capture c;
+	char spec[1024], path[400], sub[300];
+
+	make_dir();
+	small_profile(&p);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	ck_assert_int_eq(mkdir(sub, 0777), 0);
+	snprintf(spec, sizeof(spec), "prom:%s/x.prom,json:%s/ok.json,sqlite:%s/x.db", sub, dir, dir);
+	free(parse(spec, 0, &l));
+
+	/* First write: prom and json are fine; sqlite has no database writer in this list. */
+	capture_open(&c);
+	ck_assert_int_eq(hesper_sinks_write(&l, &p, c.f), 1);
+	capture_close(&c);
+	ck_assert_uint_eq(count_lines(c.buf), 1);
+	ck_assert_ptr_nonnull(strstr(c.buf, "hesper: cannot write SQLite database '"));
+	ck_assert_ptr_nonnull(strstr(c.buf, "no SQLite support"));
+	free(c.buf);
+
+	/* The folder goes away: the prom sink fails, told once over several rewrites. */
+	snprintf(path, sizeof(path), "%s/x.prom", sub);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(sub), 0);
+	capture_open(&c);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(hesper_sinks_write(&l, &p, c.f), 2);
+	capture_close(&c);
+	char want[700];
+	snprintf(want, sizeof(want), "hesper: cannot write Prometheus metrics to '%s/x.prom': %s\n", sub,
+		 strerror(ENOENT));
+	ck_assert_str_eq(c.buf, want);
+	free(c.buf);
+
+	/* The other sink kept being written. */
+	snprintf(path, sizeof(path), "%s/ok.json", dir);
+	char *got = read_file(path), *expect = render_with(hesper_report_json, &p, NULL);
+	ck_assert_str_eq(got, expect);
+	free(got);
+	free(expect);
+	unlink(path);
+	char *names = list_dir(dir);
+	ck_assert_str_eq(names, ""); /* no database, no temporary file */
+	free(names);
+	rmdir(dir);
+	hesper_sinks_free(&l);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 static Suite *
 sinks_suite(void)
 {
@@ -499,6 +652,7 @@ sinks_suite(void)
 	tcase_add_test(tc, bad_percent);
 	tcase_add_test(tc, empty_entries);
 	tcase_add_test(tc, huge_entries);
+	tcase_add_test(tc, parse_sqlite_and_prom);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hesper_sinks_write");
@@ -508,6 +662,8 @@ sinks_suite(void)
 	tcase_add_test(tc, write_trace_and_html);
 	tcase_add_test(tc, write_stdout);
 	tcase_add_test(tc, write_broken_pipe_survives);
+	tcase_add_test(tc, write_replaces_atomically);
+	tcase_add_test(tc, write_failure_told_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

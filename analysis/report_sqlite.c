@@ -1,0 +1,587 @@
+/*
+ * The SQLite database sink. The database is created complete with its schema under a
+ * temporary name in PATH's folder and renamed over PATH before any row is added, so a
+ * reader finds either the previous file or this run's database; from then on it is
+ * written in place, and SQLite's transactions keep every reader on a committed state.
+ *
+ * Journal: WAL with synchronous=NORMAL. A commit per harvested batch then costs an append
+ * to the WAL and no fsync (a crash of the program loses nothing committed; only a crash
+ * of the machine may lose the last batches), and a reader (the sqlite3 shell during a
+ * run) never blocks the collector nor is blocked by it. At close the journal goes back
+ * to DELETE, which checkpoints and removes the -wal and -shm files: what is left is one
+ * plain database file, readable from a read-only folder.
+ *
+ * Ids: process 1; device and queue ids are the profile's indexes plus 1; kernels and
+ * regions get ids on first sight (a streamed event or the summary), kept in a name table.
+ */
+#include "report_sqlite.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel_table.h"
+#include "profile.h"
+
+#define PROCESS_ID 1
+
+static const char schema_sql[] =
+	"CREATE TABLE hesper_schema(name TEXT NOT NULL, version INTEGER NOT NULL);\n"
+	"CREATE TABLE process(id INTEGER PRIMARY KEY, pid INTEGER, exe TEXT, host TEXT, mode TEXT,\n"
+	"  sample_every INTEGER, origin_ns INTEGER, wall_ns INTEGER, gpu_busy_ns INTEGER, dropped INTEGER,\n"
+	"  clamped INTEGER, submits_count INTEGER, submits_total_ns INTEGER, calibrated INTEGER,\n"
+	"  alignment_error_ns REAL);\n"
+	"CREATE TABLE devices(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, idx INTEGER NOT NULL, name TEXT,\n"
+	"  driver TEXT, timestamp_period_ns REAL, copy TEXT);\n"
+	"CREATE TABLE queues(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, device INTEGER, family INTEGER,\n"
+	"  queue_index INTEGER, timestamp_bits INTEGER, submits INTEGER, busy_ns INTEGER);\n"
+	"CREATE TABLE kernels(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, name TEXT NOT NULL, count INTEGER,\n"
+	"  timed INTEGER, total_ns INTEGER, mean_ns REAL, median_ns INTEGER, min_ns INTEGER, max_ns INTEGER,\n"
+	"  stddev_ns REAL, p95_ns INTEGER, p99_ns INTEGER, UNIQUE(process, name));\n"
+	"CREATE TABLE regions(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, name TEXT NOT NULL, count INTEGER,\n"
+	"  timed INTEGER, total_ns INTEGER, UNIQUE(process, name));\n"
+	"CREATE TABLE dispatches(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, kernel INTEGER NOT NULL,\n"
+	"  queue INTEGER, command_buffer INTEGER, submission INTEGER, start_ns INTEGER, end_ns INTEGER,\n"
+	"  duration_ns INTEGER GENERATED ALWAYS AS (end_ns - start_ns) VIRTUAL,\n"
+	"  groups_x INTEGER, groups_y INTEGER, groups_z INTEGER);\n"
+	"CREATE TABLE region_spans(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, region INTEGER NOT NULL,\n"
+	"  queue INTEGER, command_buffer INTEGER, submission INTEGER, start_ns INTEGER, end_ns INTEGER);\n"
+	"CREATE TABLE submissions(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, queue INTEGER,\n"
+	"  submission INTEGER, start_ns INTEGER, end_ns INTEGER);\n"
+	"CREATE TABLE host_submits(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, queue INTEGER, thread INTEGER,\n"
+	"  submission INTEGER, start_ns INTEGER, end_ns INTEGER);\n"
+	"CREATE TABLE memory_ops(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, queue INTEGER,\n"
+	"  command_buffer INTEGER, submission INTEGER, operation TEXT, bytes INTEGER, start_ns INTEGER,\n"
+	"  end_ns INTEGER);\n"
+	"CREATE TABLE host_waits(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, queue INTEGER, thread INTEGER,\n"
+	"  call TEXT, start_ns INTEGER, end_ns INTEGER);\n"
+	"CREATE TABLE hesper_cost(process INTEGER PRIMARY KEY, timestamps_written INTEGER, hook_ns INTEGER,\n"
+	"  submit_hook_ns INTEGER, collector_ns INTEGER, collected INTEGER, copies_ahead INTEGER,\n"
+	"  events_streamed INTEGER, stream_ns INTEGER);\n"
+	"CREATE INDEX dispatches_by_kernel ON dispatches(kernel, start_ns);\n"
+	"CREATE INDEX dispatches_by_queue ON dispatches(queue, start_ns);\n"
+	"CREATE INDEX region_spans_by_region ON region_spans(region, start_ns);\n"
+	"CREATE INDEX submissions_by_queue ON submissions(queue, start_ns);\n";
+
+/* The statements that insert one streamed event, by kind. */
+enum insert_kind {
+	INSERT_DISPATCH,
+	INSERT_REGION_SPAN,
+	INSERT_SUBMISSION,
+	INSERT_HOST_SUBMIT,
+	INSERT_MEMORY_OP,
+	INSERT_HOST_WAIT,
+	INSERT_KERNEL_NAME,
+	INSERT_REGION_NAME,
+	INSERT_COUNT,
+};
+
+static const char *const insert_sql[INSERT_COUNT] = {
+	[INSERT_DISPATCH] = "INSERT INTO dispatches(process, kernel, queue, command_buffer, submission, start_ns,"
+			    " end_ns, groups_x, groups_y, groups_z) VALUES(1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[INSERT_REGION_SPAN] = "INSERT INTO region_spans(process, region, queue, command_buffer, submission,"
+			       " start_ns, end_ns) VALUES(1, ?, ?, ?, ?, ?, ?)",
+	[INSERT_SUBMISSION] = "INSERT INTO submissions(process, queue, submission, start_ns, end_ns)"
+			      " VALUES(1, ?, ?, ?, ?)",
+	[INSERT_HOST_SUBMIT] = "INSERT INTO host_submits(process, queue, thread, submission, start_ns, end_ns)"
+			       " VALUES(1, ?, ?, ?, ?, ?)",
+	[INSERT_MEMORY_OP] = "INSERT INTO memory_ops(process, queue, command_buffer, submission, operation, bytes,"
+			     " start_ns, end_ns) VALUES(1, ?, ?, ?, ?, ?, ?, ?)",
+	[INSERT_HOST_WAIT] = "INSERT INTO host_waits(process, queue, thread, call, start_ns, end_ns)"
+			     " VALUES(1, ?, ?, ?, ?, ?)",
+	[INSERT_KERNEL_NAME] = "INSERT INTO kernels(id, process, name) VALUES(?, 1, ?)",
+	[INSERT_REGION_NAME] = "INSERT INTO regions(id, process, name) VALUES(?, 1, ?)",
+};
+
+struct database {
+	sqlite3 *db;
+	sqlite3_stmt *insert[INSERT_COUNT];
+	/* Name -> id: the row's count field holds the id (the tables' other fields are unused). */
+	struct hesper_kernel_table *kernel_ids, *region_ids;
+	int64_t next_kernel_id, next_region_id;
+	uint64_t events_streamed;
+	uint64_t stream_ns; /* time spent adding events */
+};
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Fills @why with @what and SQLite's message for @db; returns -1. */
+static int
+fail(sqlite3 *db, char *why, size_t size, const char *what)
+{
+	snprintf(why, size, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+	return -1;
+}
+
+/* Runs @sql (no rows expected); 0, or -1 with a reason. */
+static int
+exec(sqlite3 *db, const char *sql, char *why, size_t size)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	snprintf(why, size, "%s", msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+int
+hesper_sqlite_create_schema(sqlite3 *db, char *why, size_t size)
+{
+	char version[128];
+
+	snprintf(version, sizeof(version), "INSERT INTO hesper_schema VALUES('%s', %d);", HESPER_SQLITE_SCHEMA_NAME,
+		 HESPER_SQLITE_SCHEMA_VERSION);
+	if (exec(db, "BEGIN", why, size) != 0)
+		return -1;
+	if (exec(db, schema_sql, why, size) != 0 || exec(db, version, why, size) != 0) {
+		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return exec(db, "COMMIT", why, size);
+}
+
+/* "<folder of path>/.hesper-<pid>-<n>.db": a fresh name next to @path (NULL when out of memory). */
+static char *
+temporary_name(const char *path)
+{
+	static atomic_uint counter;
+	const char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+	char *tmp = malloc(dir_len + 64);
+
+	if (!tmp)
+		return NULL;
+	memcpy(tmp, path, dir_len);
+	snprintf(tmp + dir_len, 64, ".hesper-%d-%u.db", (int)getpid(), atomic_fetch_add(&counter, 1));
+	return tmp;
+}
+
+/* Removes @path's journal files (a previous database's WAL would otherwise be replayed into the new one). */
+static void
+remove_journals(const char *path)
+{
+	static const char *const suffixes[] = {"-wal", "-shm", "-journal"};
+	size_t len = strlen(path);
+	char *name = malloc(len + 16);
+
+	if (!name)
+		return;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		snprintf(name, len + 16, "%s%s", path, suffixes[i]);
+		(void)unlink(name);
+	}
+	free(name);
+}
+
+/* Creates the schema in a new file @tmp; 0, or -1 with a reason. */
+static int
+create_file(const char *tmp, char *why, size_t size)
+{
+	sqlite3 *db = NULL;
+	int ret = -1;
+
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) !=
+	    SQLITE_OK) {
+		fail(db, why, size, "cannot create it");
+		goto out;
+	}
+	ret = hesper_sqlite_create_schema(db, why, size);
+out:
+	if (sqlite3_close(db) != SQLITE_OK && ret == 0)
+		ret = fail(db, why, size, "cannot close it");
+	return ret;
+}
+
+static void
+database_close(void *handle)
+{
+	struct database *d = handle;
+
+	if (!d)
+		return;
+	for (size_t i = 0; i < INSERT_COUNT; i++)
+		sqlite3_finalize(d->insert[i]);
+	if (d->db) {
+		/* Checkpoints and removes the WAL: one plain file is left. */
+		(void)sqlite3_exec(d->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
+		sqlite3_close(d->db);
+	}
+	hesper_kernel_table_destroy(d->kernel_ids);
+	hesper_kernel_table_destroy(d->region_ids);
+	free(d);
+}
+
+static void *
+database_open(const char *path, char *why, size_t size)
+{
+	struct database *d = calloc(1, sizeof(*d));
+	char *tmp = temporary_name(path);
+	struct stat st;
+
+	if (!d || !tmp) {
+		snprintf(why, size, "out of memory");
+		goto fail;
+	}
+	d->kernel_ids = hesper_kernel_table_create();
+	d->region_ids = hesper_kernel_table_create();
+	d->next_kernel_id = d->next_region_id = 1;
+	if (!d->kernel_ids || !d->region_ids) {
+		snprintf(why, size, "out of memory");
+		goto fail;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(why, size, "%s", S_ISLNK(st.st_mode) ? "it is a symbolic link (Hesper does not follow one)"
+							  : "it is not a regular file");
+		goto fail;
+	}
+	(void)unlink(tmp);
+	if (create_file(tmp, why, size) != 0) {
+		(void)unlink(tmp);
+		goto fail;
+	}
+	remove_journals(path);
+	if (rename(tmp, path) != 0) {
+		snprintf(why, size, "cannot rename the new database over it: %s", strerror(errno));
+		(void)unlink(tmp);
+		goto fail;
+	}
+	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+		fail(d->db, why, size, "cannot open it");
+		goto fail;
+	}
+	if (exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", why, size) != 0)
+		goto fail;
+	for (size_t i = 0; i < INSERT_COUNT; i++) {
+		if (sqlite3_prepare_v3(d->db, insert_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &d->insert[i], NULL) !=
+		    SQLITE_OK) {
+			fail(d->db, why, size, "cannot prepare a statement");
+			goto fail;
+		}
+	}
+	free(tmp);
+	return d;
+fail:
+	free(tmp);
+	database_close(d);
+	return NULL;
+}
+
+/* Steps @stmt once and resets it; 0, or -1 with a reason. */
+static int
+step(sqlite3 *db, sqlite3_stmt *stmt, char *why, size_t size)
+{
+	int rc = sqlite3_step(stmt);
+
+	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
+	if (rc == SQLITE_DONE)
+		return 0;
+	return fail(db, why, size, "cannot add a row");
+}
+
+/*
+ * The id of @name in @ids, added (with its row in the kernels or regions table through
+ * @insert) on first sight. 0, or -1 with a reason.
+ */
+static int
+name_id(struct database *d, struct hesper_kernel_table *ids, int64_t *next, sqlite3_stmt *insert, const char *name,
+	int64_t *out_id, char *why, size_t size)
+{
+	struct hesper_kernel *row = hesper_kernel_table_get(ids, name ? name : "");
+
+	if (!row) {
+		snprintf(why, size, "out of memory");
+		return -1;
+	}
+	if (row->count == 0) {
+		sqlite3_bind_int64(insert, 1, *next);
+		sqlite3_bind_text(insert, 2, name ? name : "", -1, SQLITE_STATIC);
+		if (step(d->db, insert, why, size) != 0)
+			return -1;
+		row->count = (uint64_t)(*next)++;
+	}
+	*out_id = (int64_t)row->count;
+	return 0;
+}
+
+static int64_t
+queue_id(const struct hesper_trace_event *e)
+{
+	return (int64_t)e->queue + 1;
+}
+
+/* Inserts one event; 0, or -1 with a reason. */
+static int
+add_event(struct database *d, const struct hesper_trace_event *e, char *why, size_t size)
+{
+	sqlite3_stmt *s;
+	int64_t id;
+
+	switch (e->kind) {
+	case HESPER_TRACE_DISPATCH:
+		if (name_id(d, d->kernel_ids, &d->next_kernel_id, d->insert[INSERT_KERNEL_NAME], e->name, &id, why,
+			    size) != 0)
+			return -1;
+		s = d->insert[INSERT_DISPATCH];
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int64(s, 2, queue_id(e));
+		sqlite3_bind_int64(s, 3, (int64_t)e->command_buffer);
+		sqlite3_bind_int64(s, 4, (int64_t)e->submission);
+		sqlite3_bind_int64(s, 5, (int64_t)e->start_ns);
+		sqlite3_bind_int64(s, 6, (int64_t)e->end_ns);
+		for (int i = 0; i < 3; i++)
+			sqlite3_bind_int64(s, 7 + i, e->groups[i]);
+		break;
+	case HESPER_TRACE_REGION:
+		if (name_id(d, d->region_ids, &d->next_region_id, d->insert[INSERT_REGION_NAME], e->name, &id, why,
+			    size) != 0)
+			return -1;
+		s = d->insert[INSERT_REGION_SPAN];
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int64(s, 2, queue_id(e));
+		sqlite3_bind_int64(s, 3, (int64_t)e->command_buffer);
+		sqlite3_bind_int64(s, 4, (int64_t)e->submission);
+		sqlite3_bind_int64(s, 5, (int64_t)e->start_ns);
+		sqlite3_bind_int64(s, 6, (int64_t)e->end_ns);
+		break;
+	case HESPER_TRACE_BATCH:
+		s = d->insert[INSERT_SUBMISSION];
+		sqlite3_bind_int64(s, 1, queue_id(e));
+		sqlite3_bind_int64(s, 2, (int64_t)e->submission);
+		sqlite3_bind_int64(s, 3, (int64_t)e->start_ns);
+		sqlite3_bind_int64(s, 4, (int64_t)e->end_ns);
+		break;
+	case HESPER_TRACE_HOST_SUBMIT:
+		s = d->insert[INSERT_HOST_SUBMIT];
+		sqlite3_bind_int64(s, 1, queue_id(e));
+		sqlite3_bind_int64(s, 2, e->thread);
+		sqlite3_bind_int64(s, 3, (int64_t)e->submission);
+		sqlite3_bind_int64(s, 4, (int64_t)e->start_ns);
+		sqlite3_bind_int64(s, 5, (int64_t)e->end_ns);
+		break;
+	case HESPER_TRACE_MEMORY_OP:
+		s = d->insert[INSERT_MEMORY_OP];
+		sqlite3_bind_int64(s, 1, queue_id(e));
+		sqlite3_bind_int64(s, 2, (int64_t)e->command_buffer);
+		sqlite3_bind_int64(s, 3, (int64_t)e->submission);
+		sqlite3_bind_text(s, 4, e->name ? e->name : "", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 5, (int64_t)e->bytes);
+		sqlite3_bind_int64(s, 6, (int64_t)e->start_ns);
+		sqlite3_bind_int64(s, 7, (int64_t)e->end_ns);
+		break;
+	case HESPER_TRACE_HOST_WAIT:
+		s = d->insert[INSERT_HOST_WAIT];
+		sqlite3_bind_int64(s, 1, queue_id(e));
+		sqlite3_bind_int64(s, 2, e->thread);
+		sqlite3_bind_text(s, 3, e->name ? e->name : "", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 4, (int64_t)e->start_ns);
+		sqlite3_bind_int64(s, 5, (int64_t)e->end_ns);
+		break;
+	default:
+		return 0; /* a kind this schema does not know yet */
+	}
+	return step(d->db, s, why, size);
+}
+
+static int
+database_events(void *handle, const struct hesper_trace_event *events, size_t n, char *why, size_t size)
+{
+	struct database *d = handle;
+	uint64_t t0 = now_ns();
+
+	if (exec(d->db, "BEGIN", why, size) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (add_event(d, &events[i], why, size) != 0) {
+			(void)sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+	}
+	if (exec(d->db, "COMMIT", why, size) != 0) {
+		(void)sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	d->events_streamed += n;
+	d->stream_ns += now_ns() - t0;
+	return 0;
+}
+
+/* One value to bind. */
+struct value {
+	enum { V_INT, V_REAL, V_TEXT } type;
+	int64_t i;
+	double r;
+	const char *t;
+};
+
+#define I(x) ((struct value){.type = V_INT, .i = (int64_t)(x)})
+#define R(x) ((struct value){.type = V_REAL, .r = isfinite((double)(x)) ? (double)(x) : 0})
+#define T(x) ((struct value){.type = V_TEXT, .t = (x)})
+
+/* Runs @sql once with @values bound in order; 0, or -1 with a reason. */
+static int
+run(sqlite3 *db, const char *sql, const struct value *values, size_t n, char *why, size_t size)
+{
+	sqlite3_stmt *s = NULL;
+	int ret;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return fail(db, why, size, "cannot prepare a statement");
+	for (size_t i = 0; i < n; i++) {
+		int col = (int)i + 1;
+
+		switch (values[i].type) {
+		case V_INT: sqlite3_bind_int64(s, col, values[i].i); break;
+		case V_REAL: sqlite3_bind_double(s, col, values[i].r); break;
+		case V_TEXT: sqlite3_bind_text(s, col, values[i].t, -1, SQLITE_TRANSIENT); break;
+		}
+	}
+	ret = step(db, s, why, size);
+	sqlite3_finalize(s);
+	return ret;
+}
+
+/* A bounded string field of the profile as a C string (they may lack a terminator). */
+static const char *
+field(char *buf, const char *s, size_t max)
+{
+	size_t len = strnlen(s, max < HESPER_NAME_MAX ? max : HESPER_NAME_MAX);
+
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static int
+write_process(struct database *d, const struct hesper_profile *p, char *why, size_t size)
+{
+	char exe[HESPER_NAME_MAX + 1], host[HESPER_NAME_MAX + 1], mode[HESPER_NAME_MAX + 1];
+	struct value v[] = {
+		I(PROCESS_ID), I(p->pid), T(field(exe, p->exe, sizeof(p->exe))),
+		T(field(host, p->host, sizeof(p->host))), T(field(mode, p->mode, sizeof(p->mode))), I(p->sample_every),
+		I(p->trace.origin_ns), I(p->wall_ns), I(hesper_profile_gpu_busy_ns(p)), I(p->dropped), I(p->clamped),
+		I(p->submits.count), I(p->submits.total_ns), I(p->trace.calibrated), R(p->trace.alignment_error_ns),
+	};
+	struct value cost[] = {
+		I(PROCESS_ID), I(p->timestamps_written), I(p->hook_ns), I(p->submit_hook_ns), I(p->collector_ns),
+		I(p->collected), I(p->copies_ahead), I(d->events_streamed), I(d->stream_ns),
+	};
+
+	if (run(d->db,
+		"INSERT OR REPLACE INTO process VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
+		sizeof(v) / sizeof(v[0]), why, size) != 0)
+		return -1;
+	return run(d->db, "INSERT OR REPLACE INTO hesper_cost VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", cost,
+		   sizeof(cost) / sizeof(cost[0]), why, size);
+}
+
+static int
+write_devices_and_queues(struct database *d, const struct hesper_profile *p, char *why, size_t size)
+{
+	char name[HESPER_NAME_MAX + 1], driver[HESPER_NAME_MAX + 1], copy[16];
+
+	for (size_t i = 0; i < p->device_count; i++) {
+		const struct hesper_device_info *dev = &p->devices[i];
+		struct value v[] = {
+			I(i + 1), I(PROCESS_ID), I(i), T(field(name, dev->name, sizeof(dev->name))),
+			T(field(driver, dev->driver, sizeof(dev->driver))), R(dev->timestamp_period_ns),
+			T(field(copy, dev->copy, sizeof(dev->copy))),
+		};
+		if (run(d->db, "INSERT OR REPLACE INTO devices VALUES(?, ?, ?, ?, ?, ?, ?)", v, sizeof(v) / sizeof(v[0]),
+			why, size) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < p->queue_count; i++) {
+		const struct hesper_queue_info *q = &p->queues[i];
+		struct value v[] = {
+			I(i + 1), I(PROCESS_ID), I(q->device + 1), I(q->family), I(q->index), I(q->timestamp_bits),
+			I(q->submits), I(q->busy_ns),
+		};
+		if (run(d->db, "INSERT OR REPLACE INTO queues VALUES(?, ?, ?, ?, ?, ?, ?, ?)", v, sizeof(v) / sizeof(v[0]),
+			why, size) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The kernels table: one row per profile kernel, with the JSON summary's numbers. */
+static int
+write_kernels(struct database *d, const struct hesper_profile *p, char *why, size_t size)
+{
+	size_t cursor = 0;
+	struct hesper_kernel *k;
+
+	while ((k = hesper_kernel_table_next(p->kernels, &cursor))) {
+		const struct hesper_stats *s = &k->timed;
+		int64_t id;
+
+		if (name_id(d, d->kernel_ids, &d->next_kernel_id, d->insert[INSERT_KERNEL_NAME], k->name, &id, why,
+			    size) != 0)
+			return -1;
+		struct value v[] = {
+			I(k->count), I(s->count), I(hesper_kernel_total_ns(k)), R(s->mean_ns),
+			I(hesper_stats_quantile(s, 0.5)), I(s->count ? s->min_ns : 0), I(s->max_ns),
+			R(hesper_stats_stddev(s)), I(hesper_stats_quantile(s, 0.95)), I(hesper_stats_quantile(s, 0.99)),
+			I(id),
+		};
+		if (run(d->db,
+			"UPDATE kernels SET count = ?, timed = ?, total_ns = ?, mean_ns = ?, median_ns = ?, min_ns = ?,"
+			" max_ns = ?, stddev_ns = ?, p95_ns = ?, p99_ns = ? WHERE id = ?",
+			v, sizeof(v) / sizeof(v[0]), why, size) != 0)
+			return -1;
+	}
+	cursor = 0;
+	while ((k = hesper_kernel_table_next(p->regions, &cursor))) {
+		int64_t id;
+
+		if (name_id(d, d->region_ids, &d->next_region_id, d->insert[INSERT_REGION_NAME], k->name, &id, why,
+			    size) != 0)
+			return -1;
+		struct value v[] = {I(k->count), I(k->timed.count), I(hesper_kernel_total_ns(k)), I(id)};
+		if (run(d->db, "UPDATE regions SET count = ?, timed = ?, total_ns = ? WHERE id = ?", v,
+			sizeof(v) / sizeof(v[0]), why, size) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+database_summary(void *handle, const struct hesper_profile *p, char *why, size_t size)
+{
+	struct database *d = handle;
+
+	if (exec(d->db, "BEGIN", why, size) != 0)
+		return -1;
+	if (write_process(d, p, why, size) != 0 || write_devices_and_queues(d, p, why, size) != 0 ||
+	    write_kernels(d, p, why, size) != 0) {
+		(void)sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (exec(d->db, "COMMIT", why, size) != 0) {
+		(void)sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+const struct hesper_database_ops hesper_sqlite_database = {
+	.open = database_open,
+	.events = database_events,
+	.summary = database_summary,
+	.close = database_close,
+};
