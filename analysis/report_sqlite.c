@@ -28,6 +28,7 @@
 
 #include "kernel_table.h"
 #include "profile.h"
+#include "sqlite_calls.h"
 
 #define PROCESS_ID 1
 
@@ -144,6 +145,8 @@ hesper_sqlite_create_schema(sqlite3 *db, char *why, size_t size)
 {
 	char version[128];
 
+	if (hesper_sqlite_load(why, size) != 0)
+		return -1;
 	snprintf(version, sizeof(version), "INSERT INTO hesper_schema VALUES('%s', %d);", HESPER_SQLITE_SCHEMA_NAME,
 		 HESPER_SQLITE_SCHEMA_VERSION);
 	if (exec(db, "BEGIN", why, size) != 0)
@@ -237,6 +240,8 @@ database_open(const char *path, char *why, size_t size)
 		snprintf(why, size, "out of memory");
 		goto fail;
 	}
+	if (hesper_sqlite_load(why, size) != 0)
+		goto fail;
 	d->kernel_ids = hesper_kernel_table_create();
 	d->region_ids = hesper_kernel_table_create();
 	d->next_kernel_id = d->next_region_id = 1;
