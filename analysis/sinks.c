@@ -33,7 +33,7 @@ struct kind_name {
 
 static const struct kind_name path_kinds[] = {
 	{"text", HESPER_SINK_TEXT},   {"json", HESPER_SINK_JSON}, {"csv", HESPER_SINK_CSV},
-	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML},
+	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML}, {"memcsv", HESPER_SINK_MEMOPS_CSV},
 };
 #define PATH_KIND_COUNT (sizeof(path_kinds) / sizeof(path_kinds[0]))
 
@@ -298,6 +298,7 @@ write_report(FILE *f, enum hesper_sink_kind kind, const struct hesper_profile *p
 	case HESPER_SINK_CSV: return hesper_report_csv(f, p);
 	case HESPER_SINK_TRACE: return hesper_report_trace(f, p);
 	case HESPER_SINK_HTML: return hesper_report_html(f, p);
+	case HESPER_SINK_MEMOPS_CSV: return hesper_report_memops_csv(f, p);
 	default: return hesper_report_text(f, p);
 	}
 }

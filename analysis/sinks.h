@@ -1,6 +1,6 @@
 /*
  * HESPER_REPORT: a comma-separated list of sinks, and writing a profile to each.
- *   stdout | stderr | text:PATH | json:PATH | csv:PATH | trace:PATH | html:PATH
+ *   stdout | stderr | text:PATH | json:PATH | csv:PATH | trace:PATH | html:PATH | memcsv:PATH
  * PATH may hold %p (pid), %h (host name) and %% (a percent sign).
  */
 #ifndef HESPER_SINKS_H
@@ -19,6 +19,7 @@ enum hesper_sink_kind {
 	HESPER_SINK_CSV,
 	HESPER_SINK_TRACE,
 	HESPER_SINK_HTML,
+	HESPER_SINK_MEMOPS_CSV, /* the memory-operation table as CSV (report_csv.c) */
 };
 
 struct hesper_sink {
@@ -32,7 +33,7 @@ struct hesper_sink_list {
 };
 
 /* The accepted forms, for error messages. */
-#define HESPER_SINK_FORMS "stdout, stderr, text:PATH, json:PATH, csv:PATH, trace:PATH, html:PATH"
+#define HESPER_SINK_FORMS "stdout, stderr, text:PATH, json:PATH, csv:PATH, trace:PATH, html:PATH, memcsv:PATH"
 
 /*
  * Parses @spec (NULL or empty means the default, text to stderr) into @out. Each bad

@@ -132,10 +132,10 @@ static void sync_clock(struct hesper_profile *p, struct hesper_device *dev, cons
 	}
 }
 
-/* Keeps a GPU event of @q for the timeline, placed on the host's clock. */
-static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
-		      const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
-		      uint64_t command_buffer, uint64_t submission)
+/* Keeps a GPU event of @q for the timeline, placed on the host's clock; @bytes: those a memory operation moved. */
+static void trace_gpu_bytes(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
+			    const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			    uint64_t command_buffer, uint64_t submission, uint64_t bytes)
 {
 	const struct hesper_device *dev = q->dev;
 	uint64_t mask = dev->families[q->family].tick_mask;
@@ -147,6 +147,7 @@ static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 		.start_ns = to_host_ns(dev, raw_start, mask),
 		.command_buffer = command_buffer,
 		.submission = submission,
+		.bytes = bytes,
 	};
 	e.end_ns = e.start_ns + (uint64_t)llround((double)((raw_end - raw_start) & mask) *
 						  dev->props.limits.timestampPeriod);
@@ -158,6 +159,39 @@ static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 		e.groups[2] = groups[2];
 	}
 	hesper_trace_add(&p->trace, &e);
+}
+
+/* Keeps a GPU event of @q for the timeline, placed on the host's clock. */
+static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
+		      const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+		      uint64_t command_buffer, uint64_t submission)
+{
+	trace_gpu_bytes(p, q, kind, name, raw_start, raw_end, groups, command_buffer, submission, 0);
+}
+
+/*
+ * Adds the run of memory operations @d of @rec to the profile's memory-operation rows:
+ * timed from @ts when it was, else counted. Never counted as dispatches.
+ */
+static void account_memop(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_submission *sub,
+			  const struct hesper_recording *rec, const struct hesper_dispatch_record *d, const uint64_t *ts,
+			  bool trace)
+{
+	if (d->op.kind >= HESPER_MEMOP_KINDS)
+		return;
+	struct hesper_memop_row *row = &p->memops.rows[d->op.kind];
+	uint64_t mask = q->dev->families[q->family].tick_mask;
+	double period = q->dev->props.limits.timestampPeriod;
+	bool timed = ts && d->start != HESPER_NO_QUERY;
+	for (uint32_t k = 0; timed && k < d->repeat; k++) {
+		uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
+		hesper_memop_record(row, d->bytes, d->op.sized, interval_ns(ts[start], ts[end], mask, period, &p->clamped));
+		if (trace)
+			trace_gpu_bytes(p, q, HESPER_TRACE_MEMORY_OP, row->k.name, ts[start], ts[end], NULL,
+					rec->command_buffer, sub->index, d->bytes);
+	}
+	if (!timed)
+		hesper_memop_count_untimed(row, d->repeat, d->bytes, d->op.sized);
 }
 
 /* The profile row of @name in @table, cached in the name when @cache is set. */
@@ -247,6 +281,10 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	}
 	for (size_t i = 0; i < rec->dispatch_count; i++) {
 		const struct hesper_dispatch_record *d = &rec->dispatches[i];
+		if (d->memop) {
+			account_memop(p, q, sub, rec, d, ts, trace);
+			continue;
+		}
 		struct hesper_name *kernel = d->kernel ? d->kernel : unknown;
 		struct hesper_kernel *row = row_of(p->kernels, kernel, true);
 		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
