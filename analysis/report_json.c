@@ -137,9 +137,47 @@ put_kernel_keys(FILE *out, const struct hesper_kernel *k)
 }
 
 static void
+put_triple(FILE *out, const uint32_t v[3])
+{
+	fprintf(out, "[%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", v[0], v[1], v[2]);
+}
+
+/*
+ * A kernel row's launch shapes, when it has any: "groups" (min, max and most common
+ * work-group counts, with most_common_count, and unknown: indirect dispatches) and
+ * "local_size" (null when unknown).
+ */
+static void
+put_shapes(FILE *out, const struct hesper_launch_shapes *s)
+{
+	const struct hesper_shape_count *top = hesper_shapes_most_common(s);
+
+	if (!s->known && !s->unknown)
+		return;
+	fputs(", \"groups\": {", out);
+	if (top) {
+		fputs("\"min\": ", out);
+		put_triple(out, s->min);
+		fputs(", \"max\": ", out);
+		put_triple(out, s->max);
+		fputs(", \"most_common\": ", out);
+		put_triple(out, top->groups);
+		fprintf(out, ", \"most_common_count\": %" PRIu64 ", ", top->count);
+	} else {
+		fputs("\"min\": null, \"max\": null, \"most_common\": null, \"most_common_count\": 0, ", out);
+	}
+	fprintf(out, "\"unknown\": %" PRIu64 "}, \"local_size\": ", s->unknown);
+	if (s->local_size[0])
+		put_triple(out, s->local_size);
+	else
+		fputs("null", out);
+}
+
+static void
 put_kernel(FILE *out, const struct hesper_kernel *k)
 {
 	put_kernel_keys(out, k);
+	put_shapes(out, &k->shapes);
 	fputc('}', out);
 }
 

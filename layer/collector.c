@@ -205,6 +205,17 @@ static struct hesper_kernel *row_of(struct hesper_kernel_table *table, struct he
 	return row;
 }
 
+/* Counts the launch shapes of dispatch run @d of @kernel in its row (untimed ones too). */
+static void note_shapes(struct hesper_kernel *row, const struct hesper_name *kernel, const struct hesper_dispatch_record *d)
+{
+	hesper_shapes_add(&row->shapes, d->groups, d->repeat);
+	uint64_t packed = atomic_load_explicit(&kernel->local_size, memory_order_relaxed);
+	if (!packed)
+		return;
+	uint32_t size[3] = {packed & 0x1fffff, (packed >> 21) & 0x1fffff, (packed >> 42) & 0x1fffff};
+	hesper_shapes_set_local_size(&row->shapes, size, packed == HESPER_LOCAL_SIZE_VARIES);
+}
+
 /* The "label/kernel" row of a dispatch inside a debug label. */
 static struct hesper_kernel *labelled_row(struct hesper_profile *p, const struct hesper_dispatch_record *d,
 					  const char *kernel)
@@ -290,6 +301,8 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
 		bool timed = ts && d->start != HESPER_NO_QUERY;
 		uint64_t untimed = (timed ? untimed_runs : runs) * d->repeat;
+		if (row)
+			note_shapes(row, kernel, d);
 		for (uint32_t k = 0; timed && k < d->repeat; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 			uint64_t ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);
