@@ -261,7 +261,7 @@ int main(void)
 	printf("HESPER-TRUTH {\"program\":\"memops\",\"memory_operations\":{");
 	for (int k = 0; k < KINDS; k++)
 		printf("%s\"%s\":{\"count\":%llu,\"bytes\":%llu}", k ? "," : "", kind_names[k], truth_count[k], truth_bytes[k]);
-	printf("},\"kernels\":{"
+	printf("},\"shapes\":{"
 	       "\"shape\":{\"count\":10,\"local_size\":[8,4,2],\"min\":[3,2,1],\"max\":[2,2,2],"
 	       "\"most_common\":[3,2,1],\"most_common_count\":5,\"indirect\":2,\"indirect_readable\":1},"
 	       "\"shape_spec\":{\"count\":3,\"local_size\":[16,2,1],\"min\":[1,1,9],\"max\":[1,1,9],"
