@@ -296,10 +296,13 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
 		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
 		p->copies_ahead);
-	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, ",\n"))
+	/* memory_operations only when some ran: summaries of programs without any stay as they were. */
+	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, hesper_memops_count(&p->memops) ? ",\n" : "\n}\n"))
 		goto out;
-	put_memops(out, &p->memops);
-	fputs("\n}\n", out);
+	if (hesper_memops_count(&p->memops)) {
+		put_memops(out, &p->memops);
+		fputs("\n}\n", out);
+	}
 	ret = 0;
 out:
 	if (fflush(out) != 0 || ferror(out))
