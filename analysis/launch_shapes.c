@@ -64,3 +64,26 @@ hesper_shapes_set_local_size(struct hesper_launch_shapes *s, const uint32_t size
 	if (!s->local_size_varies)
 		memcpy(s->local_size, size, sizeof(s->local_size));
 }
+
+void
+hesper_shapes_merge(struct hesper_launch_shapes *into, const struct hesper_launch_shapes *from)
+{
+	static const uint32_t unknown[3];
+	uint64_t known = into->known;
+
+	into->unknown += from->unknown;
+	for (int i = 0; i < HESPER_SHAPE_SLOTS; i++)
+		if (from->top[i].count)
+			hesper_shapes_add(into, from->top[i].groups, from->top[i].count);
+	/* The slots may hold fewer dispatches than were known (space-saving): keep the sums and extremes exact. */
+	into->known = known + from->known;
+	if (from->known) {
+		if (!known || total_groups(from->min) < total_groups(into->min))
+			memcpy(into->min, from->min, sizeof(into->min));
+		if (!known || total_groups(from->max) > total_groups(into->max))
+			memcpy(into->max, from->max, sizeof(into->max));
+	}
+	if (from->local_size_varies || from->local_size[0])
+		hesper_shapes_set_local_size(into, from->local_size_varies ? unknown : from->local_size,
+					     from->local_size_varies);
+}

@@ -32,6 +32,9 @@ void hesper_shapes_add(struct hesper_launch_shapes *s, const uint32_t groups[3],
 /* The most common shape counted so far, or NULL when none is known. */
 const struct hesper_shape_count *hesper_shapes_most_common(const struct hesper_launch_shapes *s);
 
+/* Adds the shapes of @from to @into (the most common ones slot by slot). */
+void hesper_shapes_merge(struct hesper_launch_shapes *into, const struct hesper_launch_shapes *from);
+
 /* Sets the local size (all zero: unknown); a size different from one set before marks it as varying. */
 void hesper_shapes_set_local_size(struct hesper_launch_shapes *s, const uint32_t size[3], bool varies);
 

@@ -107,3 +107,20 @@ hesper_memop_stats(const struct hesper_memops *m, enum hesper_memop_kind kind)
 	s.best_gbps = row->best_gbps;
 	return s;
 }
+
+void
+hesper_memops_merge(struct hesper_memops *into, const struct hesper_memops *from)
+{
+	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
+		struct hesper_memop_row *a = &into->rows[i];
+		const struct hesper_memop_row *b = &from->rows[i];
+
+		hesper_kernel_count_untimed(&a->k, b->k.count);
+		hesper_stats_merge(&a->k.timed, &b->k.timed);
+		add_bytes(&a->bytes, b->bytes);
+		add_bytes(&a->timed_bytes, b->timed_bytes);
+		a->unsized += b->unsized;
+		if (b->best_gbps > a->best_gbps)
+			a->best_gbps = b->best_gbps;
+	}
+}

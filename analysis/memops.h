@@ -57,6 +57,9 @@ void hesper_memop_count_untimed(struct hesper_memop_row *row, uint64_t n, uint64
 /* Mean GB/s of @row's timed operations: timed bytes over their summed time; 0 when none was timed. */
 double hesper_memop_mean_gbps(const struct hesper_memop_row *row);
 
+/* Adds every row of @from to @into (counts, bytes and durations add up; the best GB/s is the larger). */
+void hesper_memops_merge(struct hesper_memops *into, const struct hesper_memops *from);
+
 /* The total operations counted over every kind of @m. */
 uint64_t hesper_memops_count(const struct hesper_memops *m);
 

@@ -169,6 +169,17 @@ static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 	trace_gpu_bytes(p, q, kind, name, raw_start, raw_end, groups, command_buffer, submission, 0);
 }
 
+/* Keeps a timed dispatch of @kernel for the timeline, with the local size its row knows. */
+static void trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
+			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			   uint64_t command_buffer, uint64_t submission)
+{
+	size_t before = p->trace.count;
+	trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, raw_start, raw_end, groups, command_buffer, submission);
+	if (row && p->trace.count > before)
+		memcpy(p->trace.events[before].local_size, row->shapes.local_size, sizeof(row->shapes.local_size));
+}
+
 /*
  * Adds the run of memory operations @d of @rec to the profile's memory-operation rows:
  * timed from @ts when it was, else counted. Never counted as dispatches.
@@ -312,8 +323,8 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 				hesper_kernel_record(lrow, ns);
 			p->collected++;
 			if (trace)
-				trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, ts[start], ts[end], d->groups,
-					  rec->command_buffer, sub->index);
+				trace_dispatch(p, q, kernel, row, ts[start], ts[end], d->groups, rec->command_buffer,
+					       sub->index);
 		}
 		if (untimed) {
 			if (row)

@@ -93,6 +93,9 @@ def check_trace(c, path, truth):
     shapes = sorted(tuple(e["args"]["groups"]) for e in disp)
     want_shapes = sorted([(3, 2, 1)] * 5 + [(7, 1, 1)] * 2 + [(2, 2, 2)] + [(0, 0, 0)] * 2 + [(1, 1, 9)] * 3)
     c.check(shapes == want_shapes, "trace: dispatch events carry the dispatched group counts", f"got {shapes}")
+    sizes = sorted(tuple(e["args"].get("local_size", ())) for e in disp)
+    want_sizes = sorted([(8, 4, 2)] * 10 + [(16, 2, 1)] * 3)
+    c.check(sizes == want_sizes, "trace: dispatch events carry their kernel's local size", f"got {sizes}")
 
 
 def check_csv(c, path, truth):
@@ -109,8 +112,9 @@ def case_profile(args, c, tmp):
     base, _ = e2e.baseline(args, c, tmp)
     out_json, out_csv = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.csv")
     out_trace, out_text = os.path.join(tmp, "out.trace.json"), os.path.join(tmp, "out.txt")
+    out_html = os.path.join(tmp, "out.html")
     run = e2e.Run([args.program], e2e.hesper_env(args, {
-        "HESPER_REPORT": f"json:{out_json},memcsv:{out_csv},trace:{out_trace},text:{out_text}",
+        "HESPER_REPORT": f"json:{out_json},memcsv:{out_csv},trace:{out_trace},text:{out_text},html:{out_html}",
         "VK_INSTANCE_LAYERS": e2e.VALIDATION_LAYER,
         "VK_LOADER_DEBUG": "layer",
     }), tmp)
@@ -133,6 +137,12 @@ def case_profile(args, c, tmp):
         text = f.read()
     c.check("Memory operations" in text and all(k in text for k in truth["memory_operations"]),
             "text report has the memory-operation table", text[-3000:])
+    with open(out_html, encoding="utf-8") as f:
+        html = f.read()
+    c.check('id="memops"' in html and all(f'<td class="name">{k}</td>' in html for k in truth["memory_operations"]),
+            "HTML report has the memory-operation table with every kind", "")
+    c.check('id="shapes"' in html and "8\u00d74\u00d72" in html and "16\u00d72\u00d71" in html
+            and "3\u00d72\u00d71" in html, "HTML report has the launch-shape table with local sizes and shapes", "")
     if c.failures:
         context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000]
     return context
