@@ -11,6 +11,8 @@ Cases:
            dispatches; each kernel's launch shapes and local size equal what it dispatched;
            the trace has one memory event per operation with its bytes.
   submit   HESPER_MODE=submit: operations counted with exact bytes, none timed.
+  merge    two runs' JSON summaries merged by `hesper merge` (--tool): every kind's count
+           and bytes doubled, each kernel's shapes and local size carried through.
 """
 
 import argparse
@@ -164,7 +166,40 @@ def case_submit(args, c, tmp):
     return run.tail("under Hesper")
 
 
-CASES = {"profile": case_profile, "submit": case_submit}
+def case_merge(args, c, tmp):
+    if not c.check(bool(args.tool), "--tool given (the hesper command)"):
+        return None
+    paths = []
+    for i in range(2):
+        path = os.path.join(tmp, f"run{i}.json")
+        run = e2e.Run([args.program], e2e.hesper_env(args, {"HESPER_REPORT": f"json:{path}"}), tmp)
+        c.check(run.rc == 0, f"run {i} exits 0", run.tail(f"run {i}"))
+        paths.append(path)
+    truth = e2e.parse_truth(run.out)
+    out = os.path.join(tmp, "merged")
+    merged = e2e.Run([args.tool, "merge"] + paths + ["-o", out], e2e.base_env(args), tmp)
+    c.check(merged.rc == 0, "hesper merge exits 0", merged.tail("merge"))
+    rep = e2e.load_json(c, out + ".json", "hesper merge wrote a readable summary")
+    if rep is None or truth is None:
+        return merged.tail("merge")
+    doubled = {"memory_operations": {k: {"count": 2 * v["count"], "bytes": 2 * v["bytes"]}
+                                     for k, v in truth["memory_operations"].items()}}
+    rows = {r["name"]: r for r in rep.get("memory_operations", [])}
+    for name, w in doubled["memory_operations"].items():
+        r = rows.get(name, {})
+        c.check(r.get("count") == w["count"] and r.get("bytes") == w["bytes"],
+                f"merged {name}: count {w['count']} and bytes {w['bytes']}", f"got {r}")
+    for name, w in truth["shapes"].items():
+        k = [k for k in rep.get("kernels", []) if k["count"] == 2 * w["count"]]
+        if c.check(len(k) == 1, f"merged {name}: one row of {2 * w['count']} dispatches"):
+            g = k[0].get("groups") or {}
+            c.check(k[0].get("local_size") == w["local_size"] and g.get("most_common") == w["most_common"]
+                    and g.get("most_common_count") == 2 * w["most_common_count"]
+                    and g.get("unknown") == 2 * w["indirect"], f"merged {name}: shapes carried through", f"{k[0]}")
+    return merged.tail("merge")
+
+
+CASES = {"profile": case_profile, "submit": case_submit, "merge": case_merge}
 
 
 def main():
@@ -172,6 +207,7 @@ def main():
     e2e.add_preload_args(ap)
     ap.add_argument("--hesper", required=True)
     ap.add_argument("--program", required=True)
+    ap.add_argument("--tool", help="the hesper command (merge case)")
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
     args.volk = False
