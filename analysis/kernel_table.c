@@ -142,6 +142,7 @@ hesper_kernel_table_get(struct hesper_kernel_table *t, const char *name)
 	if (!k->name)
 		goto fail;
 	k->count = 0;
+	memset(&k->shapes, 0, sizeof(k->shapes));
 	hesper_stats_init(&k->timed);
 
 	s->hash = hash;

@@ -8,12 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "launch_shapes.h"
 #include "stats.h"
 
 struct hesper_kernel {
 	char *name;               /* owned, NUL-terminated, any bytes but NUL */
 	uint64_t count;           /* executions counted (timed or not) */
 	struct hesper_stats timed; /* durations of the executions that were timed */
+	struct hesper_launch_shapes shapes; /* work-group counts and size (kernel rows only; else zero) */
 };
 
 struct hesper_kernel_table;

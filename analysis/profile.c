@@ -11,6 +11,7 @@ hesper_profile_init(struct hesper_profile *p)
 	strcpy(p->mode, "dispatch");
 	p->sample_every = 1;
 	hesper_stats_init(&p->submits);
+	hesper_memops_init(&p->memops);
 	hesper_trace_init(&p->trace, HESPER_TRACE_DEFAULT_MAX_EVENTS);
 
 	p->kernels = hesper_kernel_table_create();
@@ -30,6 +31,7 @@ hesper_profile_free(struct hesper_profile *p)
 	hesper_kernel_table_destroy(p->regions);
 	hesper_kernel_table_destroy(p->labelled);
 	hesper_stats_free(&p->submits);
+	hesper_memops_free(&p->memops);
 	hesper_trace_free(&p->trace);
 	free(p->devices);
 	free(p->queues);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "kernel_table.h"
+#include "memops.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -49,6 +50,7 @@ struct hesper_profile {
 	struct hesper_kernel_table *regions;  /* one row per debug-utils label range */
 	struct hesper_kernel_table *labelled; /* kernel rows prefixed "label/kernel" by innermost label */
 	struct hesper_stats submits;          /* span of each timed batch */
+	struct hesper_memops memops;          /* copies, fills, updates, clears: one row per kind (memops.h) */
 
 	uint64_t dropped;          /* dispatches that ran but could not be timed */
 	uint64_t clamped;          /* intervals that came back zero or negative */

@@ -18,6 +18,12 @@ int hesper_report_json(FILE *out, const struct hesper_profile *p);
 /* CSV, one row per kernel, RFC 4180 quoting. Returns 0, or -1 on a write error. */
 int hesper_report_csv(FILE *out, const struct hesper_profile *p);
 
+/*
+ * CSV of the memory-operation table, one row per kind that ran, RFC 4180 like the kernel
+ * CSV. Returns 0, or -1 on a write error.
+ */
+int hesper_report_memops_csv(FILE *out, const struct hesper_profile *p);
+
 /* Chrome trace-event JSON of the timeline (hesper-trace/1; report_trace.c). Returns 0, or -1 on a write error. */
 int hesper_report_trace(FILE *out, const struct hesper_profile *p);
 

@@ -70,3 +70,25 @@ out:
 		ret = -1;
 	return ret;
 }
+
+int
+hesper_report_memops_csv(FILE *out, const struct hesper_profile *p)
+{
+	uint64_t busy = hesper_profile_gpu_busy_ns(p);
+
+	fputs("operation,count,timed,total_ns,mean_ns,bytes,timed_bytes,unsized,mean_gbps,best_gbps,gpu_percent\r\n", out);
+	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
+		const struct hesper_memop_row *row = &p->memops.rows[i];
+		uint64_t total = hesper_kernel_total_ns(&row->k);
+
+		if (!row->k.count)
+			continue;
+		put_field(out, row->k.name);
+		fprintf(out,
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.2f\r\n",
+			row->k.count, row->k.timed.count, total, finite_or_zero(row->k.timed.mean_ns), row->bytes,
+			row->timed_bytes, row->unsized, hesper_memop_mean_gbps(row), row->best_gbps,
+			busy ? 100.0 * (double)total / (double)busy : 0.0);
+	}
+	return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}

@@ -296,6 +296,110 @@ put_region_table(FILE *out, struct hesper_kernel **rows, size_t n)
 	fputs("</tbody></table>\n", out);
 }
 
+/* "x×y×z" of @v into @buf ("-" when all zero). */
+static const char *
+shape_text(char *buf, size_t size, const uint32_t v[3])
+{
+	if (!v[0] && !v[1] && !v[2])
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%" PRIu32 "\u00d7%" PRIu32 "\u00d7%" PRIu32, v[0], v[1], v[2]);
+	return buf;
+}
+
+/*
+ * Launch shapes of the kernels that have any: the local size from the SPIR-V and the
+ * work-group counts (fewest, most, most common with its count; unknown: indirect).
+ */
+static void
+put_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
+{
+	char a[CELL + 1];
+	bool any = false;
+
+	for (size_t i = 0; i < n && !any; i++)
+		any = rows[i]->shapes.known || rows[i]->shapes.unknown;
+	if (!any)
+		return;
+	fputs("<h2>Launch shapes</h2>\n<table id=\"shapes\" class=\"sortable\"><thead><tr>"
+	      "<th data-type=\"text\">Local size</th><th data-type=\"text\">Groups min</th>"
+	      "<th data-type=\"text\">Groups max</th><th data-type=\"text\">Most common</th>"
+	      "<th data-type=\"num\">Its count</th><th data-type=\"num\">Unknown</th>"
+	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct hesper_launch_shapes *s = &rows[i]->shapes;
+		const struct hesper_shape_count *top = hesper_shapes_most_common(s);
+		static const uint32_t none[3];
+
+		if (!s->known && !s->unknown)
+			continue;
+		fputs("<tr>", out);
+		fputs("<td>", out);
+		html_text(out, s->local_size_varies ? "varies" : shape_text(a, sizeof(a), s->local_size));
+		fputs("</td><td>", out);
+		html_text(out, shape_text(a, sizeof(a), s->known ? s->min : none));
+		fputs("</td><td>", out);
+		html_text(out, shape_text(a, sizeof(a), s->known ? s->max : none));
+		fputs("</td><td>", out);
+		html_text(out, shape_text(a, sizeof(a), top ? top->groups : none));
+		fputs("</td>", out);
+		snprintf(a, sizeof(a), "%" PRIu64, top ? top->count : 0);
+		put_cell(out, top ? (double)top->count : 0, a);
+		snprintf(a, sizeof(a), "%" PRIu64, s->unknown);
+		put_cell(out, (double)s->unknown, a);
+		fputs("<td class=\"name\">", out);
+		html_text(out, rows[i]->name);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+/* The memory-operation table (as the text report's), when any ran. */
+static void
+put_memop_table(FILE *out, const struct hesper_profile *p)
+{
+	uint64_t busy = hesper_profile_gpu_busy_ns(p);
+	char a[CELL + 1];
+
+	if (!hesper_memops_count(&p->memops))
+		return;
+	fputs("<h2>Memory operations</h2>\n<table id=\"memops\" class=\"sortable\"><thead><tr>"
+	      "<th data-type=\"num\">Count</th><th data-type=\"num\">Total</th><th data-type=\"num\">Mean</th>"
+	      "<th data-type=\"num\">Bytes</th><th data-type=\"num\">GB/s</th><th data-type=\"num\">Share (%)</th>"
+	      "<th class=\"name\" data-type=\"text\">Operation</th></tr></thead>\n<tbody>\n", out);
+	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
+		const struct hesper_memop_row *row = &p->memops.rows[i];
+		struct hesper_row r = hesper_row_numbers(&row->k, 0);
+
+		if (!row->k.count)
+			continue;
+		fputs("<tr>", out);
+		snprintf(a, sizeof(a), "%" PRIu64, row->k.count);
+		put_cell(out, (double)row->k.count, a);
+		if (r.timed) {
+			a[0] = '~';
+			hesper_format_duration(a + r.estimated, CELL, (double)r.total_ns);
+			put_cell(out, (double)r.total_ns, a);
+			put_cell(out, r.mean_ns, duration(a, r.mean_ns));
+		} else {
+			put_cell(out, -1, "-");
+			put_cell(out, -1, "-");
+		}
+		snprintf(a, sizeof(a), "%" PRIu64 "%s", row->bytes, row->unsized ? " (some unknown)" : "");
+		put_cell(out, (double)row->bytes, a);
+		double gbps = hesper_memop_mean_gbps(row);
+		snprintf(a, sizeof(a), r.timed ? "%.3f" : "-", gbps);
+		put_cell(out, r.timed ? gbps : -1, a);
+		double share = busy && r.timed ? 100.0 * (double)r.total_ns / (double)busy : 0;
+		snprintf(a, sizeof(a), busy && r.timed ? "%.1f" : "-", share);
+		put_cell(out, busy && r.timed ? share : -1, a);
+		fputs("<td class=\"name\">", out);
+		html_text(out, row->k.name);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
 static void
 put_bar_chart(FILE *out, struct hesper_kernel **rows, size_t n)
 {
@@ -575,9 +679,9 @@ static const char script[] =
 	"g.beginPath();g.moveTo(px,axis-4);g.lineTo(px,H);g.stroke();g.fillText(fmt(t),Math.min(px+2,W-70),12);}"
 	"d.tracks.forEach(function(name,i){var y=axis+i*rowH;if(i%2){g.fillStyle='#f4f6fa';g.fillRect(0,y,W,rowH);}"
 	"g.fillStyle='#1d2330';g.fillText(name.length>50?name.slice(0,18)+'\\u2026'+name.slice(-31):name,6,y+14);});"
-	"var kinds=['dispatch','region','batch','submit'];"
+	"var kinds=['dispatch','region','batch','submit','memory','wait'];"
 	"d.events.forEach(function(e){var y=axis+e[0]*rowH+3,x0=x(e[1]),w=Math.max(1,x(e[1]+e[2])-x0);"
-	"g.fillStyle=e[3]===0?'hsl('+hue(e[4])+',55%,55%)':['#888','#b07aa1','#76b7b2','#f28e2b'][e[3]];"
+	"g.fillStyle=e[3]===0?'hsl('+hue(e[4])+',55%,55%)':['#888','#b07aa1','#76b7b2','#f28e2b','#4e79a7','#bab0ac'][e[3]];"
 	"g.fillRect(x0,y,w,rowH-6);});"
 	"cv.addEventListener('mousemove',function(ev){var r=cv.getBoundingClientRect(),mx=ev.clientX-r.left,"
 	"my=ev.clientY-r.top,row=Math.floor((my-axis)/rowH),hit=null;"
@@ -640,6 +744,8 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 	put_kernel_table(out, "kernels", rows, n);
 	if (nregions)
 		put_region_table(out, regions, nregions);
+	put_shape_table(out, rows, n);
+	put_memop_table(out, p);
 	fputs("</section>\n<section>\n", out);
 	put_bar_chart(out, rows, n);
 	fputs("</section>\n<section>\n", out);

@@ -118,8 +118,9 @@ put_double(FILE *out, double v)
 	fprintf(out, "%.17g", v);
 }
 
+/* The keys of a kernel row, from "{" up to (not including) its closing "}". */
 static void
-put_kernel(FILE *out, const struct hesper_kernel *k)
+put_kernel_keys(FILE *out, const struct hesper_kernel *k)
 {
 	const struct hesper_stats *s = &k->timed;
 
@@ -131,8 +132,82 @@ put_kernel(FILE *out, const struct hesper_kernel *k)
 	fprintf(out, ", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 ", \"stddev_ns\": ",
 		hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0, s->max_ns);
 	put_double(out, hesper_stats_stddev(s));
-	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"timed\": %" PRIu64 "}",
+	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"timed\": %" PRIu64,
 		hesper_stats_quantile(s, 0.95), hesper_stats_quantile(s, 0.99), s->count);
+}
+
+static void
+put_triple(FILE *out, const uint32_t v[3])
+{
+	fprintf(out, "[%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", v[0], v[1], v[2]);
+}
+
+/*
+ * A kernel row's launch shapes, when it has any: "groups" (min, max and most common
+ * work-group counts, with most_common_count, and unknown: indirect dispatches) and
+ * "local_size" (null when unknown).
+ */
+static void
+put_shapes(FILE *out, const struct hesper_launch_shapes *s)
+{
+	const struct hesper_shape_count *top = hesper_shapes_most_common(s);
+
+	if (!s->known && !s->unknown)
+		return;
+	fputs(", \"groups\": {", out);
+	if (top) {
+		fputs("\"min\": ", out);
+		put_triple(out, s->min);
+		fputs(", \"max\": ", out);
+		put_triple(out, s->max);
+		fputs(", \"most_common\": ", out);
+		put_triple(out, top->groups);
+		fprintf(out, ", \"most_common_count\": %" PRIu64 ", ", top->count);
+	} else {
+		fputs("\"min\": null, \"max\": null, \"most_common\": null, \"most_common_count\": 0, ", out);
+	}
+	fprintf(out, "\"unknown\": %" PRIu64 "}, \"local_size\": ", s->unknown);
+	if (s->local_size[0])
+		put_triple(out, s->local_size);
+	else
+		fputs("null", out);
+}
+
+static void
+put_kernel(FILE *out, const struct hesper_kernel *k)
+{
+	put_kernel_keys(out, k);
+	put_shapes(out, &k->shapes);
+	fputc('}', out);
+}
+
+/*
+ * "memory_operations": one row per kind that ran, in the kinds' order: a kernel row's
+ * keys, then bytes (all counted), timed_bytes, unsized, mean_gbps (timed bytes over timed
+ * time) and best_gbps (the fastest single operation).
+ */
+static void
+put_memops(FILE *out, const struct hesper_memops *m)
+{
+	bool any = false;
+
+	fputs("  \"memory_operations\": [", out);
+	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
+		const struct hesper_memop_row *row = &m->rows[i];
+
+		if (!row->k.count)
+			continue;
+		fputs(any ? ",\n    " : "\n    ", out);
+		any = true;
+		put_kernel_keys(out, &row->k);
+		fprintf(out, ", \"bytes\": %" PRIu64 ", \"timed_bytes\": %" PRIu64 ", \"unsized\": %" PRIu64
+			", \"mean_gbps\": ", row->bytes, row->timed_bytes, row->unsized);
+		put_double(out, hesper_memop_mean_gbps(row));
+		fputs(", \"best_gbps\": ", out);
+		put_double(out, row->best_gbps);
+		fputc('}', out);
+	}
+	fputs(any ? "\n  ]" : "]", out);
 }
 
 static void
@@ -221,8 +296,13 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
 		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
 		p->copies_ahead);
-	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, "\n}\n"))
+	/* memory_operations only when some ran: summaries of programs without any stay as they were. */
+	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, hesper_memops_count(&p->memops) ? ",\n" : "\n}\n"))
 		goto out;
+	if (hesper_memops_count(&p->memops)) {
+		put_memops(out, &p->memops);
+		fputs("\n}\n", out);
+	}
 	ret = 0;
 out:
 	if (fflush(out) != 0 || ferror(out))

@@ -206,6 +206,53 @@ print_header(FILE *out, const struct hesper_profile *p)
 	}
 }
 
+/*
+ * The memory-operation table: one line per kind that ran. Total is estimated (~) like a
+ * kernel's when not every operation was timed; GB/s is the timed bytes over the timed
+ * time; Share is the total's part of the GPU busy time.
+ */
+static void
+print_memops(FILE *out, const struct hesper_profile *p)
+{
+	uint64_t busy = hesper_profile_gpu_busy_ns(p);
+	char total[CELL], mean[CELL], gbps[CELL], share[CELL];
+
+	if (!hesper_memops_count(&p->memops))
+		return;
+	fputs("\nMemory operations\n", out);
+	fprintf(out, " %10s  %10s  %10s  %14s  %9s  %7s  %s\n", "Count", "Total", "Mean", "Bytes", "GB/s", "Share",
+		"Operation");
+	fprintf(out, " %10s  %10s  %10s  %14s  %9s  %7s  %s\n", "----------", "----------", "----------",
+		"--------------", "---------", "-------", "--------------------");
+	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
+		const struct hesper_memop_row *row = &p->memops.rows[i];
+		struct hesper_row r = hesper_row_numbers(&row->k, 0);
+
+		if (!row->k.count)
+			continue;
+		strcpy(total, "-");
+		strcpy(mean, "-");
+		strcpy(gbps, "-");
+		strcpy(share, "-");
+		if (r.timed) {
+			total[0] = '~';
+			hesper_format_duration(total + r.estimated, CELL - 1, (double)r.total_ns);
+			hesper_format_duration(mean, CELL, r.mean_ns);
+			if (row->timed_bytes && row->k.timed.total_ns)
+				snprintf(gbps, CELL, "%.3f", hesper_memop_mean_gbps(row));
+			if (busy)
+				snprintf(share, CELL, "%.1f%%", 100.0 * (double)r.total_ns / (double)busy);
+		}
+		/* Column widths are fixed here: durations and numbers fit them; "µs" is one column, two bytes. */
+		fprintf(out, " %10" PRIu64 "  %*s  %*s  %14" PRIu64 "  %9s  %7s  %s", row->k.count,
+			(int)(10 + strlen(total) - text_width(total)), total,
+			(int)(10 + strlen(mean) - text_width(mean)), mean, row->bytes, gbps, share, row->k.name);
+		if (row->unsized)
+			fprintf(out, " (%" PRIu64 " of unknown size)", row->unsized);
+		fputc('\n', out);
+	}
+}
+
 int
 hesper_report_text(FILE *out, const struct hesper_profile *p)
 {
@@ -272,6 +319,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	}
 
 done:
+	print_memops(out, p);
 	ret = 0;
 out:
 	free(rows);

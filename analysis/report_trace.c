@@ -89,6 +89,9 @@ put_args(FILE *out, const struct hesper_profile *p, const struct hesper_trace_ev
 			e->groups[2]);
 		if (e->groups[0] == 0 && e->groups[1] == 0 && e->groups[2] == 0)
 			fputs("\"indirect\": true, ", out);
+		if (e->local_size[0])
+			fprintf(out, "\"local_size\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "], ", e->local_size[0],
+				e->local_size[1], e->local_size[2]);
 		break;
 	case HESPER_TRACE_REGION:
 		fputs("\"label\": ", out);

@@ -36,7 +36,7 @@ struct kind_name {
 static const struct kind_name path_kinds[] = {
 	{"text", HESPER_SINK_TEXT},   {"json", HESPER_SINK_JSON}, {"csv", HESPER_SINK_CSV},
 	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML}, {"sqlite", HESPER_SINK_SQLITE},
-	{"prom", HESPER_SINK_PROM},
+	{"prom", HESPER_SINK_PROM},   {"memcsv", HESPER_SINK_MEMOPS_CSV},
 };
 #define PATH_KIND_COUNT (sizeof(path_kinds) / sizeof(path_kinds[0]))
 
@@ -303,6 +303,7 @@ write_report(FILE *f, enum hesper_sink_kind kind, const struct hesper_profile *p
 	case HESPER_SINK_TRACE: return hesper_report_trace(f, p);
 	case HESPER_SINK_HTML: return hesper_report_html(f, p);
 	case HESPER_SINK_PROM: return hesper_report_prom(f, p);
+	case HESPER_SINK_MEMOPS_CSV: return hesper_report_memops_csv(f, p);
 	default: return hesper_report_text(f, p);
 	}
 }

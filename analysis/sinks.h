@@ -1,7 +1,7 @@
 /*
  * HESPER_REPORT: a comma-separated list of sinks, and writing a profile to each.
  *   stdout | stderr | text:PATH | json:PATH | csv:PATH | trace:PATH | html:PATH
- *   | sqlite:PATH | prom:PATH
+ *   | sqlite:PATH | prom:PATH | memcsv:PATH
  * PATH may hold %p (pid), %h (host name) and %% (a percent sign).
  *
  * Sinks may be written many times in one run (periodic rewrites, then the exit report).
@@ -30,6 +30,7 @@ enum hesper_sink_kind {
 	HESPER_SINK_HTML,
 	HESPER_SINK_SQLITE,
 	HESPER_SINK_PROM,
+	HESPER_SINK_MEMOPS_CSV, /* the memory-operation table as CSV (report_csv.c) */
 };
 
 struct hesper_sink {
@@ -62,7 +63,7 @@ struct hesper_sink_list {
 };
 
 /* The accepted forms, for error messages. */
-#define HESPER_SINK_FORMS "stdout, stderr, text:PATH, json:PATH, csv:PATH, trace:PATH, html:PATH, sqlite:PATH, prom:PATH"
+#define HESPER_SINK_FORMS "stdout, stderr, text:PATH, json:PATH, csv:PATH, trace:PATH, html:PATH, sqlite:PATH, prom:PATH, memcsv:PATH"
 
 /*
  * Parses @spec (NULL or empty means the default, text to stderr) into @out. Each bad

@@ -122,6 +122,59 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 	return HESPER_OK;
 }
 
+/* Reads the array of three non-negative integers @key of @o into @out; false (and zeros) when absent or not that. */
+static bool
+get_triple(json_object *o, const char *key, uint32_t out[3])
+{
+	json_object *v = hesper_json_member(o, key);
+
+	memset(out, 0, 3 * sizeof(uint32_t));
+	if (!v || !json_object_is_type(v, json_type_array) || json_object_array_length(v) != 3)
+		return false;
+	for (size_t i = 0; i < 3; i++) {
+		json_object *c = json_object_array_get_idx(v, i);
+		int64_t n = c && json_object_is_type(c, json_type_int) ? json_object_get_int64(c) : -1;
+
+		if (n < 0 || n > UINT32_MAX) {
+			memset(out, 0, 3 * sizeof(uint32_t));
+			return false;
+		}
+		out[i] = (uint32_t)n;
+	}
+	return true;
+}
+
+/*
+ * A kernel row's launch shapes ("groups", "local_size"), when present: min, max, the
+ * most common shape with its count, the unknown count. Other shapes the writer counted
+ * are not in the file: known counts only the most common's dispatches (an approximation,
+ * like the quantiles).
+ */
+static int
+load_shapes(struct loader *l, json_object *o, struct hesper_kernel *k)
+{
+	json_object *g = hesper_json_member(o, "groups");
+	struct hesper_launch_shapes *s = &k->shapes;
+	uint32_t size[3];
+	uint64_t n = 0;
+
+	if (get_triple(o, "local_size", size))
+		hesper_shapes_set_local_size(s, size, false);
+	if (!g)
+		return 0;
+	if (get_u64(l, g, "\"groups\"", "unknown", 0, &s->unknown) ||
+	    get_u64(l, g, "\"groups\"", "most_common_count", 0, &n))
+		return HESPER_ERROR_FORMAT;
+	if (get_triple(g, "most_common", size) && n)
+		hesper_shapes_add(s, size, n);
+	/* min and max are kept as written, without counting their dispatches again. */
+	if (s->known && get_triple(g, "min", size))
+		memcpy(s->min, size, sizeof(s->min));
+	if (s->known && get_triple(g, "max", size))
+		memcpy(s->max, size, sizeof(s->max));
+	return 0;
+}
+
 static int
 load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool region)
 {
@@ -151,6 +204,42 @@ load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, boo
 	rebuild_stats(&k->timed, r.timed, r.total_ns, r.mean_ns, r.min_ns, r.max_ns, r.stddev_ns, r.median_ns, r.p95_ns,
 		      r.p99_ns);
 	k->count = r.count;
+	return region ? 0 : load_shapes(l, o, k);
+}
+
+/* The "memory_operations" rows, when present; kinds this version does not know are skipped. */
+static int
+load_memops(struct loader *l, json_object *root, struct hesper_memops *m)
+{
+	json_object *rows = hesper_json_member(root, "memory_operations");
+
+	if (!rows)
+		return 0;
+	if (!json_object_is_type(rows, json_type_array))
+		return BAD(l, "\"memory_operations\" is not an array");
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		json_object *o = json_object_array_get_idx(rows, i);
+		struct hesper_summary_row r;
+		int ret = hesper_summary_row_read(l->path, o, false, &r, l->err, l->err_size);
+
+		if (ret != HESPER_OK)
+			return ret;
+		enum hesper_memop_kind kind = hesper_memop_kind_of(r.name);
+		if (kind == HESPER_MEMOP_KINDS)
+			continue;
+		struct hesper_memop_row *row = &m->rows[kind];
+		if (r.timed != r.count)
+			r.total_ns = (uint64_t)llround(r.mean_ns * (double)r.timed);
+		hesper_stats_free(&row->k.timed);
+		rebuild_stats(&row->k.timed, r.timed, r.total_ns, r.mean_ns, r.min_ns, r.max_ns, r.stddev_ns,
+			      r.median_ns, r.p95_ns, r.p99_ns);
+		row->k.count = r.count;
+		if (get_u64(l, o, "a memory operation", "bytes", 0, &row->bytes) ||
+		    get_u64(l, o, "a memory operation", "timed_bytes", 0, &row->timed_bytes) ||
+		    get_u64(l, o, "a memory operation", "unsized", 0, &row->unsized) ||
+		    get_double(l, o, "a memory operation", "best_gbps", &row->best_gbps))
+			return HESPER_ERROR_FORMAT;
+	}
 	return 0;
 }
 
@@ -296,7 +385,8 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 	if ((ret = load_process(&l, root, out)) || (ret = load_devices(&l, root, out)) ||
 	    (ret = load_queues(&l, root, out)) || (ret = load_rows(&l, root, "kernels", out->kernels, false, true)) ||
 	    (ret = load_rows(&l, root, "regions", out->regions, true, false)) ||
-	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)))
+	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)) ||
+	    (ret = load_memops(&l, root, &out->memops)))
 		goto out;
 	ret = HESPER_OK;
 out:

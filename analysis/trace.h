@@ -34,6 +34,7 @@ struct hesper_trace_event {
 	uint64_t command_buffer;  /* VkCommandBuffer handle value, 0 if none */
 	uint64_t submission;      /* submission number on its queue */
 	uint64_t bytes;           /* bytes moved (MEMORY_OP); 0 otherwise */
+	uint32_t local_size[3];   /* the kernel's work-group size (DISPATCH); 0 0 0 unknown */
 };
 
 struct hesper_trace {

@@ -193,10 +193,10 @@ static void sync_clock(struct hesper_profile *p, struct hesper_device *dev, cons
 	}
 }
 
-/* Keeps a GPU event of @q for the timeline, placed on the host's clock. */
-static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
-		      const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
-		      uint64_t command_buffer, uint64_t submission)
+/* Keeps a GPU event of @q for the timeline, placed on the host's clock; @bytes: those a memory operation moved. */
+static void trace_gpu_bytes(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
+			    const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			    uint64_t command_buffer, uint64_t submission, uint64_t bytes)
 {
 	const struct hesper_device *dev = q->dev;
 	uint64_t mask = dev->families[q->family].tick_mask;
@@ -208,6 +208,7 @@ static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 		.start_ns = to_host_ns(dev, raw_start, mask),
 		.command_buffer = command_buffer,
 		.submission = submission,
+		.bytes = bytes,
 	};
 	e.end_ns = e.start_ns + (uint64_t)llround((double)((raw_end - raw_start) & mask) *
 						  dev->props.limits.timestampPeriod);
@@ -221,6 +222,50 @@ static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 	hesper_collector_event(p, &e);
 }
 
+/* Keeps a GPU event of @q for the timeline, placed on the host's clock. */
+static void trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
+		      const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+		      uint64_t command_buffer, uint64_t submission)
+{
+	trace_gpu_bytes(p, q, kind, name, raw_start, raw_end, groups, command_buffer, submission, 0);
+}
+
+/* Keeps a timed dispatch of @kernel for the timeline, with the local size its row knows. */
+static void trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
+			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			   uint64_t command_buffer, uint64_t submission)
+{
+	size_t before = p->trace.count;
+	trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, raw_start, raw_end, groups, command_buffer, submission);
+	if (row && p->trace.count > before)
+		memcpy(p->trace.events[before].local_size, row->shapes.local_size, sizeof(row->shapes.local_size));
+}
+
+/*
+ * Adds the run of memory operations @d of @rec to the profile's memory-operation rows:
+ * timed from @ts when it was, else counted. Never counted as dispatches.
+ */
+static void account_memop(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_submission *sub,
+			  const struct hesper_recording *rec, const struct hesper_dispatch_record *d, const uint64_t *ts,
+			  bool trace)
+{
+	if (d->op.kind >= HESPER_MEMOP_KINDS)
+		return;
+	struct hesper_memop_row *row = &p->memops.rows[d->op.kind];
+	uint64_t mask = q->dev->families[q->family].tick_mask;
+	double period = q->dev->props.limits.timestampPeriod;
+	bool timed = ts && d->start != HESPER_NO_QUERY;
+	for (uint32_t k = 0; timed && k < d->repeat; k++) {
+		uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
+		hesper_memop_record(row, d->bytes, d->op.sized, interval_ns(ts[start], ts[end], mask, period, &p->clamped));
+		if (trace)
+			trace_gpu_bytes(p, q, HESPER_TRACE_MEMORY_OP, row->k.name, ts[start], ts[end], NULL,
+					rec->command_buffer, sub->index, d->bytes);
+	}
+	if (!timed)
+		hesper_memop_count_untimed(row, d->repeat, d->bytes, d->op.sized);
+}
+
 /* The profile row of @name in @table, cached in the name when @cache is set. */
 static struct hesper_kernel *row_of(struct hesper_kernel_table *table, struct hesper_name *name, bool cache)
 {
@@ -230,6 +275,17 @@ static struct hesper_kernel *row_of(struct hesper_kernel_table *table, struct he
 	if (cache)
 		name->row = row;
 	return row;
+}
+
+/* Counts the launch shapes of dispatch run @d of @kernel in its row (untimed ones too). */
+static void note_shapes(struct hesper_kernel *row, const struct hesper_name *kernel, const struct hesper_dispatch_record *d)
+{
+	hesper_shapes_add(&row->shapes, d->groups, d->repeat);
+	uint64_t packed = atomic_load_explicit(&kernel->local_size, memory_order_relaxed);
+	if (!packed)
+		return;
+	uint32_t size[3] = {packed & 0x1fffff, (packed >> 21) & 0x1fffff, (packed >> 42) & 0x1fffff};
+	hesper_shapes_set_local_size(&row->shapes, size, packed == HESPER_LOCAL_SIZE_VARIES);
 }
 
 /* The "label/kernel" row of a dispatch inside a debug label. */
@@ -308,11 +364,17 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	}
 	for (size_t i = 0; i < rec->dispatch_count; i++) {
 		const struct hesper_dispatch_record *d = &rec->dispatches[i];
+		if (d->memop) {
+			account_memop(p, q, sub, rec, d, ts, trace);
+			continue;
+		}
 		struct hesper_name *kernel = d->kernel ? d->kernel : unknown;
 		struct hesper_kernel *row = row_of(p->kernels, kernel, true);
 		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
 		bool timed = ts && d->start != HESPER_NO_QUERY;
 		uint64_t untimed = (timed ? untimed_runs : runs) * d->repeat;
+		if (row)
+			note_shapes(row, kernel, d);
 		for (uint32_t k = 0; timed && k < d->repeat; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 			uint64_t ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);
@@ -322,8 +384,8 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 				hesper_kernel_record(lrow, ns);
 			p->collected++;
 			if (trace)
-				trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, ts[start], ts[end], d->groups,
-					  rec->command_buffer, sub->index);
+				trace_dispatch(p, q, kernel, row, ts[start], ts[end], d->groups, rec->command_buffer,
+					       sub->index);
 		}
 		if (untimed) {
 			if (row)

@@ -58,8 +58,10 @@
 	HOOK(WaitSemaphoresKHR)                              \
 	NEXT(CreateQueryPool)                                \
 	NEXT(DestroyQueryPool)                               \
-	NEXT(CreateBuffer)                                   \
-	NEXT(DestroyBuffer)                                  \
+	HOOK(CreateBuffer)                                   \
+	HOOK(DestroyBuffer)                                  \
+	HOOK(CreateImage)                                    \
+	HOOK(DestroyImage)                                   \
 	NEXT(GetBufferMemoryRequirements)                    \
 	NEXT(AllocateMemory)                                 \
 	NEXT(FreeMemory)                                     \
@@ -86,27 +88,8 @@
  * WORK(name, parameters after the command buffer, arguments after the command buffer)
  */
 #define HESPER_WORK_COMMANDS(WORK)                                                                            \
-	WORK(CmdCopyBuffer, (HESPER_CB, VkBuffer a, VkBuffer b, uint32_t n, const VkBufferCopy *r), (cb, a, b, n, r)) \
-	WORK(CmdCopyImage, (HESPER_CB, VkImage a, VkImageLayout la, VkImage b, VkImageLayout lb, uint32_t n,       \
-			    const VkImageCopy *r), (cb, a, la, b, lb, n, r))                                  \
 	WORK(CmdBlitImage, (HESPER_CB, VkImage a, VkImageLayout la, VkImage b, VkImageLayout lb, uint32_t n,       \
 			    const VkImageBlit *r, VkFilter f), (cb, a, la, b, lb, n, r, f))                   \
-	WORK(CmdCopyBufferToImage, (HESPER_CB, VkBuffer a, VkImage b, VkImageLayout lb, uint32_t n,               \
-				    const VkBufferImageCopy *r), (cb, a, b, lb, n, r))                        \
-	WORK(CmdCopyImageToBuffer, (HESPER_CB, VkImage a, VkImageLayout la, VkBuffer b, uint32_t n,               \
-				    const VkBufferImageCopy *r), (cb, a, la, b, n, r))                        \
-	WORK(CmdUpdateBuffer, (HESPER_CB, VkBuffer a, VkDeviceSize o, VkDeviceSize n, const void *d), (cb, a, o, n, d)) \
-	WORK(CmdFillBuffer, (HESPER_CB, VkBuffer a, VkDeviceSize o, VkDeviceSize n, uint32_t d), (cb, a, o, n, d))   \
-	WORK(CmdClearColorImage, (HESPER_CB, VkImage a, VkImageLayout la, const VkClearColorValue *c, uint32_t n,  \
-				  const VkImageSubresourceRange *r), (cb, a, la, c, n, r))                    \
-	WORK(CmdCopyBuffer2, (HESPER_CB, const VkCopyBufferInfo2 *i), (cb, i))                                    \
-	WORK(CmdCopyBuffer2KHR, (HESPER_CB, const VkCopyBufferInfo2 *i), (cb, i))                                 \
-	WORK(CmdCopyImage2, (HESPER_CB, const VkCopyImageInfo2 *i), (cb, i))                                      \
-	WORK(CmdCopyImage2KHR, (HESPER_CB, const VkCopyImageInfo2 *i), (cb, i))                                   \
-	WORK(CmdCopyBufferToImage2, (HESPER_CB, const VkCopyBufferToImageInfo2 *i), (cb, i))                      \
-	WORK(CmdCopyBufferToImage2KHR, (HESPER_CB, const VkCopyBufferToImageInfo2 *i), (cb, i))                   \
-	WORK(CmdCopyImageToBuffer2, (HESPER_CB, const VkCopyImageToBufferInfo2 *i), (cb, i))                      \
-	WORK(CmdCopyImageToBuffer2KHR, (HESPER_CB, const VkCopyImageToBufferInfo2 *i), (cb, i))                   \
 	WORK(CmdDraw, (HESPER_CB, uint32_t a, uint32_t b, uint32_t c, uint32_t d), (cb, a, b, c, d))              \
 	WORK(CmdDrawIndexed, (HESPER_CB, uint32_t a, uint32_t b, uint32_t c, int32_t d, uint32_t e),              \
 	     (cb, a, b, c, d, e))                                                                                 \
@@ -126,6 +109,50 @@
 	WORK(CmdResetQueryPool, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n), (cb, p, f, n))                \
 	WORK(CmdCopyQueryPoolResults, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n, VkBuffer b, VkDeviceSize o, \
 				       VkDeviceSize st, VkQueryResultFlags fl), (cb, p, f, n, b, o, st, fl))
+
+/*
+ * Recorded commands that move memory: copies, fills, updates and clears. Their hooks,
+ * generated whole from this list (record_hooks.c), time them like dispatches (a
+ * timestamp pair, chained with the timed work next to them) and note the bytes each
+ * moves; the collector puts them in the profile's memory-operation rows, not the
+ * kernel table. The size expression sees the device as dev_ (memory_ops.h).
+ * MEMORY(name, parameters, arguments, enum hesper_memop_kind, struct hesper_op_size expression)
+ */
+#define HESPER_MEMORY_COMMANDS(MEMORY)                                                                        \
+	MEMORY(CmdCopyBuffer, (HESPER_CB, VkBuffer a, VkBuffer b, uint32_t n, const VkBufferCopy *r),          \
+	       (cb, a, b, n, r), HESPER_MEMOP_COPY_BUFFER, hesper_size_buffer_copies(n, r))                   \
+	MEMORY(CmdCopyImage, (HESPER_CB, VkImage a, VkImageLayout la, VkImage b, VkImageLayout lb, uint32_t n, \
+			      const VkImageCopy *r), (cb, a, la, b, lb, n, r), HESPER_MEMOP_COPY_IMAGE,         \
+	       hesper_size_image_copies(dev_, a, n, r))                                                       \
+	MEMORY(CmdCopyBufferToImage, (HESPER_CB, VkBuffer a, VkImage b, VkImageLayout lb, uint32_t n,           \
+				      const VkBufferImageCopy *r), (cb, a, b, lb, n, r),                        \
+	       HESPER_MEMOP_COPY_BUFFER_TO_IMAGE, hesper_size_buffer_image_copies(dev_, b, n, r))             \
+	MEMORY(CmdCopyImageToBuffer, (HESPER_CB, VkImage a, VkImageLayout la, VkBuffer b, uint32_t n,           \
+				      const VkBufferImageCopy *r), (cb, a, la, b, n, r),                        \
+	       HESPER_MEMOP_COPY_IMAGE_TO_BUFFER, hesper_size_buffer_image_copies(dev_, a, n, r))             \
+	MEMORY(CmdUpdateBuffer, (HESPER_CB, VkBuffer a, VkDeviceSize o, VkDeviceSize n, const void *d),         \
+	       (cb, a, o, n, d), HESPER_MEMOP_UPDATE_BUFFER, hesper_size_known(n))                            \
+	MEMORY(CmdFillBuffer, (HESPER_CB, VkBuffer a, VkDeviceSize o, VkDeviceSize n, uint32_t d),              \
+	       (cb, a, o, n, d), HESPER_MEMOP_FILL_BUFFER, hesper_size_fill(dev_, a, o, n))                   \
+	MEMORY(CmdClearColorImage, (HESPER_CB, VkImage a, VkImageLayout la, const VkClearColorValue *c,         \
+				    uint32_t n, const VkImageSubresourceRange *r), (cb, a, la, c, n, r),        \
+	       HESPER_MEMOP_CLEAR_COLOR_IMAGE, hesper_size_clear(dev_, a, n, r))                              \
+	MEMORY(CmdCopyBuffer2, (HESPER_CB, const VkCopyBufferInfo2 *i), (cb, i), HESPER_MEMOP_COPY_BUFFER,     \
+	       hesper_size_buffer_copies2(i))                                                                 \
+	MEMORY(CmdCopyBuffer2KHR, (HESPER_CB, const VkCopyBufferInfo2 *i), (cb, i), HESPER_MEMOP_COPY_BUFFER,  \
+	       hesper_size_buffer_copies2(i))                                                                 \
+	MEMORY(CmdCopyImage2, (HESPER_CB, const VkCopyImageInfo2 *i), (cb, i), HESPER_MEMOP_COPY_IMAGE,        \
+	       hesper_size_image_copies2(dev_, i))                                                            \
+	MEMORY(CmdCopyImage2KHR, (HESPER_CB, const VkCopyImageInfo2 *i), (cb, i), HESPER_MEMOP_COPY_IMAGE,     \
+	       hesper_size_image_copies2(dev_, i))                                                            \
+	MEMORY(CmdCopyBufferToImage2, (HESPER_CB, const VkCopyBufferToImageInfo2 *i), (cb, i),                 \
+	       HESPER_MEMOP_COPY_BUFFER_TO_IMAGE, hesper_size_buffer_image_copies2(dev_, i->dstImage, i->regionCount, i->pRegions)) \
+	MEMORY(CmdCopyBufferToImage2KHR, (HESPER_CB, const VkCopyBufferToImageInfo2 *i), (cb, i),              \
+	       HESPER_MEMOP_COPY_BUFFER_TO_IMAGE, hesper_size_buffer_image_copies2(dev_, i->dstImage, i->regionCount, i->pRegions)) \
+	MEMORY(CmdCopyImageToBuffer2, (HESPER_CB, const VkCopyImageToBufferInfo2 *i), (cb, i),                 \
+	       HESPER_MEMOP_COPY_IMAGE_TO_BUFFER, hesper_size_buffer_image_copies2(dev_, i->srcImage, i->regionCount, i->pRegions)) \
+	MEMORY(CmdCopyImageToBuffer2KHR, (HESPER_CB, const VkCopyImageToBufferInfo2 *i), (cb, i),              \
+	       HESPER_MEMOP_COPY_IMAGE_TO_BUFFER, hesper_size_buffer_image_copies2(dev_, i->srcImage, i->regionCount, i->pRegions))
 
 /*
  * The program's own timestamps. They cost GPU time like work, so a dispatch after one

@@ -7,6 +7,7 @@
 #include "command_buffer.h"
 #include "device.h"
 #include "hooks.h"
+#include "memory_ops.h"
 #include "pipeline.h"
 #include "process.h"
 #include "profile.h"
@@ -160,6 +161,8 @@ static void free_device(struct hesper_device *dev)
 	hesper_map_destroy(&dev->pools);
 	hesper_map_destroy(&dev->modules);
 	hesper_map_destroy(&dev->pipelines);
+	hesper_map_destroy(&dev->buffers);
+	hesper_map_destroy(&dev->images);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev->families);
 	free(dev);
@@ -197,13 +200,18 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	hesper_map_init(&dev->pools);
 	hesper_map_init(&dev->modules);
 	hesper_map_init(&dev->pipelines);
+	hesper_map_init(&dev->buffers);
+	hesper_map_init(&dev->images);
 	dev->next.GetDeviceProcAddr = gdpa;
 #define LOAD(name) dev->next.name = (PFN_vk##name)gdpa(*out, "vk" #name);
 #define LOAD_WORK(name, params, args) LOAD(name)
 #define LOAD_STAMP(name, params, args, top) LOAD(name)
+#define LOAD_MEMORY(name, params, args, kind, size) LOAD(name)
 	HESPER_DEVICE_COMMANDS(LOAD, LOAD)
 	HESPER_WORK_COMMANDS(LOAD_WORK)
 	HESPER_STAMP_COMMANDS(LOAD_STAMP)
+	HESPER_MEMORY_COMMANDS(LOAD_MEMORY)
+#undef LOAD_MEMORY
 #undef LOAD_STAMP
 #undef LOAD_WORK
 #undef LOAD
@@ -262,6 +270,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyDevice(VkDevice device, const VkAllocat
 	hesper_collector_flush(dev, (uint64_t)proc->settings.exit_timeout_ms * 1000000ull);
 	hesper_command_pools_release_all(dev);
 	hesper_pipelines_release_all(dev);
+	hesper_resources_release_all(dev);
 	hesper_device_release_queues(dev);
 	hesper_query_blocks_destroy(dev);
 

@@ -87,6 +87,8 @@ struct hesper_device {
 	struct hesper_map pools;            /* VkCommandPool -> struct hesper_command_pool */
 	struct hesper_map modules;          /* VkShaderModule -> struct hesper_module */
 	struct hesper_map pipelines;        /* VkPipeline -> struct hesper_pipeline */
+	struct hesper_map buffers;          /* VkBuffer -> struct hesper_buffer_info (memory_ops.h) */
+	struct hesper_map images;           /* VkImage -> struct hesper_image_info (memory_ops.h) */
 	atomic_int collector_users;         /* collector waits in progress on this device */
 	atomic_bool closing;
 	atomic_bool lost;                   /* said once, when a wait first reports the device lost */

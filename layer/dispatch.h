@@ -19,12 +19,14 @@ struct hesper_instance_table {
 
 #define HESPER_WORK_MEMBER(name, params, args) PFN_vk##name name;
 #define HESPER_STAMP_MEMBER(name, params, args, top) PFN_vk##name name;
+#define HESPER_MEMORY_MEMBER(name, params, args, kind, size) PFN_vk##name name;
 
 struct hesper_device_table {
 	PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
 	HESPER_DEVICE_COMMANDS(HESPER_PFN_MEMBER, HESPER_PFN_MEMBER)
 	HESPER_WORK_COMMANDS(HESPER_WORK_MEMBER)
 	HESPER_STAMP_COMMANDS(HESPER_STAMP_MEMBER)
+	HESPER_MEMORY_COMMANDS(HESPER_MEMORY_MEMBER)
 };
 
 #endif

@@ -52,6 +52,12 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice, VkPipelin
 							     const VkComputePipelineCreateInfo *,
 							     const VkAllocationCallbacks *, VkPipeline *);
 VKAPI_ATTR void VKAPI_CALL hesper_DestroyPipeline(VkDevice, VkPipeline, const VkAllocationCallbacks *);
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateBuffer(VkDevice, const VkBufferCreateInfo *, const VkAllocationCallbacks *,
+						   VkBuffer *);
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyBuffer(VkDevice, VkBuffer, const VkAllocationCallbacks *);
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateImage(VkDevice, const VkImageCreateInfo *, const VkAllocationCallbacks *,
+						  VkImage *);
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyImage(VkDevice, VkImage, const VkAllocationCallbacks *);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_SetDebugUtilsObjectNameEXT(VkDevice, const VkDebugUtilsObjectNameInfoEXT *);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue, uint32_t, const VkSubmitInfo *, VkFence);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit2(VkQueue, uint32_t, const VkSubmitInfo2 *, VkFence);
@@ -66,5 +72,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice, const VkSemaph
 #define HESPER_STAMP_PROTOTYPE(name, params, args, top) HESPER_WORK_PROTOTYPE(name, params, args)
 HESPER_WORK_COMMANDS(HESPER_WORK_PROTOTYPE)
 HESPER_STAMP_COMMANDS(HESPER_STAMP_PROTOTYPE)
+#define HESPER_MEMORY_PROTOTYPE(name, params, args, kind, size) HESPER_WORK_PROTOTYPE(name, params, args)
+HESPER_MEMORY_COMMANDS(HESPER_MEMORY_PROTOTYPE)
 
 #endif

@@ -15,6 +15,7 @@
 
 #define HESPER_WORK_LOOKUP(name, params, args) HESPER_LOOKUP(name)
 #define HESPER_STAMP_LOOKUP(name, params, args, top) HESPER_LOOKUP(name)
+#define HESPER_MEMORY_LOOKUP(name, params, args, kind, size) HESPER_LOOKUP(name)
 
 /* Hesper's hook for device command @pname, or NULL when it has none. */
 static PFN_vkVoidFunction device_hook(const char *pname)
@@ -22,6 +23,7 @@ static PFN_vkVoidFunction device_hook(const char *pname)
 	HESPER_DEVICE_COMMANDS(HESPER_LOOKUP, HESPER_NOTHING)
 	HESPER_WORK_COMMANDS(HESPER_WORK_LOOKUP)
 	HESPER_STAMP_COMMANDS(HESPER_STAMP_LOOKUP)
+	HESPER_MEMORY_COMMANDS(HESPER_MEMORY_LOOKUP)
 	return NULL;
 }
 

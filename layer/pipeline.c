@@ -67,8 +67,33 @@ static const VkShaderModuleCreateInfo *inline_module(const VkPipelineShaderStage
 	return NULL;
 }
 
-/* The interned SPIR-V kernel name of compute stage @stage. */
-static struct hesper_name *stage_kernel(struct hesper_device *dev, const VkPipelineShaderStageCreateInfo *stage)
+/* The value @stage's VkSpecializationInfo (@ctx) gives specialization constant @id, if it does. */
+static bool specialized(void *ctx, uint32_t id, uint32_t *value)
+{
+	const VkSpecializationInfo *spec = ctx;
+	for (uint32_t i = 0; spec && spec->pMapEntries && spec->pData && i < spec->mapEntryCount; i++) {
+		const VkSpecializationMapEntry *m = &spec->pMapEntries[i];
+		if (m->constantID != id || m->size != sizeof(uint32_t) || m->offset + sizeof(uint32_t) > spec->dataSize)
+			continue;
+		memcpy(value, (const char *)spec->pData + m->offset, sizeof(uint32_t));
+		return true;
+	}
+	return false;
+}
+
+/* The packed work-group size of compute stage @stage from module @info (hesper_local_size_pack; 0 unknown). */
+static uint64_t stage_local_size(const struct hesper_spirv_info *info, const VkPipelineShaderStageCreateInfo *stage,
+				 const char *entry)
+{
+	uint32_t size[3];
+	if (!hesper_spirv_local_size(info, entry, specialized, (void *)stage->pSpecializationInfo, size))
+		return 0;
+	return hesper_local_size_pack(size);
+}
+
+/* The interned SPIR-V kernel name of compute stage @stage; *@local_size gets its packed work-group size. */
+static struct hesper_name *stage_kernel(struct hesper_device *dev, const VkPipelineShaderStageCreateInfo *stage,
+					uint64_t *local_size)
 {
 	char name[2 * HESPER_SPIRV_NAME_MAX + 32];
 	const char *entry = stage->pName ? stage->pName : "main";
@@ -76,12 +101,14 @@ static struct hesper_name *stage_kernel(struct hesper_device *dev, const VkPipel
 	const VkShaderModuleCreateInfo *code = stage->module ? NULL : inline_module(stage);
 	if (m) {
 		hesper_spirv_kernel_name(m->info, entry, name, sizeof(name));
+		*local_size = stage_local_size(m->info, stage, entry);
 	} else if (code) {
 		struct hesper_spirv_info *info = calloc(1, sizeof(*info));
 		if (!info)
 			return NULL;
 		hesper_spirv_parse(code->pCode, code->codeSize, info);
 		hesper_spirv_kernel_name(info, entry, name, sizeof(name));
+		*local_size = stage_local_size(info, stage, entry);
 		free(info);
 	} else {
 		/* A module Hesper never saw (e.g. given by identifier): name it by entry point alone. */
@@ -103,7 +130,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 		struct hesper_pipeline *p = calloc(1, sizeof(*p));
 		if (!p)
 			continue;
-		p->spirv_kernel = stage_kernel(dev, &infos[i].stage);
+		p->spirv_kernel = stage_kernel(dev, &infos[i].stage, &p->local_size);
+		hesper_name_note_local_size(p->spirv_kernel, p->local_size);
 		atomic_init(&p->kernel, p->spirv_kernel);
 		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
 			free(p);
@@ -129,8 +157,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_SetDebugUtilsObjectNameEXT(VkDevice device
 		if (p) {
 			bool named = info->pObjectName && info->pObjectName[0];
 			struct hesper_name *name = named ? hesper_intern(info->pObjectName) : p->spirv_kernel;
-			if (name) /* atomic: command buffers on other threads read it */
+			if (name) { /* atomic: command buffers on other threads read it */
+				hesper_name_note_local_size(name, p->local_size);
 				atomic_store_explicit(&p->kernel, name, memory_order_release);
+			}
 		}
 	}
 	/* NULL when the program did not enable VK_EXT_debug_utils (see debug_utils_fallback) */

@@ -16,6 +16,7 @@ struct hesper_module {
 struct hesper_pipeline {
 	struct hesper_name *_Atomic kernel; /* what dispatches of this pipeline are called */
 	struct hesper_name *spirv_kernel;   /* the name from the SPIR-V, kept if the debug name is cleared */
+	uint64_t local_size;                /* hesper_local_size_pack of its work-group size; 0 unknown */
 };
 
 /* The kernel name of compute pipeline @pipeline on @dev, or NULL when unknown. */

@@ -142,6 +142,15 @@ struct hesper_name *hesper_intern(const char *text)
 	return n;
 }
 
+void hesper_name_note_local_size(struct hesper_name *name, uint64_t packed)
+{
+	uint64_t old = 0;
+	if (!name || !packed)
+		return;
+	if (!atomic_compare_exchange_strong(&name->local_size, &old, packed) && old != packed)
+		atomic_store(&name->local_size, HESPER_LOCAL_SIZE_VARIES);
+}
+
 bool hesper_process_wants_trace(void)
 {
 	struct hesper_process *p = hesper_process();

@@ -24,8 +24,21 @@ struct hesper_name {
 	char *text;
 	struct hesper_kernel *row;          /* profile row, resolved by the collector */
 	atomic_uint_fast64_t recorded;      /* dispatches recorded, for HESPER_SAMPLE */
+	atomic_uint_fast64_t local_size;    /* work-group size of its pipelines (hesper_local_size_pack) */
 	struct hesper_name *next;           /* intern table chain */
 };
+
+/* A work-group size x, y, z (each below 2^21) in one word; 0: unknown, UINT64_MAX: its pipelines differ. */
+#define HESPER_LOCAL_SIZE_VARIES UINT64_MAX
+static inline uint64_t hesper_local_size_pack(const uint32_t s[3])
+{
+	if (!s[0] || !s[1] || !s[2] || s[0] >> 21 || s[1] >> 21 || s[2] >> 21)
+		return 0;
+	return (uint64_t)s[0] | (uint64_t)s[1] << 21 | (uint64_t)s[2] << 42;
+}
+
+/* Notes that a pipeline named @name has local size @packed (hesper_local_size_pack): the first sets, a different one marks it as varying. */
+void hesper_name_note_local_size(struct hesper_name *name, uint64_t packed);
 
 struct hesper_process {
 	struct hesper_settings settings;

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "hooks.h"
 #include "host_buffer.h"
+#include "memory_ops.h"
 #include "pipeline.h"
 #include "process.h"
 #include "recording.h"
@@ -74,7 +75,8 @@ static bool sampled(struct hesper_name *kernel)
 static bool continues_run(const struct hesper_dispatch_record *run, const struct hesper_dispatch_record *next)
 {
 	if (run->kernel != next->kernel || run->label != next->label || run->dropped != next->dropped ||
-	    memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 || run->repeat == HESPER_MAX_RUN)
+	    memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 || run->repeat == HESPER_MAX_RUN ||
+	    run->memop != next->memop || run->bytes != next->bytes)
 		return false;
 	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
 		return run->start == next->start;
@@ -82,18 +84,19 @@ static bool continues_run(const struct hesper_dispatch_record *run, const struct
 	return next->start == last_end && next->end == last_end + 1;
 }
 
-/* Records a dispatch about to be issued on @cb and opens its timing; returns its closing query (or HESPER_NO_QUERY). */
-static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+/*
+ * Records work @next (its kind and size filled in) about to be issued on @cb into @rec,
+ * opening its timing when @timed; returns its closing query (or HESPER_NO_QUERY).
+ */
+static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_dispatch_record *next,
+			    bool timed)
 {
-	struct hesper_recording *rec = s->rec;
-	if (!rec)
-		return HESPER_NO_QUERY;
 	/* Time one hook in 64 per thread (reading the clock costs as much as the hook). */
 	static _Thread_local uint32_t hook_tick;
 	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
 	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
 	bool dropped = false;
-	if (sampled(s->bound_kernel)) {
+	if (timed) {
 		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
 		bool chained = rec->last_end != HESPER_NO_QUERY;
 		uint32_t first = hesper_recording_take(rec, cb, chained ? 1 : 2);
@@ -108,27 +111,52 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 						start);
 		}
 	}
-	struct hesper_dispatch_record next = {
-		.kernel = s->bound_kernel,
-		.label = innermost_label(rec),
-		.start = start,
-		.end = end,
-		.repeat = 1,
-		.dropped = dropped,
-		.groups = {x, y, z},
-	};
-	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], &next)) {
+	next->start = start;
+	next->end = end;
+	next->repeat = 1;
+	next->dropped = dropped;
+	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], next)) {
 		rec->dispatches[rec->dispatch_count - 1].repeat++;
 	} else if (hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
 				      sizeof(*rec->dispatches))) {
-		rec->dispatches[rec->dispatch_count++] = next;
+		rec->dispatches[rec->dispatch_count++] = *next;
 	} else {
-		rec->lost_dispatches++;
+		rec->lost_dispatches += !next->memop;
 		return end; /* the closing timestamp is still written, so no query taken stays unwritten */
 	}
 	if (t0)
 		rec->hook_ns += (hesper_now_ns() - t0) * 64;
 	return end;
+}
+
+/* Records a dispatch about to be issued on @cb and opens its timing; returns its closing query (or HESPER_NO_QUERY). */
+static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	struct hesper_recording *rec = s->rec;
+	if (!rec)
+		return HESPER_NO_QUERY;
+	struct hesper_dispatch_record next = {
+		.kernel = s->bound_kernel,
+		.label = innermost_label(rec),
+		.groups = {x, y, z},
+	};
+	return record_work(rec, cb, &next, sampled(s->bound_kernel));
+}
+
+/*
+ * Records a memory operation of @kind moving @size about to be issued on @cb; timed
+ * whenever dispatches are (HESPER_MODE=dispatch; HESPER_SAMPLE applies to kernels only).
+ * Returns its closing query (or HESPER_NO_QUERY).
+ */
+static uint32_t memop_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, enum hesper_memop_kind kind,
+			    struct hesper_op_size size)
+{
+	struct hesper_dispatch_record next = {
+		.memop = 1,
+		.op = {.kind = kind, .sized = size.sized},
+		.bytes = size.bytes,
+	};
+	return record_work(s->rec, cb, &next, hesper_process()->settings.mode == HESPER_MODE_DISPATCH);
 }
 
 /*
@@ -169,6 +197,22 @@ static void busy_again(struct hesper_command_buffer *s)
 #define HESPER_WORK_HOOK(name, params, args) HESPER_UNTIMED_HOOK(name, params, args, false)
 HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
 HESPER_STAMP_COMMANDS(HESPER_UNTIMED_HOOK)
+
+/*
+ * The hooks of HESPER_MEMORY_COMMANDS: record the operation and its size, timed like a
+ * dispatch. The size is worked out only for command buffers Hesper records.
+ */
+#define HESPER_MEMORY_HOOK(name, params, args, kind, size)                               \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                  \
+	{                                                                                \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);   \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb); \
+		uint32_t q_ = state_ && state_->rec ? memop_begin(state_, cb, kind, size) : HESPER_NO_QUERY; \
+		dev_->next.name args;                                                    \
+		if (state_)                                                              \
+			dispatch_end(state_, cb, q_);                                    \
+	}
+HESPER_MEMORY_COMMANDS(HESPER_MEMORY_HOOK)
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
@@ -299,7 +343,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_
 		if (!hesper_reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
 					sizeof(*rec->secondaries))) {
 			for (size_t k = 0; k < sec->rec->dispatch_count; k++)
-				rec->lost_dispatches += sec->rec->dispatches[k].repeat;
+				rec->lost_dispatches += sec->rec->dispatches[k].memop ? 0 : sec->rec->dispatches[k].repeat;
 			continue;
 		}
 		size_t index = rec->secondary_count++;

@@ -41,19 +41,30 @@ struct hesper_execution {
 /*
  * One vkCmdDispatch* as recorded, or a run of @repeat identical ones recorded back to
  * back. Untimed, they share nothing else; timed, they are chained: dispatch k of the run
- * (from 0) spans queries k ? end + k - 1 : start to end + k.
+ * (from 0) spans queries k ? end + k - 1 : start to end + k. A memory operation (copy,
+ * fill, update, clear: HESPER_MEMORY_COMMANDS) is recorded and timed the same way, with
+ * memop set: kernel and label are then NULL, and op replaces groups.
  */
 struct hesper_dispatch_record {
 	struct hesper_name *kernel;
 	struct hesper_name *label;          /* innermost debug label, or NULL */
 	uint32_t start, end;                /* the first dispatch's timestamps (start may be the
 					       previous dispatch's end), or HESPER_NO_QUERY */
-	uint32_t repeat : 31;               /* dispatches in the run, at least 1 */
+	uint32_t repeat : 30;               /* dispatches in the run, at least 1 */
 	uint32_t dropped : 1;               /* should have been timed but could not be */
-	uint32_t groups[3];
+	uint32_t memop : 1;                 /* a memory operation, not a dispatch */
+	union {
+		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect) */
+		struct {
+			uint32_t kind;      /* enum hesper_memop_kind */
+			uint32_t sized;     /* 1 when bytes is known */
+			uint32_t unused;    /* 0, so a run compares all 12 bytes */
+		} op;                       /* a memory operation's */
+	};
+	uint64_t bytes;                     /* bytes each memory operation of the run moved; 0 for dispatches */
 };
 
-#define HESPER_MAX_RUN 0x7fffffffu
+#define HESPER_MAX_RUN 0x3fffffffu
 
 /* One debug-utils label range as recorded. */
 struct hesper_region_record {

@@ -26,6 +26,19 @@
 #define OP_STRING 7u
 #define OP_ENTRY_POINT 15u
 #define OP_FUNCTION 54u
+#define OP_EXECUTION_MODE 16u
+#define OP_EXECUTION_MODE_ID 331u
+#define OP_DECORATE 71u
+#define OP_CONSTANT 43u
+#define OP_CONSTANT_COMPOSITE 44u
+#define OP_SPEC_CONSTANT 50u
+#define OP_SPEC_CONSTANT_COMPOSITE 51u
+
+#define MODE_LOCAL_SIZE 17u
+#define MODE_LOCAL_SIZE_ID 38u
+#define DECORATION_SPEC_ID 1u
+#define DECORATION_BUILTIN 11u
+#define BUILTIN_WORKGROUP_SIZE 25u
 
 #define EXECUTION_MODEL_GLCOMPUTE 5u
 
@@ -225,6 +238,35 @@ walk(const struct words *w, struct hesper_spirv_info *out, int pass, uint32_t *f
 				file_found = true;
 			}
 			break;
+		case OP_EXECUTION_MODE:
+		case OP_EXECUTION_MODE_ID:
+			/* entry function id, mode, operands: LocalSize x y z (literals) or LocalSizeId (ids) */
+			if (pass == 1 && count >= 6) {
+				uint32_t mode = word_at(w, i + 2);
+				bool ids = op == OP_EXECUTION_MODE_ID && mode == MODE_LOCAL_SIZE_ID;
+
+				if (!ids && !(op == OP_EXECUTION_MODE && mode == MODE_LOCAL_SIZE))
+					break;
+				for (uint32_t k = 0; k < out->entry_count; k++) {
+					struct hesper_spirv_entry *e = &out->entries[k];
+
+					if (e->function_id != word_at(w, i + 1))
+						continue;
+					for (int c = 0; c < 3; c++) {
+						if (ids)
+							e->local_size_ids[c] = word_at(w, i + 3 + c);
+						else
+							e->local_size[c] = word_at(w, i + 3 + c);
+					}
+				}
+			}
+			break;
+		case OP_DECORATE:
+			/* target id, decoration, operands */
+			if (pass == 1 && count >= 4 && word_at(w, i + 2) == DECORATION_BUILTIN &&
+			    word_at(w, i + 3) == BUILTIN_WORKGROUP_SIZE)
+				out->workgroup_size_id = word_at(w, i + 1);
+			break;
 		case OP_SOURCE:
 			/* language, version, [file id, [source text]] */
 			if (count < 3)
@@ -240,6 +282,113 @@ walk(const struct words *w, struct hesper_spirv_info *out, int pass, uint32_t *f
 		i = end;
 	}
 	return true;
+}
+
+/*
+ * The value of 32-bit scalar constant @id (OpConstant or OpSpecConstant) and, for a
+ * specialization constant, its SpecId (else HESPER_SPIRV_NO_SPEC). Returns false when
+ * no such constant precedes the first OpFunction.
+ */
+static bool
+constant_value(const struct words *w, uint32_t id, uint32_t *value, uint32_t *spec_id)
+{
+	bool found = false;
+
+	*spec_id = HESPER_SPIRV_NO_SPEC;
+	for (size_t i = SPIRV_HEADER_WORDS; i < w->count;) {
+		uint32_t first = word_at(w, i), count = first >> 16, op = first & 0xffffu;
+
+		if (count == 0 || count > w->count - i || op == OP_FUNCTION)
+			break;
+		if ((op == OP_CONSTANT || op == OP_SPEC_CONSTANT) && count == 4 && word_at(w, i + 2) == id) {
+			*value = word_at(w, i + 3);
+			found = true;
+		} else if (op == OP_DECORATE && count >= 4 && word_at(w, i + 1) == id &&
+			   word_at(w, i + 2) == DECORATION_SPEC_ID) {
+			*spec_id = word_at(w, i + 3);
+		}
+		i += count;
+	}
+	return found;
+}
+
+/* The three component ids of composite constant @id, or false. */
+static bool
+composite_ids(const struct words *w, uint32_t id, uint32_t ids[3])
+{
+	for (size_t i = SPIRV_HEADER_WORDS; i < w->count;) {
+		uint32_t first = word_at(w, i), count = first >> 16, op = first & 0xffffu;
+
+		if (count == 0 || count > w->count - i || op == OP_FUNCTION)
+			break;
+		if ((op == OP_CONSTANT_COMPOSITE || op == OP_SPEC_CONSTANT_COMPOSITE) && count == 6 &&
+		    word_at(w, i + 2) == id) {
+			for (int c = 0; c < 3; c++)
+				ids[c] = word_at(w, i + 3 + c);
+			return true;
+		}
+		i += count;
+	}
+	return false;
+}
+
+/* Sets @e's local size (and spec ids) from the constants @ids; all unknown when one is not found. */
+static void
+local_size_from_ids(const struct words *w, struct hesper_spirv_entry *e, const uint32_t ids[3])
+{
+	for (int c = 0; c < 3; c++) {
+		if (!constant_value(w, ids[c], &e->local_size[c], &e->local_size_spec[c])) {
+			memset(e->local_size, 0, sizeof e->local_size);
+			return;
+		}
+	}
+}
+
+/* Resolves each compute entry's local size once the walks are done (spirv.h: which source wins). */
+static void
+resolve_local_sizes(const struct words *w, struct hesper_spirv_info *out)
+{
+	uint32_t wg[3];
+	bool have_wg = out->workgroup_size_id && composite_ids(w, out->workgroup_size_id, wg);
+
+	for (uint32_t k = 0; k < out->entry_count; k++) {
+		struct hesper_spirv_entry *e = &out->entries[k];
+
+		for (int c = 0; c < 3; c++)
+			e->local_size_spec[c] = HESPER_SPIRV_NO_SPEC;
+		if (!entry_is_compute(e))
+			continue;
+		if (have_wg)
+			local_size_from_ids(w, e, wg);
+		else if (e->local_size_ids[0])
+			local_size_from_ids(w, e, e->local_size_ids);
+	}
+}
+
+bool
+hesper_spirv_local_size(const struct hesper_spirv_info *info, const char *entry,
+			bool (*spec)(void *ctx, uint32_t spec_id, uint32_t *value), void *ctx, uint32_t out[3])
+{
+	memset(out, 0, 3 * sizeof(uint32_t));
+	for (uint32_t k = 0; info && entry && k < info->entry_count; k++) {
+		const struct hesper_spirv_entry *e = &info->entries[k];
+
+		if (!entry_is_compute(e) || strcmp(e->name, entry) != 0)
+			continue;
+		for (int c = 0; c < 3; c++) {
+			uint32_t v = e->local_size[c];
+
+			if (e->local_size_spec[c] != HESPER_SPIRV_NO_SPEC && spec)
+				spec(ctx, e->local_size_spec[c], &v);
+			out[c] = v;
+		}
+		if (!out[0] || !out[1] || !out[2]) {
+			memset(out, 0, 3 * sizeof(uint32_t));
+			return false;
+		}
+		return true;
+	}
+	return false;
 }
 
 int
@@ -266,6 +415,7 @@ hesper_spirv_parse(const void *code, size_t size, struct hesper_spirv_info *out)
 	if (!walk(&w, out, 1, &file_id))
 		out->truncated = 1;
 	walk(&w, out, 2, &file_id);
+	resolve_local_sizes(&w, out);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #ifndef HESPER_SPIRV_H
 #define HESPER_SPIRV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,7 +19,18 @@ struct hesper_spirv_entry {
 	uint32_t function_id;
 	char name[HESPER_SPIRV_NAME_MAX];          /* OpEntryPoint name, cut to fit */
 	char function_name[HESPER_SPIRV_NAME_MAX]; /* OpName of the function, "" if none */
+	/*
+	 * The work-group size (GLCompute): each component its value (0: unknown) and, when
+	 * a specialization constant sets it, that constant's SpecId (else HESPER_SPIRV_NO_SPEC)
+	 * with the value above as its default. From a WorkgroupSize-decorated constant when
+	 * the module has one, else OpExecutionModeId LocalSizeId, else OpExecutionMode LocalSize.
+	 */
+	uint32_t local_size[3];
+	uint32_t local_size_spec[3];
+	uint32_t local_size_ids[3];              /* LocalSizeId's constant ids while parsing (0: none) */
 };
+
+#define HESPER_SPIRV_NO_SPEC UINT32_MAX
 
 struct hesper_spirv_info {
 	uint64_t hash;                          /* FNV-1a 64 of all the bytes given */
@@ -26,6 +38,7 @@ struct hesper_spirv_info {
 	struct hesper_spirv_entry entries[HESPER_SPIRV_MAX_ENTRIES];
 	uint32_t entry_count;
 	int truncated;                          /* 1 when parsing stopped at a malformed instruction */
+	uint32_t workgroup_size_id;             /* the WorkgroupSize-decorated constant's id, 0 if none */
 };
 
 /*
@@ -38,6 +51,16 @@ struct hesper_spirv_info {
  * are left out. truncated is also set when @size is not a whole number of words.
  */
 int hesper_spirv_parse(const void *code, size_t size, struct hesper_spirv_info *out);
+
+/*
+ * The work-group size of entry point @entry (GLCompute) of a module read by
+ * hesper_spirv_parse, with specialization applied: @spec(@ctx, spec id, &value) returns
+ * true and sets value when the pipeline specializes that constant (@spec may be NULL).
+ * Writes @out and returns true when all three components are known; false (and zeros)
+ * when the entry point or a component is unknown.
+ */
+bool hesper_spirv_local_size(const struct hesper_spirv_info *info, const char *entry,
+			     bool (*spec)(void *ctx, uint32_t spec_id, uint32_t *value), void *ctx, uint32_t out[3]);
 
 /*
  * Writes into @buf the kernel name for entry point @entry of a module read by

@@ -17,6 +17,7 @@ merge_rows(struct hesper_kernel_table *into, const struct hesper_kernel_table *f
 			return -1;
 		row->count += k->count;
 		hesper_stats_merge(&row->timed, &k->timed);
+		hesper_shapes_merge(&row->shapes, &k->shapes);
 	}
 	return 0;
 }
@@ -60,6 +61,7 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 	    merge_rows(into->labelled, from->labelled))
 		return -1;
 	hesper_stats_merge(&into->submits, &from->submits);
+	hesper_memops_merge(&into->memops, &from->memops);
 	/* Process time adds up, like busy time: the share of wall time stays meaningful. */
 	if (__builtin_add_overflow(into->wall_ns, from->wall_ns, &into->wall_ns))
 		into->wall_ns = UINT64_MAX;

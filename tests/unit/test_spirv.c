@@ -856,6 +856,105 @@ START_TEST(name_long_entry_matches_cut_name)
 }
 END_TEST
 
+
+/* Specialization for the local-size tests: constant 0 is 16, any other unspecialized. */
+static bool
+spec_16(void *ctx, uint32_t id, uint32_t *value)
+{
+	(void)ctx;
+	if (id != 0)
+		return false;
+	*value = 16;
+	return true;
+}
+
+/* A compute entry "main" (function 4) and, when @mode_words, one OpExecutionMode(Id). */
+static void
+local_size_module(struct mod *m, uint32_t op, const uint32_t *mode, size_t n)
+{
+	mod_header(m);
+	entry_point(m, GLCOMPUTE, 4, "main");
+	if (n)
+		emit(m, op, mode, n, NULL, NULL, 0);
+}
+
+START_TEST(local_size_literal)
+{
+	struct mod m;
+	uint32_t mode[] = { 4, 17, 8, 4, 2 }; /* LocalSize 8 4 2 */
+	uint32_t out[3];
+
+	local_size_module(&m, OP_EXECUTION_MODE, mode, 5);
+	op_function(&m, 4);
+	struct hesper_spirv_info info = parse_ok(&m);
+	ck_assert(hesper_spirv_local_size(&info, "main", NULL, NULL, out));
+	ck_assert_uint_eq(out[0], 8);
+	ck_assert_uint_eq(out[1], 4);
+	ck_assert_uint_eq(out[2], 2);
+	/* Another entry point, or none at all: unknown. */
+	ck_assert(!hesper_spirv_local_size(&info, "other", NULL, NULL, out));
+	ck_assert_uint_eq(out[0], 0);
+	local_size_module(&m, OP_EXECUTION_MODE, NULL, 0);
+	op_function(&m, 4);
+	info = parse_ok(&m);
+	ck_assert(!hesper_spirv_local_size(&info, "main", NULL, NULL, out));
+}
+END_TEST
+
+START_TEST(local_size_workgroup_size_spec_constant)
+{
+	/* glslang's local_size_x_id = 0, local_size_y = 2: LocalSize 1 2 1 and a WorkgroupSize composite. */
+	struct mod m;
+	uint32_t mode[] = { 4, 17, 1, 2, 1 };
+	uint32_t out[3];
+
+	local_size_module(&m, OP_EXECUTION_MODE, mode, 5);
+	emit(&m, 71, (uint32_t[]){ 10, 1, 0 }, 3, NULL, NULL, 0);   /* OpDecorate %10 SpecId 0 */
+	emit(&m, 71, (uint32_t[]){ 13, 11, 25 }, 3, NULL, NULL, 0); /* OpDecorate %13 BuiltIn WorkgroupSize */
+	emit(&m, 50, (uint32_t[]){ 9, 10, 4 }, 3, NULL, NULL, 0);   /* %10 = OpSpecConstant %uint 4 */
+	emit(&m, 43, (uint32_t[]){ 9, 11, 2 }, 3, NULL, NULL, 0);   /* %11 = OpConstant %uint 2 */
+	emit(&m, 43, (uint32_t[]){ 9, 12, 1 }, 3, NULL, NULL, 0);   /* %12 = OpConstant %uint 1 */
+	emit(&m, 51, (uint32_t[]){ 14, 13, 10, 11, 12 }, 5, NULL, NULL, 0); /* %13 = OpSpecConstantComposite */
+	op_function(&m, 4);
+	struct hesper_spirv_info info = parse_ok(&m);
+	/* The default without specialization, the specialized value with it. */
+	ck_assert(hesper_spirv_local_size(&info, "main", NULL, NULL, out));
+	ck_assert_uint_eq(out[0], 4);
+	ck_assert_uint_eq(out[1], 2);
+	ck_assert_uint_eq(out[2], 1);
+	ck_assert(hesper_spirv_local_size(&info, "main", spec_16, NULL, out));
+	ck_assert_uint_eq(out[0], 16);
+	ck_assert_uint_eq(out[1], 2);
+	ck_assert_uint_eq(out[2], 1);
+}
+END_TEST
+
+START_TEST(local_size_id)
+{
+	struct mod m;
+	uint32_t mode[] = { 4, 38, 10, 11, 12 }; /* OpExecutionModeId LocalSizeId %10 %11 %12 */
+	uint32_t out[3];
+
+	local_size_module(&m, 331, mode, 5);
+	emit(&m, 43, (uint32_t[]){ 9, 10, 32 }, 3, NULL, NULL, 0);
+	emit(&m, 43, (uint32_t[]){ 9, 11, 1 }, 3, NULL, NULL, 0);
+	emit(&m, 43, (uint32_t[]){ 9, 12, 3 }, 3, NULL, NULL, 0);
+	op_function(&m, 4);
+	struct hesper_spirv_info info = parse_ok(&m);
+	ck_assert(hesper_spirv_local_size(&info, "main", spec_16, NULL, out));
+	ck_assert_uint_eq(out[0], 32);
+	ck_assert_uint_eq(out[1], 1);
+	ck_assert_uint_eq(out[2], 3);
+	/* A component whose constant is missing (here after OpFunction, unread): unknown. */
+	local_size_module(&m, 331, mode, 5);
+	emit(&m, 43, (uint32_t[]){ 9, 10, 32 }, 3, NULL, NULL, 0);
+	op_function(&m, 4);
+	emit(&m, 43, (uint32_t[]){ 9, 11, 1 }, 3, NULL, NULL, 0);
+	info = parse_ok(&m);
+	ck_assert(!hesper_spirv_local_size(&info, "main", NULL, NULL, out));
+}
+END_TEST
+
 static Suite *
 spirv_suite(void)
 {
@@ -888,6 +987,9 @@ spirv_suite(void)
 	tcase_add_test(tc, name_small_buffers);
 	tcase_add_test(tc, name_text_is_printable_utf8);
 	tcase_add_test(tc, name_long_entry_matches_cut_name);
+	tcase_add_test(tc, local_size_literal);
+	tcase_add_test(tc, local_size_workgroup_size_spec_constant);
+	tcase_add_test(tc, local_size_id);
 	suite_add_tcase(s, tc);
 	return s;
 }
