@@ -9,8 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "collector.h"
 #include "hooks.h"
+#include "live.h"
 #include "process.h"
 #include "profile.h"
 #include "sinks.h"
@@ -22,6 +24,7 @@ extern char **environ;
 static struct hesper_process process;
 static pthread_once_t process_once = PTHREAD_ONCE_INIT;
 static struct hesper_sink_list sinks;
+static struct hesper_sink_list file_sinks; /* the file sinks of @sinks (paths shared), for partial reports */
 static atomic_uint_fast64_t record_hook_ns;
 
 static struct {
@@ -94,6 +97,16 @@ static void process_init(void)
 	/* Parsed now so a bad HESPER_REPORT is reported when profiling starts, not at exit. */
 	if (hesper_sinks_parse(getenv("HESPER_REPORT"), p->profile->pid, p->profile->host, &sinks, stderr) < 0)
 		hesper_log("out of memory reading HESPER_REPORT; no report will be written");
+	for (size_t i = 0; i < sinks.count; i++)
+		if (sinks.items[i].path)
+			file_sinks.count++;
+	file_sinks.items = file_sinks.count ? calloc(file_sinks.count, sizeof(*file_sinks.items)) : NULL;
+	if (!file_sinks.items)
+		file_sinks.count = 0;
+	for (size_t i = 0, n = 0; i < sinks.count && n < file_sinks.count; i++)
+		if (sinks.items[i].path)
+			file_sinks.items[n++] = sinks.items[i];
+	hesper_capture_init(&p->settings, p->start_ns);
 }
 
 struct hesper_process *hesper_process(void)
@@ -148,6 +161,21 @@ void hesper_add_record_hook_ns(uint64_t ns)
 		atomic_fetch_add_explicit(&record_hook_ns, ns, memory_order_relaxed);
 }
 
+bool hesper_process_has_file_sink(void)
+{
+	hesper_process();
+	return file_sinks.count > 0;
+}
+
+/* The numbers a report takes at the moment it is written. Called with the process lock held. */
+static void stamp_profile(struct hesper_process *p)
+{
+	p->profile->wall_ns = hesper_now_ns() - p->start_ns;
+	p->profile->submit_hook_ns = hesper_submit_hook_ns();
+	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
+	hesper_capture_describe(&p->profile->capture);
+}
+
 void hesper_process_report(void)
 {
 	struct hesper_process *p = hesper_process();
@@ -157,11 +185,29 @@ void hesper_process_report(void)
 		return;
 	}
 	p->reported = true;
-	p->profile->wall_ns = hesper_now_ns() - p->start_ns;
-	p->profile->submit_hook_ns = hesper_submit_hook_ns();
-	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
+	stamp_profile(p);
+	p->profile->report.partial = false;
+	p->profile->report.reason = NULL;
 	fflush(stdout);
 	hesper_sinks_write(&sinks, p->profile, stderr);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void hesper_process_report_partial(const char *reason)
+{
+	struct hesper_process *p = hesper_process();
+	pthread_mutex_lock(&p->lock);
+	/* Under the lock the exit report also takes: none is written after it. */
+	if (!p->reported && p->profile && file_sinks.count) {
+		stamp_profile(p);
+		p->profile->report.partial = true;
+		p->profile->report.reason = reason;
+		/* A sink that cannot be written says so once, not at every interval; the exit report says it again. */
+		hesper_sinks_write(&file_sinks, p->profile, p->profile->report.number == 0 ? stderr : NULL);
+		p->profile->report.partial = false;
+		p->profile->report.reason = NULL;
+		p->profile->report.number++;
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -279,4 +325,5 @@ void hesper_process_register_exit(void)
 	if (atexit(at_exit) != 0)
 		hesper_log("cannot register the exit handler; no report will be written");
 	watch_signals();
+	hesper_live_start();
 }
