@@ -277,10 +277,13 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	n_estimated = hesper_rows_not_all_timed(rows, n);
 	if (n_estimated) {
 		/* Say why: a choice (mode, sampling) or a loss (dropped); both can hold. */
-		bool chosen = strcmp(p->mode, "dispatch") != 0 || p->sample_every > 1;
+		bool chosen = strcmp(p->mode, "dispatch") != 0 || p->sample_every > 1 || p->capture.set;
 		fprintf(out, "\nNote: %zu of %zu kernels ran more often than they were timed (%s%s%s);\n"
 			"totals marked ~ are estimates (Avg x Instances), and '-' means never timed.\n",
-			n_estimated, n, chosen ? (p->sample_every > 1 ? "sampling" : "submit mode") : "",
+			n_estimated, n, chosen ? (p->sample_every > 1		   ? "sampling"
+				    : strcmp(p->mode, "dispatch") != 0 ? "submit mode"
+								       : "the capture window")
+				 : "",
 			chosen && p->dropped ? "; " : "",
 			p->dropped ? "dropped dispatches, see below" : chosen ? "" : "not every run could be timed");
 	}
