@@ -16,6 +16,7 @@
 #include "process.h"
 #include "profile.h"
 #include "sinks.h"
+#include "trace_spool.h"
 
 extern char **environ;
 
@@ -66,6 +67,22 @@ static void read_exe(char *out, size_t size)
 	out[len] = '\0';
 }
 
+/* HESPER_TRACE_ALL: every timeline event streams to a temporary file for the trace: sink. */
+static void start_spool(struct hesper_process *p)
+{
+	bool trace_sink = false;
+	for (size_t i = 0; i < sinks.count; i++)
+		trace_sink |= sinks.items[i].kind == HESPER_SINK_TRACE;
+	if (!trace_sink) {
+		hesper_log("HESPER_TRACE_ALL applies to the trace: sink, and HESPER_REPORT has none");
+		return;
+	}
+	p->profile->trace.spool = hesper_trace_spool_open();
+	if (!p->profile->trace.spool)
+		hesper_log("HESPER_TRACE_ALL: cannot create a temporary file (%s); the trace keeps at most "
+			   "HESPER_MAX_EVENTS events", strerror(errno));
+}
+
 static void process_init(void)
 {
 	struct hesper_process *p = &process;
@@ -107,6 +124,8 @@ static void process_init(void)
 		if (sinks.items[i].path)
 			file_sinks.items[n++] = sinks.items[i];
 	hesper_capture_init(&p->settings, p->start_ns);
+	if (p->settings.trace_all)
+		start_spool(p);
 }
 
 struct hesper_process *hesper_process(void)

@@ -30,6 +30,7 @@ enum setting_kind {
 	SETTING_CONTROL,
 	SETTING_START,
 	SETTING_STOP,
+	SETTING_TRACE_ALL,
 };
 
 struct setting {
@@ -53,6 +54,7 @@ static const struct setting settings[] = {
 	{ "HESPER_CONTROL", SETTING_CONTROL, 0, 0 },
 	{ "HESPER_START", SETTING_START, 0, 1000000000000000000ull },   /* ns */
 	{ "HESPER_STOP", SETTING_STOP, 1000000, 1000000000000000000ull }, /* ns */
+	{ "HESPER_TRACE_ALL", SETTING_TRACE_ALL, 0, 0 },
 };
 
 #define SETTING_COUNT (sizeof settings / sizeof settings[0])
@@ -72,6 +74,7 @@ hesper_settings_default(struct hesper_settings *s)
 	s->control_path[0] = '\0';
 	memset(&s->start, 0, sizeof(s->start));
 	memset(&s->stop, 0, sizeof(s->stop));
+	s->trace_all = false;
 }
 
 const char *
@@ -453,9 +456,13 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 		reject_value(err, set->name, raw, "auto, wait or host");
 		return -1;
 	}
+	case SETTING_TRACE_ALL:
 	case SETTING_DISABLE:
 		if (parse_bool(v, &b)) {
-			s->disabled = b;
+			if (set->kind == SETTING_TRACE_ALL)
+				s->trace_all = b;
+			else
+				s->disabled = b;
 			return 0;
 		}
 		reject_value(err, set->name, raw, "1, 0, true, false, yes, no, on or off");

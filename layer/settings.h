@@ -19,6 +19,8 @@
  *                                 WINCH, URG, PWR, RTMIN+N, RTMAX-N, with or without SIG, or a
  *                                 number; default off)
  *   HESPER_CONTROL=PATH           write the file sinks when PATH appears or its mtime changes
+ *   HESPER_TRACE_ALL=1            the trace: sink holds every event, streamed through a temporary
+ *                                 file (memory flat; HESPER_MAX_EVENTS still caps html:)
  *   HESPER_START=SECONDS|label:NAME         open the capture window (default: at start)
  *   HESPER_STOP=SECONDS|label:NAME[#N]      close it: SECONDS after it opened, or at the end
  *                                 of the N-th (default 1st) run of label NAME inside it
@@ -70,6 +72,7 @@ struct hesper_settings {
 	int report_signal;                    /* 0: none */
 	char control_path[HESPER_CONTROL_PATH_MAX]; /* "": none */
 	struct hesper_capture_bound start, stop;
+	bool trace_all;
 };
 
 /* The defaults listed above. */

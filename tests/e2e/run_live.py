@@ -22,6 +22,10 @@ Cases:
   window_time   HESPER_START=1.5 and HESPER_STOP=1.5 over three phases 3 s apart: only the
                 middle phase timed, all counted (skipped when the machine was too slow for the
                 phases to fall where they should).
+  trace_all     HESPER_TRACE_ALL=1 with HESPER_MAX_EVENTS=50 and HESPER_INTERVAL=0.3: the trace
+                (read while the program runs and at the end) holds every event, one per
+                dispatch, label, batch and submit call, while the JSON summary says the
+                capped timeline (for the HTML report) left events out.
   bad_input     bad values of the new settings, one at a time: one "hesper: " line each, the
                 program's stdout and exit code unchanged, the exit report exact.
 
@@ -392,6 +396,67 @@ def case_window_time(args, c, tmp):
     return run.tail("time")
 
 
+def case_trace_all(args, c, tmp):
+    argv = [args.program, "steps", "8", "30", "150"]
+    base = baseline(args, tmp, argv)
+    out, trace = os.path.join(tmp, "all.json"), os.path.join(tmp, "all.trace.json")
+    partial_traces = []
+
+    def poll():
+        try:
+            with open(trace, encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            return
+        n = sum(1 for e in doc.get("traceEvents", []) if e.get("cat") == "dispatch")
+        if not partial_traces or partial_traces[-1] != n:
+            partial_traces.append(n)
+
+    run = LiveRun(argv, validation_env(args, {"HESPER_TRACE_ALL": "1", "HESPER_MAX_EVENTS": "50",
+                                              "HESPER_INTERVAL": "0.3",
+                                              "HESPER_REPORT": f"json:{out},trace:{trace},html:{tmp}/all.html"}),
+                  tmp, poll=poll)
+    check_program(c, run, base, "trace_all")
+    c.check(not hesper_lines(run), "no 'hesper: ' line", "\n".join(hesper_lines(run)))
+    truth = e2e.parse_truth(run.out)
+    if not c.check(truth is not None, "the program prints its truth"):
+        return run.tail("trace_all")
+    count, steps = truth["kernels"][0]["count"], truth["regions"][0]["count"]
+    c.check(len(partial_traces) >= 2, "the trace was read while the program ran, and grew", f"{partial_traces}")
+    c.check(partial_traces == sorted(partial_traces) and all(n % truth["per_submission"] == 0 for n in partial_traces),
+            "every trace read while it ran holds whole submissions, more each time", f"{partial_traces}")
+    rep = final_report(c, out, "trace_all")
+    check_final(c, rep, truth, "trace_all: exit report")
+    doc = e2e.load_json(c, trace, "the trace is readable JSON")
+    if doc is None:
+        return run.tail("trace_all")
+    events = doc.get("traceEvents", [])
+    by_cat = {}
+    for e in events:
+        if e.get("ph") == "X":
+            by_cat[e.get("cat")] = by_cat.get(e.get("cat"), 0) + 1
+    c.check(by_cat.get("dispatch") == count, f"the trace holds every dispatch: {count}", f"{by_cat}")
+    c.check(by_cat.get("region") == steps, f"the trace holds every label run: {steps}", f"{by_cat}")
+    c.check(by_cat.get("batch") == steps and by_cat.get("submit") == steps,
+            f"the trace holds every batch and submit call: {steps}", f"{by_cat}")
+    meta = doc.get("metadata") or {}
+    total = sum(by_cat.values())
+    c.check(meta.get("streamed") is True and meta.get("events") == total and meta.get("events_left_out") == 0,
+            "the trace's metadata: streamed, every event, none left out", f"{meta}")
+    tids = {e.get("tid") for e in events if e.get("ph") == "X"}
+    named = {e.get("tid") for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    c.check(tids <= named, "every event's track is named", f"unnamed: {tids - named}")
+    for tid in tids:
+        spans = sorted((e["ts"], e["ts"] + e["dur"]) for e in events if e.get("ph") == "X" and e.get("tid") == tid)
+        c.check(all(a[1] <= b[0] + 0.001 for a, b in zip(spans, spans[1:])),
+                f"track {tid}: its events do not overlap")
+    if rep is not None:
+        h = rep.get("hesper") or {}
+        c.check(h.get("trace_events") == 50 and h.get("trace_left_out", 0) > 0,
+                "the capped timeline (for the HTML report) kept 50 events and left the rest out", f"{h}")
+    return run.tail("trace_all")
+
+
 BAD = [
     ({"HESPER_INTERVAL": "soon"}, "HESPER_INTERVAL"),
     ({"HESPER_INTERVAL": "0"}, "HESPER_INTERVAL"),
@@ -406,6 +471,7 @@ BAD = [
     ({"HESPER_STOP": "label:capture#0"}, "HESPER_STOP"),
     ({"HESPER_STOP": "-2"}, "HESPER_STOP"),
     ({"HESPER_STOP": "1e3"}, "HESPER_STOP"),
+    ({"HESPER_TRACE_ALL": "everything"}, "HESPER_TRACE_ALL"),
 ]
 
 
@@ -437,11 +503,21 @@ def case_bad_input(args, c, tmp):
     lines = hesper_lines(run)
     c.check(len(lines) == 1 and "file sink" in lines[0], "no file sink: one line saying so", "\n".join(lines))
     c.check(e2e.TEXT_REPORT_HEADER in run.err, "no file sink: the exit report on stderr")
+    # HESPER_TRACE_ALL without a trace: sink: one line, the other sinks as usual.
+    out = os.path.join(tmp, "notrace.json")
+    run = e2e.Run(argv, e2e.hesper_env(args, {"HESPER_TRACE_ALL": "1", "HESPER_REPORT": f"json:{out}"}), tmp)
+    check_program(c, run, base, "trace_all without trace sink")
+    lines = hesper_lines(run)
+    c.check(len(lines) == 1 and "HESPER_TRACE_ALL" in lines[0], "trace_all without trace sink: one line",
+            "\n".join(lines))
+    check_final(c, e2e.load_json(c, out, "trace_all without trace sink: the report is written"), truth,
+                "trace_all without trace sink")
     return "\n".join(context)
 
 
 CASES = {"interval": case_interval, "signal": case_signal, "control": case_control,
-         "window_label": case_window_label, "window_time": case_window_time, "bad_input": case_bad_input}
+         "window_label": case_window_label, "window_time": case_window_time, "trace_all": case_trace_all,
+         "bad_input": case_bad_input}
 
 
 def main():

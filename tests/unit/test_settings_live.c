@@ -123,6 +123,21 @@ START_TEST(control_forms)
 }
 END_TEST
 
+START_TEST(trace_all_forms)
+{
+	struct hesper_settings s;
+
+	hesper_settings_default(&s);
+	ck_assert(!s.trace_all);
+	ck_assert(accepted("HESPER_TRACE_ALL", "1").trace_all);
+	ck_assert(accepted("HESPER_TRACE_ALL", "Yes").trace_all);
+	ck_assert(!accepted("HESPER_TRACE_ALL", "off").trace_all);
+	ck_assert(!accepted("HESPER_TRACE_ALL", "1").disabled);
+	rejected("HESPER_TRACE_ALL", "all");
+	rejected("HESPER_TRACE_ALL", "");
+}
+END_TEST
+
 START_TEST(window_forms)
 {
 	struct hesper_settings s = accepted("HESPER_START", "2.5");
@@ -181,6 +196,7 @@ settings_live_suite(void)
 	tcase_add_test(tc, signal_forms);
 	tcase_add_test(tc, control_forms);
 	tcase_add_test(tc, window_forms);
+	tcase_add_test(tc, trace_all_forms);
 	suite_add_tcase(s, tc);
 	return s;
 }
