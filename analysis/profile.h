@@ -33,6 +33,24 @@ struct hesper_queue_info {
 	uint64_t busy_ns;
 };
 
+/* The capture window (HESPER_START / HESPER_STOP), as the report states it. */
+struct hesper_capture_info {
+	bool set;                  /* a window was asked for; nothing below is written otherwise */
+	char start[HESPER_NAME_MAX + 32]; /* as given: "2.500 s", "label:step"; "" = at the start */
+	char stop[HESPER_NAME_MAX + 32];  /* "1.000 s", "label:step#3"; "" = never */
+	bool opened, closed;
+	uint64_t opened_ns, closed_ns;    /* host time since the process start, when they happened */
+	uint64_t outside;          /* dispatches counted outside the window (not timed) */
+};
+
+/* Which report this is: the exit report, or one written while the program runs. */
+struct hesper_report_kind {
+	bool live;                 /* reports are written while the program runs: the JSON says which this is */
+	bool partial;              /* written while the program runs (HESPER_INTERVAL, on demand) */
+	uint64_t number;           /* reports written before this one, in this process */
+	const char *reason;        /* partial: "interval", "signal" or "control"; NULL otherwise */
+};
+
 struct hesper_profile {
 	int pid;
 	char exe[HESPER_NAME_MAX];
@@ -63,6 +81,8 @@ struct hesper_profile {
 
 	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
 	bool from_events;          /* built from a program's own events (profile_events.c): no mode, no cost */
+	struct hesper_capture_info capture;   /* the capture window, when one was asked for */
+	struct hesper_report_kind report;     /* which report this is (the exit report when zero) */
 };
 
 /* Initialises @p empty (tables allocated); returns 0, or -1 when memory runs out. */

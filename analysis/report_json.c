@@ -239,6 +239,34 @@ put_rows(FILE *out, const char *key, const struct hesper_kernel_table *t,
 	return true;
 }
 
+/* "report" (when reports are written while the program runs) and "capture" (with a window): which report this is, and the window. */
+static void
+put_live(FILE *out, const struct hesper_profile *p)
+{
+	if (p->report.live || p->report.partial) {
+		fprintf(out, "  \"report\": {\"final\": %s, \"number\": %" PRIu64, p->report.partial ? "false" : "true",
+			p->report.number);
+		if (p->report.reason) {
+			fputs(", \"reason\": ", out);
+			hesper_json_write_string(out, p->report.reason);
+		}
+		fputs("},\n", out);
+	}
+	if (!p->capture.set)
+		return;
+	const struct hesper_capture_info *c = &p->capture;
+	fputs("  \"capture\": {\"start\": ", out);
+	put_field(out, c->start, sizeof(c->start));
+	fputs(", \"stop\": ", out);
+	put_field(out, c->stop, sizeof(c->stop));
+	fprintf(out, ", \"state\": \"%s\"", c->closed ? "closed" : c->opened ? "open" : "not opened");
+	if (c->opened)
+		fprintf(out, ", \"opened_ns\": %" PRIu64, c->opened_ns);
+	if (c->closed)
+		fprintf(out, ", \"closed_ns\": %" PRIu64, c->closed_ns);
+	fprintf(out, ", \"dispatches_outside\": %" PRIu64 "},\n", c->outside);
+}
+
 int
 hesper_report_json(FILE *out, const struct hesper_profile *p)
 {
@@ -296,6 +324,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
 		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
 		p->copies_ahead);
+	put_live(out, p);
 	/* memory_operations only when some ran: summaries of programs without any stay as they were. */
 	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, hesper_memops_count(&p->memops) ? ",\n" : "\n}\n"))
 		goto out;

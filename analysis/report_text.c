@@ -253,6 +253,29 @@ print_memops(FILE *out, const struct hesper_profile *p)
 	}
 }
 
+/* The lines on a report written while the program runs, and on the capture window. */
+static void
+put_live(FILE *out, const struct hesper_profile *p)
+{
+	char a[32], b[32];
+	const struct hesper_capture_info *c = &p->capture;
+
+	if (p->report.partial)
+		fprintf(out, "  report       #%" PRIu64 " (%s), written while the program runs\n", p->report.number,
+			p->report.reason ? p->report.reason : "?");
+	if (!c->set)
+		return;
+	fprintf(out, "  capture      from %s", c->start[0] ? c->start : "the start");
+	if (c->opened)
+		fprintf(out, " (opened at %s)", hesper_format_duration(a, sizeof(a), (double)c->opened_ns));
+	else
+		fputs(" (not opened)", out);
+	fprintf(out, " to %s", c->stop[0] ? c->stop : "the end");
+	if (c->closed)
+		fprintf(out, " (closed at %s)", hesper_format_duration(b, sizeof(b), (double)c->closed_ns));
+	fprintf(out, "; %" PRIu64 " dispatches outside it counted, not timed\n", c->outside);
+}
+
 int
 hesper_report_text(FILE *out, const struct hesper_profile *p)
 {
@@ -294,16 +317,20 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		fprintf(out, "\n  Hesper cost  %" PRIu64 " timestamps written, %s host time in hooks\n",
 			p->timestamps_written, hesper_format_duration(b, sizeof(b), (double)p->hook_ns));
 	}
+	put_live(out, p);
 	fputc('\n', out);
 
 	print_table(out, rows, n, kernel_cols, sizeof(kernel_cols) / sizeof(kernel_cols[0]));
 	n_estimated = hesper_rows_not_all_timed(rows, n);
 	if (n_estimated) {
 		/* Say why: a choice (mode, sampling) or a loss (dropped); both can hold. */
-		bool chosen = strcmp(p->mode, "dispatch") != 0 || p->sample_every > 1;
+		bool chosen = strcmp(p->mode, "dispatch") != 0 || p->sample_every > 1 || p->capture.set;
 		fprintf(out, "\nNote: %zu of %zu kernels ran more often than they were timed (%s%s%s);\n"
 			"totals marked ~ are estimates (Avg x Instances), and '-' means never timed.\n",
-			n_estimated, n, chosen ? (p->sample_every > 1 ? "sampling" : "submit mode") : "",
+			n_estimated, n, chosen ? (p->sample_every > 1		   ? "sampling"
+				    : strcmp(p->mode, "dispatch") != 0 ? "submit mode"
+								       : "the capture window")
+				 : "",
 			chosen && p->dropped ? "; " : "",
 			p->dropped ? "dropped dispatches, see below" : chosen ? "" : "not every run could be timed");
 	}

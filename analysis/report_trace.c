@@ -14,10 +14,12 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 
 #include "trace_layout.h"
+#include "trace_spool.h"
 
 #ifndef HESPER_VERSION
 #define HESPER_VERSION "unknown"
@@ -166,6 +168,106 @@ put_metadata(FILE *out, const struct hesper_profile *p, const struct hesper_trac
 		l->track_count);
 }
 
+/* --- the trace from a spool: every event, read back in chunks (HESPER_TRACE_ALL) --- */
+
+/* A spooled track's thread id: as track_tid() for the layout's tracks. */
+static uint64_t
+spool_tid(const struct hesper_trace_spool *s, size_t track)
+{
+	const struct hesper_trace_track *t = &s->tracks[track];
+
+	if (hesper_trace_kind_is_host(t->kind) && t->lane == 1 && t->key > 0 && t->key < GPU_TID_BASE)
+		return t->key;
+	return GPU_TID_BASE + track;
+}
+
+struct spool_writer {
+	FILE *out;
+	const struct hesper_profile *p;
+	uint64_t origin;
+};
+
+static int
+put_spooled(const struct hesper_spool_record *r, void *arg)
+{
+	struct spool_writer *w = arg;
+
+	put_event(w->out, w->p, &r->event, spool_tid(w->p->trace.spool, r->track), w->origin);
+	return ferror(w->out) ? -1 : 0;
+}
+
+/* Track order as the layout's: GPU groups by queue then kind, then host threads; lanes in order. */
+static int
+compare_tracks(const void *pa, const void *pb, void *tracks)
+{
+	const struct hesper_trace_track *t = tracks;
+	const struct hesper_trace_track *a = &t[*(const size_t *)pa], *b = &t[*(const size_t *)pb];
+	unsigned ha = hesper_trace_kind_is_host(a->kind), hb = hesper_trace_kind_is_host(b->kind);
+
+	if (ha != hb)
+		return ha < hb ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return (a->lane > b->lane) - (a->lane < b->lane);
+}
+
+static int
+write_spooled(FILE *out, const struct hesper_profile *p)
+{
+	struct hesper_trace_spool *s = p->trace.spool;
+	const struct hesper_trace *t = &p->trace;
+	char name[TRACK_NAME_MAX];
+	uint64_t origin = t->origin_ns && t->origin_ns <= s->first_start_ns ? t->origin_ns
+		: s->first_start_ns != UINT64_MAX ? s->first_start_ns : t->origin_ns;
+	size_t *order = malloc((s->track_count ? s->track_count : 1) * sizeof(*order));
+	int ret = -1;
+
+	if (!order)
+		return -1;
+	for (size_t i = 0; i < s->track_count; i++)
+		order[i] = i;
+	qsort_r(order, s->track_count, sizeof(*order), compare_tracks, s->tracks);
+
+	fputs("{\"displayTimeUnit\": \"ns\",\n\"traceEvents\": [\n", out);
+	snprintf(name, sizeof(name), "%.*s", HESPER_NAME_MAX, p->exe[0] ? p->exe : "?");
+	put_metadata_event(out, p->pid, 0, "process_name", "name", name, 0);
+	snprintf(name, sizeof(name), "host %.*s", HESPER_NAME_MAX, p->host[0] ? p->host : "?");
+	put_metadata_event(out, p->pid, 0, "process_labels", "labels", name, 0);
+	for (size_t i = 0; i < s->track_count; i++) {
+		hesper_trace_track_name(name, sizeof(name), p, &s->tracks[order[i]]);
+		put_metadata_event(out, p->pid, spool_tid(s, order[i]), "thread_name", "name", name, 0);
+		put_metadata_event(out, p->pid, spool_tid(s, order[i]), "thread_sort_index", "sort_index", NULL, i);
+	}
+	struct spool_writer w = {out, p, origin};
+	if (hesper_trace_spool_each(s, put_spooled, &w) != 0)
+		goto out;
+	fprintf(out, "{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
+		"\"args\": {\"sort_index\": 0}}\n],\n", p->pid);
+	fputs("\"metadata\": {\"schema\": \"hesper-trace/1\", \"hesper_version\": ", out);
+	hesper_json_write_string(out, HESPER_VERSION);
+	fprintf(out, ", \"pid\": %d, \"exe\": ", p->pid);
+	hesper_json_write_string(out, p->exe);
+	fputs(", \"host\": ", out);
+	hesper_json_write_string(out, p->host);
+	fprintf(out, ",\n  \"clock\": \"CLOCK_MONOTONIC\", \"origin_ns\": %" PRIu64 ", \"calibrated\": %s, "
+		"\"alignment_error_ns\": ", origin, t->calibrated ? "true" : "false");
+	if (t->alignment_error_ns >= 0 && isfinite(t->alignment_error_ns))
+		fprintf(out, "%.17g", t->alignment_error_ns);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n  \"events\": %" PRIu64 ", \"events_left_out\": %" PRIu64 ", \"max_events\": null"
+		", \"events_not_drawn\": %" PRIu64 ", \"tracks\": %zu, \"streamed\": true}\n}\n", s->count, s->lost,
+		s->unplaced, s->track_count);
+	ret = 0;
+out:
+	free(order);
+	if (fflush(out) != 0 || ferror(out))
+		ret = -1;
+	return ret;
+}
+
 int
 hesper_report_trace(FILE *out, const struct hesper_profile *p)
 {
@@ -175,6 +277,8 @@ hesper_report_trace(FILE *out, const struct hesper_profile *p)
 	uint64_t origin = hesper_trace_origin(t);
 	int ret = -1;
 
+	if (t->spool)
+		return write_spooled(out, p);
 	if (hesper_trace_layout_build(&l, t->events, t->count) != 0)
 		return -1;
 

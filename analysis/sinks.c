@@ -559,6 +559,13 @@ hesper_sinks_close(const struct hesper_sink_list *list)
 int
 hesper_sinks_write(const struct hesper_sink_list *list, const struct hesper_profile *p, FILE *err)
 {
+	return hesper_sinks_write_some(list, p, false, err);
+}
+
+int
+hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper_profile *p, bool files_only,
+			FILE *err)
+{
 	struct pipe_guard guard;
 	int failed = 0;
 
@@ -567,6 +574,8 @@ hesper_sinks_write(const struct hesper_sink_list *list, const struct hesper_prof
 		struct hesper_sink *s = &list->items[i];
 		int ret;
 
+		if (files_only && !s->path)
+			continue;
 		switch (s->kind) {
 		case HESPER_SINK_STDOUT:
 		case HESPER_SINK_STDERR:

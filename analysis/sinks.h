@@ -85,6 +85,10 @@ void hesper_sinks_free(struct hesper_sink_list *list);
  */
 int hesper_sinks_write(const struct hesper_sink_list *list, const struct hesper_profile *p, FILE *err);
 
+/* hesper_sinks_write, or with @files_only only the sinks with a PATH (a report while the program runs). */
+int hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper_profile *p, bool files_only,
+			    FILE *err);
+
 /* True when a sink of @list takes every timeline event (hesper_sinks_stream): an sqlite sink. */
 bool hesper_sinks_streaming(const struct hesper_sink_list *list);
 

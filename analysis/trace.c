@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "trace_spool.h"
+
 void hesper_trace_init(struct hesper_trace *t, uint64_t max_events)
 {
 	t->events = NULL;
@@ -13,10 +15,13 @@ void hesper_trace_init(struct hesper_trace *t, uint64_t max_events)
 	t->calibrated = false;
 	t->alignment_error_ns = -1.0;
 	t->origin_ns = 0;
+	t->spool = NULL;
 }
 
 bool hesper_trace_add(struct hesper_trace *t, const struct hesper_trace_event *e)
 {
+	if (t->spool)
+		(void)hesper_trace_spool_add(t->spool, e); /* its losses are counted in the spool */
 	if (t->count >= t->max_events)
 		goto left_out;
 	if (t->count == t->capacity) {
@@ -41,5 +46,7 @@ void hesper_trace_free(struct hesper_trace *t)
 {
 	free(t->events);
 	t->events = NULL;
+	hesper_trace_spool_close(t->spool);
+	t->spool = NULL;
 	t->count = t->capacity = 0;
 }

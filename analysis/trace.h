@@ -37,6 +37,8 @@ struct hesper_trace_event {
 	uint32_t local_size[3];   /* the kernel's work-group size (DISPATCH); 0 0 0 unknown */
 };
 
+struct hesper_trace_spool;
+
 struct hesper_trace {
 	struct hesper_trace_event *events;
 	size_t count, capacity;
@@ -45,15 +47,20 @@ struct hesper_trace {
 	bool calibrated;          /* GPU times placed with calibrated timestamps */
 	double alignment_error_ns; /* bound on the GPU-to-host placement error; negative when unknown */
 	uint64_t origin_ns;       /* host time that trace time 0 stands for (process start) */
+	struct hesper_trace_spool *spool; /* when set, every event also streams there, uncapped,
+					     and the trace report is written from it (trace_spool.h) */
 };
 
 /* Makes @t empty with room for at most @max_events events. */
 void hesper_trace_init(struct hesper_trace *t, uint64_t max_events);
 
-/* Keeps a copy of @e; returns false (and counts it as left out) past the cap or out of memory. */
+/*
+ * Keeps a copy of @e; returns false (and counts it as left out) past the cap or out of
+ * memory. With a spool, also streams it there, cap or not.
+ */
 bool hesper_trace_add(struct hesper_trace *t, const struct hesper_trace_event *e);
 
-/* Frees the events. */
+/* Frees the events and closes the spool. */
 void hesper_trace_free(struct hesper_trace *t);
 
 #endif

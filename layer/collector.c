@@ -12,8 +12,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "capture.h"
 #include "collector.h"
 #include "device.h"
+#include "live.h"
 #include "process.h"
 #include "profile.h"
 #include "recording.h"
@@ -318,8 +320,22 @@ static void close_span(struct hesper_profile *p, struct batch_span *span, const 
 	span->any = false;
 }
 
-/* Adds one recording's run to the profile. Called with the process lock held. */
-static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+/* Of a run of @repeat dispatches at @pos, those inside @window: [*lo, *hi) from the run's first. */
+static void window_part(struct hesper_capture_span window, uint64_t pos, uint64_t repeat, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t from = window.from > pos ? window.from - pos : 0;
+	uint64_t to = window.to > pos ? window.to - pos : 0;
+	*lo = from < repeat ? from : repeat;
+	*hi = to < repeat ? to : repeat;
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
+/*
+ * Adds one recording's run to the profile; returns whether any of it was inside the
+ * capture window. Called with the process lock held.
+ */
+static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 			       const struct hesper_occurrence *o, struct batch_span *span, struct hesper_name *unknown,
 			       bool trace)
 {
@@ -334,10 +350,13 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 				     : NULL;
 	uint64_t runs = 1;
 	uint64_t untimed_runs = ts ? 0 : 1;
+	uint32_t opened_at; /* the region that opened the capture window in this run, if one did */
+	struct hesper_capture_span window = hesper_capture_run(rec, sub->host_ns, &opened_at);
+	bool inside = window.from < window.to;
 
 	p->timestamps_written += (uint64_t)rec->queries_used * runs;
 	p->dropped += rec->lost_dispatches * runs;
-	if (ts && rec->cb_query != HESPER_NO_QUERY) {
+	if (ts && rec->cb_query != HESPER_NO_QUERY && inside) {
 		uint64_t start = extend_ticks(q, ts[rec->cb_query], mask);
 		uint64_t end = extend_ticks(q, ts[rec->cb_query + 1], mask);
 		if (end > start) {
@@ -362,6 +381,7 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 			span->end = end > span->end ? end : span->end;
 		}
 	}
+	uint64_t pos = 0; /* dispatches of the run before this record */
 	for (size_t i = 0; i < rec->dispatch_count; i++) {
 		const struct hesper_dispatch_record *d = &rec->dispatches[i];
 		if (d->memop) {
@@ -372,10 +392,22 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		struct hesper_kernel *row = row_of(p->kernels, kernel, true);
 		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
 		bool timed = ts && d->start != HESPER_NO_QUERY;
-		uint64_t untimed = (timed ? untimed_runs : runs) * d->repeat;
+		uint64_t lo, hi;
+		window_part(window, pos, d->repeat, &lo, &hi);
+		pos += d->repeat;
+		/* Outside the capture window: counted, not timed, not dropped. */
+		uint64_t outside = d->repeat - (hi - lo);
+		if (outside) {
+			if (row)
+				hesper_kernel_count_untimed(row, outside);
+			if (lrow)
+				hesper_kernel_count_untimed(lrow, outside);
+			hesper_capture_count_outside(outside);
+		}
+		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
 		if (row)
 			note_shapes(row, kernel, d);
-		for (uint32_t k = 0; timed && k < d->repeat; k++) {
+		for (uint32_t k = (uint32_t)lo; timed && k < hi; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 			uint64_t ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);
 			if (row)
@@ -402,6 +434,13 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		struct hesper_kernel *row = hesper_kernel_table_get(p->regions, r->label->text);
 		if (!row)
 			continue;
+		/* Inside: begun after the region that opened the window, before the window closed. */
+		bool in_window = inside && (opened_at == UINT32_MAX || i >= opened_at) &&
+				 r->begin_at < window.to && r->begin_at >= window.from;
+		if (!in_window) {
+			hesper_kernel_count_untimed(row, runs);
+			continue;
+		}
 		bool timed = ts && r->query != HESPER_NO_QUERY;
 		if (timed) {
 			hesper_kernel_record(row, interval_ns(ts[r->query], ts[r->query + 1], mask, period, &p->clamped));
@@ -413,6 +452,7 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		if (untimed)
 			hesper_kernel_count_untimed(row, untimed);
 	}
+	return inside;
 }
 
 /* Adds a finished (or abandoned, when @lost) submission to the profile. */
@@ -435,6 +475,7 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 	pthread_mutex_lock(&proc->lock);
 	struct hesper_profile *p = proc->profile;
 	struct batch_span span = {0};
+	struct hesper_trace_event submit_event = {0}; /* kept when any of the submission was inside the capture window */
 	p->copies_ahead += ahead;
 	p->queues[q->profile_queue].submits += sub->batch_count;
 	if (trace) {
@@ -445,7 +486,7 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 				first_start = sub->kit.out.mapped + o->base + o->rec->cb_query;
 		}
 		sync_clock(p, dev, sub, first_start);
-		struct hesper_trace_event e = {
+		submit_event = (struct hesper_trace_event){
 			.kind = HESPER_TRACE_HOST_SUBMIT,
 			.device = dev->profile_device,
 			.queue = q->profile_queue,
@@ -455,10 +496,12 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 			.end_ns = sub->host_end_ns,
 			.submission = sub->index,
 		};
-		hesper_collector_event(p, &e);
 	}
+	bool inside = false;
 	for (size_t i = 0; i < sub->occ_count; i++)
-		account_occurrence(p, q, sub, &sub->occ[i], &span, unknown, trace && dev->clock.valid);
+		inside |= account_occurrence(p, q, sub, &sub->occ[i], &span, unknown, trace && dev->clock.valid);
+	if (trace && (inside || !hesper_capture_set()))
+		hesper_collector_event(p, &submit_event);
 	close_span(p, &span, q, sub, trace && dev->clock.valid);
 	p->collector_ns += hesper_now_ns() - t0;
 	pthread_mutex_unlock(&proc->lock);
@@ -580,6 +623,7 @@ static void *collector_main(void *arg)
 		pthread_mutex_unlock(&collector.harvest);
 		/* One transaction per harvested batch, outside every lock the program's threads take. */
 		hesper_collector_drain_events();
+		hesper_live_poll();
 
 		pthread_mutex_lock(&collector.lock);
 		if (collector.stop) {

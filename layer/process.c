@@ -9,12 +9,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "collector.h"
 #include "hooks.h"
+#include "live.h"
 #include "process.h"
 #include "profile.h"
 #include "report_sqlite.h"
 #include "sinks.h"
+#include "trace_spool.h"
 
 extern char **environ;
 
@@ -24,6 +27,7 @@ static struct hesper_process process;
 static pthread_once_t process_once = PTHREAD_ONCE_INIT;
 static struct hesper_sink_list sinks;
 static pthread_mutex_t sinks_lock = PTHREAD_MUTEX_INITIALIZER; /* streaming and writing never overlap */
+static bool has_file_sink; /* a sink of @sinks has a PATH: reports while the program runs go there */
 static atomic_uint_fast64_t record_hook_ns;
 
 static struct {
@@ -65,6 +69,22 @@ static void read_exe(char *out, size_t size)
 	out[len] = '\0';
 }
 
+/* HESPER_TRACE_ALL: every timeline event streams to a temporary file for the trace: sink. */
+static void start_spool(struct hesper_process *p)
+{
+	bool trace_sink = false;
+	for (size_t i = 0; i < sinks.count; i++)
+		trace_sink |= sinks.items[i].kind == HESPER_SINK_TRACE;
+	if (!trace_sink) {
+		hesper_log("HESPER_TRACE_ALL applies to the trace: sink, and HESPER_REPORT has none");
+		return;
+	}
+	p->profile->trace.spool = hesper_trace_spool_open();
+	if (!p->profile->trace.spool)
+		hesper_log("HESPER_TRACE_ALL: cannot create a temporary file (%s); the trace keeps at most "
+			   "HESPER_MAX_EVENTS events", strerror(errno));
+}
+
 static void process_init(void)
 {
 	struct hesper_process *p = &process;
@@ -102,6 +122,11 @@ static void process_init(void)
 		p->keep_trace |= kind == HESPER_SINK_TRACE || kind == HESPER_SINK_HTML;
 		p->stream_events |= kind == HESPER_SINK_SQLITE;
 	}
+	for (size_t i = 0; i < sinks.count; i++)
+		has_file_sink |= sinks.items[i].path != NULL;
+	hesper_capture_init(&p->settings, p->start_ns);
+	if (p->settings.trace_all)
+		start_spool(p);
 }
 
 struct hesper_process *hesper_process(void)
@@ -174,16 +199,31 @@ void hesper_add_record_hook_ns(uint64_t ns)
  * Writes @profile to every sink (the profile's lock held): the queued timeline events go
  * to the database first, so its summary never describes rows it lacks. @final (the exit
  * report, always the last) closes the database after. A periodic rewrite calls this too,
- * with @final false.
+ * with @final false: then only the sinks with a PATH are written (not stdout, stderr).
  */
 static void write_sinks(struct hesper_profile *profile, bool final)
 {
 	hesper_collector_drain_events();
 	pthread_mutex_lock(&sinks_lock);
-	hesper_sinks_write(&sinks, profile, stderr);
+	hesper_sinks_write_some(&sinks, profile, !final, stderr);
 	if (final)
 		hesper_sinks_close(&sinks);
 	pthread_mutex_unlock(&sinks_lock);
+}
+
+bool hesper_process_has_file_sink(void)
+{
+	hesper_process();
+	return has_file_sink;
+}
+
+/* The numbers a report takes at the moment it is written. Called with the process lock held. */
+static void stamp_profile(struct hesper_process *p)
+{
+	p->profile->wall_ns = hesper_now_ns() - p->start_ns;
+	p->profile->submit_hook_ns = hesper_submit_hook_ns();
+	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
+	hesper_capture_describe(&p->profile->capture);
 }
 
 void hesper_process_report(void)
@@ -195,11 +235,29 @@ void hesper_process_report(void)
 		return;
 	}
 	p->reported = true;
-	p->profile->wall_ns = hesper_now_ns() - p->start_ns;
-	p->profile->submit_hook_ns = hesper_submit_hook_ns();
-	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
+	stamp_profile(p);
+	p->profile->report.partial = false;
+	p->profile->report.reason = NULL;
 	fflush(stdout);
 	write_sinks(p->profile, true);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void hesper_process_report_partial(const char *reason)
+{
+	struct hesper_process *p = hesper_process();
+	pthread_mutex_lock(&p->lock);
+	/* Under the lock the exit report also takes: none is written after it. */
+	if (!p->reported && p->profile && has_file_sink) {
+		stamp_profile(p);
+		p->profile->report.partial = true;
+		p->profile->report.reason = reason;
+		/* A sink that cannot be written says so once (the sink remembers), not at every interval. */
+		write_sinks(p->profile, false);
+		p->profile->report.partial = false;
+		p->profile->report.reason = NULL;
+		p->profile->report.number++;
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -317,4 +375,5 @@ void hesper_process_register_exit(void)
 	if (atexit(at_exit) != 0)
 		hesper_log("cannot register the exit handler; no report will be written");
 	watch_signals();
+	hesper_live_start();
 }

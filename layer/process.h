@@ -82,6 +82,16 @@ void hesper_process_exit_after_driver(void);
 /* Writes the report to every sink, once per process. */
 void hesper_process_report(void);
 
+/*
+ * Writes the report so far to the file sinks only (the program's stdout and stderr get the
+ * exit report alone), marked partial with @reason ("interval", "signal", "control"). Does
+ * nothing once the exit report was written. Called by the collector thread.
+ */
+void hesper_process_report_partial(const char *reason);
+
+/* True when HESPER_REPORT names at least one file sink. */
+bool hesper_process_has_file_sink(void);
+
 /* One line on stderr, prefixed "hesper: ". */
 void hesper_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

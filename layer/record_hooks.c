@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "command_buffer.h"
 #include "device.h"
 #include "hooks.h"
@@ -58,8 +59,8 @@ static struct hesper_name *innermost_label(const struct hesper_recording *rec)
 static bool sampled(struct hesper_name *kernel)
 {
 	const struct hesper_settings *set = &hesper_process()->settings;
-	if (set->mode != HESPER_MODE_DISPATCH)
-		return false;
+	if (set->mode != HESPER_MODE_DISPATCH || hesper_capture_closed())
+		return false; /* past the capture window: recordings from now on run outside it */
 	if (set->sample_every <= 1 || !kernel)
 		return true;
 	/* Every N-th recorded dispatch of each kernel, the first always, so rare kernels are seen. */
@@ -117,9 +118,11 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 	next->dropped = dropped;
 	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], next)) {
 		rec->dispatches[rec->dispatch_count - 1].repeat++;
+		rec->dispatch_total++;
 	} else if (hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
 				      sizeof(*rec->dispatches))) {
 		rec->dispatches[rec->dispatch_count++] = *next;
+		rec->dispatch_total += !next->memop;
 	} else {
 		rec->lost_dispatches += !next->memop;
 		return end; /* the closing timestamp is still written, so no query taken stays unwritten */
@@ -382,7 +385,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 		return; /* the depth still counts, so the matching end stays matched */
 	uint32_t q = sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
 	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
-	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name, .query = q};
+	rec->regions[rec->region_count++] = (struct hesper_region_record){
+		.label = name, .query = q, .begin_at = rec->dispatch_total, .end_at = HESPER_REGION_OPEN};
 	if (q != HESPER_NO_QUERY)
 		hesper_recording_write_timestamp(rec, cb, HESPER_START_STAGE, q);
 }
@@ -397,6 +401,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 	if (rec && rec->label_depth > 0) {
 		uint32_t depth = --rec->label_depth;
 		if (depth < HESPER_MAX_LABEL_DEPTH && rec->open_regions[depth] != HESPER_NO_REGION) {
+			rec->regions[rec->open_regions[depth]].end_at = rec->dispatch_total;
 			uint32_t q = rec->regions[rec->open_regions[depth]].query;
 			if (q != HESPER_NO_QUERY)
 				hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);

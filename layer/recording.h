@@ -66,10 +66,15 @@ struct hesper_dispatch_record {
 
 #define HESPER_MAX_RUN 0x3fffffffu
 
+/* An end position of a label range not ended in its recording. */
+#define HESPER_REGION_OPEN UINT64_MAX
+
 /* One debug-utils label range as recorded. */
 struct hesper_region_record {
 	struct hesper_name *label;
 	uint32_t query;                     /* first of a pair, or HESPER_NO_QUERY */
+	uint64_t begin_at, end_at;          /* dispatches recorded before its begin and before its end
+					       (end_at HESPER_REGION_OPEN until ended): its place among them */
 };
 
 struct hesper_recording {
@@ -91,6 +96,7 @@ struct hesper_recording {
 	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
 	struct hesper_dispatch_record *dispatches;
 	size_t dispatch_count, dispatch_capacity;
+	uint64_t dispatch_total;            /* dispatches in @dispatches, each of a run counted */
 	struct hesper_region_record *regions;
 	size_t region_count, region_capacity;
 	uint32_t open_regions[HESPER_MAX_LABEL_DEPTH]; /* indices into regions */

@@ -9,6 +9,7 @@
  */
 #include "settings.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -24,6 +25,12 @@ enum setting_kind {
 	SETTING_MAX_QUERIES,
 	SETTING_COPY,
 	SETTING_DISABLE,
+	SETTING_INTERVAL,
+	SETTING_REPORT_SIGNAL,
+	SETTING_CONTROL,
+	SETTING_START,
+	SETTING_STOP,
+	SETTING_TRACE_ALL,
 };
 
 struct setting {
@@ -42,6 +49,12 @@ static const struct setting settings[] = {
 	{ "HESPER_MAX_QUERIES", SETTING_MAX_QUERIES, 0, 1000000000 },
 	{ "HESPER_COPY", SETTING_COPY, 0, 0 },
 	{ "HESPER_DISABLE", SETTING_DISABLE, 0, 0 },
+	{ "HESPER_INTERVAL", SETTING_INTERVAL, 100, 86400000 },          /* ms */
+	{ "HESPER_REPORT_SIGNAL", SETTING_REPORT_SIGNAL, 0, 0 },
+	{ "HESPER_CONTROL", SETTING_CONTROL, 0, 0 },
+	{ "HESPER_START", SETTING_START, 0, 1000000000000000000ull },   /* ns */
+	{ "HESPER_STOP", SETTING_STOP, 1000000, 1000000000000000000ull }, /* ns */
+	{ "HESPER_TRACE_ALL", SETTING_TRACE_ALL, 0, 0 },
 };
 
 #define SETTING_COUNT (sizeof settings / sizeof settings[0])
@@ -56,6 +69,12 @@ hesper_settings_default(struct hesper_settings *s)
 	s->max_queries = 64u << 20;
 	s->copy = HESPER_COPY_AUTO;
 	s->disabled = false;
+	s->interval_ms = 0;
+	s->report_signal = 0;
+	s->control_path[0] = '\0';
+	memset(&s->start, 0, sizeof(s->start));
+	memset(&s->stop, 0, sizeof(s->stop));
+	s->trace_all = false;
 }
 
 const char *
@@ -168,6 +187,167 @@ parse_bool(struct span v, bool *out)
 }
 
 /*
+ * Seconds as plain decimal with an optional fraction ("2", "0.25", "1.5"), into ns;
+ * fractions past the ns are refused rather than rounded.
+ */
+static bool
+parse_seconds(struct span v, uint64_t *ns)
+{
+	const char *dot = memchr(v.p, '.', v.len);
+	struct span whole = { v.p, dot ? (size_t)(dot - v.p) : v.len };
+	uint64_t secs, frac = 0;
+
+	if (whole.len == 0 || !parse_number(whole, 0, 1000000000ull, &secs))
+		return false;
+	if (dot) {
+		size_t digits = v.len - whole.len - 1;
+
+		if (digits == 0 || digits > 9)
+			return false;
+		for (size_t i = 0; i < digits; i++) {
+			char c = dot[1 + i];
+
+			if (c < '0' || c > '9')
+				return false;
+			frac = frac * 10 + (uint64_t)(c - '0');
+		}
+		for (size_t i = digits; i < 9; i++)
+			frac *= 10;
+	}
+	*ns = secs * 1000000000ull + frac;
+	return true;
+}
+
+/*
+ * Signals a user may pick for HESPER_REPORT_SIGNAL: those whose default action does not
+ * matter to a long-running program's author or that exist for user requests. Signals the
+ * kernel sends for faults (SEGV, BUS, FPE, ILL, TRAP, SYS), the ones that cannot be caught
+ * (KILL, STOP), job control (TSTP, TTIN, TTOU, CONT, CHLD), and INT/TERM (Hesper's exit
+ * report) are refused.
+ */
+static const struct {
+	const char *name;
+	int number;
+} report_signals[] = {
+	{ "hup", SIGHUP },   { "quit", SIGQUIT }, { "usr1", SIGUSR1 }, { "usr2", SIGUSR2 },
+	{ "alrm", SIGALRM }, { "winch", SIGWINCH }, { "urg", SIGURG }, { "pwr", SIGPWR },
+	{ "prof", SIGPROF }, { "vtalrm", SIGVTALRM }, { "xcpu", SIGXCPU }, { "xfsz", SIGXFSZ },
+	{ "io", SIGIO },     { "stkflt", SIGSTKFLT },
+};
+
+static bool
+signal_allowed(int sig)
+{
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return true;
+	for (size_t i = 0; i < sizeof report_signals / sizeof report_signals[0]; i++)
+		if (report_signals[i].number == sig)
+			return true;
+	return false;
+}
+
+/* A signal by name (USR1, SIGUSR1, RTMIN+2, RTMAX-1; any case) or number. */
+static bool
+parse_signal(struct span v, int *out)
+{
+	uint64_t n;
+
+	if (parse_number(v, 1, (uint64_t)SIGRTMAX, &n)) {
+		if (!signal_allowed((int)n))
+			return false;
+		*out = (int)n;
+		return true;
+	}
+	if (v.len >= 3 && equals_nocase((struct span){ v.p, 3 }, "sig")) {
+		v.p += 3;
+		v.len -= 3;
+	}
+	for (size_t i = 0; i < sizeof report_signals / sizeof report_signals[0]; i++) {
+		if (equals_nocase(v, report_signals[i].name)) {
+			*out = report_signals[i].number;
+			return true;
+		}
+	}
+	if (v.len >= 5 && (equals_nocase((struct span){ v.p, 5 }, "rtmin") ||
+			   equals_nocase((struct span){ v.p, 5 }, "rtmax"))) {
+		bool from_max = lower(v.p[3]) == 'a';
+		int sig = from_max ? SIGRTMAX : SIGRTMIN;
+
+		if (v.len > 5) {
+			if (v.p[5] != (from_max ? '-' : '+') ||
+			    !parse_number((struct span){ v.p + 6, v.len - 6 }, 0, (uint64_t)(SIGRTMAX - SIGRTMIN), &n))
+				return false;
+			sig = from_max ? sig - (int)n : sig + (int)n;
+		}
+		*out = sig;
+		return true;
+	}
+	return false;
+}
+
+/* "SECONDS" or "label:NAME" (and "#N" after NAME when @is_stop). */
+static bool
+parse_bound(struct span v, const struct setting *set, bool is_stop, struct hesper_capture_bound *out)
+{
+	struct hesper_capture_bound b = { 0 };
+
+	if (v.len >= 6 && equals_nocase((struct span){ v.p, 6 }, "label:")) {
+		struct span name = { v.p + 6, v.len - 6 };
+		const char *hash = NULL;
+
+		b.kind = HESPER_BOUND_LABEL;
+		b.nth = 1;
+		if (is_stop) {
+			/* The last '#', so that a label may hold one: "a#b#2". */
+			for (size_t i = name.len; i > 0; i--) {
+				if (name.p[i - 1] == '#') {
+					hash = name.p + i - 1;
+					break;
+				}
+			}
+			if (hash) {
+				struct span count = { hash + 1, (size_t)(name.p + name.len - hash - 1) };
+
+				if (!parse_number(count, 1, UINT64_MAX, &b.nth))
+					return false;
+				name.len = (size_t)(hash - name.p);
+			}
+		}
+		if (name.len == 0 || name.len >= sizeof b.label || memchr(name.p, '\0', name.len))
+			return false;
+		memcpy(b.label, name.p, name.len);
+		b.label[name.len] = '\0';
+		*out = b;
+		return true;
+	}
+	b.kind = HESPER_BOUND_TIME;
+	if (!parse_seconds(v, &b.ns) || b.ns < set->min || b.ns > set->max)
+		return false;
+	*out = b;
+	return true;
+}
+
+void
+hesper_capture_bound_format(const struct hesper_capture_bound *b, bool is_stop, char *out, size_t size)
+{
+	switch (b->kind) {
+	case HESPER_BOUND_NONE:
+		snprintf(out, size, "%s", "");
+		return;
+	case HESPER_BOUND_TIME:
+		snprintf(out, size, "%llu.%03llu s", (unsigned long long)(b->ns / 1000000000ull),
+			 (unsigned long long)(b->ns % 1000000000ull / 1000000ull));
+		return;
+	case HESPER_BOUND_LABEL:
+		if (is_stop)
+			snprintf(out, size, "label:%s#%llu", b->label, (unsigned long long)b->nth);
+		else
+			snprintf(out, size, "label:%s", b->label);
+		return;
+	}
+}
+
+/*
  * Writes @v into @dst as it may be shown in an error line: at most QUOTE_MAX bytes of
  * it, then "..." if there was more; bytes outside printable ASCII, quotes and
  * backslashes as \xHH. @dst holds QUOTE_MAX * 4 + 4 bytes.
@@ -276,13 +456,57 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 		reject_value(err, set->name, raw, "auto, wait or host");
 		return -1;
 	}
+	case SETTING_TRACE_ALL:
 	case SETTING_DISABLE:
 		if (parse_bool(v, &b)) {
-			s->disabled = b;
+			if (set->kind == SETTING_TRACE_ALL)
+				s->trace_all = b;
+			else
+				s->disabled = b;
 			return 0;
 		}
 		reject_value(err, set->name, raw, "1, 0, true, false, yes, no, on or off");
 		return -1;
+	case SETTING_INTERVAL:
+		if (parse_seconds(v, &n) && n % 1000000ull == 0 && n / 1000000ull >= set->min &&
+		    n / 1000000ull <= set->max) {
+			s->interval_ms = (uint32_t)(n / 1000000ull);
+			return 0;
+		}
+		reject_value(err, set->name, raw, "seconds from 0.1 to 86400, at most 3 decimals (e.g. 5 or 0.5)");
+		return -1;
+	case SETTING_REPORT_SIGNAL: {
+		int sig;
+
+		if (parse_signal(v, &sig)) {
+			s->report_signal = sig;
+			return 0;
+		}
+		reject_value(err, set->name, raw,
+			     "a signal name or number: HUP, QUIT, USR1, USR2, ALRM, WINCH, URG, PWR, PROF, VTALRM, "
+			     "XCPU, XFSZ, IO, STKFLT, RTMIN+N or RTMAX-N");
+		return -1;
+	}
+	case SETTING_CONTROL:
+		if (v.len > 0 && v.len < sizeof s->control_path) {
+			memcpy(s->control_path, v.p, v.len);
+			s->control_path[v.len] = '\0';
+			return 0;
+		}
+		reject_value(err, set->name, raw, "a file path (not empty, under 4096 bytes)");
+		return -1;
+	case SETTING_START:
+	case SETTING_STOP: {
+		bool is_stop = set->kind == SETTING_STOP;
+
+		if (parse_bound(v, set, is_stop, is_stop ? &s->stop : &s->start))
+			return 0;
+		reject_value(err, set->name, raw,
+			     is_stop ? "seconds after the window opened (0.001 to 1e9, e.g. 2.5), label:NAME or "
+				       "label:NAME#N (N from 1)"
+				     : "seconds after the start (0 to 1e9, e.g. 2.5) or label:NAME");
+		return -1;
+	}
 	case SETTING_SAMPLE:
 	case SETTING_MAX_EVENTS:
 	case SETTING_EXIT_TIMEOUT_MS:

@@ -13,6 +13,17 @@
  *                                 once the submission completed (host); auto (default) takes host
  *                                 on NVIDIA's driver, wait elsewhere
  *   HESPER_DISABLE=1              make the layer a pass-through
+ *   HESPER_INTERVAL=SECONDS       rewrite every file sink this often while the program runs
+ *                                 (0.1..86400, fractions to the millisecond; default off)
+ *   HESPER_REPORT_SIGNAL=SIG      write the file sinks when SIG arrives (HUP, QUIT, USR1, USR2,
+ *                                 WINCH, URG, PWR, RTMIN+N, RTMAX-N, with or without SIG, or a
+ *                                 number; default off)
+ *   HESPER_CONTROL=PATH           write the file sinks when PATH appears or its mtime changes
+ *   HESPER_TRACE_ALL=1            the trace: sink holds every event, streamed through a temporary
+ *                                 file (memory flat; HESPER_MAX_EVENTS still caps html:)
+ *   HESPER_START=SECONDS|label:NAME         open the capture window (default: at start)
+ *   HESPER_STOP=SECONDS|label:NAME[#N]      close it: SECONDS after it opened, or at the end
+ *                                 of the N-th (default 1st) run of label NAME inside it
  */
 #ifndef HESPER_SETTINGS_H
 #define HESPER_SETTINGS_H
@@ -32,6 +43,23 @@ enum hesper_copy {
 	HESPER_COPY_HOST,
 };
 
+#define HESPER_CONTROL_PATH_MAX 4096
+#define HESPER_CAPTURE_LABEL_MAX 256
+
+enum hesper_bound_kind {
+	HESPER_BOUND_NONE,  /* the window opens at start / never closes */
+	HESPER_BOUND_TIME,  /* HESPER_START: seconds after the process start; HESPER_STOP: after opening */
+	HESPER_BOUND_LABEL, /* at the execution of a debug label */
+};
+
+/* One end of the capture window (HESPER_START or HESPER_STOP). */
+struct hesper_capture_bound {
+	enum hesper_bound_kind kind;
+	uint64_t ns;                          /* TIME */
+	char label[HESPER_CAPTURE_LABEL_MAX]; /* LABEL */
+	uint64_t nth;                         /* LABEL in HESPER_STOP: the run that closes it, from 1 */
+};
+
 struct hesper_settings {
 	enum hesper_mode mode;
 	uint32_t sample_every;
@@ -40,6 +68,11 @@ struct hesper_settings {
 	uint64_t max_queries;
 	enum hesper_copy copy;
 	bool disabled;
+	uint32_t interval_ms;                 /* 0: no interval reports */
+	int report_signal;                    /* 0: none */
+	char control_path[HESPER_CONTROL_PATH_MAX]; /* "": none */
+	struct hesper_capture_bound start, stop;
+	bool trace_all;
 };
 
 /* The defaults listed above. */
@@ -64,5 +97,8 @@ int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_var
 
 /* Name of @mode as used in reports ("dispatch", "submit"). */
 const char *hesper_mode_name(enum hesper_mode mode);
+
+/* The window bound @b as the user gave it ("2.5 s", "label:step#3"), into @out; "" when none. */
+void hesper_capture_bound_format(const struct hesper_capture_bound *b, bool is_stop, char *out, size_t size);
 
 #endif
