@@ -26,6 +26,11 @@ Cases:
                 (read while the program runs and at the end) holds every event, one per
                 dispatch, label, batch and submit call, while the JSON summary says the
                 capped timeline (for the HTML report) left events out.
+  interval_sinks  HESPER_INTERVAL=0.25 with the prom: and sqlite: sinks: the Prometheus file,
+                read with python3-prometheus-client's parser while the program runs, parses every
+                time and its counters never go down; the database, queried with the sqlite3 shell
+                while the program runs, only gains dispatches; at the end both agree with the
+                program's truth and the JSON summary.
   bad_input     bad values of the new settings, one at a time: one "hesper: " line each, the
                 program's stdout and exit code unchanged, the exit report exact.
 
@@ -43,6 +48,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_e2e as e2e  # noqa: E402
+import run_sinks  # noqa: E402
 
 READY = "long_run: ready"
 HESPER_LINE = "hesper: "
@@ -525,9 +531,82 @@ def case_bad_input(args, c, tmp):
     return "\n".join(context)
 
 
+def case_interval_sinks(args, c, tmp):
+    argv = [args.program, "steps", "16", "40", "180"]
+    base = baseline(args, tmp, argv)
+    prom, db, out = (os.path.join(tmp, n) for n in ("live.prom", "live.db", "live.json"))
+    try:
+        parse = run_sinks.prometheus_parser()
+    except ImportError as e:
+        c.fail("python3-prometheus-client is installed", str(e))
+        return ""
+    scrapes, bad, db_counts = [], [], []
+    last = {"prom": None}
+
+    def poll():
+        try:
+            st = os.stat(prom)
+        except FileNotFoundError:
+            st = None
+        if st is not None and (st.st_mtime_ns, st.st_ino) != last["prom"]:
+            last["prom"] = (st.st_mtime_ns, st.st_ino)
+            try:
+                with open(prom, encoding="utf-8") as f:
+                    text = f.read()
+                samples = {}
+                for fam in parse(text):
+                    for sm in fam.samples:
+                        if sm.labels.get("kernel", KERNEL) == KERNEL:
+                            samples[sm.name] = samples.get(sm.name, 0) + sm.value
+                scrapes.append(samples)
+            except Exception as e:  # the parser raises ValueError and others on a torn file
+                bad.append(str(e))
+        if os.path.exists(db) and len(db_counts) < 8:
+            sh = run_sinks.shutil.which("sqlite3")
+            if sh:
+                p = subprocess.run([sh, "-readonly", db, "SELECT count(*) FROM dispatches;"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
+                if p.returncode == 0 and p.stdout.strip().isdigit():
+                    db_counts.append(int(p.stdout.strip()))
+
+    run = LiveRun(argv, validation_env(args, {"HESPER_INTERVAL": "0.25",
+                                              "HESPER_REPORT": f"prom:{prom},sqlite:{db},json:{out}"}),
+                  tmp, poll=poll, period=0.05)
+    check_program(c, run, base, "interval_sinks")
+    c.check(not hesper_lines(run), "no 'hesper: ' line", "\n".join(hesper_lines(run)))
+    truth = e2e.parse_truth(run.out)
+    if not c.check(truth is not None, "the program prints its truth"):
+        return run.tail("interval_sinks")
+    want = truth["kernels"][0]["count"]
+    c.check(not bad, "every read of the Prometheus file while the program ran parsed", "\n".join(bad[:5]))
+    c.check(len(scrapes) >= 3, "at least three Prometheus files read", f"{len(scrapes)}")
+    for name in ("hesper_kernel_dispatches_total", "hesper_kernel_gpu_seconds_total",
+                 "hesper_overhead_seconds_total", "hesper_queue_busy_seconds_total"):
+        series = [sm.get(name) for sm in scrapes if sm.get(name) is not None]
+        c.check(len(series) >= 2 and series == sorted(series), f"{name} never goes down across rewrites",
+                f"{series}")
+    counts = [sm.get("hesper_kernel_dispatches_total") for sm in scrapes]
+    c.check(counts and counts[-1] == want, f"the last Prometheus file counts the {want} dispatches",
+            f"{counts[-1:]!r}")
+    c.check(len(set(x for x in counts if x is not None)) >= 2, "the counters grew while the program ran", f"{counts}")
+    c.check(db_counts == sorted(db_counts), "the database only gains dispatches while the program runs",
+            f"{db_counts}")
+    rep = e2e.load_json(c, out, "interval_sinks: the JSON summary is readable")
+    check_final(c, rep, truth, "interval_sinks")
+    rows = run_sinks.sqlite(c, db, f"SELECT count(*) AS n, sum(d.duration_ns) AS ns FROM dispatches d "
+                                   f"JOIN kernels k ON k.id = d.kernel WHERE k.name = '{KERNEL}';", "final count")
+    row = kernel_row(rep) if rep else None
+    if rows and row:
+        c.check(rows[0]["n"] == want, f"the database holds the {want} dispatches", f"{rows!r}")
+        c.check(rows[0]["ns"] == row.get("total_ns"), "the database's durations sum to the JSON total",
+                f"{rows[0]['ns']} vs {row.get('total_ns')}")
+    print(f"  Prometheus files read: {len(scrapes)}, dispatch counts {counts}; database counts {db_counts}")
+    return run.tail("interval_sinks")
+
+
 CASES = {"interval": case_interval, "signal": case_signal, "control": case_control,
          "window_label": case_window_label, "window_time": case_window_time, "trace_all": case_trace_all,
-         "bad_input": case_bad_input}
+         "bad_input": case_bad_input, "interval_sinks": case_interval_sinks}
 
 
 def main():
