@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "collector.h"
 #include "device.h"
 #include "process.h"
@@ -201,6 +202,42 @@ static void close_span(struct hesper_profile *p, struct batch_span *span, const 
 	span->any = false;
 }
 
+/*
+ * Adds the clock-timed dispatches of record @d (slots from @ts, NULL: none came back) to
+ * the profile; returns how many of them came back empty (a slot no work group wrote, or a
+ * copy that did not happen), to be counted as dropped.
+ */
+static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+			      const struct hesper_recording *rec, const struct hesper_dispatch_record *d,
+			      const uint64_t *ts, struct hesper_kernel *row, struct hesper_kernel *lrow,
+			      struct hesper_name *kernel, bool trace)
+{
+	const struct hesper_device *dev = q->dev;
+	uint64_t mask = dev->families[q->family].tick_mask;
+	double period = dev->props.limits.timestampPeriod;
+	uint64_t empty = 0;
+	for (uint32_t k = 0; ts && dev->clock_mode && k < d->repeat; k++) {
+		const uint64_t *slot = ts + hesper_clock_slot_word(dev, rec->queries_used, d->start + k);
+		/* (~earliest start, latest end); end 0: no work group wrote it; all ones: not copied */
+		if (slot[1] == 0 || slot[1] == HESPER_UNWRITTEN || slot[0] == HESPER_UNWRITTEN) {
+			empty++;
+			continue;
+		}
+		uint64_t start = hesper_clock_to_ticks(dev, ~slot[0]) & mask;
+		uint64_t end = hesper_clock_to_ticks(dev, slot[1]) & mask;
+		uint64_t ns = interval_ns(start, end, mask, period, &p->clamped);
+		if (row)
+			hesper_kernel_record(row, ns);
+		if (lrow)
+			hesper_kernel_record(lrow, ns);
+		p->collected++;
+		if (trace)
+			trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, start, end, d->groups, rec->command_buffer,
+				  sub->index);
+	}
+	return empty;
+}
+
 /* Adds one recording's run to the profile. Called with the process lock held. */
 static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 			       const struct hesper_occurrence *o, struct batch_span *span, struct hesper_name *unknown,
@@ -252,6 +289,18 @@ static void account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
 		bool timed = ts && d->start != HESPER_NO_QUERY;
 		uint64_t untimed = (timed ? untimed_runs : runs) * d->repeat;
+		if (d->clock) {
+			untimed = (timed ? 0 : runs * d->repeat);
+			untimed += account_clock(p, q, sub, rec, d, timed ? ts : NULL, row, lrow, kernel, trace);
+			if (untimed) {
+				if (row)
+					hesper_kernel_count_untimed(row, untimed);
+				if (lrow)
+					hesper_kernel_count_untimed(lrow, untimed);
+				p->dropped += untimed; /* every clock dispatch is meant to be timed */
+			}
+			continue;
+		}
 		for (uint32_t k = 0; timed && k < d->repeat; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 			uint64_t ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);

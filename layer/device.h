@@ -16,6 +16,7 @@
 #include "query_blocks.h"
 
 struct hesper_submission;
+struct hesper_clock_device;
 
 /* How a device's timestamps reach Hesper's results (HESPER_COPY; submission.h says more). */
 enum hesper_copy_way {
@@ -87,6 +88,9 @@ struct hesper_device {
 	struct hesper_map pools;            /* VkCommandPool -> struct hesper_command_pool */
 	struct hesper_map modules;          /* VkShaderModule -> struct hesper_module */
 	struct hesper_map pipelines;        /* VkPipeline -> struct hesper_pipeline */
+	struct hesper_map layouts;          /* clock mode: VkPipelineLayout -> Hesper's set in it (clock.c) */
+	struct hesper_clock_device *clock_mode; /* HESPER_MODE=clock state; NULL: timestamps only */
+	const char *clock_fallback;         /* HESPER_MODE=clock and no clock_mode: why not */
 	atomic_int collector_users;         /* collector waits in progress on this device */
 	atomic_bool closing;
 	atomic_bool lost;                   /* said once, when a wait first reports the device lost */

@@ -148,6 +148,15 @@ void hesper_add_record_hook_ns(uint64_t ns)
 		atomic_fetch_add_explicit(&record_hook_ns, ns, memory_order_relaxed);
 }
 
+void hesper_process_note_clock_fallback(const char *kernel, const char *why)
+{
+	struct hesper_process *p = hesper_process();
+	pthread_mutex_lock(&p->lock);
+	if (p->profile)
+		hesper_profile_add_clock_note(p->profile, kernel, why);
+	pthread_mutex_unlock(&p->lock);
+}
+
 void hesper_process_report(void)
 {
 	struct hesper_process *p = hesper_process();

@@ -65,6 +65,9 @@ void hesper_process_report(void);
 /* One line on stderr, prefixed "hesper: ". */
 void hesper_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Clock mode: notes in the report that @kernel is timed with timestamps because of @why. */
+void hesper_process_note_clock_fallback(const char *kernel, const char *why);
+
 /* Adds host time spent recording (sampled) to the process total. */
 void hesper_add_record_hook_ns(uint64_t ns);
 

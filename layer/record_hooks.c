@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "command_buffer.h"
 #include "device.h"
 #include "hooks.h"
@@ -40,8 +41,11 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 		return;
 	}
 	s->dev->next.CmdBindPipeline(cb, point, pipeline);
-	if (point == VK_PIPELINE_BIND_POINT_COMPUTE)
+	if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
 		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
+		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(s->dev, pipeline, &s->clock_set)
+						     : VK_NULL_HANDLE;
+	}
 }
 
 /* The innermost open debug label of @rec, or NULL. */
@@ -57,7 +61,8 @@ static struct hesper_name *innermost_label(const struct hesper_recording *rec)
 static bool sampled(struct hesper_name *kernel)
 {
 	const struct hesper_settings *set = &hesper_process()->settings;
-	if (set->mode != HESPER_MODE_DISPATCH)
+	/* Clock mode: what reaches here cannot be timed by the clock and gets timestamps. */
+	if (set->mode == HESPER_MODE_SUBMIT)
 		return false;
 	if (set->sample_every <= 1 || !kernel)
 		return true;
@@ -74,8 +79,12 @@ static bool sampled(struct hesper_name *kernel)
 static bool continues_run(const struct hesper_dispatch_record *run, const struct hesper_dispatch_record *next)
 {
 	if (run->kernel != next->kernel || run->label != next->label || run->dropped != next->dropped ||
-	    memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 || run->repeat == HESPER_MAX_RUN)
+	    run->clock != next->clock || memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 ||
+	    run->repeat == HESPER_MAX_RUN)
 		return false;
+	if (run->clock) /* consecutive clock slots */
+		return run->start == HESPER_NO_QUERY ? next->start == HESPER_NO_QUERY
+						     : next->start == run->start + run->repeat;
 	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
 		return run->start == next->start;
 	uint32_t last_end = run->end + run->repeat - 1;
@@ -86,14 +95,28 @@ static bool continues_run(const struct hesper_dispatch_record *run, const struct
 static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
 	struct hesper_recording *rec = s->rec;
-	if (!rec)
+	if (!rec) {
+		if (s->clock_layout) /* the instrumented kernel needs its buffer all the same */
+			hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
 		return HESPER_NO_QUERY;
+	}
 	/* Time one hook in 64 per thread (reading the clock costs as much as the hook). */
 	static _Thread_local uint32_t hook_tick;
 	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
 	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
-	bool dropped = false;
-	if (sampled(s->bound_kernel)) {
+	bool dropped = false, clock = false;
+	if (s->clock_layout) {
+		/* Clock mode: this dispatch's slot, bound at Hesper's set; no timestamp, no barrier. */
+		clock = true;
+		if (rec->primary) {
+			start = hesper_clock_bind_slot(rec, cb, s->clock_layout, s->clock_set);
+		} else {
+			/* A secondary's slots would need copying per execution: counted, not timed. */
+			hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
+			start = HESPER_NO_QUERY;
+		}
+		dropped = start == HESPER_NO_QUERY;
+	} else if (sampled(s->bound_kernel)) {
 		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
 		bool chained = rec->last_end != HESPER_NO_QUERY;
 		uint32_t first = hesper_recording_take(rec, cb, chained ? 1 : 2);
@@ -115,6 +138,7 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 		.end = end,
 		.repeat = 1,
 		.dropped = dropped,
+		.clock = clock,
 		.groups = {x, y, z},
 	};
 	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], &next)) {

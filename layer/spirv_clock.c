@@ -10,7 +10,7 @@
  *    duplicate non-aggregate type makes a module invalid;
  *  - in the entry function's first block (after its OpVariables), `start = clock()`;
  *  - at every OpReturn of the entry function: `end = clock()`, then one elected
- *    invocation per subgroup does atomicMin(slot.start, start) and
+ *    invocation per subgroup does atomicMax(slot.start, ~start) and
  *    atomicMax(slot.end, end). One per subgroup and not one per work group: a work
  *    group's last invocation could only be found with shared memory and a barrier,
  *    which a return inside divergent control flow cannot reach; one per invocation
@@ -35,7 +35,7 @@ enum {
 	OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
 	OP_FUNCTION = 54, OP_FUNCTION_END = 56, OP_VARIABLE = 59, OP_ACCESS_CHAIN = 65,
 	OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_DECORATION_GROUP = 73, OP_GROUP_DECORATE = 74,
-	OP_GROUP_MEMBER_DECORATE = 75, OP_ATOMIC_UMIN = 237, OP_ATOMIC_UMAX = 239, OP_SELECTION_MERGE = 247,
+	OP_GROUP_MEMBER_DECORATE = 75, OP_NOT = 200, OP_ATOMIC_UMAX = 239, OP_SELECTION_MERGE = 247,
 	OP_LABEL = 248, OP_BRANCH = 249, OP_BRANCH_CONDITIONAL = 250, OP_RETURN = 253, OP_NO_LINE = 317,
 	OP_MODULE_PROCESSED = 330, OP_EXECUTION_MODE_ID = 331, OP_DECORATE_ID = 332,
 	OP_GROUP_NON_UNIFORM_ELECT = 333, OP_READ_CLOCK_KHR = 5056, OP_DECORATE_STRING = 5632,
@@ -335,7 +335,7 @@ static void
 emit_return(struct out *o, struct ids *d)
 {
 	uint32_t end = fresh(d), elected = fresh(d), then = fresh(d), merge = fresh(d);
-	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d);
+	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d), inverted = fresh(d);
 
 	INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);
 	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
@@ -343,8 +343,10 @@ emit_return(struct out *o, struct ids *d)
 	INST(o, OP_BRANCH_CONDITIONAL, elected, then, merge);
 	INST(o, OP_LABEL, then);
 	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0);
+	/* ~start, so that both words fold with max and a cleared slot is all zeros */
+	INST(o, OP_NOT, d->u64, inverted, d->start);
 	/* Relaxed (semantics 0): only the values matter, read after the batch completed */
-	INST(o, OP_ATOMIC_UMIN, d->u64, r0, p0, d->scope_atomic, d->c0, d->start);
+	INST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);
 	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c1);
 	INST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);
 	INST(o, OP_BRANCH, merge);

@@ -1,7 +1,7 @@
 /*
  * The SPIR-V rewrite behind HESPER_MODE=clock: a copy of a compute module whose entry
  * point reads the device clock when it starts and when it returns, and folds those
- * readings into one 16-byte slot of a buffer Hesper binds (slot[0] = earliest start,
+ * readings into one 16-byte slot of a buffer Hesper binds (slot[0] = ~earliest start,
  * slot[1] = latest end, both 64-bit device-clock ticks). Pure C, no Vulkan headers.
  */
 #ifndef HESPER_SPIRV_CLOCK_H
