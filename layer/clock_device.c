@@ -6,7 +6,7 @@
  *
  * Calibration: before vkCreateDevice returns, Hesper runs its own one-invocation kernel,
  * instrumented like the program's, between a TOP_OF_PIPE and a BOTTOM_OF_PIPE timestamp
- * on an otherwise idle queue, three times, 20 ms apart (the first run only warms the
+ * on an otherwise idle queue, three times, 50 ms apart (the first run only warms the
  * shader up). The device clock's reading lies inside each bracket; two brackets give the
  * rate (clock ticks per timestamp tick) and the offset. The error of a mapped time is at
  * most half the wider bracket plus the rate's error times the distance from calibration
@@ -304,7 +304,7 @@ static const char *calibrate(struct hesper_device *dev, const VkDeviceCreateInfo
 	uint64_t t0[3], t1[3], c[3];
 	for (int i = 0; i < 3; i++) {
 		if (i)
-			sleep_ms(20);
+			sleep_ms(50);
 		if (run_bracket(dev, &k, queue, &t0[i], &t1[i], &c[i]) != 0)
 			goto out;
 	}
