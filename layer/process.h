@@ -22,6 +22,7 @@ struct hesper_name {
 	char *text;
 	struct hesper_kernel *row;          /* profile row, resolved by the collector */
 	atomic_uint_fast64_t recorded;      /* dispatches recorded, for HESPER_SAMPLE */
+	atomic_bool clock_noted;            /* clock mode: its timestamp fallback is in the report */
 	struct hesper_name *next;           /* intern table chain */
 };
 

@@ -105,16 +105,20 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
 	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
 	bool dropped = false, clock = false;
-	if (s->clock_layout) {
+	if (s->clock_layout && !rec->primary) {
+		/*
+		 * A secondary's slots would need a copy per execution: its dispatches get
+		 * timestamps (below), the kernel's buffer bound all the same.
+		 */
+		hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
+		if (s->bound_kernel && !atomic_exchange_explicit(&s->bound_kernel->clock_noted, true, memory_order_relaxed))
+			hesper_process_note_clock_fallback(s->bound_kernel->text,
+							   "dispatched from a secondary command buffer");
+	}
+	if (s->clock_layout && rec->primary) {
 		/* Clock mode: this dispatch's slot, bound at Hesper's set; no timestamp, no barrier. */
 		clock = true;
-		if (rec->primary) {
-			start = hesper_clock_bind_slot(rec, cb, s->clock_layout, s->clock_set);
-		} else {
-			/* A secondary's slots would need copying per execution: counted, not timed. */
-			hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
-			start = HESPER_NO_QUERY;
-		}
+		start = hesper_clock_bind_slot(rec, cb, s->clock_layout, s->clock_set);
 		dropped = start == HESPER_NO_QUERY;
 	} else if (sampled(s->bound_kernel)) {
 		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
