@@ -30,12 +30,20 @@ uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t querie
 	       (slot % HESPER_CLOCK_CHUNK_SLOTS) * (dev->clock_mode->stride / 8);
 }
 
-uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock)
+/* The signed distance from @from to @to on a clock of width @mask. */
+static double clock_distance(uint64_t from, uint64_t to, uint64_t mask)
+{
+	uint64_t d = (to - from) & mask;
+	return d > mask / 2 ? -(double)((from - to) & mask) : (double)d;
+}
+
+uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock, uint64_t anchor)
 {
 	const struct hesper_clock_calibration *cal = &dev->clock_mode->cal;
-	/* signed distance from the calibration point, in device clock ticks */
-	double delta = clock >= cal->clock0 ? (double)(clock - cal->clock0) : -(double)(cal->clock0 - clock);
-	double ts = cal->ts0 + delta * cal->ts_per_clock;
+	/* the clock's reading at @anchor, by the calibration */
+	double since = ((double)anchor - cal->ts0) / cal->ts_per_clock;
+	uint64_t at_anchor = cal->clock0 + (uint64_t)(int64_t)llround(since);
+	double ts = (double)anchor + clock_distance(at_anchor & cal->mask, clock & cal->mask, cal->mask) * cal->ts_per_clock;
 	return ts <= 0 ? 0 : (uint64_t)llround(ts);
 }
 

@@ -29,8 +29,13 @@ struct hesper_clock_chunk {
 	struct hesper_clock_chunk *next_free;
 };
 
-/* Device clock ticks to timestamp ticks: ts = ts0 + (clock - clock0) * ts_per_clock. */
+/*
+ * Device clock ticks to timestamp ticks: ts = ts0 + (clock - clock0) * ts_per_clock, the
+ * clock difference taken modulo its width (lavapipe's device clock is 32 bits of
+ * nanoseconds: it wraps every 4.3 s).
+ */
 struct hesper_clock_calibration {
+	uint64_t mask;                      /* the clock's width: 2^32 - 1 or all ones */
 	uint64_t clock0;
 	double ts0;
 	double ts_per_clock;
@@ -115,8 +120,12 @@ void hesper_clock_release_chunks(struct hesper_recording *rec);
 /* The result words of clock slot @slot of a recording with @queries queries, from the run's first slot. */
 uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t queries, uint32_t slot);
 
-/* A device clock value as timestamp ticks of @dev. */
-uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock);
+/*
+ * A device clock value as timestamp ticks of @dev, placed relative to @anchor: a timestamp
+ * (ticks) taken close to it, such as its command buffer's start, so that a clock that
+ * wrapped since the calibration still lands right (within half the clock's period).
+ */
+uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock, uint64_t anchor);
 
 /*
  * Creates an instrumented copy of compute pipeline @info (module code @code, @size bytes),

@@ -252,7 +252,7 @@ static int run_bracket(struct hesper_device *dev, struct calibration *k, VkQueue
 	*t0 = ts[0];
 	*t1 = ts[1];
 	uint64_t start = ~slot[0], end = slot[1];
-	*clock = start + (end - start) / 2;
+	*clock = start + (end - start) / 2; /* a 32-bit clock that wrapped in between: off by 2^31 at worst, once */
 	return 0;
 }
 
@@ -309,13 +309,16 @@ static const char *calibrate(struct hesper_device *dev, const VkDeviceCreateInfo
 			goto out;
 	}
 	double m1 = ((double)t0[1] + (double)t1[1]) / 2, m2 = ((double)t0[2] + (double)t1[2]) / 2;
-	if (c[2] <= c[1] || m2 <= m1) {
+	/* No reading above 32 bits: a 32-bit clock (lavapipe's), differences taken modulo 2^32. */
+	cd->cal.mask = ((c[0] | c[1] | c[2]) >> 32) ? UINT64_MAX : 0xffffffffull;
+	uint64_t dc = (c[2] - c[1]) & cd->cal.mask;
+	if (dc == 0 || dc > cd->cal.mask / 2 || m2 <= m1) {
 		why = "the device clock did not advance between calibration runs";
 		goto out;
 	}
 	double period = dev->props.limits.timestampPeriod;
 	double w1 = (double)(t1[1] - t0[1]) / 2, w2 = (double)(t1[2] - t0[2]) / 2;
-	cd->cal.ts_per_clock = (m2 - m1) / (double)(c[2] - c[1]);
+	cd->cal.ts_per_clock = (m2 - m1) / (double)dc;
 	cd->cal.clock0 = c[2];
 	cd->cal.ts0 = m2;
 	cd->cal.error_ns = (w1 > w2 ? w1 : w2) * period;

@@ -216,6 +216,10 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 	uint64_t mask = dev->families[q->family].tick_mask;
 	double period = dev->props.limits.timestampPeriod;
 	uint64_t empty = 0;
+	/* The command buffer's start places the clock values (clock.h); else the calibration does. */
+	uint64_t anchor = ts && rec->cb_query != HESPER_NO_QUERY && ts[rec->cb_query] != HESPER_UNWRITTEN
+				  ? ts[rec->cb_query]
+				  : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
 	for (uint32_t k = 0; ts && dev->clock_mode && k < d->repeat; k++) {
 		const uint64_t *slot = ts + hesper_clock_slot_word(dev, rec->queries_used, d->start + k);
 		/* (~earliest start, latest end); end 0: no work group wrote it; all ones: not copied */
@@ -223,8 +227,8 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 			empty++;
 			continue;
 		}
-		uint64_t start = hesper_clock_to_ticks(dev, ~slot[0]) & mask;
-		uint64_t end = hesper_clock_to_ticks(dev, slot[1]) & mask;
+		uint64_t start = hesper_clock_to_ticks(dev, ~slot[0], anchor) & mask;
+		uint64_t end = hesper_clock_to_ticks(dev, slot[1], anchor) & mask;
 		uint64_t ns = interval_ns(start, end, mask, period, &p->clamped);
 		if (row)
 			hesper_kernel_record(row, ns);
