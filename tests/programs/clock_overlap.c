@@ -2,8 +2,9 @@
  * clock_overlap: two independent dispatches of the busy kernel (debug names "ov_a" and
  * "ov_b", separate buffers) recorded back to back in one command buffer with no barrier,
  * between the program's own pair of timestamps; before that, each alone between its own
- * pair. The pair really overlapped on the GPU when its span is clearly shorter than the
- * two alone: span < 0.8 * (alone_a + alone_b). Prints that verdict in its HESPER-TRUTH
+ * pair (three times each; the shortest counts, as a busy machine only makes runs longer).
+ * The pair really overlapped on the GPU when its span is clearly shorter than the two
+ * alone: span < 0.8 * (alone_a + alone_b). Prints that verdict in its HESPER-TRUTH
  * line ("overlapped", "span_ns", "alone_ns"); the runner (tests/e2e/run_clock.py) checks
  * Hesper's trace against it. Env TEST_OVERLAP_ITERS (loop length, default 50000; lavapipe
  * computes 65536 and more wrongly, with or without Hesper) and TEST_OVERLAP_GROUPS (work
@@ -80,10 +81,18 @@ int main(void)
 	record(cmd[1], &timer, 1, layout, only_a, 1, &pc, groups);
 	record(cmd[2], &timer, 2, layout, only_b, 1, &pc, groups);
 	record(cmd[3], &timer, 3, layout, both, 2, &pc, groups);
-	for (int i = 0; i < 4; i++)
-		vkc_submit_wait(&vk, cmd[i], fence);
 	double ns[4];
-	vkc_timer_read(&vk, &timer, 0, 4, ns);
+	vkc_submit_wait(&vk, cmd[0], fence);
+	for (int i = 1; i <= 2; i++) {
+		for (int k = 0; k < 3; k++) {
+			double t;
+			vkc_submit_wait(&vk, cmd[i], fence);
+			vkc_timer_read(&vk, &timer, (uint32_t)i, 1, &t);
+			ns[i] = k == 0 || t < ns[i] ? t : ns[i];
+		}
+	}
+	vkc_submit_wait(&vk, cmd[3], fence);
+	vkc_timer_read(&vk, &timer, 3, 1, &ns[3]);
 
 	/* the kernel's result: an LCG run pc.iters steps from each index */
 	int ok = 1;
@@ -98,8 +107,8 @@ int main(void)
 	}
 	int overlapped = ns[3] < 0.8 * (ns[1] + ns[2]);
 	printf("HESPER-TRUTH {\"program\":\"clock_overlap\",\"kernels\":["
-	       "{\"spv\":\"busy.spv\",\"source\":\"busy.comp\",\"debug_name\":\"ov_a\",\"source_named\":false,\"count\":3,\"own_mean_ns\":null},"
-	       "{\"spv\":\"busy.spv\",\"source\":\"busy.comp\",\"debug_name\":\"ov_b\",\"source_named\":false,\"count\":3,\"own_mean_ns\":null}],"
+	       "{\"spv\":\"busy.spv\",\"source\":\"busy.comp\",\"debug_name\":\"ov_a\",\"source_named\":false,\"count\":5,\"own_mean_ns\":null},"
+	       "{\"spv\":\"busy.spv\",\"source\":\"busy.comp\",\"debug_name\":\"ov_b\",\"source_named\":false,\"count\":5,\"own_mean_ns\":null}],"
 	       "\"overlapped\":%s,\"span_ns\":%.0f,\"alone_ns\":[%.0f,%.0f],\"validation_expected_clean\":true}\n",
 	       overlapped ? "true" : "false", ns[3], ns[1], ns[2]);
 	printf("clock_overlap: %s\n", ok ? "results ok" : "results WRONG");
