@@ -235,7 +235,7 @@ static int run_bracket(struct hesper_device *dev, struct calibration *k, VkQueue
 		       uint64_t *clock)
 {
 	struct hesper_clock_device *cd = dev->clock_mode;
-	uint64_t *slot = cd->sink->mapped;
+	uint64_t *slot = cd->sink->mapped; /* one work group, x index 0: lane 0 */
 	slot[0] = 0;
 	slot[1] = 0;
 	VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
@@ -346,7 +346,7 @@ const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCr
 		return "out of memory";
 	dev->clock_mode = cd;
 	VkDeviceSize align = dev->props.limits.minStorageBufferOffsetAlignment;
-	cd->stride = 16;
+	cd->stride = 16 * HESPER_CLOCK_LANES; /* a slot: one (~start, end) pair per lane */
 	while (cd->stride < align)
 		cd->stride *= 2;
 	cd->max_sets = dev->props.limits.maxBoundDescriptorSets;

@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "collector.h"
+#include "spirv_clock.h"
 #include "device.h"
 #include "process.h"
 #include "profile.h"
@@ -202,6 +203,14 @@ static void close_span(struct hesper_profile *p, struct batch_span *span, const 
 	span->any = false;
 }
 
+/* Whether device clock reading @a comes before @b (modulo the clock's width). */
+static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b)
+{
+	uint64_t mask = dev->clock_mode->cal.mask;
+	uint64_t d = (b - a) & mask;
+	return d != 0 && d <= mask / 2;
+}
+
 /*
  * Adds the clock-timed dispatches of record @d (slots from @ts, NULL: none came back) to
  * the profile; returns how many of them came back empty (a slot no work group wrote, or a
@@ -222,13 +231,27 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 				  : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
 	for (uint32_t k = 0; ts && dev->clock_mode && k < d->repeat; k++) {
 		const uint64_t *slot = ts + hesper_clock_slot_word(dev, rec->queries_used, d->start + k);
-		/* (~earliest start, latest end); end 0: no work group wrote it; all ones: not copied */
-		if (slot[1] == 0 || slot[1] == HESPER_UNWRITTEN || slot[0] == HESPER_UNWRITTEN) {
+		/* Lanes of (~earliest start, latest end): end 0, no work group wrote it; all ones, not copied. */
+		uint64_t first = UINT64_MAX, last = 0;
+		bool any = false, lost = false;
+		for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++) {
+			const uint64_t *pair = slot + 2 * l;
+			lost |= pair[0] == HESPER_UNWRITTEN || pair[1] == HESPER_UNWRITTEN;
+			if (pair[1] == 0 || lost)
+				continue;
+			/* relative to the first lane seen, so that a 32-bit clock's wrap orders right */
+			if (!any || clock_before(dev, ~pair[0], first))
+				first = ~pair[0];
+			if (!any || clock_before(dev, last, pair[1]))
+				last = pair[1];
+			any = true;
+		}
+		if (!any || lost) {
 			empty++;
 			continue;
 		}
-		uint64_t start = hesper_clock_to_ticks(dev, ~slot[0], anchor) & mask;
-		uint64_t end = hesper_clock_to_ticks(dev, slot[1], anchor) & mask;
+		uint64_t start = hesper_clock_to_ticks(dev, first, anchor) & mask;
+		uint64_t end = hesper_clock_to_ticks(dev, last, anchor) & mask;
 		uint64_t ns = interval_ns(start, end, mask, period, &p->clamped);
 		if (row)
 			hesper_kernel_record(row, ns);

@@ -4,19 +4,21 @@
  * What is added, in the places SPIR-V's logical layout demands:
  *  - capabilities ShaderClockKHR, Int64, Int64Atomics, GroupNonUniform and the extension
  *    SPV_KHR_shader_clock, each only when missing;
- *  - the decorations and types of `struct { uint64 start; uint64 end; }` as a Block in
- *    the StorageBuffer class at (set, binding); existing non-aggregate types (uint32,
- *    uint64, bool, the pointer to uint64) and uint32 constants are reused, because a
+ *  - the decorations and types of `struct { uint64 w[2 * lanes]; }` as a Block in the
+ *    StorageBuffer class at (set, binding), and the WorkgroupId built-in (the module's
+ *    own when it has one as a uvec3); existing non-aggregate types (uint32, uint64, bool,
+ *    uvec3, the pointers to uint64 and uvec3) and uint32 constants are reused, because a
  *    duplicate non-aggregate type makes a module invalid;
  *  - in the entry function's first block (after its OpVariables), `start = clock()`;
  *  - at every OpReturn of the entry function: `end = clock()`, then one elected
- *    invocation per subgroup does atomicMax(slot.start, ~start) and
- *    atomicMax(slot.end, end). One per subgroup and not one per work group: a work
+ *    invocation per subgroup does atomicMax(w[2k], ~start) and atomicMax(w[2k + 1], end),
+ *    k the work group's x index modulo the lane count. One per subgroup and not one per
+ *    work group: a work
  *    group's last invocation could only be found with shared memory and a barrier,
  *    which a return inside divergent control flow cannot reach; one per invocation
  *    would put every invocation's two atomics on one address.
- * The variable joins the entry point's interface when the module is SPIR-V 1.4 or
- * later. Modules older than 1.3 are raised to 1.3 (OpGroupNonUniformElect, and the
+ * The WorkgroupId variable joins the entry point's interface, the buffer's too when the
+ * module is SPIR-V 1.4 or later. Modules older than 1.3 are raised to 1.3 (OpGroupNonUniformElect, and the
  * StorageBuffer class without an extension); 1.0 to 1.2 modules mean the same in 1.3.
  */
 #include "spirv_clock.h"
@@ -32,7 +34,9 @@ enum {
 	OP_SOURCE_CONTINUED = 2, OP_SOURCE = 3, OP_SOURCE_EXTENSION = 4, OP_NAME = 5, OP_MEMBER_NAME = 6,
 	OP_STRING = 7, OP_LINE = 8, OP_EXTENSION = 10, OP_EXT_INST_IMPORT = 11, OP_EXT_INST = 12,
 	OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_CAPABILITY = 17,
-	OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
+	OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_VECTOR = 23, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30,
+	OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_LOAD = 61, OP_COMPOSITE_EXTRACT = 81,
+	OP_SHIFT_LEFT_LOGICAL = 196, OP_BITWISE_OR = 197, OP_BITWISE_AND = 199,
 	OP_FUNCTION = 54, OP_FUNCTION_END = 56, OP_VARIABLE = 59, OP_ACCESS_CHAIN = 65,
 	OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_DECORATION_GROUP = 73, OP_GROUP_DECORATE = 74,
 	OP_GROUP_MEMBER_DECORATE = 75, OP_NOT = 200, OP_ATOMIC_UMAX = 239, OP_SELECTION_MERGE = 247,
@@ -44,8 +48,8 @@ enum {
 
 enum {
 	CAP_INT64 = 11, CAP_INT64_ATOMICS = 12, CAP_GROUP_NON_UNIFORM = 61, CAP_SHADER_CLOCK = 5055,
-	DEC_BLOCK = 2, DEC_ARRAY_STRIDE = 6, DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35,
-	SC_STORAGE_BUFFER = 12, MODEL_GLCOMPUTE = 5, MEMORY_MODEL_VULKAN = 3,
+	DEC_BLOCK = 2, DEC_ARRAY_STRIDE = 6, DEC_BUILTIN = 11, DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34,
+	DEC_OFFSET = 35, BUILTIN_WORKGROUP_ID = 26, SC_INPUT = 1, SC_STORAGE_BUFFER = 12, MODEL_GLCOMPUTE = 5, MEMORY_MODEL_VULKAN = 3,
 	SCOPE_DEVICE = 1, SCOPE_SUBGROUP = 3, SCOPE_QUEUE_FAMILY = 5,
 };
 
@@ -149,8 +153,11 @@ struct scan {
 	uint32_t entry_function;
 	size_t entry_at;               /* word index of the entry's OpEntryPoint */
 	uint32_t u32, u64, boolean;    /* reusable type ids, 0 if none */
+	uint32_t v3u32, ptr_v3u32;     /* uvec3 and an Input pointer to it, 0 if none */
 	uint32_t ptr_u64;              /* OpTypePointer StorageBuffer %u64, 0 if none */
-	uint32_t c[6];                 /* uint32 constants 0..5, 0 if none */
+	uint32_t workgroup_id;         /* a variable decorated BuiltIn WorkgroupId, 0 if none */
+	uint32_t workgroup_id_type;    /* its pointer type */
+	uint32_t c[HESPER_CLOCK_LANES * 2 + 1]; /* uint32 constants 0..2 * lanes, 0 if none */
 	bool has_function;
 };
 
@@ -201,6 +208,8 @@ scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t
 				bind_ids[n_bind++] = w[i + 1];
 			if (n >= 4 && w[i + 2] == DEC_DESCRIPTOR_SET && w[i + 3] == t->set && n_set == 64)
 				s->set_taken = true; /* too many to check: assume the worst */
+			if (n == 4 && w[i + 2] == DEC_BUILTIN && w[i + 3] == BUILTIN_WORKGROUP_ID && !s->workgroup_id)
+				s->workgroup_id = w[i + 1];
 			break;
 		case OP_TYPE_BOOL:
 			if (n == 2 && !s->boolean)
@@ -212,14 +221,25 @@ scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t
 			if (n == 4 && w[i + 3] == 0 && w[i + 2] == 64 && !s->u64)
 				s->u64 = w[i + 1];
 			break;
+		case OP_TYPE_VECTOR:
+			if (n == 4 && s->u32 && w[i + 2] == s->u32 && w[i + 3] == 3 && !s->v3u32)
+				s->v3u32 = w[i + 1];
+			break;
 		case OP_TYPE_POINTER:
 			if (n == 4 && s->u64 && w[i + 2] == SC_STORAGE_BUFFER && w[i + 3] == s->u64 && !s->ptr_u64)
 				s->ptr_u64 = w[i + 1];
+			if (n == 4 && s->v3u32 && w[i + 2] == SC_INPUT && w[i + 3] == s->v3u32 && !s->ptr_v3u32)
+				s->ptr_v3u32 = w[i + 1];
 			break;
 		case OP_CONSTANT:
 			/* only a plain 32-bit unsigned constant (the type precedes it) */
-			if (n == 4 && s->u32 && w[i + 1] == s->u32 && w[i + 3] < 6 && !s->c[w[i + 3]])
+			if (n == 4 && s->u32 && w[i + 1] == s->u32 && w[i + 3] < sizeof(s->c) / sizeof(s->c[0]) &&
+			    !s->c[w[i + 3]])
 				s->c[w[i + 3]] = w[i + 2];
+			break;
+		case OP_VARIABLE:
+			if (n >= 4 && w[i + 2] == s->workgroup_id && s->workgroup_id)
+				s->workgroup_id_type = w[i + 1];
 			break;
 		case OP_FUNCTION:
 			s->has_function = true;
@@ -243,12 +263,14 @@ scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t
 
 /* Ids of everything the rewrite adds or reuses. */
 struct ids {
-	uint32_t u32, u64, boolean, ptr_u64, strukt, ptr_struct, var;
-	uint32_t c0, c1, scope_clock, scope_atomic, scope_subgroup;
+	uint32_t u32, u64, boolean, ptr_u64, array, strukt, ptr_struct, var;
+	uint32_t v3u32, ptr_v3u32, workgroup_id;
+	uint32_t c0, c1, scope_clock, scope_atomic, scope_subgroup, lane_mask, words;
 	uint32_t start;
 	uint32_t next; /* next fresh id */
 	/* which of the above must be declared (not reused) */
-	bool new_u32, new_u64, new_bool, new_ptr_u64, new_c0, new_c1, new_c3, new_c5;
+	bool new_u32, new_u64, new_bool, new_ptr_u64, new_c0, new_c1, new_c3, new_c5, new_mask, new_words;
+	bool new_v3u32, new_ptr_v3u32, new_workgroup_id;
 };
 
 static uint32_t
@@ -280,11 +302,21 @@ plan_ids(const struct scan *s, struct ids *d)
 	d->boolean = s->boolean ? s->boolean : fresh(d);
 	d->new_ptr_u64 = !s->ptr_u64;
 	d->ptr_u64 = s->ptr_u64 ? s->ptr_u64 : fresh(d);
+	d->new_v3u32 = !s->v3u32 || d->new_u32;
+	d->v3u32 = d->new_v3u32 ? fresh(d) : s->v3u32;
+	d->new_ptr_v3u32 = !s->ptr_v3u32 || d->new_v3u32;
+	d->ptr_v3u32 = d->new_ptr_v3u32 ? fresh(d) : s->ptr_v3u32;
+	/* the program's own WorkgroupId, when it is a uvec3 as Hesper reads it */
+	d->new_workgroup_id = !s->workgroup_id || s->workgroup_id_type != d->ptr_v3u32;
+	d->workgroup_id = d->new_workgroup_id ? fresh(d) : s->workgroup_id;
+	d->array = fresh(d);
 	d->strukt = fresh(d);
 	d->ptr_struct = fresh(d);
 	d->var = fresh(d);
 	d->c0 = constant(s, d, 0, &d->new_c0);
 	d->c1 = constant(s, d, 1, &d->new_c1);
+	d->lane_mask = constant(s, d, HESPER_CLOCK_LANES - 1, &d->new_mask);
+	d->words = constant(s, d, HESPER_CLOCK_LANES * 2, &d->new_words);
 	d->scope_clock = d->c1; /* Device */
 	d->scope_subgroup = constant(s, d, SCOPE_SUBGROUP, &d->new_c3);
 	/* Device scope under the Vulkan memory model needs vulkanMemoryModelDeviceScope */
@@ -298,9 +330,11 @@ plan_ids(const struct scan *s, struct ids *d)
 static void
 emit_decorations(struct out *o, const struct hesper_clock_target *t, const struct ids *d)
 {
+	INST(o, OP_DECORATE, d->array, DEC_ARRAY_STRIDE, 8);
 	INST(o, OP_DECORATE, d->strukt, DEC_BLOCK);
 	INST(o, OP_MEMBER_DECORATE, d->strukt, 0, DEC_OFFSET, 0);
-	INST(o, OP_MEMBER_DECORATE, d->strukt, 1, DEC_OFFSET, 8);
+	if (d->new_workgroup_id)
+		INST(o, OP_DECORATE, d->workgroup_id, DEC_BUILTIN, BUILTIN_WORKGROUP_ID);
 	INST(o, OP_DECORATE, d->var, DEC_DESCRIPTOR_SET, t->set);
 	INST(o, OP_DECORATE, d->var, DEC_BINDING, t->binding);
 }
@@ -317,7 +351,16 @@ emit_globals(struct out *o, const struct ids *d)
 		INST(o, OP_TYPE_BOOL, d->boolean);
 	if (d->new_ptr_u64)
 		INST(o, OP_TYPE_POINTER, d->ptr_u64, SC_STORAGE_BUFFER, d->u64);
-	INST(o, OP_TYPE_STRUCT, d->strukt, d->u64, d->u64);
+	if (d->new_v3u32)
+		INST(o, OP_TYPE_VECTOR, d->v3u32, d->u32, 3);
+	if (d->new_ptr_v3u32)
+		INST(o, OP_TYPE_POINTER, d->ptr_v3u32, SC_INPUT, d->v3u32);
+	if (d->new_workgroup_id)
+		INST(o, OP_VARIABLE, d->ptr_v3u32, d->workgroup_id, SC_INPUT);
+	if (d->new_words)
+		INST(o, OP_CONSTANT, d->u32, d->words, HESPER_CLOCK_LANES * 2);
+	INST(o, OP_TYPE_ARRAY, d->array, d->u64, d->words);
+	INST(o, OP_TYPE_STRUCT, d->strukt, d->array);
 	INST(o, OP_TYPE_POINTER, d->ptr_struct, SC_STORAGE_BUFFER, d->strukt);
 	INST(o, OP_VARIABLE, d->ptr_struct, d->var, SC_STORAGE_BUFFER);
 	if (d->new_c0)
@@ -328,6 +371,8 @@ emit_globals(struct out *o, const struct ids *d)
 		INST(o, OP_CONSTANT, d->u32, d->scope_subgroup, SCOPE_SUBGROUP);
 	if (d->new_c5)
 		INST(o, OP_CONSTANT, d->u32, d->scope_atomic, SCOPE_QUEUE_FAMILY);
+	if (d->new_mask)
+		INST(o, OP_CONSTANT, d->u32, d->lane_mask, HESPER_CLOCK_LANES - 1);
 }
 
 /* Replaces one OpReturn of the entry function: end clock, elected atomics, return. */
@@ -336,22 +381,43 @@ emit_return(struct out *o, struct ids *d)
 {
 	uint32_t end = fresh(d), elected = fresh(d), then = fresh(d), merge = fresh(d);
 	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d), inverted = fresh(d);
+	uint32_t wid = fresh(d), wx = fresh(d), lane = fresh(d), i0 = fresh(d), i1 = fresh(d);
 
 	INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);
 	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
 	INST(o, OP_SELECTION_MERGE, merge, 0);
 	INST(o, OP_BRANCH_CONDITIONAL, elected, then, merge);
 	INST(o, OP_LABEL, then);
-	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0);
+	/* the work group's lane of the slot: (x & (lanes - 1)) * 2 and + 1 */
+	INST(o, OP_LOAD, d->v3u32, wid, d->workgroup_id);
+	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wx, wid, 0);
+	INST(o, OP_BITWISE_AND, d->u32, lane, wx, d->lane_mask);
+	INST(o, OP_SHIFT_LEFT_LOGICAL, d->u32, i0, lane, d->c1);
+	INST(o, OP_BITWISE_OR, d->u32, i1, i0, d->c1);
+	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0, i0);
 	/* ~start, so that both words fold with max and a cleared slot is all zeros */
 	INST(o, OP_NOT, d->u64, inverted, d->start);
 	/* Relaxed (semantics 0): only the values matter, read after the batch completed */
 	INST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);
-	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c1);
+	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c0, i1);
 	INST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);
 	INST(o, OP_BRANCH, merge);
 	INST(o, OP_LABEL, merge);
 	INST(o, OP_RETURN);
+}
+
+/* Whether OpEntryPoint at @i (@n words) lists @id among its interface ids. */
+static bool
+in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id)
+{
+	/* the interface follows the name, whose last word holds its NUL */
+	uint32_t k = 3;
+	while (k < n && (w[i + k] & 0xffu) && (w[i + k] & 0xff00u) && (w[i + k] & 0xff0000u) && (w[i + k] >> 24))
+		k++;
+	for (k++; k < n; k++)
+		if (w[i + k] == id)
+			return true;
+	return false;
 }
 
 /* The second pass: copies @w while adding the instrumentation. */
@@ -401,12 +467,17 @@ rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t, co
 		}
 		if (in_entry && op == OP_RETURN) {
 			emit_return(o, d);
-		} else if (i == s->entry_at && s->version >= VERSION_1_4) {
-			/* 1.4+: every global the entry point uses is in its interface */
-			put(o, ((n + 1) << 16) | op);
+		} else if (i == s->entry_at) {
+			/* Input variables are in the interface; from 1.4 on every global the entry uses is */
+			bool add_var = s->version >= VERSION_1_4;
+			bool add_wid = d->new_workgroup_id || !in_interface(w, i, n, d->workgroup_id);
+			put(o, ((n + add_var + add_wid) << 16) | op);
 			for (uint32_t k = 1; k < n; k++)
 				put(o, w[i + k]);
-			put(o, d->var);
+			if (add_var)
+				put(o, d->var);
+			if (add_wid)
+				put(o, d->workgroup_id);
 		} else {
 			for (uint32_t k = 0; k < n; k++)
 				put(o, w[i + k]);

@@ -1,14 +1,21 @@
 /*
  * The SPIR-V rewrite behind HESPER_MODE=clock: a copy of a compute module whose entry
  * point reads the device clock when it starts and when it returns, and folds those
- * readings into one 16-byte slot of a buffer Hesper binds (slot[0] = ~earliest start,
- * slot[1] = latest end, both 64-bit device-clock ticks). Pure C, no Vulkan headers.
+ * readings into one slot of a buffer Hesper binds: HESPER_CLOCK_LANES pairs of 64-bit
+ * device-clock ticks (~earliest start, latest end), a work group writing the pair of its
+ * x index modulo the lane count. Pure C, no Vulkan headers.
  */
 #ifndef HESPER_SPIRV_CLOCK_H
 #define HESPER_SPIRV_CLOCK_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * Work groups fold into one of this many (start, end) pairs of a slot, picked by their
+ * x index, so that fewer of them meet on one address; the reader reduces the pairs.
+ */
+#define HESPER_CLOCK_LANES 8u
 
 /* Where the instrumented module finds its slot: a storage buffer at (set, binding). */
 struct hesper_clock_target {

@@ -1,7 +1,8 @@
 /*
  * Unit tests for layer/spirv_clock.c: every test shader (compiled by glslc at build,
  * given as arguments after the path of spirv-val) is instrumented and the result must
- * pass spirv-val for Vulkan 1.1; a broken rewrite must fail it; refusals give reasons.
+ * pass spirv-val (Vulkan 1.1 rules, 1.2 for SPIR-V 1.4-1.5); a broken rewrite must fail
+ * it; refusals give reasons.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -40,7 +41,7 @@ out:
 	return buf;
 }
 
-/* Runs spirv-val (Vulkan 1.1 rules) on @words; returns its exit status. */
+/* Runs spirv-val on @words under the oldest Vulkan that takes its SPIR-V version; returns its exit status. */
 static int
 validate(const uint32_t *words, size_t count)
 {
@@ -51,7 +52,8 @@ validate(const uint32_t *words, size_t count)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, words, count * 4), (ssize_t)(count * 4));
 	close(fd);
-	snprintf(cmd, sizeof cmd, "'%s' --target-env vulkan1.1 '%s'", spirv_val, path);
+	const char *env = words[1] <= 0x00010300u ? "vulkan1.1" : words[1] <= 0x00010500u ? "vulkan1.2" : "vulkan1.3";
+	snprintf(cmd, sizeof cmd, "'%s' --target-env %s '%s'", spirv_val, env, path);
 	int status = system(cmd);
 	unlink(path);
 	return status;
@@ -74,6 +76,17 @@ instrument_file(const char *path, uint32_t set, size_t *count)
 	ck_assert_uint_gt(*count, size / 4);
 	free(code);
 	return out;
+}
+
+/* Counts OpDecorate ... BuiltIn WorkgroupId. */
+static int
+count_workgroup_id(const uint32_t *w, size_t count)
+{
+	int found = 0;
+
+	for (size_t i = 5; i < count && (w[i] >> 16) != 0; i += w[i] >> 16)
+		found += (w[i] & 0xffffu) == 71 && (w[i] >> 16) == 4 && w[i + 2] == 11 && w[i + 3] == 26;
+	return found;
 }
 
 /* Counts instructions with opcode @op. */
@@ -106,6 +119,8 @@ START_TEST(every_shader_validates)
 			ck_assert_int_eq(count_op(out, count, 5056 /* OpReadClockKHR */),
 					 1 + count_op(orig, size / 4, 253 /* OpReturn, one per return */));
 			ck_assert_int_ge(out[1], 0x00010300u);
+			/* the module's own WorkgroupId (workgroup_spv15.spv has one) is reused, not doubled */
+			ck_assert_int_eq(count_workgroup_id(out, count), 1);
 			free(out);
 		}
 		free(orig);
