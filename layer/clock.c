@@ -143,8 +143,15 @@ void hesper_clock_release_chunks(struct hesper_recording *rec)
 	struct hesper_device *dev = rec->dev;
 	for (uint32_t i = 0; i < rec->clock_chunk_count; i++) {
 		struct hesper_clock_chunk *c = rec->clock_chunks[i];
-		/* Every run was harvested: nothing on the GPU touches it any more. */
-		memset(c->mapped, 0, (size_t)HESPER_CLOCK_CHUNK_SLOTS * dev->clock_mode->stride);
+		/*
+		 * Every run was harvested: nothing on the GPU touches it any more. Each run's copy
+		 * cleared its slots already; the slots used are cleared again for a run that had
+		 * none (a failed submission), and only those: the memory may sit across PCIe.
+		 */
+		uint32_t used = rec->clock_slots - i * HESPER_CLOCK_CHUNK_SLOTS;
+		if (used > HESPER_CLOCK_CHUNK_SLOTS)
+			used = HESPER_CLOCK_CHUNK_SLOTS;
+		memset(c->mapped, 0, (size_t)used * dev->clock_mode->stride);
 		pthread_mutex_lock(&dev->lock);
 		c->next_free = dev->clock_mode->free_chunks;
 		dev->clock_mode->free_chunks = c;

@@ -108,6 +108,8 @@ static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache,
 			       VkPipeline *out, const char **why, uint32_t *sets)
 {
 	VkResult result = VK_SUCCESS;
+	for (uint32_t i = 0; i < count; i++)
+		out[i] = VK_NULL_HANDLE; /* those after an early return stay null, as the driver would leave them */
 	for (uint32_t i = 0; i < count; i++) {
 		const VkPipelineShaderStageCreateInfo *stage = &infos[i].stage;
 		struct hesper_module *m = stage->module ? hesper_map_get(&dev->modules, (uint64_t)stage->module) : NULL;
