@@ -164,7 +164,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 			p->clock_layout = infos[i].layout;
 			p->clock_set = sets[i];
 		} else if (why) {
-			hesper_process_note_clock_fallback(p->spirv_kernel ? p->spirv_kernel->text : "?", why[i]);
+			/* noted in the report when first bound, under the name it has then */
+			p->clock_why = why[i];
 		}
 		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
 			free(p);
@@ -206,9 +207,11 @@ struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline
 	return p ? atomic_load_explicit(&p->kernel, memory_order_acquire) : NULL;
 }
 
-VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set)
+VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
+				       const char **why)
 {
 	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
+	*why = p ? p->clock_why : NULL;
 	if (!p)
 		return VK_NULL_HANDLE;
 	*set = p->clock_set;

@@ -20,6 +20,7 @@ struct hesper_pipeline {
 	struct hesper_name *spirv_kernel;   /* the name from the SPIR-V, kept if the debug name is cleared */
 	VkPipelineLayout clock_layout;      /* clock mode: its layout when instrumented, else VK_NULL_HANDLE */
 	uint32_t clock_set;                 /* Hesper's set index in that layout */
+	const char *clock_why;              /* clock mode, not instrumented: why (a fixed string) */
 };
 
 /* The kernel name of compute pipeline @pipeline on @dev, or NULL when unknown. */
@@ -27,9 +28,10 @@ struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline
 
 /*
  * Whether compute pipeline @pipeline of @dev was instrumented for clock mode: its layout
- * and Hesper's set index in it; VK_NULL_HANDLE when not.
+ * and Hesper's set index in it; VK_NULL_HANDLE when not, with *@why (NULL when unknown).
  */
-VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set);
+VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
+				       const char **why);
 
 /* Forgets every module and pipeline of @dev. */
 void hesper_pipelines_release_all(struct hesper_device *dev);

@@ -43,8 +43,12 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 	s->dev->next.CmdBindPipeline(cb, point, pipeline);
 	if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
 		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
-		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(s->dev, pipeline, &s->clock_set)
+		const char *why = NULL;
+		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(s->dev, pipeline, &s->clock_set, &why)
 						     : VK_NULL_HANDLE;
+		struct hesper_name *k = s->bound_kernel;
+		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
+			hesper_process_note_clock_fallback(k->text, why);
 	}
 }
 

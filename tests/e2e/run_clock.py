@@ -13,6 +13,11 @@ Cases:
             program's own timestamp pair around the same dispatches (<= 105% of its mean)
             and above a quarter of it: the clock leaves out the launch and drain the pair
             holds, which on a loaded lavapipe is a large, varying share.
+  fallback  PROG is clock_fallback: its "full_layout" kernel's layout uses every
+            descriptor set the device binds. Under clock mode + validation: output
+            unchanged, no validation messages, counts exact and every dispatch timed;
+            "full_layout" listed in clock_fallbacks with the reason (timed by timestamps),
+            "roomy_layout" not (timed by the clock); the text report names the fallback.
   overlap   PROG is clock_overlap: under clock mode and under dispatch mode, with a trace.
             Dispatch mode must show its two dispatches disjoint; clock mode must show
             them intersecting exactly when the program's own timestamps say they
@@ -83,6 +88,35 @@ def case_profile(args, c, tmp):
     return context
 
 
+def case_fallback(args, c, tmp):
+    base, _ = e2e.baseline(args, c, tmp)
+    out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
+    run = e2e.Run([args.program], clock_env(args, "clock", {"HESPER_REPORT": f"json:{out_json},text:{out_text}"}), tmp)
+    context = run.tail("under Hesper (clock mode)")
+    c.check(run.rc == base.rc == 0, "exit code 0 alone and under clock mode", f"alone {base.rc}, clock {run.rc}")
+    a, b = e2e.program_lines(base.out), e2e.program_lines(run.out)
+    c.check(a == b, "program's stdout unchanged under clock mode", e2e.diff(a, b, "alone", "clock mode"))
+    c.check(not e2e.validation_messages(run), "no validation messages", "\n".join(e2e.validation_messages(run)[:20]))
+    rep = e2e.load_json(c, out_json, "Hesper wrote a readable JSON summary")
+    if rep is None:
+        return context
+    c.check(rep.get("mode") == "clock" and (rep.get("devices") or [{}])[0].get("timing") == "clock",
+            "mode clock, the device timed by the clock", f"{rep.get('mode')!r} {rep.get('devices')}")
+    counts = {k.get("name"): (k.get("count"), k.get("timed")) for k in rep.get("kernels", [])}
+    c.check(counts == {"full_layout": (3, 3), "roomy_layout": (2, 2)} and rep.get("dropped") == 0,
+            "full_layout 3 and roomy_layout 2 dispatches, all timed, none dropped", f"{counts}, dropped {rep.get('dropped')}")
+    c.check(rep.get("clock_fallbacks") == [{"kernel": "full_layout", "why": "no free descriptor set in the pipeline layout"}],
+            "clock_fallbacks: full_layout, no free descriptor set", f"{rep.get('clock_fallbacks')!r}")
+    try:
+        with open(out_text, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as ex:
+        text = str(ex)
+    c.check("full_layout: timestamps, no free descriptor set in the pipeline layout" in text,
+            "the text report names the fallback and its reason", text[:2000])
+    return context
+
+
 def pair_events(c, trace, what):
     """The dispatch events of ov_a and ov_b from the last submission that ran both."""
     events = [e for e in trace.get("traceEvents", []) if e.get("ph") == "X" and
@@ -148,7 +182,7 @@ def case_overlap(args, c, tmp):
     return detail
 
 
-CASES = {"profile": case_profile, "overlap": case_overlap}
+CASES = {"profile": case_profile, "fallback": case_fallback, "overlap": case_overlap}
 
 
 def main():
