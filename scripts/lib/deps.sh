@@ -2,7 +2,7 @@
 # Usage: hesper_install_deps PACKAGE...   (the base set is always included)
 
 HESPER_BASE_PACKAGES="gcc libc6-dev meson ninja-build pkg-config python3 libvulkan-dev libvulkan1 \
-libvulkan-volk-dev check mesa-vulkan-drivers glslc vulkan-validationlayers libjson-c-dev spirv-tools"
+libvulkan-volk-dev check mesa-vulkan-drivers glslc vulkan-validationlayers libjson-c-dev"
 
 hesper_install_deps() {
 	local missing=() pkg
@@ -25,7 +25,7 @@ hesper_install_deps() {
 
 # Only the tests need these (the HTML report is checked in headless Chromium; the
 # installed library is compiled against from C++).
-HESPER_TEST_PACKAGES="chromium g++"
+HESPER_TEST_PACKAGES="chromium g++ spirv-tools"
 
 # One line per package that these scripts install, with its version and dpkg status (one
 # never installed prints nothing): what a meson build folder was configured with.
