@@ -24,7 +24,7 @@ hesper_install_deps() {
 }
 
 # Only the tests need these (the HTML report is checked in headless Chromium; the
-# installed library is compiled against from C++).
+# installed library is compiled against from C++; spirv-val checks clock mode's rewrite).
 HESPER_TEST_PACKAGES="chromium g++ spirv-tools"
 
 # One line per package that these scripts install, with its version and dpkg status (one
