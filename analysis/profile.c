@@ -1,6 +1,7 @@
 /* The profile of one process: devices, queues, kernel/region tables and the summary. */
 #include "profile.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,9 @@ hesper_profile_free(struct hesper_profile *p)
 	hesper_trace_free(&p->trace);
 	free(p->devices);
 	free(p->queues);
+	free(p->clock_notes);
+	p->clock_notes = NULL;
+	p->clock_note_count = 0;
 	p->kernels = p->regions = p->labelled = NULL;
 	p->devices = NULL;
 	p->queues = NULL;
@@ -54,6 +58,23 @@ hesper_profile_add_device(struct hesper_profile *p, const struct hesper_device_i
 	devices[p->device_count].name[HESPER_NAME_MAX - 1] = '\0';
 	devices[p->device_count].driver[HESPER_NAME_MAX - 1] = '\0';
 	return (int)p->device_count++;
+}
+
+int
+hesper_profile_add_clock_note(struct hesper_profile *p, const char *kernel, const char *why)
+{
+	for (size_t i = 0; i < p->clock_note_count; i++)
+		if (strncmp(p->clock_notes[i].kernel, kernel, HESPER_NAME_MAX - 1) == 0)
+			return 0;
+	struct hesper_clock_note *notes = realloc(p->clock_notes, (p->clock_note_count + 1) * sizeof(*notes));
+
+	if (!notes)
+		return -1;
+	p->clock_notes = notes;
+	snprintf(notes[p->clock_note_count].kernel, HESPER_NAME_MAX, "%s", kernel);
+	snprintf(notes[p->clock_note_count].why, sizeof(notes->why), "%s", why);
+	p->clock_note_count++;
+	return 0;
 }
 
 /* Adding a queue may move the array: a pointer returned earlier is valid until the next new queue. */

@@ -21,6 +21,14 @@ struct hesper_device_info {
 	char driver[HESPER_NAME_MAX];
 	double timestamp_period_ns;
 	char copy[8];          /* how its timestamps were read back: "wait" or "host" ("" unknown) */
+	char timing[160];      /* clock mode: "clock", or "timestamps: <why>" ("" in other modes) */
+	double clock_error_ns; /* clock mode: bound of the clock-to-timestamp mapping at calibration */
+};
+
+/* Clock mode: a kernel timed with timestamps instead of the shader clock, and why. */
+struct hesper_clock_note {
+	char kernel[HESPER_NAME_MAX];
+	char why[128];
 };
 
 /* GPU busy time of one queue: the union of the intervals its command buffers ran. */
@@ -55,7 +63,7 @@ struct hesper_profile {
 	int pid;
 	char exe[HESPER_NAME_MAX];
 	char host[HESPER_NAME_MAX];
-	char mode[32];             /* "dispatch" or "submit" */
+	char mode[32];             /* "dispatch", "submit" or "clock" */
 	uint32_t sample_every;     /* 1 = every execution timed */
 
 	struct hesper_device_info *devices;
@@ -79,6 +87,8 @@ struct hesper_profile {
 	uint64_t collected;        /* timed dispatches the collector processed */
 	uint64_t copies_ahead;     /* submissions whose copy ran ahead of the timestamp writes */
 
+	struct hesper_clock_note *clock_notes; /* clock mode: kernels that fell back to timestamps */
+	size_t clock_note_count;
 	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
 	bool from_events;          /* built from a program's own events (profile_events.c): no mode, no cost */
 	struct hesper_capture_info capture;   /* the capture window, when one was asked for */
@@ -90,6 +100,9 @@ int hesper_profile_init(struct hesper_profile *p);
 
 /* Frees everything @p holds. */
 void hesper_profile_free(struct hesper_profile *p);
+
+/* Notes that @kernel was timed with timestamps in clock mode because of @why (once per kernel); 0, or -1 out of memory. */
+int hesper_profile_add_clock_note(struct hesper_profile *p, const char *kernel, const char *why);
 
 /* Appends a device; returns its index, or -1 when memory runs out. */
 int hesper_profile_add_device(struct hesper_profile *p, const struct hesper_device_info *d);

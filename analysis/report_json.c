@@ -291,6 +291,14 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 			fputs(", \"copy\": ", out);
 			put_field(out, d->copy, sizeof(d->copy));
 		}
+		if (d->timing[0]) {
+			fputs(", \"timing\": ", out);
+			put_field(out, d->timing, sizeof(d->timing));
+			if (d->clock_error_ns >= 0) {
+				fputs(", \"clock_error_ns\": ", out);
+				put_double(out, d->clock_error_ns);
+			}
+		}
 		fputc('}', out);
 	}
 	fputs(p->device_count ? "\n  ],\n" : "],\n", out);
@@ -300,6 +308,18 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		goto out;
 	if (!put_rows(out, "regions", p->regions, put_region, ",\n"))
 		goto out;
+	if (strcmp(p->mode, "clock") == 0) {
+		/* Clock mode: the kernels timed with timestamps instead, and why. */
+		fputs("  \"clock_fallbacks\": [", out);
+		for (size_t i = 0; i < p->clock_note_count; i++) {
+			fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
+			put_field(out, p->clock_notes[i].kernel, sizeof(p->clock_notes[i].kernel));
+			fputs(", \"why\": ", out);
+			put_field(out, p->clock_notes[i].why, sizeof(p->clock_notes[i].why));
+			fputc('}', out);
+		}
+		fputs(p->clock_note_count ? "\n  ],\n" : "],\n", out);
+	}
 	fprintf(out, "  \"submits\": {\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "},\n", p->submits.count,
 		p->submits.total_ns);
 	fprintf(out, "  \"dropped\": %" PRIu64 ",\n", p->dropped);

@@ -202,6 +202,10 @@ print_header(FILE *out, const struct hesper_profile *p)
 		fprintf(out, ", timestampPeriod %g ns", d->timestamp_period_ns);
 		if (d->copy[0])
 			fprintf(out, ", timestamps read by %s", strcmp(d->copy, "host") ? "a GPU copy" : "the host");
+		if (d->timing[0]) {
+			fputs(", timed by ", out);
+			put_clean(out, d->timing, strnlen(d->timing, sizeof(d->timing)));
+		}
 		fputc('\n', out);
 	}
 }
@@ -314,6 +318,13 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		fprintf(out, "  mode         %s", p->mode[0] ? p->mode : "?");
 		if (p->sample_every > 1)
 			fprintf(out, ", sample every %" PRIu32, p->sample_every);
+		for (size_t i = 0; i < p->clock_note_count; i++) {
+			/* clock mode: kernels timed with timestamps instead */
+			fputs("\n               ", out);
+			put_clean(out, p->clock_notes[i].kernel, strnlen(p->clock_notes[i].kernel, HESPER_NAME_MAX));
+			fputs(": timestamps, ", out);
+			put_clean(out, p->clock_notes[i].why, strnlen(p->clock_notes[i].why, sizeof(p->clock_notes[i].why)));
+		}
 		fprintf(out, "\n  Hesper cost  %" PRIu64 " timestamps written, %s host time in hooks\n",
 			p->timestamps_written, hesper_format_duration(b, sizeof(b), (double)p->hook_ns));
 	}
@@ -324,11 +335,12 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	n_estimated = hesper_rows_not_all_timed(rows, n);
 	if (n_estimated) {
 		/* Say why: a choice (mode, sampling) or a loss (dropped); both can hold. */
-		bool chosen = strcmp(p->mode, "dispatch") != 0 || p->sample_every > 1 || p->capture.set;
+		bool chosen = (strcmp(p->mode, "dispatch") != 0 && strcmp(p->mode, "clock") != 0) || p->sample_every > 1 ||
+			      p->capture.set;
 		fprintf(out, "\nNote: %zu of %zu kernels ran more often than they were timed (%s%s%s);\n"
 			"totals marked ~ are estimates (Avg x Instances), and '-' means never timed.\n",
 			n_estimated, n, chosen ? (p->sample_every > 1		   ? "sampling"
-				    : strcmp(p->mode, "dispatch") != 0 ? "submit mode"
+				    : strcmp(p->mode, "submit") == 0 ? "submit mode"
 								       : "the capture window")
 				 : "",
 			chosen && p->dropped ? "; " : "",

@@ -4,7 +4,7 @@
  * One process runs one workload, one way, R times after a warm-up iteration, and
  * prints one JSON line with every repeat's measurements and their medians:
  *
- *   vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual|chained
+ *   vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual|chained|barriers
  *           [--repeat R] [--scale S] [--count-scale C] [--iters N] [--json] ...
  *   vkbench --calibrate short|long [--scale S] ...      (prints the loop length to use)
  *
@@ -13,7 +13,8 @@
  * once per command buffer, at its start): the floor any per-dispatch timer pays;
  * "chained" writes one BOTTOM_OF_PIPE timestamp after every dispatch (and one before
  * the first), the scheme Hesper itself uses, so Hesper's cost beyond its timestamps
- * shows against it.
+ * shows against it; "barriers" puts a compute-to-compute barrier between dispatches
+ * (isolated kernels, for comparing per-kernel means between Hesper's modes).
  * Hesper's modes are chosen from outside (LD_PRELOAD, HESPER_MODE, HESPER_SAMPLE);
  * this program does not know about Hesper.
  *
@@ -138,7 +139,7 @@ static long maxrss_kib(void)
 
 static void usage(FILE *f)
 {
-	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual|chained\n"
+	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual|chained|barriers\n"
 	      "               [--repeat R] [--scale S] [--count-scale C] [--iters N] [--groups G]\n"
 	      "               [--dispatches N] [--submits N] [--threads N] [--kernel empty|short|long]\n"
 	      "               [--target-us T] [--queue-family F] [--spv-dir DIR] [--tag TEXT] [--json]\n"

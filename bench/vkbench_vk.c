@@ -414,6 +414,7 @@ static const char *const way_words[VB_WAY_COUNT] = {
 	[VB_WAY_PLAIN] = "plain",
 	[VB_WAY_MANUAL] = "manual",
 	[VB_WAY_CHAINED] = "chained",
+	[VB_WAY_BARRIERS] = "barriers",
 };
 
 int vb_way_by_word(const char *word)
@@ -466,6 +467,18 @@ void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k,
 		for (uint32_t i = 0; i < n; i++) {
 			vkCmdDispatch(s->cmd, k->groups, 1, 1);
 			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + i);
+		}
+		break;
+	case VB_WAY_BARRIERS:
+		for (uint32_t i = 0; i < n; i++) {
+			if (i) {
+				VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+						     .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+						     .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+				vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+						     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0, NULL, 0, NULL);
+			}
+			vkCmdDispatch(s->cmd, k->groups, 1, 1);
 		}
 		break;
 	default:

@@ -31,6 +31,7 @@ enum vb_way {
 	VB_WAY_MANUAL,  /* a TOP_OF_PIPE/BOTTOM_OF_PIPE pair around every dispatch: the classic floor */
 	VB_WAY_CHAINED, /* one BOTTOM_OF_PIPE opening the first dispatch, then one after every
 			   dispatch: Hesper's own scheme, written by hand */
+	VB_WAY_BARRIERS, /* a compute-to-compute barrier between dispatches: isolated kernels */
 	VB_WAY_COUNT,
 };
 
@@ -125,7 +126,7 @@ void vb_kernel_bind(struct vb_ctx *ctx, VkCommandBuffer cmd, const struct vb_ker
 void vb_slot_create(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_way way);
 void vb_slot_destroy(struct vb_ctx *ctx, struct vb_slot *s);
 
-/* The way called @word ("plain", "manual", "chained"), or -1. */
+/* The way called @word ("plain", "manual", "chained", "barriers"), or -1. */
 int vb_way_by_word(const char *word);
 const char *vb_way_word(enum vb_way way);
 

@@ -13,7 +13,9 @@
 #include <time.h>
 
 #include "capture.h"
+#include "clock.h"
 #include "collector.h"
+#include "spirv_clock.h"
 #include "device.h"
 #include "live.h"
 #include "process.h"
@@ -331,6 +333,69 @@ static void window_part(struct hesper_capture_span window, uint64_t pos, uint64_
 		*hi = *lo;
 }
 
+/* Whether device clock reading @a comes before @b (modulo the clock's width). */
+static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b)
+{
+	uint64_t mask = dev->clock_mode->cal.mask;
+	uint64_t d = (b - a) & mask;
+	return d != 0 && d <= mask / 2;
+}
+
+/*
+ * Adds the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
+ * back) to
+ * the profile; returns how many of them came back empty (a slot no work group wrote, or a
+ * copy that did not happen), to be counted as dropped.
+ */
+static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+			      const struct hesper_recording *rec, const struct hesper_dispatch_record *d,
+			      uint64_t lo, uint64_t hi, const uint64_t *ts, struct hesper_kernel *row,
+			      struct hesper_kernel *lrow, struct hesper_name *kernel, bool trace)
+{
+	const struct hesper_device *dev = q->dev;
+	uint64_t mask = dev->families[q->family].tick_mask;
+	double period = dev->props.limits.timestampPeriod;
+	uint64_t empty = 0;
+	/* The command buffer's start places the clock values (clock.h); else the calibration does. */
+	uint64_t anchor = ts && rec->cb_query != HESPER_NO_QUERY && ts[rec->cb_query] != HESPER_UNWRITTEN
+				  ? ts[rec->cb_query]
+				  : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
+	for (uint32_t k = (uint32_t)lo; ts && dev->clock_mode && k < hi; k++) {
+		const uint64_t *slot = ts + hesper_clock_slot_word(dev, rec->queries_used, d->start + k);
+		/* Lanes of (~earliest start, latest end): end 0, no work group wrote it; all ones, not copied. */
+		uint64_t first = UINT64_MAX, last = 0;
+		bool any = false, lost = false;
+		for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++) {
+			const uint64_t *pair = slot + 2 * l;
+			lost |= pair[0] == HESPER_UNWRITTEN || pair[1] == HESPER_UNWRITTEN;
+			if (pair[1] == 0 || lost)
+				continue;
+			/* relative to the first lane seen, so that a 32-bit clock's wrap orders right */
+			if (!any || clock_before(dev, ~pair[0], first))
+				first = ~pair[0];
+			if (!any || clock_before(dev, last, pair[1]))
+				last = pair[1];
+			any = true;
+		}
+		if (!any || lost) {
+			empty++;
+			continue;
+		}
+		uint64_t start = hesper_clock_to_ticks(dev, first, anchor) & mask;
+		uint64_t end = hesper_clock_to_ticks(dev, last, anchor) & mask;
+		uint64_t ns = interval_ns(start, end, mask, period, &p->clamped);
+		if (row)
+			hesper_kernel_record(row, ns);
+		if (lrow)
+			hesper_kernel_record(lrow, ns);
+		p->collected++;
+		if (trace)
+			trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, start, end, d->groups, rec->command_buffer,
+				  sub->index);
+	}
+	return empty;
+}
+
 /*
  * Adds one recording's run to the profile; returns whether any of it was inside the
  * capture window. Called with the process lock held.
@@ -407,6 +472,18 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
 		if (row)
 			note_shapes(row, kernel, d);
+		if (d->clock) {
+			untimed = timed ? 0 : runs * (hi - lo);
+			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, row, lrow, kernel, trace);
+			if (untimed) {
+				if (row)
+					hesper_kernel_count_untimed(row, untimed);
+				if (lrow)
+					hesper_kernel_count_untimed(lrow, untimed);
+				p->dropped += untimed; /* every clock dispatch is meant to be timed */
+			}
+			continue;
+		}
 		for (uint32_t k = (uint32_t)lo; timed && k < hi; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 			uint64_t ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);

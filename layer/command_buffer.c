@@ -182,6 +182,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 	/* Beginning implicitly resets: the old recording belongs to its submissions now. */
 	hesper_recording_unref(s->rec);
 	s->bound_kernel = NULL;
+	s->clock_layout = VK_NULL_HANDLE;
 	uint32_t family = s->pool ? s->pool->family : UINT32_MAX;
 	bool timed_family = family < dev->family_count && dev->families[family].timed;
 	bool can_query = timed_family && s->pool && !s->pool->protected_pool &&

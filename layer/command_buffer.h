@@ -26,6 +26,8 @@ struct hesper_command_buffer {
 	bool primary;
 	struct hesper_recording *rec;       /* current recording, NULL before the first begin */
 	struct hesper_name *bound_kernel;   /* compute pipeline bound now */
+	VkPipelineLayout clock_layout;      /* and, when it is instrumented (clock mode), its layout */
+	uint32_t clock_set;                 /* and Hesper's set index in it */
 	struct hesper_command_buffer *pool_prev, *pool_next;
 };
 

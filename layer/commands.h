@@ -21,7 +21,8 @@
 	NEXT(GetPhysicalDeviceQueueFamilyProperties)         \
 	NEXT(GetPhysicalDeviceMemoryProperties)              \
 	NEXT(EnumerateDeviceExtensionProperties)             \
-	NEXT(GetPhysicalDeviceCalibrateableTimeDomainsEXT)
+	NEXT(GetPhysicalDeviceCalibrateableTimeDomainsEXT)   \
+	NEXT(GetPhysicalDeviceFeatures2)
 
 #define HESPER_DEVICE_COMMANDS(HOOK, NEXT)                   \
 	HOOK(DestroyDevice)                                  \
@@ -47,6 +48,8 @@
 	HOOK(DestroyShaderModule)                            \
 	HOOK(CreateComputePipelines)                         \
 	HOOK(DestroyPipeline)                                \
+	HOOK(CreatePipelineLayout)                           \
+	HOOK(DestroyPipelineLayout)                          \
 	HOOK(SetDebugUtilsObjectNameEXT)                     \
 	HOOK(QueueSubmit)                                    \
 	HOOK(QueueSubmit2)                                   \
@@ -78,7 +81,14 @@
 	NEXT(CreateSemaphore)                                \
 	NEXT(DestroySemaphore)                               \
 	NEXT(GetSemaphoreCounterValueKHR)                    \
-	NEXT(GetQueryPoolResults)
+	NEXT(GetQueryPoolResults)                            \
+	NEXT(CreateDescriptorSetLayout)                      \
+	NEXT(DestroyDescriptorSetLayout)                     \
+	NEXT(CreateDescriptorPool)                           \
+	NEXT(DestroyDescriptorPool)                          \
+	NEXT(AllocateDescriptorSets)                         \
+	NEXT(UpdateDescriptorSets)                           \
+	NEXT(CmdBindDescriptorSets)
 
 /*
  * Recorded commands that make the GPU work (barriers too: they wait and flush caches)

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "clock.h"
 #include "copies.h"
 #include "device.h"
 #include "host_buffer.h"
@@ -122,6 +123,26 @@ static bool block_copy(const struct hesper_occurrence *o, uint32_t b, struct hes
 	return true;
 }
 
+/* Marks the copies of clock chunks among the copy commands (bit of the block index). */
+#define CLOCK_DONE 0x80000000u
+
+/* The copy of clock chunk @j of run @o (false past its last chunk). */
+static bool chunk_copy(const struct hesper_occurrence *o, uint32_t j, struct hesper_copy_key *out)
+{
+	const struct hesper_recording *rec = o->rec;
+	if (j >= rec->clock_chunk_count)
+		return false;
+	const struct hesper_device *dev = rec->dev;
+	uint32_t slots = rec->clock_slots - j * HESPER_CLOCK_CHUNK_SLOTS;
+	if (slots > HESPER_CLOCK_CHUNK_SLOTS)
+		slots = HESPER_CLOCK_CHUNK_SLOTS;
+	*out = (struct hesper_copy_key){.shadow = rec->clock_chunks[j]->buffer, .first = 0,
+					.count = slots * (dev->clock_mode->stride / 8),
+					.slot = o->base + rec->queries_used + j * hesper_clock_chunk_words(dev),
+					.clock = true};
+	return true;
+}
+
 /* What the copy after the program's batches does for run @o: copy its queries (1), its shadow (2), nothing (0). */
 static int copied_after(const struct hesper_occurrence *o, bool queries)
 {
@@ -144,7 +165,14 @@ static bool next_copy(const struct hesper_submission *sub, bool queries, size_t 
 		const struct hesper_occurrence *o = &sub->occ[*i];
 		switch (copied_after(o, queries)) {
 		case 1:
-			if (block_copy(o, *b, out)) {
+			if (!(*b & CLOCK_DONE) && block_copy(o, *b, out)) {
+				++*b;
+				return true;
+			}
+			/* then its clock chunks, counted from CLOCK_DONE */
+			if (!(*b & CLOCK_DONE))
+				*b = CLOCK_DONE;
+			if (chunk_copy(o, *b & ~CLOCK_DONE, out)) {
 				++*b;
 				return true;
 			}
@@ -175,7 +203,7 @@ static bool copies_match(const struct hesper_submission *sub, const struct hespe
 			return false;
 		const struct hesper_copy_key *had = &kit->key[k];
 		if (had->pool != c.pool || had->shadow != c.shadow || had->first != c.first || had->count != c.count ||
-		    had->slot != c.slot)
+		    had->slot != c.slot || had->clock != c.clock)
 			return false;
 	}
 	return k == kit->key_count;
@@ -236,7 +264,42 @@ static int end_for_host(const struct hesper_device *dev, VkCommandBuffer cb)
 	return dev->next.EndCommandBuffer(cb) == VK_SUCCESS ? 0 : -1;
 }
 
-/* Records the copy of every block of run @o into @buffer. */
+/*
+ * Clock chunks: the kernels' atomics (compute shader writes) before the copy and the
+ * clearing fill; the fill before any later run's atomics on the queue. No barrier is put
+ * between the program's dispatches: these come after its batches (or between two runs of
+ * one recording).
+ */
+static void clock_barrier(const struct hesper_device *dev, VkCommandBuffer cb, bool before)
+{
+	VkMemoryBarrier b = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = before ? VK_ACCESS_SHADER_WRITE_BIT : VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = before ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT
+					: VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+	};
+	dev->next.CmdPipelineBarrier(cb, before ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_TRANSFER_BIT,
+				     before ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+				     &b, 0, NULL, 0, NULL);
+}
+
+/* Copies clock chunk copy @c into @buffer and clears the chunk's slots for the next run. */
+static void copy_chunk(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_copy_key *c,
+		       VkBuffer buffer)
+{
+	VkBufferCopy region = {.srcOffset = 0, .dstOffset = (VkDeviceSize)c->slot * sizeof(uint64_t),
+			       .size = (VkDeviceSize)c->count * sizeof(uint64_t)};
+	dev->next.CmdCopyBuffer(cb, c->shadow, buffer, 1, &region);
+	/* The fill writes after the copy read: a transfer-to-transfer dependency in between. */
+	VkMemoryBarrier read_done = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+				     .srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+				     .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT};
+	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
+				     &read_done, 0, NULL, 0, NULL);
+	dev->next.CmdFillBuffer(cb, c->shadow, 0, (VkDeviceSize)c->count * sizeof(uint64_t), 0);
+}
+
+/* Records the copy of every block of run @o into @buffer, and of its clock chunks. */
 static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_occurrence *o,
 		     VkBuffer buffer)
 {
@@ -244,6 +307,12 @@ static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const 
 	for (uint32_t b = 0; block_copy(o, b, &c); b++)
 		dev->next.CmdCopyQueryPoolResults(cb, c.pool, 0, c.count, buffer, c.slot * sizeof(uint64_t),
 						  sizeof(uint64_t), COPY_FLAGS);
+	if (!o->rec->clock_chunk_count)
+		return;
+	clock_barrier(dev, cb, true);
+	for (uint32_t j = 0; chunk_copy(o, j, &c); j++)
+		copy_chunk(dev, cb, &c, buffer);
+	clock_barrier(dev, cb, false);
 }
 
 /* Records into @cb the copies after the program's batches (see next_copy); false when memory runs out for the key. */
@@ -253,9 +322,14 @@ static bool record_copies(const struct hesper_device *dev, struct hesper_submiss
 	size_t i = 0;
 	uint32_t b = 0;
 	struct hesper_copy_key c;
-	bool remembered = true, barrier = false;
+	bool remembered = true, barrier = false, clock = false;
 	while (next_copy(sub, queries, &i, &b, &c)) {
-		if (c.pool) {
+		if (c.clock) {
+			if (!clock)
+				clock_barrier(dev, cb, true);
+			clock = true;
+			copy_chunk(dev, cb, &c, sub->kit.out.buffer);
+		} else if (c.pool) {
 			dev->next.CmdCopyQueryPoolResults(cb, c.pool, 0, c.count, sub->kit.out.buffer,
 							  c.slot * sizeof(uint64_t), sizeof(uint64_t), COPY_FLAGS);
 		} else {
@@ -277,6 +351,8 @@ static bool record_copies(const struct hesper_device *dev, struct hesper_submiss
 		}
 		remembered = remembered && (!remember || remember_copy(sub, &c));
 	}
+	if (clock)
+		clock_barrier(dev, cb, false);
 	return remembered;
 }
 

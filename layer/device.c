@@ -5,6 +5,7 @@
 
 #include "collector.h"
 #include "command_buffer.h"
+#include "clock.h"
 #include "device.h"
 #include "hooks.h"
 #include "memory_ops.h"
@@ -163,6 +164,7 @@ static void free_device(struct hesper_device *dev)
 	hesper_map_destroy(&dev->pipelines);
 	hesper_map_destroy(&dev->buffers);
 	hesper_map_destroy(&dev->images);
+	hesper_map_destroy(&dev->layouts);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev->families);
 	free(dev);
@@ -185,7 +187,26 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	/* Advance the chain for the next layer before calling down. */
 	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
 	struct hesper_device_additions added;
-	VkResult result = hesper_create_device(create, link, inst, physical, info, allocator, out, &added);
+	/* Clock mode: the shader clock's features, when the device has them (clock_device.c). */
+	struct hesper_clock_create clock_create;
+	const char *clock_why = NULL;
+	const VkDeviceCreateInfo *asked = info;
+	VkLayerDeviceLink *self = link->u.pLayerInfo;
+	if (proc->settings.mode == HESPER_MODE_CLOCK && !proc->settings.disabled) {
+		clock_why = hesper_clock_create_begin(inst, physical, info, &clock_create);
+		if (!clock_why)
+			asked = &clock_create.info;
+	}
+	VkResult result = hesper_create_device(create, link, inst, physical, asked, allocator, out, &added);
+	if (asked != info) {
+		hesper_clock_create_end(&clock_create);
+		if (result != VK_SUCCESS) {
+			/* Never let clock mode be why a device fails: again, as the program asked. */
+			link->u.pLayerInfo = self;
+			clock_why = "the device could not be made with the shader clock's features";
+			result = hesper_create_device(create, link, inst, physical, info, allocator, out, &added);
+		}
+	}
 	if (result != VK_SUCCESS)
 		return result;
 
@@ -202,6 +223,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	hesper_map_init(&dev->pipelines);
 	hesper_map_init(&dev->buffers);
 	hesper_map_init(&dev->images);
+	hesper_map_init(&dev->layouts);
 	dev->next.GetDeviceProcAddr = gdpa;
 #define LOAD(name) dev->next.name = (PFN_vk##name)gdpa(*out, "vk" #name);
 #define LOAD_WORK(name, params, args) LOAD(name)
@@ -221,9 +243,24 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	dev->timeline = HESPER_USE_TIMELINE && added.timeline && dev->next.GetSemaphoreCounterValueKHR && dev->next.WaitSemaphoresKHR &&
 			dev->next.CreateSemaphore && dev->next.DestroySemaphore;
 	dev->clock.valid = hesper_device_calibrate(dev, &dev->clock);
+	if (proc->settings.mode == HESPER_MODE_CLOCK && !proc->settings.disabled) {
+		if (!clock_why)
+			clock_why = hesper_clock_device_init(dev, info);
+		dev->clock_fallback = clock_why;
+	}
 
 	struct hesper_device_info described = {0};
 	dev->copy_way = copy_way(dev, describe_device(dev, &described), proc->settings.copy);
+	/* Clock slots come back only through the copy after the program's batches (copies.c). */
+	if (dev->clock_mode)
+		dev->copy_way = HESPER_WAY_WAIT;
+	described.clock_error_ns = -1.0;
+	if (dev->clock_mode) {
+		snprintf(described.timing, sizeof(described.timing), "clock");
+		described.clock_error_ns = dev->clock_mode->cal.error_ns;
+	} else if (dev->clock_fallback) {
+		snprintf(described.timing, sizeof(described.timing), "timestamps: %s", dev->clock_fallback);
+	}
 	snprintf(described.copy, sizeof(described.copy), "%s", dev->copy_way == HESPER_WAY_HOST ? "host" : "wait");
 	pthread_mutex_lock(&proc->lock);
 	int index = hesper_profile_add_device(proc->profile, &described);
@@ -273,6 +310,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyDevice(VkDevice device, const VkAllocat
 	hesper_resources_release_all(dev);
 	hesper_device_release_queues(dev);
 	hesper_query_blocks_destroy(dev);
+	hesper_clock_release_layouts(dev);
+	hesper_clock_device_release(dev);
 
 	hesper_map_remove(&proc->device_keys, hesper_dispatch_key(device));
 	dev->next.DestroyDevice(device, allocator);

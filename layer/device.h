@@ -16,6 +16,7 @@
 #include "query_blocks.h"
 
 struct hesper_submission;
+struct hesper_clock_device;
 
 /* How a device's timestamps reach Hesper's results (HESPER_COPY; submission.h says more). */
 enum hesper_copy_way {
@@ -89,6 +90,9 @@ struct hesper_device {
 	struct hesper_map pipelines;        /* VkPipeline -> struct hesper_pipeline */
 	struct hesper_map buffers;          /* VkBuffer -> struct hesper_buffer_info (memory_ops.h) */
 	struct hesper_map images;           /* VkImage -> struct hesper_image_info (memory_ops.h) */
+	struct hesper_map layouts;          /* clock mode: VkPipelineLayout -> Hesper's set in it (clock.c) */
+	struct hesper_clock_device *clock_mode; /* HESPER_MODE=clock state; NULL: timestamps only */
+	const char *clock_fallback;         /* HESPER_MODE=clock and no clock_mode: why not */
 	atomic_int collector_users;         /* collector waits in progress on this device */
 	atomic_bool closing;
 	atomic_bool lost;                   /* said once, when a wait first reports the device lost */

@@ -58,6 +58,9 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyBuffer(VkDevice, VkBuffer, const VkAllo
 VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateImage(VkDevice, const VkImageCreateInfo *, const VkAllocationCallbacks *,
 						  VkImage *);
 VKAPI_ATTR void VKAPI_CALL hesper_DestroyImage(VkDevice, VkImage, const VkAllocationCallbacks *);
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreatePipelineLayout(VkDevice, const VkPipelineLayoutCreateInfo *,
+							   const VkAllocationCallbacks *, VkPipelineLayout *);
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyPipelineLayout(VkDevice, VkPipelineLayout, const VkAllocationCallbacks *);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_SetDebugUtilsObjectNameEXT(VkDevice, const VkDebugUtilsObjectNameInfoEXT *);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit(VkQueue, uint32_t, const VkSubmitInfo *, VkFence);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit2(VkQueue, uint32_t, const VkSubmitInfo2 *, VkFence);

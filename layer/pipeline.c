@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "device.h"
 #include "hooks.h"
 #include "pipeline.h"
@@ -25,6 +26,13 @@ static struct hesper_module *module_from_code(const VkShaderModuleCreateInfo *in
 	}
 	hesper_spirv_parse(info->pCode, info->codeSize, spirv);
 	m->info = spirv;
+	if (hesper_process()->settings.mode == HESPER_MODE_CLOCK && info->codeSize) {
+		m->code = malloc(info->codeSize);
+		if (m->code) {
+			memcpy(m->code, info->pCode, info->codeSize);
+			m->code_size = info->codeSize;
+		}
+	}
 	return m;
 }
 
@@ -33,6 +41,7 @@ static void module_free(struct hesper_module *m)
 	if (!m)
 		return;
 	free(m->info);
+	free(m->code);
 	free(m);
 }
 
@@ -117,12 +126,58 @@ static struct hesper_name *stage_kernel(struct hesper_device *dev, const VkPipel
 	return hesper_intern(name);
 }
 
+/*
+ * Clock mode: each pipeline made one at a time, instrumented where it can be (clock.c),
+ * else as the program asked, timed with timestamps; @clocked gets each one's layout and set.
+ */
+static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache, uint32_t count,
+			       const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *allocator,
+			       VkPipeline *out, const char **why, uint32_t *sets)
+{
+	VkResult result = VK_SUCCESS;
+	for (uint32_t i = 0; i < count; i++)
+		out[i] = VK_NULL_HANDLE; /* those after an early return stay null, as the driver would leave them */
+	for (uint32_t i = 0; i < count; i++) {
+		const VkPipelineShaderStageCreateInfo *stage = &infos[i].stage;
+		struct hesper_module *m = stage->module ? hesper_map_get(&dev->modules, (uint64_t)stage->module) : NULL;
+		out[i] = VK_NULL_HANDLE;
+		why[i] = hesper_clock_create_pipeline(dev, cache, &infos[i], m ? m->code : NULL, m ? m->code_size : 0,
+						      allocator, &out[i], &sets[i]);
+		if (!why[i])
+			continue;
+		VkComputePipelineCreateInfo one = infos[i];
+		if (one.basePipelineIndex >= 0) {
+			one.basePipelineHandle = (uint32_t)one.basePipelineIndex < i ? out[one.basePipelineIndex] : VK_NULL_HANDLE;
+			one.basePipelineIndex = -1;
+		}
+		VkResult r = dev->next.CreateComputePipelines(dev->handle, cache, 1, &one, allocator, &out[i]);
+		if (r != VK_SUCCESS) {
+			out[i] = VK_NULL_HANDLE;
+			result = r;
+			if (infos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+				break;
+		}
+	}
+	return result;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
 							     const VkComputePipelineCreateInfo *infos,
 							     const VkAllocationCallbacks *allocator, VkPipeline *out)
 {
 	struct hesper_device *dev = hesper_device_from(device);
-	VkResult result = dev->next.CreateComputePipelines(device, cache, count, infos, allocator, out);
+	const char **why = NULL;
+	uint32_t *sets = NULL;
+	VkResult result;
+	if (dev->clock_mode && count && (why = calloc(count, sizeof(*why))) && (sets = calloc(count, sizeof(*sets)))) {
+		result = create_clocked(dev, cache, count, infos, allocator, out, why, sets);
+	} else {
+		result = dev->next.CreateComputePipelines(device, cache, count, infos, allocator, out);
+		if (why) {
+			for (uint32_t i = 0; i < count; i++)
+				why[i] = "out of memory";
+		}
+	}
 	/* Even on failure the pipelines that were made are returned (the others are null). */
 	for (uint32_t i = 0; i < count; i++) {
 		if (!out[i])
@@ -133,9 +188,18 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 		p->spirv_kernel = stage_kernel(dev, &infos[i].stage, &p->local_size);
 		hesper_name_note_local_size(p->spirv_kernel, p->local_size);
 		atomic_init(&p->kernel, p->spirv_kernel);
+		if (why && !why[i]) {
+			p->clock_layout = infos[i].layout;
+			p->clock_set = sets[i];
+		} else if (why) {
+			/* noted in the report when first bound, under the name it has then */
+			p->clock_why = why[i];
+		}
 		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
 			free(p);
 	}
+	free(why);
+	free(sets);
 	return result;
 }
 
@@ -171,6 +235,17 @@ struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline
 {
 	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
 	return p ? atomic_load_explicit(&p->kernel, memory_order_acquire) : NULL;
+}
+
+VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
+				       const char **why)
+{
+	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
+	*why = p ? p->clock_why : NULL;
+	if (!p)
+		return VK_NULL_HANDLE;
+	*set = p->clock_set;
+	return p->clock_layout;
 }
 
 static int free_module(void *value, void *ctx)

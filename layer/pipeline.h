@@ -11,16 +11,28 @@ struct hesper_spirv_info;
 
 struct hesper_module {
 	struct hesper_spirv_info *info;
+	void *code;                         /* clock mode: a copy of the SPIR-V, to instrument */
+	size_t code_size;
 };
 
 struct hesper_pipeline {
 	struct hesper_name *_Atomic kernel; /* what dispatches of this pipeline are called */
 	struct hesper_name *spirv_kernel;   /* the name from the SPIR-V, kept if the debug name is cleared */
 	uint64_t local_size;                /* hesper_local_size_pack of its work-group size; 0 unknown */
+	VkPipelineLayout clock_layout;      /* clock mode: its layout when instrumented, else VK_NULL_HANDLE */
+	uint32_t clock_set;                 /* Hesper's set index in that layout */
+	const char *clock_why;              /* clock mode, not instrumented: why (a fixed string) */
 };
 
 /* The kernel name of compute pipeline @pipeline on @dev, or NULL when unknown. */
 struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline pipeline);
+
+/*
+ * Whether compute pipeline @pipeline of @dev was instrumented for clock mode: its layout
+ * and Hesper's set index in it; VK_NULL_HANDLE when not, with *@why (NULL when unknown).
+ */
+VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
+				       const char **why);
 
 /* Forgets every module and pipeline of @dev. */
 void hesper_pipelines_release_all(struct hesper_device *dev);

@@ -226,6 +226,15 @@ static void stamp_profile(struct hesper_process *p)
 	hesper_capture_describe(&p->profile->capture);
 }
 
+void hesper_process_note_clock_fallback(const char *kernel, const char *why)
+{
+	struct hesper_process *p = hesper_process();
+	pthread_mutex_lock(&p->lock);
+	if (p->profile)
+		hesper_profile_add_clock_note(p->profile, kernel, why);
+	pthread_mutex_unlock(&p->lock);
+}
+
 void hesper_process_report(void)
 {
 	struct hesper_process *p = hesper_process();

@@ -25,6 +25,7 @@ struct hesper_name {
 	struct hesper_kernel *row;          /* profile row, resolved by the collector */
 	atomic_uint_fast64_t recorded;      /* dispatches recorded, for HESPER_SAMPLE */
 	atomic_uint_fast64_t local_size;    /* work-group size of its pipelines (hesper_local_size_pack) */
+	atomic_bool clock_noted;            /* clock mode: its timestamp fallback is in the report */
 	struct hesper_name *next;           /* intern table chain */
 };
 
@@ -94,6 +95,9 @@ bool hesper_process_has_file_sink(void);
 
 /* One line on stderr, prefixed "hesper: ". */
 void hesper_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Clock mode: notes in the report that @kernel is timed with timestamps because of @why. */
+void hesper_process_note_clock_fallback(const char *kernel, const char *why);
 
 /* Adds host time spent recording (sampled) to the process total. */
 void hesper_add_record_hook_ns(uint64_t ns);

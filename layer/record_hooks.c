@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "clock.h"
 #include "command_buffer.h"
 #include "device.h"
 #include "hooks.h"
@@ -42,8 +43,15 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 		return;
 	}
 	s->dev->next.CmdBindPipeline(cb, point, pipeline);
-	if (point == VK_PIPELINE_BIND_POINT_COMPUTE)
+	if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
 		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
+		const char *why = NULL;
+		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(s->dev, pipeline, &s->clock_set, &why)
+						     : VK_NULL_HANDLE;
+		struct hesper_name *k = s->bound_kernel;
+		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
+			hesper_process_note_clock_fallback(k->text, why);
+	}
 }
 
 /* The innermost open debug label of @rec, or NULL. */
@@ -59,7 +67,8 @@ static struct hesper_name *innermost_label(const struct hesper_recording *rec)
 static bool sampled(struct hesper_name *kernel)
 {
 	const struct hesper_settings *set = &hesper_process()->settings;
-	if (set->mode != HESPER_MODE_DISPATCH || hesper_capture_closed())
+	/* Clock mode: what reaches here cannot be timed by the clock and gets timestamps. */
+	if (set->mode == HESPER_MODE_SUBMIT || hesper_capture_closed())
 		return false; /* past the capture window: recordings from now on run outside it */
 	if (set->sample_every <= 1 || !kernel)
 		return true;
@@ -76,9 +85,12 @@ static bool sampled(struct hesper_name *kernel)
 static bool continues_run(const struct hesper_dispatch_record *run, const struct hesper_dispatch_record *next)
 {
 	if (run->kernel != next->kernel || run->label != next->label || run->dropped != next->dropped ||
-	    memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 || run->repeat == HESPER_MAX_RUN ||
-	    run->memop != next->memop || run->bytes != next->bytes)
+	    run->clock != next->clock || memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 ||
+	    run->repeat == HESPER_MAX_RUN || run->memop != next->memop || run->bytes != next->bytes)
 		return false;
+	if (run->clock) /* consecutive clock slots */
+		return run->start == HESPER_NO_QUERY ? next->start == HESPER_NO_QUERY
+						     : next->start == run->start + run->repeat;
 	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
 		return run->start == next->start;
 	uint32_t last_end = run->end + run->repeat - 1;
@@ -97,7 +109,11 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
 	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
 	bool dropped = false;
-	if (timed) {
+	if (next->clock) {
+		/* Clock mode: the slot dispatch_begin bound at Hesper's set; no timestamp, no barrier. */
+		start = next->start;
+		dropped = start == HESPER_NO_QUERY;
+	} else if (timed) {
 		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
 		bool chained = rec->last_end != HESPER_NO_QUERY;
 		uint32_t first = hesper_recording_take(rec, cb, chained ? 1 : 2);
@@ -118,7 +134,7 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 	next->dropped = dropped;
 	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], next)) {
 		rec->dispatches[rec->dispatch_count - 1].repeat++;
-		rec->dispatch_total++;
+		rec->dispatch_total += !next->memop;
 	} else if (hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
 				      sizeof(*rec->dispatches))) {
 		rec->dispatches[rec->dispatch_count++] = *next;
@@ -136,13 +152,30 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
 	struct hesper_recording *rec = s->rec;
-	if (!rec)
+	if (!rec) {
+		if (s->clock_layout) /* the instrumented kernel needs its buffer all the same */
+			hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
 		return HESPER_NO_QUERY;
+	}
 	struct hesper_dispatch_record next = {
 		.kernel = s->bound_kernel,
 		.label = innermost_label(rec),
 		.groups = {x, y, z},
 	};
+	if (s->clock_layout && !rec->primary) {
+		/*
+		 * A secondary's slots would need a copy per execution: its dispatches get
+		 * timestamps (record_work), the kernel's buffer bound all the same.
+		 */
+		hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
+		if (s->bound_kernel && !atomic_exchange_explicit(&s->bound_kernel->clock_noted, true, memory_order_relaxed))
+			hesper_process_note_clock_fallback(s->bound_kernel->text,
+							   "dispatched from a secondary command buffer");
+	}
+	if (s->clock_layout && rec->primary) {
+		next.clock = 1;
+		next.start = hesper_clock_bind_slot(rec, cb, s->clock_layout, s->clock_set);
+	}
 	return record_work(rec, cb, &next, sampled(s->bound_kernel));
 }
 

@@ -1,6 +1,7 @@
 /* Recordings: what a command buffer's commands were, and the timestamp queries they write. */
 #include <stdlib.h>
 
+#include "clock.h"
 #include "device.h"
 #include "host_buffer.h"
 #include "process.h"
@@ -49,6 +50,8 @@ void hesper_recording_unref(struct hesper_recording *rec)
 			push_free(dev, rec->blocks[i]);
 		pthread_mutex_unlock(&dev->lock);
 	}
+	if (rec->clock_chunk_count)
+		hesper_clock_release_chunks(rec);
 	for (size_t i = 0; i < rec->secondary_count; i++)
 		hesper_recording_unref(rec->secondaries[i].rec);
 	for (uint32_t i = 0; i < rec->shadow_count; i++)

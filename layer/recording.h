@@ -50,9 +50,11 @@ struct hesper_dispatch_record {
 	struct hesper_name *label;          /* innermost debug label, or NULL */
 	uint32_t start, end;                /* the first dispatch's timestamps (start may be the
 					       previous dispatch's end), or HESPER_NO_QUERY */
-	uint32_t repeat : 30;               /* dispatches in the run, at least 1 */
+	uint32_t repeat : 29;               /* dispatches in the run, at least 1 */
 	uint32_t dropped : 1;               /* should have been timed but could not be */
 	uint32_t memop : 1;                 /* a memory operation, not a dispatch */
+	uint32_t clock : 1;                 /* timed by the shader clock: start is its clock slot
+					       (dispatch k of the run: start + k), end unused */
 	union {
 		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect) */
 		struct {
@@ -64,7 +66,7 @@ struct hesper_dispatch_record {
 	uint64_t bytes;                     /* bytes each memory operation of the run moved; 0 for dispatches */
 };
 
-#define HESPER_MAX_RUN 0x3fffffffu
+#define HESPER_MAX_RUN 0x1fffffffu
 
 /* An end position of a label range not ended in its recording. */
 #define HESPER_REGION_OPEN UINT64_MAX
@@ -116,6 +118,11 @@ struct hesper_recording {
 	atomic_uint_fast64_t seen;          /* the submit call and run index it last ran in (submit.c) */
 	atomic_uint_fast64_t executed;      /* the primary and index of its last execution (command_buffer.c) */
 	uint64_t hook_ns;                   /* host time spent recording, sampled */
+	/* Clock mode (clock.h): chunks of slots, slots taken, and result words per run after the queries. */
+	struct hesper_clock_chunk **clock_chunks;
+	size_t clock_chunk_count, clock_chunk_capacity;
+	uint32_t clock_slots;
+	uint32_t clock_words;
 };
 
 /* A new recording for a command buffer of @family; NULL when memory runs out. */

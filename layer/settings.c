@@ -85,6 +85,8 @@ hesper_mode_name(enum hesper_mode mode)
 		return "dispatch";
 	case HESPER_MODE_SUBMIT:
 		return "submit";
+	case HESPER_MODE_CLOCK:
+		return "clock";
 	}
 	return "unknown";
 }
@@ -436,13 +438,13 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 		return 0;
 	case SETTING_MODE: {
 		/* In enum hesper_mode's order. */
-		static const char *const modes[] = { "dispatch", "submit" };
-		int i = word_index(v, modes, 2);
+		static const char *const modes[] = { "dispatch", "submit", "clock" };
+		int i = word_index(v, modes, 3);
 		if (i >= 0) {
 			s->mode = (enum hesper_mode)i;
 			return 0;
 		}
-		reject_value(err, set->name, raw, "dispatch or submit");
+		reject_value(err, set->name, raw, "dispatch, submit or clock");
 		return -1;
 	}
 	case SETTING_COPY: {

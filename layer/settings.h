@@ -2,7 +2,8 @@
  * HESPER_* settings other than HESPER_REPORT (see analysis/sinks.h), read once per
  * process. A bad value gets one line on the error stream and its default is kept.
  *
- *   HESPER_MODE=dispatch|submit   time every dispatch (default), or submissions only
+ *   HESPER_MODE=dispatch|submit|clock  time every dispatch (default), submissions only, or every
+ *                                 dispatch from the shader clock where it can (docs/timing.md)
  *   HESPER_SAMPLE=N               time every N-th recorded dispatch of each kernel (1..1000000, default 1)
  *   HESPER_MAX_EVENTS=N           events kept for the trace (0..1000000000, default 200000)
  *   HESPER_EXIT_TIMEOUT_MS=N      how long exit waits for work in flight (0..600000, default 5000)
@@ -35,6 +36,7 @@
 enum hesper_mode {
 	HESPER_MODE_DISPATCH,
 	HESPER_MODE_SUBMIT,
+	HESPER_MODE_CLOCK,
 };
 
 enum hesper_copy {
@@ -95,7 +97,7 @@ int hesper_settings_apply(struct hesper_settings *s, const char *name, const cha
  */
 int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err);
 
-/* Name of @mode as used in reports ("dispatch", "submit"). */
+/* Name of @mode as used in reports ("dispatch", "submit", "clock"). */
 const char *hesper_mode_name(enum hesper_mode mode);
 
 /* The window bound @b as the user gave it ("2.5 s", "label:step#3"), into @out; "" when none. */

@@ -96,6 +96,7 @@ struct hesper_copy_key {
 	uint32_t first;
 	uint32_t count;
 	uint32_t slot;                      /* first result slot written */
+	bool clock;                         /* @shadow is a chunk of clock slots, cleared after the copy */
 };
 
 /*

@@ -169,10 +169,11 @@ static uint64_t assign_slots(struct hesper_queue *q, struct hesper_submission *s
 	for (size_t i = 0; i < sub->occ_count; i++) {
 		struct hesper_occurrence *o = &sub->occ[i];
 		/* Recorded for another queue family (invalid use): its queries are not read here. */
-		bool collected = o->rec->queries_used && o->rec->family == q->family && !o->overwritten;
+		uint32_t words = o->rec->queries_used + o->rec->clock_words; /* clock slots after the queries */
+		bool collected = words && o->rec->family == q->family && !o->overwritten;
 		o->base = collected ? (uint32_t)slots : HESPER_NO_SLOT;
 		if (collected)
-			slots += o->rec->queries_used;
+			slots += words;
 	}
 	return slots;
 }

@@ -46,6 +46,7 @@ static const char usage[] =
 	"                       json, csv, trace (Chrome/Perfetto timeline), html, sqlite (every dispatch\n"
 	"                       in an SQLite database), prom (Prometheus metrics) (default " DEFAULT_FORMATS ")\n"
 	"  -m, --mode MODE      dispatch: time every dispatch (default); submit: time command buffers only\n"
+	"                       clock: time every dispatch from the shader clock, without serializing\n"
 	"  -s, --sample N       time every N-th dispatch of each kernel (all are counted)\n"
 	"      --max-events N   timeline events kept for the trace and html reports\n"
 	"      --lib PATH       the libhesper.so to preload (default: $HESPER_LIB, or the one installed\n"
@@ -244,8 +245,8 @@ hesper_cmd_run(int argc, char **argv)
 		case 'o': prefix = optarg; break;
 		case 'f': format = optarg; break;
 		case 'm':
-			if (strcmp(optarg, "dispatch") != 0 && strcmp(optarg, "submit") != 0)
-				return hesper_usage_error("--mode takes dispatch or submit, not '%s'", optarg);
+			if (strcmp(optarg, "dispatch") != 0 && strcmp(optarg, "submit") != 0 && strcmp(optarg, "clock") != 0)
+				return hesper_usage_error("--mode takes dispatch, submit or clock, not '%s'", optarg);
 			mode = optarg;
 			break;
 		case 's':

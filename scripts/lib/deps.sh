@@ -25,8 +25,9 @@ hesper_install_deps() {
 
 # Only the tests need these (the HTML report is checked in headless Chromium; the SQLite
 # database is queried with the sqlite3 shell and the Prometheus file read with its Python
-# client's parser; the installed library is compiled against from C++).
-HESPER_TEST_PACKAGES="chromium g++ sqlite3 python3-prometheus-client"
+# client's parser; the installed library is compiled against from C++; spirv-val checks
+# clock mode's rewrite).
+HESPER_TEST_PACKAGES="chromium g++ sqlite3 python3-prometheus-client spirv-tools"
 
 # One line per package that these scripts install, with its version and dpkg status (one
 # never installed prints nothing): what a meson build folder was configured with.

@@ -159,13 +159,25 @@ def loose(name, patterns):
     return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
-def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode="dispatch"):
+def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode="dispatch", fallbacks=()):
     """Kernel rows: names, exact counts, timed; dropped; devices. In mode "submit" no
     dispatch is timed and none is dropped (only whole command buffers are timed). Every
     run's timestamps must have been there when read: hesper.copies_ahead is 0."""
     ahead = (rep.get("hesper") or {}).get("copies_ahead")
     c.check(ahead == 0, "hesper.copies_ahead == 0 (every timestamp was there when read)", f"got {ahead!r}")
-    if mode != "dispatch":
+    if mode == "clock":
+        # Every dispatch of a primary timed by the shader clock: the same truth as dispatch mode.
+        c.check(rep.get("mode") == "clock", "mode is 'clock'", f"got {rep.get('mode')!r}")
+        devs = rep.get("devices") or []
+        c.check(devs and all(d.get("timing") == "clock" and e2e.is_num(d.get("clock_error_ns")) for d in devs),
+                "every device is timed by the shader clock, with its calibration error", f"{devs}")
+        got = sorted(f.get("kernel") for f in rep.get("clock_fallbacks") or [] if isinstance(f, dict))
+        c.check(isinstance(rep.get("clock_fallbacks"), list) and got == sorted(fallbacks),
+                f"kernels that fell back to timestamps: {sorted(fallbacks) or 'none'}",
+                f"{rep.get('clock_fallbacks')!r}")
+        rep = dict(rep, mode="dispatch")  # for check_schema, which knows the default only
+        mode = "dispatch"
+    elif mode != "dispatch":
         c.check(rep.get("mode") == mode, f"mode is {mode!r}", f"got {rep.get('mode')!r}")
         truth = dict(truth, dropped=0, kernels=[dict(k, timed=0) for k in truth["kernels"]])
         rep = dict(rep, mode="dispatch")  # for check_schema, which knows the default only
@@ -370,7 +382,8 @@ def case_pattern(args, c, tmp):
     rep = read_json(c, out_json)
     if rep is None:
         return context
-    check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped, mode=args.expect_mode)
+    check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped, mode=args.expect_mode,
+                 fallbacks=args.expect_fallback or ())
     check_labels(c, rep, truth)
     if args.nested_accuracy:
         check_nested_accuracy(c, rep, truth)
@@ -595,8 +608,11 @@ def main():
     ap.add_argument("--expect-dropped", action="store_true", help="pattern case: dropped must be > 0")
     ap.add_argument("--expect-rc", type=int, default=0, help="pattern case: the program's exit status")
     ap.add_argument("--no-baseline", action="store_true", help="pattern case: skip the run without Hesper")
-    ap.add_argument("--expect-mode", default="dispatch", choices=["dispatch", "submit"],
-                    help="pattern case: the HESPER_MODE in effect (submit: no dispatch timed, none dropped)")
+    ap.add_argument("--expect-mode", default="dispatch", choices=["dispatch", "submit", "clock"],
+                    help="pattern case: the HESPER_MODE in effect (submit: no dispatch timed, none dropped; "
+                         "clock: as dispatch, every device and kernel timed by the shader clock)")
+    ap.add_argument("--expect-fallback", action="append", metavar="KERNEL",
+                    help="pattern case, clock mode: a kernel that must fall back to timestamps (repeatable)")
     ap.add_argument("--nested-accuracy", action="store_true",
                     help="pattern case: Hesper's mean_ns per kernel against the truth's own_mean_ns")
     ap.add_argument("--per-pid-report", action="store_true",

@@ -72,6 +72,7 @@ START_TEST(default_values)
 	assert_defaults(&s);
 	ck_assert_str_eq(hesper_mode_name(HESPER_MODE_DISPATCH), "dispatch");
 	ck_assert_str_eq(hesper_mode_name(HESPER_MODE_SUBMIT), "submit");
+	ck_assert_str_eq(hesper_mode_name(HESPER_MODE_CLOCK), "clock");
 	ck_assert_str_eq(hesper_mode_name((enum hesper_mode)42), "unknown");
 }
 END_TEST
@@ -108,6 +109,8 @@ START_TEST(apply_mode_forms)
 	ck_assert_int_eq(s.mode, HESPER_MODE_SUBMIT);
 	assert_accepted("HESPER_MODE", " Submit\t", &s);
 	ck_assert_int_eq(s.mode, HESPER_MODE_SUBMIT);
+	assert_accepted("HESPER_MODE", "Clock", &s);
+	ck_assert_int_eq(s.mode, HESPER_MODE_CLOCK);
 	assert_accepted("HESPER_MODE", "dispatch", &s);
 	ck_assert_int_eq(s.mode, HESPER_MODE_DISPATCH);
 	assert_accepted("HESPER_MODE", "DisPatch", &s);
@@ -226,10 +229,10 @@ END_TEST
 
 START_TEST(apply_rejects_bad_words)
 {
-	assert_rejected("HESPER_MODE", "kernel", "hesper: ignoring HESPER_MODE='kernel': expected dispatch or submit\n");
-	assert_rejected("HESPER_MODE", "", "hesper: ignoring HESPER_MODE='': expected dispatch or submit\n");
-	assert_rejected("HESPER_MODE", "submits", "hesper: ignoring HESPER_MODE='submits': expected dispatch or submit\n");
-	assert_rejected("HESPER_MODE", "sub mit", "hesper: ignoring HESPER_MODE='sub mit': expected dispatch or submit\n");
+	assert_rejected("HESPER_MODE", "kernel", "hesper: ignoring HESPER_MODE='kernel': expected dispatch, submit or clock\n");
+	assert_rejected("HESPER_MODE", "", "hesper: ignoring HESPER_MODE='': expected dispatch, submit or clock\n");
+	assert_rejected("HESPER_MODE", "submits", "hesper: ignoring HESPER_MODE='submits': expected dispatch, submit or clock\n");
+	assert_rejected("HESPER_MODE", "sub mit", "hesper: ignoring HESPER_MODE='sub mit': expected dispatch, submit or clock\n");
 	assert_rejected("HESPER_DISABLE", "2",
 			"hesper: ignoring HESPER_DISABLE='2': expected 1, 0, true, false, yes, no, on or off\n");
 	assert_rejected("HESPER_DISABLE", "",
@@ -247,17 +250,17 @@ START_TEST(apply_quotes_values_safely)
 
 	/* Unprintable bytes, quotes and backslashes as \xHH. */
 	assert_rejected("HESPER_MODE", "a\nb\x01'\\\xff",
-			"hesper: ignoring HESPER_MODE='a\\x0Ab\\x01\\x27\\x5C\\xFF': expected dispatch or submit\n");
+			"hesper: ignoring HESPER_MODE='a\\x0Ab\\x01\\x27\\x5C\\xFF': expected dispatch, submit or clock\n");
 
 	/* 64 bytes are shown whole; more are cut with "...". */
 	memset(value, 'v', 64);
 	value[64] = '\0';
-	snprintf(line, sizeof line, "hesper: ignoring HESPER_MODE='%s': expected dispatch or submit\n", value);
+	snprintf(line, sizeof line, "hesper: ignoring HESPER_MODE='%s': expected dispatch, submit or clock\n", value);
 	assert_rejected("HESPER_MODE", value, line);
 	memset(value, 'v', 150);
 	value[150] = '\0';
 	value[64] = '\0';
-	snprintf(line, sizeof line, "hesper: ignoring HESPER_MODE='%s...': expected dispatch or submit\n", value);
+	snprintf(line, sizeof line, "hesper: ignoring HESPER_MODE='%s...': expected dispatch, submit or clock\n", value);
 	value[64] = 'v';
 	assert_rejected("HESPER_MODE", value, line);
 

@@ -1,0 +1,39 @@
+/*
+ * The SPIR-V rewrite behind HESPER_MODE=clock: a copy of a compute module whose entry
+ * point reads the device clock when it starts and when it returns, and folds those
+ * readings into one slot of a buffer Hesper binds: HESPER_CLOCK_LANES pairs of 64-bit
+ * device-clock ticks (~earliest start, latest end), a work group writing the pair of its
+ * x index modulo the lane count. Pure C, no Vulkan headers.
+ */
+#ifndef HESPER_SPIRV_CLOCK_H
+#define HESPER_SPIRV_CLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Work groups fold into one of this many (start, end) pairs of a slot, picked by their
+ * x index, so that fewer of them meet on one address; the reader reduces the pairs.
+ */
+#define HESPER_CLOCK_LANES 8u
+
+/* Where the instrumented module finds its slot: a storage buffer at (set, binding). */
+struct hesper_clock_target {
+	const char *entry; /* the GLCompute entry point to instrument */
+	uint32_t set;
+	uint32_t binding;
+};
+
+/*
+ * Writes into *@out (malloc'd, *@out_words words) an instrumented copy of the @size
+ * bytes of SPIR-V at @code (native byte order, need not be aligned). Returns 0 on
+ * success, -1 with *@why set to a fixed, human-readable reason when the module cannot be
+ * instrumented (not SPIR-V, byte-swapped, not logical addressing, no such compute entry
+ * point, a descriptor already at the target, malformed, out of memory). Modules older
+ * than SPIR-V 1.3 come out as 1.3 (the subgroup election needs it): the device must run
+ * Vulkan 1.1 or later. Nothing else of the module changes meaning.
+ */
+int hesper_spirv_clock_instrument(const void *code, size_t size, const struct hesper_clock_target *target,
+				  uint32_t **out, size_t *out_words, const char **why);
+
+#endif
