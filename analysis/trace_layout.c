@@ -58,13 +58,16 @@ compare_items(const void *pa, const void *pb)
 	return cmp_u64(a->index, b->index);
 }
 
-/* Puts [start, end) into lane @l if it fits there; false otherwise (or out of memory, *@oom set). */
+/*
+ * Puts [start, end) into lane @l if it fits there: after the lane's open events, or inside
+ * the innermost when @nest; false otherwise (or out of memory, *@oom set).
+ */
 static bool
-try_lane(struct lane *l, uint64_t start, uint64_t end, bool *oom)
+try_lane(struct lane *l, uint64_t start, uint64_t end, bool nest, bool *oom)
 {
 	while (l->depth > 0 && l->ends[l->depth - 1] <= start)
 		l->depth--;
-	if (l->depth > 0 && end > l->ends[l->depth - 1])
+	if (l->depth > 0 && (!nest || end > l->ends[l->depth - 1]))
 		return false;
 	if (l->depth == l->capacity) {
 		size_t capacity = l->capacity ? l->capacity * 2 : 16;
@@ -90,14 +93,21 @@ layout_group(struct hesper_trace_layout *out, const struct item *items, size_t f
 	bool oom = false;
 	int ret = -1;
 
+	/*
+	 * Only label ranges nest: two dispatches (or batches, copies, host calls) of which one
+	 * lies within the other ran at the same time, side by side, so they go on two lanes.
+	 */
+	bool nest = items[first].kind == HESPER_TRACE_REGION;
+
 	memset(lanes, 0, sizeof(lanes));
 	for (size_t i = first; i < last && !oom; i++) {
 		size_t lane = 0;
 
-		while (lane < used && !try_lane(&lanes[lane], items[i].start, items[i].end, &oom))
+		while (lane < used && !try_lane(&lanes[lane], items[i].start, items[i].end, nest, &oom))
 			lane++;
 		if (!oom && lane == used) {
-			if (used < HESPER_TRACE_MAX_LANES && try_lane(&lanes[used], items[i].start, items[i].end, &oom))
+			if (used < HESPER_TRACE_MAX_LANES &&
+			    try_lane(&lanes[used], items[i].start, items[i].end, nest, &oom))
 				used++;
 			else
 				lane = SIZE_MAX;

@@ -1,8 +1,9 @@
 /*
  * Placing timeline events on display tracks: one group per (queue, kind) for GPU events
  * and one per host thread for submit calls, each split into lanes so that the events of
- * one lane are disjoint or perfectly nested (what Perfetto and chrome://tracing can draw
- * on one thread track). Greedy: events by start (longer first on ties), each into the
+ * one lane are disjoint, or for label ranges perfectly nested (what Perfetto and
+ * chrome://tracing can draw on one thread track): two dispatches of which one lies within
+ * the other ran side by side and get two lanes. Greedy: events by start (longer first on ties), each into the
  * first lane where it fits.
  */
 #ifndef HESPER_TRACE_LAYOUT_H

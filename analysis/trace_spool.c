@@ -111,14 +111,19 @@ int hesper_trace_spool_each(struct hesper_trace_spool *s, int (*fn)(const struct
 	uint64_t done = 0;
 	while (done < s->count) {
 		size_t want = s->count - done < CHUNK ? (size_t)(s->count - done) : CHUNK;
-		size_t bytes = want * sizeof(*buf), got = 0;
-		while (got < bytes) {
-			ssize_t n = pread(fd, (char *)buf + got, bytes - got, (off_t)(done * sizeof(*buf) + got));
+		char *at = (char *)buf;
+		size_t left = want * sizeof(*buf);
+		off_t from = (off_t)(done * sizeof(*buf));
+		while (left > 0) {
+			ssize_t n = pread(fd, at, left, from);
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n <= 0)
+			/* n > left cannot happen; saying so lets the compiler bound the next read. */
+			if (n <= 0 || (size_t)n > left)
 				goto out;
-			got += (size_t)n;
+			at += n;
+			left -= (size_t)n;
+			from += n;
 		}
 		for (size_t i = 0; i < want; i++)
 			if (fn(&buf[i], arg) != 0)

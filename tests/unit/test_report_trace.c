@@ -214,9 +214,13 @@ START_TEST(overlaps_go_to_lanes)
 	base_profile(&p);
 	add(&p, HESPER_TRACE_DISPATCH, 0, "a", 1001000, 1002000);
 	add(&p, HESPER_TRACE_DISPATCH, 0, "b", 1001500, 1002500); /* overlaps a partially: lane 2 */
-	add(&p, HESPER_TRACE_DISPATCH, 0, "c", 1001600, 1001700); /* inside a (and b): nests in lane 1 */
+	/* inside a and b: dispatches do not nest (it ran beside them): lane 3 */
+	add(&p, HESPER_TRACE_DISPATCH, 0, "c", 1001600, 1001700);
 	add(&p, HESPER_TRACE_DISPATCH, 0, "d", 1002000, 1003000); /* starts as a ends: lane 1 */
-	add(&p, HESPER_TRACE_DISPATCH, 0, "e", 1001900, 1002600); /* crosses a, b and d: lane 3 */
+	add(&p, HESPER_TRACE_DISPATCH, 0, "e", 1001900, 1002600); /* crosses a, b and d; after c: lane 3 */
+	/* Label ranges do nest: one within another shares its lane. */
+	add(&p, HESPER_TRACE_REGION, 0, "outer", 1001000, 1003000);
+	add(&p, HESPER_TRACE_REGION, 0, "inner", 1001500, 1002000);
 
 	json_object *root = parse(&p);
 	int64_t ta = json_object_get_int64(get(find_x(root, "a", 0), "tid"));
@@ -225,16 +229,20 @@ START_TEST(overlaps_go_to_lanes)
 	int64_t td = json_object_get_int64(get(find_x(root, "d", 0), "tid"));
 	int64_t te = json_object_get_int64(get(find_x(root, "e", 0), "tid"));
 
+	int64_t touter = json_object_get_int64(get(find_x(root, "outer", 0), "tid"));
+	int64_t tinner = json_object_get_int64(get(find_x(root, "inner", 0), "tid"));
+
 	ck_assert_int_eq(ta, td);
-	ck_assert_int_eq(ta, tc);
+	ck_assert_int_ne(ta, tc);
+	ck_assert_int_ne(tb, tc);
 	ck_assert_int_ne(ta, tb);
-	ck_assert_int_ne(te, ta);
-	ck_assert_int_ne(te, tb);
+	ck_assert_int_eq(te, tc);
 	ck_assert_int_ge(ta, GPU_TID_BASE);
 	ck_assert_str_eq(thread_name(root, ta), "GPU 0 Test GPU queue family 0 index 0");
 	ck_assert_str_eq(thread_name(root, tb), "GPU 0 Test GPU queue family 0 index 0 lane 2");
 	ck_assert_str_eq(thread_name(root, te), "GPU 0 Test GPU queue family 0 index 0 lane 3");
-	ck_assert_int_eq(json_object_get_int64(get(meta(root), "tracks")), 3);
+	ck_assert_int_eq(touter, tinner);
+	ck_assert_int_eq(json_object_get_int64(get(meta(root), "tracks")), 4);
 	json_object_put(root);
 	hesper_profile_free(&p);
 }
