@@ -6,6 +6,8 @@
  */
 #include "report.h"
 
+#include "findings.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -188,6 +190,8 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 			fputs(", \"copy\": ", out);
 			put_field(out, d->copy, sizeof(d->copy));
 		}
+		fprintf(out, ", \"dispatch_cost_ns\": %" PRIu64 ", \"timestamp_cost_ns\": %" PRIu64
+			", \"compute_units\": %" PRIu32, d->dispatch_cost_ns, d->timestamp_cost_ns, d->compute_units);
 		fputc('}', out);
 	}
 	fputs(p->device_count ? "\n  ],\n" : "],\n", out);
@@ -207,9 +211,11 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 
 		fprintf(out,
 			"%s{\"device\": %" PRIu32 ", \"family\": %" PRIu32 ", \"index\": %" PRIu32
-			", \"timestamp_bits\": %" PRIu32 ", \"submits\": %" PRIu64 ", \"busy_ns\": %" PRIu64 "}",
+			", \"timestamp_bits\": %" PRIu32 ", \"submits\": %" PRIu64 ", \"busy_ns\": %" PRIu64
+			", \"submit_calls\": %" PRIu64 ", \"round_trips\": %" PRIu64 ", \"timed_batches\": %" PRIu64
+			", \"idle_ns\": %" PRIu64 "}",
 			i ? ",\n    " : "\n    ", q->device, q->family, q->index, q->timestamp_bits, q->submits,
-			q->busy_ns);
+			q->busy_ns, q->submit_calls, q->round_trips, q->timed_batches, q->idle_ns);
 	}
 	fputs(p->queue_count ? "\n  ],\n" : "],\n", out);
 	fprintf(out, "  \"clamped\": %" PRIu64 ",\n  \"mode\": ", p->clamped);
@@ -221,6 +227,24 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
 		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
 		p->copies_ahead);
+	fputs("  \"host_waits\": [", out);
+	for (size_t i = 0; i < p->host_wait_count; i++) {
+		const struct hesper_host_wait *w = &p->host_waits[i];
+
+		fprintf(out,
+			"%s{\"thread\": %" PRIu32 ", \"call\": \"%s\", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64
+			", \"max_ns\": %" PRIu64 "}",
+			i ? ",\n    " : "\n    ", w->thread, hesper_wait_call_name(w->call), w->count, w->total_ns,
+			w->max_ns);
+	}
+	fputs(p->host_wait_count ? "\n  ],\n" : "],\n", out);
+	struct hesper_findings findings;
+	if (hesper_findings_compute(p, &findings) != 0)
+		goto out;
+	fputs("  \"findings\": ", out);
+	hesper_findings_write_json(out, &findings);
+	hesper_findings_free(&findings);
+	fputs(",\n", out);
 	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, "\n}\n"))
 		goto out;
 	ret = 0;

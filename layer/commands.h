@@ -56,6 +56,8 @@
 	HOOK(WaitForFences)                                  \
 	HOOK(WaitSemaphores)                                 \
 	HOOK(WaitSemaphoresKHR)                              \
+	HOOK(GetFenceStatus)                                 \
+	HOOK(GetQueryPoolResults)                            \
 	NEXT(CreateQueryPool)                                \
 	NEXT(DestroyQueryPool)                               \
 	NEXT(CreateBuffer)                                   \
@@ -71,12 +73,12 @@
 	NEXT(CreateFence)                                    \
 	NEXT(DestroyFence)                                   \
 	NEXT(ResetFences)                                    \
-	NEXT(GetFenceStatus)                                 \
 	NEXT(GetCalibratedTimestampsEXT)                     \
 	NEXT(CreateSemaphore)                                \
 	NEXT(DestroySemaphore)                               \
 	NEXT(GetSemaphoreCounterValueKHR)                    \
-	NEXT(GetQueryPoolResults)
+	NEXT(CreatePipelineLayout)                           \
+	NEXT(DestroyPipelineLayout)
 
 /*
  * Recorded commands that make the GPU work (barriers too: they wait and flush caches)

@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "findings.h"
 #include "hooks.h"
 #include "process.h"
 #include "profile.h"
 #include "sinks.h"
+#include "waits.h"
 
 extern char **environ;
 
@@ -90,6 +92,11 @@ static void process_init(void)
 	snprintf(p->profile->mode, sizeof(p->profile->mode), "%s", hesper_mode_name(p->settings.mode));
 	p->profile->sample_every = p->settings.sample_every;
 	hesper_trace_init(&p->profile->trace, p->settings.max_events);
+	/* Read here, like HESPER_REPORT: its parser belongs to the analysis library (findings.h). */
+	const char *findings = getenv("HESPER_FINDINGS");
+	char err[512];
+	if (findings && hesper_findings_settings_parse(&p->profile->findings, findings, err, sizeof(err)) != 0)
+		hesper_log("%s", err);
 	p->profile->trace.origin_ns = p->start_ns;
 	/* Parsed now so a bad HESPER_REPORT is reported when profiling starts, not at exit. */
 	if (hesper_sinks_parse(getenv("HESPER_REPORT"), p->profile->pid, p->profile->host, &sinks, stderr) < 0)
@@ -160,6 +167,8 @@ void hesper_process_report(void)
 	p->profile->wall_ns = hesper_now_ns() - p->start_ns;
 	p->profile->submit_hook_ns = hesper_submit_hook_ns();
 	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
+	hesper_waits_report(p->profile);
+	p->profile->findings_ready = true;
 	fflush(stdout);
 	hesper_sinks_write(&sinks, p->profile, stderr);
 	pthread_mutex_unlock(&p->lock);

@@ -24,6 +24,7 @@ enum setting_kind {
 	SETTING_MAX_QUERIES,
 	SETTING_COPY,
 	SETTING_DISABLE,
+	SETTING_FINDINGS, /* read with the profile (analysis/findings.h); accepted here and left alone */
 };
 
 struct setting {
@@ -42,6 +43,7 @@ static const struct setting settings[] = {
 	{ "HESPER_MAX_QUERIES", SETTING_MAX_QUERIES, 0, 1000000000 },
 	{ "HESPER_COPY", SETTING_COPY, 0, 0 },
 	{ "HESPER_DISABLE", SETTING_DISABLE, 0, 0 },
+	{ "HESPER_FINDINGS", SETTING_FINDINGS, 0, 0 },
 };
 
 #define SETTING_COUNT (sizeof settings / sizeof settings[0])
@@ -253,6 +255,7 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 
 	switch (set->kind) {
 	case SETTING_REPORT:
+	case SETTING_FINDINGS:
 		return 0;
 	case SETTING_MODE: {
 		/* In enum hesper_mode's order. */
@@ -350,7 +353,7 @@ hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, F
 			rejected++;
 			continue;
 		}
-		if (set->kind == SETTING_REPORT)
+		if (set->kind == SETTING_REPORT || set->kind == SETTING_FINDINGS)
 			continue;
 		if (apply_value(s, set, eq + 1, err) != 0)
 			rejected++;

@@ -13,6 +13,8 @@
  *                                 once the submission completed (host); auto (default) takes host
  *                                 on NVIDIA's driver, wait elsewhere
  *   HESPER_DISABLE=1              make the layer a pass-through
+ *   HESPER_FINDINGS=off|key=value,...  the findings' thresholds; parsed with the profile
+ *                                 (analysis/findings.h), accepted here like HESPER_REPORT
  */
 #ifndef HESPER_SETTINGS_H
 #define HESPER_SETTINGS_H
