@@ -12,7 +12,7 @@
 #include "settings.h"
 
 #define KNOWN "(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
-	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE)"
+	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_FINDINGS)"
 
 /* Applies one setting to defaults; returns its result and the error text in @out_err. */
 static int
