@@ -179,7 +179,7 @@ def case_waits(args, c, tmp):
     threads = {w["thread"] for w in rep["host_waits"]}
     for e in waits[:3]:
         track = str(names.get((e.get("pid"), e.get("tid"))))
-        c.check(any(str(t) in track for t in threads), "wait events sit on the waiting thread's track",
+        c.check(any(track == f"CPU thread {t} waits" for t in threads), "wait events sit on the waiting thread's track",
                 f"track {track!r}, threads {threads}")
     return run.tail("under Hesper")
 
