@@ -440,6 +440,59 @@ by_stake(const void *a, const void *b)
 	return strcmp(x->about, y->about);
 }
 
+/* The findings read back with @p, their gap lists pointed at their queues' rows again. */
+static int
+copy_loaded(const struct hesper_profile *p, struct hesper_findings *out)
+{
+	if (!p->loaded_finding_count)
+		return 0;
+	out->items = calloc(p->loaded_finding_count, sizeof(*out->items));
+	if (!out->items)
+		return -1;
+	memcpy(out->items, p->loaded_findings, p->loaded_finding_count * sizeof(*out->items));
+	out->count = p->loaded_finding_count;
+	for (size_t i = 0; i < out->count; i++) {
+		struct hesper_finding *f = &out->items[i];
+
+		f->queue = NULL;
+		for (size_t q = 0; f->kind == HESPER_FINDING_GPU_IDLE && q < p->queue_count; q++) {
+			char name[64];
+
+			queue_name(name, sizeof(name), &p->queues[q]);
+			if (strcmp(name, f->about) == 0)
+				f->queue = &p->queues[q];
+		}
+	}
+	return 0;
+}
+
+/* The static name of a finding's number @key, or NULL when it is not one Hesper writes. */
+const char *
+hesper_finding_number_key(const char *key)
+{
+	static const char *const known[] = {
+		"idle_ns", "wall_ns", "idle_share", "busy_ns", "batches", "mean_gap_ns", "largest_gap_ns",
+		"submit_calls", "round_trips", "round_trip_share", "dispatches", "launch_bound_dispatches",
+		"dispatch_cost_ns", "limit_ns", "mean_ns", "total_ns", "underfilled_dispatches", "compute_units",
+		"idle_unit_ns", "hook_ns", "host_share", "timestamp_cost_ns", "timed_dispatches", "gpu_ns", "gpu_share",
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(known[i], key) == 0)
+			return known[i];
+	return NULL;
+}
+
+/* The kind named @name (hesper_finding_kind_name), or -1. */
+int
+hesper_finding_kind_from_name(const char *name)
+{
+	for (int k = HESPER_FINDING_GPU_IDLE; k <= HESPER_FINDING_HESPER_SHARE; k++)
+		if (strcmp(hesper_finding_kind_name((enum hesper_finding_kind)k), name) == 0)
+			return k;
+	return -1;
+}
+
 int
 hesper_findings_compute(const struct hesper_profile *p, struct hesper_findings *out)
 {
@@ -449,6 +502,8 @@ hesper_findings_compute(const struct hesper_profile *p, struct hesper_findings *
 
 	out->items = NULL;
 	out->count = 0;
+	if (p->findings_loaded)
+		return copy_loaded(p, out);
 	if (!p->findings_ready || p->findings.off || p->from_events)
 		return 0;
 	if (hesper_kernel_table_rows(p->kernels, &rows, &n) != 0 ||

@@ -56,10 +56,17 @@ int hesper_findings_settings_parse(struct hesper_findings_settings *s, const cha
 
 /*
  * The findings of @p that pass its thresholds, sorted by time at stake (then kind, then
- * about). None for a profile whose aggregates were not gathered (findings_ready false)
- * or when the findings are off. Returns 0, or -1 when memory runs out (@out empty).
+ * about); for a summary read back, the findings it had. None for a profile whose
+ * aggregates were not gathered (findings_ready false) or when the findings are off.
+ * Returns 0, or -1 when memory runs out (@out empty).
  */
 int hesper_findings_compute(const struct hesper_profile *p, struct hesper_findings *out);
+
+/* The static name of a finding's number @key (for reading findings back), or NULL when Hesper writes none such. */
+const char *hesper_finding_number_key(const char *key);
+
+/* The kind named @name ("gpu_idle", ...), or -1. */
+int hesper_finding_kind_from_name(const char *name);
 
 /* Frees what @f holds. */
 void hesper_findings_free(struct hesper_findings *f);

@@ -35,6 +35,9 @@ hesper_profile_free(struct hesper_profile *p)
 	hesper_kernel_table_destroy(p->labelled);
 	hesper_kernel_table_destroy(p->underfilled);
 	free(p->host_waits);
+	free(p->loaded_findings);
+	p->loaded_findings = NULL;
+	p->loaded_finding_count = 0;
 	p->host_waits = NULL;
 	p->host_wait_count = 0;
 	p->underfilled = NULL;

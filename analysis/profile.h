@@ -123,6 +123,9 @@ struct hesper_profile {
 						    compute units, timed = their time the idle units could have used */
 	struct hesper_findings_settings findings; /* thresholds */
 	bool findings_ready;       /* the aggregates behind findings were gathered (a live run) */
+	struct hesper_finding *loaded_findings; /* read back from a summary (summary_load.c): reported as they are */
+	size_t loaded_finding_count;
+	bool findings_loaded;      /* the summary read back had "findings" (and "host_waits") */
 
 	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
 	bool from_events;          /* built from a program's own events (profile_events.c): no mode, no cost */

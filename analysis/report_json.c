@@ -216,8 +216,8 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 			fputs(", \"copy\": ", out);
 			put_field(out, d->copy, sizeof(d->copy));
 		}
-		/* The findings' keys come from a live run only (findings_ready), not from files read back. */
-		if (p->findings_ready)
+		/* The findings' keys come from a live run (or a summary of one read back), never from events. */
+		if (p->findings_ready || p->findings_loaded)
 			fprintf(out, ", \"dispatch_cost_ns\": %" PRIu64 ", \"timestamp_cost_ns\": %" PRIu64
 			", \"compute_units\": %" PRIu32, d->dispatch_cost_ns, d->timestamp_cost_ns, d->compute_units);
 		fputc('}', out);
@@ -242,7 +242,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 			", \"timestamp_bits\": %" PRIu32 ", \"submits\": %" PRIu64 ", \"busy_ns\": %" PRIu64,
 			i ? ",\n    " : "\n    ", q->device, q->family, q->index, q->timestamp_bits, q->submits,
 			q->busy_ns);
-		if (p->findings_ready)
+		if (p->findings_ready || p->findings_loaded)
 			fprintf(out,
 				", \"submit_calls\": %" PRIu64 ", \"round_trips\": %" PRIu64 ", \"timed_batches\": %" PRIu64
 				", \"idle_ns\": %" PRIu64,
@@ -259,7 +259,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
 		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
 		p->copies_ahead);
-	if (p->findings_ready && put_findings(out, p) != 0)
+	if ((p->findings_ready || p->findings_loaded) && put_findings(out, p) != 0)
 		goto out;
 	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, "\n}\n"))
 		goto out;
