@@ -13,10 +13,11 @@ Cases:
              HESPER_MODE=submit no hesper_share either
   waits      every kind of host wait: count per call exact, total within the program's own
              time (and not far below it); one trace event per wait on the thread's track
-  launch     300 empty dispatches: launch_bound fires with the device's measured dispatch
-             cost; with HESPER_FINDINGS=hesper_share=0.000001, hesper_share fires with the
-             run's own hook time
-  heavy      120 long dispatches: no launch_bound
+  launch     300 empty dispatches (launch_factor=8: lavapipe's vary several-fold): launch_bound
+             fires with the device's measured dispatch cost and as many dispatches as the
+             trace has under the limit; with HESPER_FINDINGS=hesper_share=0.000001,
+             hesper_share fires with the run's own hook time
+  heavy      120 long dispatches (launch_factor=8): no launch_bound
   underfill  150 one-group dispatches: underfilled fires with the device's compute units;
              exit 77 (skip) where the driver does not tell them (lavapipe)
   settings   HESPER_FINDINGS=off: no findings, no dispatch cost; a bad value: one error
@@ -198,8 +199,20 @@ def case_waits(args, c, tmp):
     return run.tail("under Hesper")
 
 
+def dispatch_durations(c, path, kernel):
+    """The durations (ns) of @kernel's dispatch events in the trace at @path."""
+    trace = e2e.load_json(c, path, "Hesper wrote a readable trace")
+    events = (trace or {}).get("traceEvents", [])
+    return [round(e["dur"] * 1000) for e in events
+            if e.get("ph") == "X" and e.get("cat") == "dispatch" and e.get("name") == kernel]
+
+
 def case_launch(args, c, tmp):
-    truth, rep, run, _ = run_program(args, c, tmp, "launch", {})
+    # lavapipe's empty dispatches vary several-fold from run to run on a loaded machine
+    # (threads waking): a generous factor makes the defect show every time, and the count
+    # is checked against every dispatch's own duration in the trace.
+    truth, rep, run, out = run_program(args, c, tmp, "launch", {"HESPER_FINDINGS": "launch_factor=8"},
+                                       ("json", "trace"))
     if not truth or not rep:
         return run.tail("under Hesper")
     cost = rep["devices"][0].get("dispatch_cost_ns", 0)
@@ -210,13 +223,17 @@ def case_launch(args, c, tmp):
                json.dumps(rep.get("findings"))):
         n = lb[0]["numbers"]
         c.check(n["dispatches"] == truth["dispatches"], f"launch_bound: {truth['dispatches']} dispatches", f"{n}")
-        c.check(n["dispatch_cost_ns"] == cost and n["limit_ns"] == 2 * cost, "launch_bound: the device's cost, limit 2x",
+        c.check(n["dispatch_cost_ns"] == cost and n["limit_ns"] == 8 * cost, "launch_bound: the device's cost, limit 8x",
                 f"{n}")
         c.check(100 <= n["launch_bound_dispatches"] <= truth["dispatches"],
                 "launch_bound: at least the minimum (100), at most every dispatch", f"{n}")
-        if row["p95_ns"] < n["limit_ns"]:
-            c.check(n["launch_bound_dispatches"] >= 0.95 * truth["dispatches"],
-                    "launch_bound: nearly every dispatch when the p95 is under the limit", f"{n}, p95 {row['p95_ns']}")
+        durations = dispatch_durations(c, out["trace"], "empty")
+        below = sum(d < n["limit_ns"] for d in durations)
+        # The histogram places a value within 1/128 of itself: those near the limit may go either way.
+        near = sum(abs(d - n["limit_ns"]) <= n["limit_ns"] / 64 for d in durations)
+        c.check(len(durations) == truth["dispatches"] and abs(below - n["launch_bound_dispatches"]) <= near,
+                "launch_bound: the dispatches under the limit, as the trace's durations count them",
+                f"trace: {len(durations)} dispatches, {below} under {n['limit_ns']} ns ({near} near it); {n}")
         c.check(lb[0]["time_at_stake_ns"] == min(n["launch_bound_dispatches"] * cost, row["total_ns"]),
                 "launch_bound: time at stake = launch-bound dispatches x cost", f"{lb[0]}")
     _, rep2, run2, _ = run_program(args, c, tmp, "launch", {"HESPER_FINDINGS": "hesper_share=0.000001"})
@@ -231,13 +248,13 @@ def case_launch(args, c, tmp):
 
 
 def case_heavy(args, c, tmp):
-    truth, rep, run, _ = run_program(args, c, tmp, "heavy", {})
+    truth, rep, run, _ = run_program(args, c, tmp, "heavy", {"HESPER_FINDINGS": "launch_factor=8"})
     if not truth or not rep:
         return run.tail("under Hesper")
     cost = rep["devices"][0].get("dispatch_cost_ns", 0)
     row = next((k for k in rep["kernels"] if k["name"] == "busy"), None)
-    c.check(row and row["count"] == truth["dispatches"] and row["min_ns"] > 2 * cost,
-            "every heavy dispatch is longer than twice the dispatch cost (the premise)", f"{row}, cost {cost}")
+    c.check(row and row["count"] == truth["dispatches"] and row["min_ns"] > 8 * cost,
+            "every heavy dispatch is longer than 8 times the dispatch cost (the premise)", f"{row}, cost {cost}")
     c.check(not kinds(rep, "launch_bound"), "no launch_bound", json.dumps(rep.get("findings")))
     return run.tail("under Hesper")
 
