@@ -4,7 +4,7 @@
 #include <math.h>
 
 size_t
-hesper_memops_slow(const struct hesper_profile *p, struct hesper_memops_finding *out, size_t max)
+hesper_memops_slow(const struct hesper_profile *p, double fraction, struct hesper_memops_finding *out, size_t max)
 {
 	struct hesper_memops_finding found[HESPER_MEMOP_KINDS];
 	size_t n = 0;
@@ -14,7 +14,7 @@ hesper_memops_slow(const struct hesper_profile *p, struct hesper_memops_finding 
 		uint64_t sized = s.timed - (s.unsized < s.timed ? s.unsized : s.timed);
 
 		if (sized < HESPER_MEMOPS_SLOW_MIN_OPS || s.timed_ns < HESPER_MEMOPS_SLOW_MIN_NS || s.best_gbps <= 0 ||
-		    s.mean_gbps >= HESPER_MEMOPS_SLOW_FRACTION * s.best_gbps)
+		    s.mean_gbps >= fraction * s.best_gbps)
 			continue;
 		uint64_t at_best = (uint64_t)llround((double)s.timed_bytes / s.best_gbps);
 		found[n++] = (struct hesper_memops_finding){

@@ -12,7 +12,7 @@
 
 #include "profile.h"
 
-/* Below this fraction of the best single-operation GB/s, a kind's mean GB/s is slow. */
+/* Below this fraction of the best single-operation GB/s, a kind's mean GB/s is slow (the default of HESPER_FINDINGS' slow_memory_share). */
 #define HESPER_MEMOPS_SLOW_FRACTION 0.25
 /* Kinds whose timed operations took less than this in all are never reported. */
 #define HESPER_MEMOPS_SLOW_MIN_NS 100000ull
@@ -30,9 +30,11 @@ struct hesper_memops_finding {
 };
 
 /*
- * Fills @out (room for @max, at most HESPER_MEMOP_KINDS are ever needed) with the slow
- * kinds of @p, the largest excess first; returns how many there are (possibly more than @max).
+ * Fills @out (room for @max, at most HESPER_MEMOP_KINDS are ever needed) with the kinds of
+ * @p whose mean GB/s is below @fraction of their best, the largest excess first; returns how
+ * many there are (possibly more than @max).
  */
-size_t hesper_memops_slow(const struct hesper_profile *p, struct hesper_memops_finding *out, size_t max);
+size_t hesper_memops_slow(const struct hesper_profile *p, double fraction, struct hesper_memops_finding *out,
+			  size_t max);
 
 #endif

@@ -1,6 +1,8 @@
 /* The profile of one process: devices, queues, kernel/region tables and the summary. */
 #include "profile.h"
 
+#include "findings.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,9 @@ hesper_profile_init(struct hesper_profile *p)
 	p->kernels = hesper_kernel_table_create();
 	p->regions = hesper_kernel_table_create();
 	p->labelled = hesper_kernel_table_create();
-	if (!p->kernels || !p->regions || !p->labelled) {
+	p->underfilled = hesper_kernel_table_create();
+	hesper_findings_settings_default(&p->findings);
+	if (!p->kernels || !p->regions || !p->labelled || !p->underfilled) {
 		hesper_profile_free(p);
 		return -1;
 	}
@@ -31,6 +35,14 @@ hesper_profile_free(struct hesper_profile *p)
 	hesper_kernel_table_destroy(p->kernels);
 	hesper_kernel_table_destroy(p->regions);
 	hesper_kernel_table_destroy(p->labelled);
+	hesper_kernel_table_destroy(p->underfilled);
+	free(p->host_waits);
+	free(p->loaded_findings);
+	p->loaded_findings = NULL;
+	p->loaded_finding_count = 0;
+	p->host_waits = NULL;
+	p->host_wait_count = 0;
+	p->underfilled = NULL;
 	hesper_stats_free(&p->submits);
 	hesper_memops_free(&p->memops);
 	hesper_trace_free(&p->trace);
@@ -98,6 +110,48 @@ hesper_profile_queue(struct hesper_profile *p, uint32_t device, uint32_t family,
 	q->family = family;
 	q->index = index;
 	return q;
+}
+
+static uint64_t add_saturating(uint64_t a, uint64_t b);
+
+int
+hesper_profile_add_host_wait(struct hesper_profile *p, uint32_t thread, enum hesper_wait_call call, uint64_t count,
+			     uint64_t total_ns, uint64_t max_ns)
+{
+	size_t at = 0;
+
+	/* Kept sorted by thread, then call: the reports print them in that order. */
+	while (at < p->host_wait_count &&
+	       (p->host_waits[at].thread < thread || (p->host_waits[at].thread == thread && p->host_waits[at].call < call)))
+		at++;
+	if (at < p->host_wait_count && p->host_waits[at].thread == thread && p->host_waits[at].call == call) {
+		struct hesper_host_wait *w = &p->host_waits[at];
+
+		w->count = add_saturating(w->count, count);
+		w->total_ns = add_saturating(w->total_ns, total_ns);
+		if (max_ns > w->max_ns)
+			w->max_ns = max_ns;
+		return 0;
+	}
+	struct hesper_host_wait *rows = realloc(p->host_waits, (p->host_wait_count + 1) * sizeof(*rows));
+	if (!rows)
+		return -1;
+	p->host_waits = rows;
+	memmove(&rows[at + 1], &rows[at], (p->host_wait_count - at) * sizeof(*rows));
+	rows[at] = (struct hesper_host_wait){thread, (uint32_t)call, count, total_ns, max_ns};
+	p->host_wait_count++;
+	return 0;
+}
+
+const char *
+hesper_wait_call_name(uint32_t call)
+{
+	static const char *const names[HESPER_WAIT_CALLS] = {
+		"vkQueueWaitIdle", "vkDeviceWaitIdle", "vkWaitForFences", "vkWaitSemaphores",
+		"vkGetQueryPoolResults", "vkGetFenceStatus",
+	};
+
+	return call < HESPER_WAIT_CALLS ? names[call] : "?";
 }
 
 static uint64_t

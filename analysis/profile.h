@@ -23,12 +23,30 @@ struct hesper_device_info {
 	char copy[8];          /* how its timestamps were read back: "wait" or "host" ("" unknown) */
 	char timing[160];      /* clock mode: "clock", or "timestamps: <why>" ("" in other modes) */
 	double clock_error_ns; /* clock mode: bound of the clock-to-timestamp mapping at calibration */
+	uint64_t dispatch_cost_ns;  /* GPU time of one empty dispatch between timestamps; 0 unmeasured */
+	uint64_t timestamp_cost_ns; /* GPU time a timestamp after each back-to-back dispatch adds; 0 unmeasured */
+	uint32_t compute_units;     /* SMs or CUs when the driver tells (NV/AMD core properties); 0 unknown */
 };
 
 /* Clock mode: a kernel timed with timestamps instead of the shader clock, and why. */
 struct hesper_clock_note {
 	char kernel[HESPER_NAME_MAX];
 	char why[128];
+};
+
+/* Gaps kept per queue: the largest idle times between consecutive batches. */
+#define HESPER_TOP_GAPS 5
+
+/* One idle time of a queue between two batches, and what the submitting thread did meanwhile. */
+struct hesper_gap {
+	uint64_t start_ns;     /* host CLOCK_MONOTONIC when the GPU went idle; 0 when not placed */
+	uint64_t length_ns;
+	uint64_t waiting_ns;   /* the thread was in a Vulkan wait (host_waits) */
+	uint64_t recording_ns; /* the thread was recording command buffers */
+	uint64_t submitting_ns; /* in the submit call, or submitted and the GPU not started yet */
+	uint64_t other_ns;     /* nothing Vulkan that Hesper sees */
+	uint32_t thread;       /* the thread that submitted the batch after the gap */
+	uint64_t submission;   /* that submission's number on its queue */
 };
 
 /* GPU busy time of one queue: the union of the intervals its command buffers ran. */
@@ -39,6 +57,47 @@ struct hesper_queue_info {
 	uint32_t timestamp_bits;
 	uint64_t submits;      /* batches submitted */
 	uint64_t busy_ns;
+	uint64_t submit_calls; /* vkQueueSubmit* calls harvested */
+	uint64_t round_trips;  /* submit calls followed by a host wait for that very work before the next */
+	uint64_t timed_batches; /* batches with a GPU span (the gaps are between these) */
+	uint64_t idle_ns;      /* sum of the gaps between consecutive timed batches */
+	uint64_t gpu_span_ns;  /* first timed batch's start to the last one's end */
+	struct hesper_gap gaps[HESPER_TOP_GAPS]; /* the largest gaps, largest first */
+	uint32_t gap_count;
+};
+
+/* The Vulkan calls in which a program's thread waits (host_waits rows). */
+enum hesper_wait_call {
+	HESPER_WAIT_QUEUE_IDLE,     /* vkQueueWaitIdle */
+	HESPER_WAIT_DEVICE_IDLE,    /* vkDeviceWaitIdle */
+	HESPER_WAIT_FENCES,         /* vkWaitForFences */
+	HESPER_WAIT_SEMAPHORES,     /* vkWaitSemaphores(KHR) */
+	HESPER_WAIT_QUERY_RESULTS,  /* vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT */
+	HESPER_WAIT_FENCE_POLL,     /* vkGetFenceStatus polled until the fence signalled */
+	HESPER_WAIT_CALLS,
+};
+
+/* One (thread, call) row of host waits. */
+struct hesper_host_wait {
+	uint32_t thread;       /* the thread's id */
+	uint32_t call;         /* enum hesper_wait_call */
+	uint64_t count;
+	uint64_t total_ns;
+	uint64_t max_ns;
+};
+
+/* Thresholds of the findings (HESPER_FINDINGS; analysis/findings.h parses them). */
+struct hesper_findings_settings {
+	bool off;                  /* no findings, no dispatch-cost measurement */
+	double idle_share;         /* a queue idle between batches this share of wall time or more */
+	uint64_t idle_min_ns;      /* and at least this long in all */
+	uint64_t launch_bound_min; /* a kernel with at least this many launch-bound dispatches */
+	double launch_factor;      /* launch-bound: shorter than this many dispatch costs */
+	double round_trip_share;   /* submit calls followed by a wait for them, share of all on the queue */
+	uint64_t round_trip_min;   /* and at least this many */
+	uint64_t underfilled_min;  /* dispatches with fewer work groups than compute units, per kernel */
+	double hesper_share;       /* Hesper's own cost, share of wall (host) or GPU busy (GPU) time */
+	double slow_memory_share;  /* a kind of memory operation below this share of its best single one's GB/s */
 };
 
 /* The capture window (HESPER_START / HESPER_STOP), as the report states it. */
@@ -89,6 +148,17 @@ struct hesper_profile {
 
 	struct hesper_clock_note *clock_notes; /* clock mode: kernels that fell back to timestamps */
 	size_t clock_note_count;
+
+	struct hesper_host_wait *host_waits;  /* per thread and call, by thread then call */
+	size_t host_wait_count;
+	struct hesper_kernel_table *underfilled; /* per kernel: count = dispatches with fewer work groups than
+						    compute units, timed = their time the idle units could have used */
+	struct hesper_findings_settings findings; /* thresholds */
+	bool findings_ready;       /* the aggregates behind findings were gathered (a live run) */
+	struct hesper_finding *loaded_findings; /* read back from a summary (summary_load.c): reported as they are */
+	size_t loaded_finding_count;
+	bool findings_loaded;      /* the summary read back had "findings" (and "host_waits") */
+
 	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
 	bool from_events;          /* built from a program's own events (profile_events.c): no mode, no cost */
 	struct hesper_capture_info capture;   /* the capture window, when one was asked for */
@@ -110,6 +180,13 @@ int hesper_profile_add_device(struct hesper_profile *p, const struct hesper_devi
 /* The queue row for (device, family, index), added on first use; NULL when out of memory. */
 struct hesper_queue_info *hesper_profile_queue(struct hesper_profile *p, uint32_t device, uint32_t family,
 					       uint32_t index);
+
+/* Adds @count waits of @call on @thread lasting @total_ns (longest @max_ns); 0, or -1 when memory runs out. */
+int hesper_profile_add_host_wait(struct hesper_profile *p, uint32_t thread, enum hesper_wait_call call,
+				 uint64_t count, uint64_t total_ns, uint64_t max_ns);
+
+/* The Vulkan name of @call ("vkWaitForFences"), "?" when out of range. */
+const char *hesper_wait_call_name(uint32_t call);
 
 /* Sum of busy time over all queues. */
 uint64_t hesper_profile_gpu_busy_ns(const struct hesper_profile *p);

@@ -12,6 +12,8 @@
  */
 #include "report.h"
 
+#include "findings.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -205,6 +207,57 @@ put_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 		 p->trace.count ? (p->trace.calibrated ? ", calibrated" : ", not calibrated") : "");
 	put_fact(out, "timeline events", v);
 	fputs("</dl></section>\n", out);
+}
+
+/* The findings, largest time at stake first, and the host-wait table; nothing when there are none. */
+static int
+put_findings(FILE *out, const struct hesper_profile *p)
+{
+	struct hesper_findings f;
+	char a[CELL], b[CELL], num[64];
+
+	if (hesper_findings_compute(p, &f) != 0)
+		return -1;
+	if (f.count) {
+		fputs("<section id=\"findings\"><h2>Findings</h2>\n<ol>\n", out);
+		for (size_t i = 0; i < f.count; i++) {
+			const struct hesper_finding *x = &f.items[i];
+
+			fprintf(out, "<li data-kind=\"%s\"><b>%s</b>, ", hesper_finding_kind_name(x->kind),
+				hesper_finding_kind_name(x->kind));
+			html_text(out, x->about);
+			fprintf(out, ": %s at stake<br><small>", duration(a, (double)x->time_at_stake_ns));
+			for (size_t k = 0; k < x->number_count; k++) {
+				snprintf(num, sizeof(num), "%s%s=%.6g", k ? " " : "", x->numbers[k].key, x->numbers[k].value);
+				html_text(out, num);
+			}
+			fputs("</small><br>", out);
+			for (uint32_t g = 0; x->queue && g < x->queue->gap_count; g++) {
+				snprintf(num, sizeof(num), "gap %" PRIu32 ": %s, ", g + 1,
+					 duration(b, (double)x->queue->gaps[g].length_ns));
+				html_text(out, num);
+				html_text(out, hesper_gap_activity(&x->queue->gaps[g]));
+				fputs("<br>", out);
+			}
+			html_text(out, x->advice);
+			fputs("</li>\n", out);
+		}
+		fputs("</ol></section>\n", out);
+	}
+	hesper_findings_free(&f);
+	if (p->host_wait_count) {
+		fputs("<section id=\"host-waits\"><h2>Host waits</h2>\n<table><thead><tr><th>thread</th><th>call</th>"
+		      "<th>count</th><th>total</th><th>max</th></tr></thead><tbody>\n", out);
+		for (size_t i = 0; i < p->host_wait_count; i++) {
+			const struct hesper_host_wait *w = &p->host_waits[i];
+
+			fprintf(out, "<tr><td>%" PRIu32 "</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
+				w->thread, hesper_wait_call_name(w->call), w->count, duration(a, (double)w->total_ns),
+				duration(b, (double)w->max_ns));
+		}
+		fputs("</tbody></table></section>\n", out);
+	}
+	return 0;
 }
 
 static void
@@ -740,6 +793,8 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 	fputs("</p></header>\n", out);
 
 	put_facts(out, p, n);
+	if (put_findings(out, p) != 0)
+		goto out;
 	fputs("<section><h2>Kernels</h2>\n", out);
 	put_kernel_table(out, "kernels", rows, n);
 	if (nregions)

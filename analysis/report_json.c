@@ -6,6 +6,8 @@
  */
 #include "report.h"
 
+#include "findings.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -267,6 +269,32 @@ put_live(FILE *out, const struct hesper_profile *p)
 	fprintf(out, ", \"dispatches_outside\": %" PRIu64 "},\n", c->outside);
 }
 
+/* "host_waits" and "findings" of a live run. Returns 0, or -1 when memory runs out. */
+static int
+put_findings(FILE *out, const struct hesper_profile *p)
+{
+	struct hesper_findings findings;
+
+	fputs("  \"host_waits\": [", out);
+	for (size_t i = 0; i < p->host_wait_count; i++) {
+		const struct hesper_host_wait *w = &p->host_waits[i];
+
+		fprintf(out,
+			"%s{\"thread\": %" PRIu32 ", \"call\": \"%s\", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64
+			", \"max_ns\": %" PRIu64 "}",
+			i ? ",\n    " : "\n    ", w->thread, hesper_wait_call_name(w->call), w->count, w->total_ns,
+			w->max_ns);
+	}
+	fputs(p->host_wait_count ? "\n  ],\n" : "],\n", out);
+	if (hesper_findings_compute(p, &findings) != 0)
+		return -1;
+	fputs("  \"findings\": ", out);
+	hesper_findings_write_json(out, &findings);
+	hesper_findings_free(&findings);
+	fputs(",\n", out);
+	return 0;
+}
+
 int
 hesper_report_json(FILE *out, const struct hesper_profile *p)
 {
@@ -299,6 +327,10 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 				put_double(out, d->clock_error_ns);
 			}
 		}
+		/* The findings' keys come from a live run (or a summary of one read back), never from events. */
+		if (p->findings_ready || p->findings_loaded)
+			fprintf(out, ", \"dispatch_cost_ns\": %" PRIu64 ", \"timestamp_cost_ns\": %" PRIu64
+			", \"compute_units\": %" PRIu32, d->dispatch_cost_ns, d->timestamp_cost_ns, d->compute_units);
 		fputc('}', out);
 	}
 	fputs(p->device_count ? "\n  ],\n" : "],\n", out);
@@ -330,9 +362,15 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 
 		fprintf(out,
 			"%s{\"device\": %" PRIu32 ", \"family\": %" PRIu32 ", \"index\": %" PRIu32
-			", \"timestamp_bits\": %" PRIu32 ", \"submits\": %" PRIu64 ", \"busy_ns\": %" PRIu64 "}",
+			", \"timestamp_bits\": %" PRIu32 ", \"submits\": %" PRIu64 ", \"busy_ns\": %" PRIu64,
 			i ? ",\n    " : "\n    ", q->device, q->family, q->index, q->timestamp_bits, q->submits,
 			q->busy_ns);
+		if (p->findings_ready || p->findings_loaded)
+			fprintf(out,
+				", \"submit_calls\": %" PRIu64 ", \"round_trips\": %" PRIu64 ", \"timed_batches\": %" PRIu64
+				", \"idle_ns\": %" PRIu64,
+				q->submit_calls, q->round_trips, q->timed_batches, q->idle_ns);
+		fputc('}', out);
 	}
 	fputs(p->queue_count ? "\n  ],\n" : "],\n", out);
 	fprintf(out, "  \"clamped\": %" PRIu64 ",\n  \"mode\": ", p->clamped);
@@ -345,6 +383,8 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
 		p->copies_ahead);
 	put_live(out, p);
+	if ((p->findings_ready || p->findings_loaded) && put_findings(out, p) != 0)
+		goto out;
 	/* memory_operations only when some ran: summaries of programs without any stay as they were. */
 	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, hesper_memops_count(&p->memops) ? ",\n" : "\n}\n"))
 		goto out;

@@ -9,6 +9,8 @@
  */
 #include "report.h"
 
+#include "findings.h"
+
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -206,6 +208,14 @@ print_header(FILE *out, const struct hesper_profile *p)
 			fputs(", timed by ", out);
 			put_clean(out, d->timing, strnlen(d->timing, sizeof(d->timing)));
 		}
+		if (d->dispatch_cost_ns) {
+			char cost[CELL];
+
+			fprintf(out, ", dispatch cost %s",
+				hesper_format_duration(cost, sizeof(cost), (double)d->dispatch_cost_ns));
+		}
+		if (d->compute_units)
+			fprintf(out, ", %" PRIu32 " compute units", d->compute_units);
 		fputc('\n', out);
 	}
 }
@@ -278,6 +288,34 @@ put_live(FILE *out, const struct hesper_profile *p)
 	if (c->closed)
 		fprintf(out, " (closed at %s)", hesper_format_duration(b, sizeof(b), (double)c->closed_ns));
 	fprintf(out, "; %" PRIu64 " dispatches outside it counted, not timed\n", c->outside);
+}
+
+/* The host-wait table: one line per thread and call. */
+static void
+print_host_waits(FILE *out, const struct hesper_profile *p)
+{
+	char total[CELL], mean[CELL], max[CELL];
+
+	if (!p->host_wait_count)
+		return;
+	fputs("\nHost waits (the program's threads blocked in Vulkan)\n", out);
+	fprintf(out, "  %-10s %-22s %10s %12s %12s %12s\n", "thread", "call", "count", "total", "mean", "max");
+	for (size_t i = 0; i < p->host_wait_count; i++) {
+		const struct hesper_host_wait *w = &p->host_waits[i];
+
+		hesper_format_duration(total, sizeof(total), (double)w->total_ns);
+		hesper_format_duration(mean, sizeof(mean), w->count ? (double)w->total_ns / (double)w->count : 0);
+		hesper_format_duration(max, sizeof(max), (double)w->max_ns);
+		fprintf(out, "  %-10" PRIu32 " %-22s %10" PRIu64 " %s", w->thread, hesper_wait_call_name(w->call),
+			w->count, "");
+		/* The durations hold "µs" (two bytes, one column): pad by characters. */
+		const char *cells[3] = {total, mean, max};
+		for (size_t c = 0; c < 3; c++) {
+			pad(out, 12 > text_width(cells[c]) ? 12 - text_width(cells[c]) : 0);
+			fputs(cells[c], out);
+			fputc(c < 2 ? ' ' : '\n', out);
+		}
+	}
 }
 
 int
@@ -359,6 +397,12 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 
 done:
 	print_memops(out, p);
+	print_host_waits(out, p);
+	struct hesper_findings findings;
+	if (hesper_findings_compute(p, &findings) == 0) {
+		hesper_findings_write_text(out, &findings);
+		hesper_findings_free(&findings);
+	}
 	ret = 0;
 out:
 	free(rows);

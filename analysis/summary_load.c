@@ -1,12 +1,15 @@
 /* hesper-summary/1 JSON back into a profile (json-c). */
 #include "summary_load.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <hesper/profiling.h>
 
+#include "findings.h"
 #include "json_file.h"
 
 #define SCHEMA "hesper-summary/1"
@@ -276,8 +279,13 @@ load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
 		copy_string(info.name, sizeof(info.name), d, "name");
 		copy_string(info.driver, sizeof(info.driver), d, "driver");
 		copy_string(info.copy, sizeof(info.copy), d, "copy");
-		if (get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns))
+		uint64_t units;
+		if (get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns) ||
+		    get_u64(l, d, "a device", "dispatch_cost_ns", 0, &info.dispatch_cost_ns) ||
+		    get_u64(l, d, "a device", "timestamp_cost_ns", 0, &info.timestamp_cost_ns) ||
+		    get_u64(l, d, "a device", "compute_units", 0, &units))
 			return HESPER_ERROR_FORMAT;
+		info.compute_units = (uint32_t)units;
 		if (hesper_profile_add_device(p, &info) < 0)
 			return NO_MEMORY(l);
 	}
@@ -294,12 +302,15 @@ load_queues(struct loader *l, json_object *root, struct hesper_profile *p)
 		return BAD(l, "\"queues\" is not an array");
 	for (size_t i = 0; queues && i < json_object_array_length(queues); i++) {
 		json_object *o = json_object_array_get_idx(queues, i);
-		uint64_t device, family, index, bits, submits;
+		uint64_t device, family, index, bits, submits, calls, trips, batches, idle;
 
 		if (get_u64(l, o, "a queue", "device", 0, &device) || get_u64(l, o, "a queue", "family", 0, &family) ||
 		    get_u64(l, o, "a queue", "index", 0, &index) ||
 		    get_u64(l, o, "a queue", "timestamp_bits", 0, &bits) ||
-		    get_u64(l, o, "a queue", "submits", 0, &submits) || get_u64(l, o, "a queue", "busy_ns", 0, &busy))
+		    get_u64(l, o, "a queue", "submits", 0, &submits) || get_u64(l, o, "a queue", "busy_ns", 0, &busy) ||
+		    get_u64(l, o, "a queue", "submit_calls", 0, &calls) ||
+		    get_u64(l, o, "a queue", "round_trips", 0, &trips) ||
+		    get_u64(l, o, "a queue", "timed_batches", 0, &batches) || get_u64(l, o, "a queue", "idle_ns", 0, &idle))
 			return HESPER_ERROR_FORMAT;
 		struct hesper_queue_info *q = hesper_profile_queue(p, (uint32_t)device, (uint32_t)family, (uint32_t)index);
 		if (!q)
@@ -307,6 +318,10 @@ load_queues(struct loader *l, json_object *root, struct hesper_profile *p)
 		q->timestamp_bits = (uint32_t)bits;
 		q->submits += submits;
 		q->busy_ns += busy;
+		q->submit_calls += calls;
+		q->round_trips += trips;
+		q->timed_batches += batches;
+		q->idle_ns += idle;
 	}
 	/* Without per-queue rows, keep the total busy time on one queue. */
 	if (get_u64(l, root, "the summary", "gpu_busy_ns", 0, &busy))
@@ -316,6 +331,110 @@ load_queues(struct loader *l, json_object *root, struct hesper_profile *p)
 		if (!q)
 			return NO_MEMORY(l);
 		q->busy_ns = busy;
+	}
+	return 0;
+}
+
+/* "host_waits": rows per thread and call; calls Hesper does not know are skipped. */
+static int
+load_host_waits(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *rows = hesper_json_member(root, "host_waits");
+
+	if (rows && !json_object_is_type(rows, json_type_array))
+		return BAD(l, "\"host_waits\" is not an array");
+	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+		json_object *o = json_object_array_get_idx(rows, i), *call = hesper_json_member(o, "call");
+		uint64_t thread, count, total, max;
+		uint32_t c = 0;
+
+		if (get_u64(l, o, "a host wait", "thread", 0, &thread) || get_u64(l, o, "a host wait", "count", 0, &count) ||
+		    get_u64(l, o, "a host wait", "total_ns", 0, &total) || get_u64(l, o, "a host wait", "max_ns", 0, &max))
+			return HESPER_ERROR_FORMAT;
+		while (c < HESPER_WAIT_CALLS && !(call && json_object_is_type(call, json_type_string) &&
+						  strcmp(json_object_get_string(call), hesper_wait_call_name(c)) == 0))
+			c++;
+		if (c < HESPER_WAIT_CALLS &&
+		    hesper_profile_add_host_wait(p, (uint32_t)thread, (enum hesper_wait_call)c, count, total, max) != 0)
+			return NO_MEMORY(l);
+	}
+	return 0;
+}
+
+/* One gap of a gpu_idle finding, into the row of its queue. */
+static int
+load_gap(struct loader *l, json_object *o, struct hesper_queue_info *q)
+{
+	struct hesper_gap g = {0};
+	uint64_t thread;
+
+	if (get_u64(l, o, "a gap", "start_ns", 0, &g.start_ns) || get_u64(l, o, "a gap", "length_ns", 0, &g.length_ns) ||
+	    get_u64(l, o, "a gap", "waiting_ns", 0, &g.waiting_ns) ||
+	    get_u64(l, o, "a gap", "recording_ns", 0, &g.recording_ns) ||
+	    get_u64(l, o, "a gap", "submitting_ns", 0, &g.submitting_ns) ||
+	    get_u64(l, o, "a gap", "other_ns", 0, &g.other_ns) || get_u64(l, o, "a gap", "thread", 0, &thread) ||
+	    get_u64(l, o, "a gap", "submission", 0, &g.submission))
+		return HESPER_ERROR_FORMAT;
+	g.thread = (uint32_t)thread;
+	hesper_gaps_keep(q, &g);
+	return 0;
+}
+
+/* "findings" as they were written: kinds and numbers Hesper does not know are skipped. */
+static int
+load_findings(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *list = hesper_json_member(root, "findings");
+	size_t n;
+
+	if (!list)
+		return 0;
+	if (!json_object_is_type(list, json_type_array))
+		return BAD(l, "\"findings\" is not an array");
+	p->findings_loaded = true;
+	n = json_object_array_length(list);
+	p->loaded_findings = calloc(n ? n : 1, sizeof(*p->loaded_findings));
+	if (!p->loaded_findings)
+		return NO_MEMORY(l);
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(list, i), *v = hesper_json_member(o, "kind");
+		int kind = v && json_object_is_type(v, json_type_string) ? hesper_finding_kind_from_name(json_object_get_string(v)) : -1;
+		struct hesper_finding *f = &p->loaded_findings[p->loaded_finding_count];
+		json_object *numbers = hesper_json_member(o, "numbers"), *about = hesper_json_member(o, "about");
+
+		if (kind < 0)
+			continue;
+		memset(f, 0, sizeof(*f));
+		f->kind = (enum hesper_finding_kind)kind;
+		if (get_u64(l, o, "a finding", "time_at_stake_ns", 0, &f->time_at_stake_ns))
+			return HESPER_ERROR_FORMAT;
+		if (about && json_object_is_type(about, json_type_array) && json_object_array_length(about) > 0) {
+			json_object *a = json_object_array_get_idx(about, 0);
+			snprintf(f->about, sizeof(f->about), "%s", json_object_is_type(a, json_type_string) ? json_object_get_string(a) : "");
+		}
+		copy_string(f->advice, sizeof(f->advice), o, "advice");
+		if (numbers && json_object_is_type(numbers, json_type_object)) {
+			json_object_object_foreach(numbers, key, val)
+			{
+				const char *k = hesper_finding_number_key(key);
+				if (k && f->number_count < HESPER_FINDING_NUMBERS &&
+				    (json_object_is_type(val, json_type_int) || json_object_is_type(val, json_type_double)))
+					f->numbers[f->number_count++] = (struct hesper_finding_number){k, json_object_get_double(val)};
+			}
+		}
+		json_object *gaps = hesper_json_member(o, "gaps");
+		for (size_t q = 0; f->kind == HESPER_FINDING_GPU_IDLE && q < p->queue_count; q++) {
+			char name[64];
+			snprintf(name, sizeof(name), "queue %" PRIu32 ":%" PRIu32 ":%" PRIu32, p->queues[q].device,
+				 p->queues[q].family, p->queues[q].index);
+			if (strcmp(name, f->about) != 0 || !gaps || !json_object_is_type(gaps, json_type_array))
+				continue;
+			p->queues[q].gap_count = 0;
+			for (size_t g = 0; g < json_object_array_length(gaps); g++)
+				if (load_gap(l, json_object_array_get_idx(gaps, g), &p->queues[q]))
+					return HESPER_ERROR_FORMAT;
+		}
+		p->loaded_finding_count++;
 	}
 	return 0;
 }
@@ -386,7 +505,8 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 	    (ret = load_queues(&l, root, out)) || (ret = load_rows(&l, root, "kernels", out->kernels, false, true)) ||
 	    (ret = load_rows(&l, root, "regions", out->regions, true, false)) ||
 	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)) ||
-	    (ret = load_memops(&l, root, &out->memops)))
+	    (ret = load_memops(&l, root, &out->memops)) || (ret = load_host_waits(&l, root, out)) ||
+	    (ret = load_findings(&l, root, out)))
 		goto out;
 	ret = HESPER_OK;
 out:

@@ -208,7 +208,8 @@ hesper_trace_track_name(char *buf, size_t size, const struct hesper_profile *p, 
 	size_t len;
 
 	if (hesper_trace_kind_is_host(t->kind))
-		snprintf(buf, size, "CPU thread %" PRIu32 " submits", t->key);
+		snprintf(buf, size, "CPU thread %" PRIu32 " %s", t->key,
+			 t->kind == HESPER_TRACE_HOST_WAIT ? "waits" : "submits");
 	else
 		hesper_trace_queue_name(buf, size, p, t->key);
 	len = strlen(buf);

@@ -27,6 +27,8 @@
  *   frame     a program's loop: record N dispatches, submit, wait. Timed: recording and
  *             vkQueueSubmit (µs per frame), with Hesper's collector harvesting the
  *             previous frame meanwhile.
+ *   wait      vkWaitForFences on a fence that has signalled, 100 calls (ns per call): what
+ *             Hesper's host-wait hook adds to every wait (docs/findings.md).
  * Each submission is waited for before the next, outside the timed call.
  *
  * Exit status: 0 ok, 1 bad usage, 2 a Vulkan call failed (or the layer is missing).
@@ -213,12 +215,35 @@ static double time_frame(struct side_ctx *s, uint32_t n)
 	return (vb_now_ns() - t0) / 1e3 + time_submit(s, &s->frame);
 }
 
+/* Calls of the wait case per round. */
+#define WAIT_CALLS 100
+
+/* ns per vkWaitForFences on a signalled fence: submits one dispatch and waits (untimed) first. */
+static double time_wait(struct side_ctx *s)
+{
+	struct vb_slot *slot = &s->one;
+	VkSubmitInfo info = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &slot->cmd,
+	};
+	VB_CHECK(vkQueueSubmit(s->vk.queues[0], 1, &info, slot->fence));
+	VB_CHECK(vkWaitForFences(s->vk.device, 1, &slot->fence, VK_TRUE, UINT64_MAX));
+	double t0 = vb_now_ns();
+	for (int i = 0; i < WAIT_CALLS; i++)
+		VB_CHECK(vkWaitForFences(s->vk.device, 1, &slot->fence, VK_TRUE, 0));
+	double t = (vb_now_ns() - t0) / WAIT_CALLS;
+	VB_CHECK(vkResetFences(s->vk.device, 1, &slot->fence));
+	return t;
+}
+
 enum case_id {
 	CASE_RECORD,
 	CASE_SUBMIT1,
 	CASE_FRESH1,
 	CASE_SUBMITN,
 	CASE_FRAME,
+	CASE_WAIT,
 	CASE_COUNT,
 };
 
@@ -250,6 +275,9 @@ static void run_case(struct side_ctx *sides, enum side side, enum case_id c, str
 		return;
 	case CASE_FRAME:
 		*mine = time_frame(s, n);
+		return;
+	case CASE_WAIT:
+		*mine = time_wait(s);
 		return;
 	default:
 		return;
@@ -299,9 +327,9 @@ static void print_series(const struct series *s, uint32_t n, uint32_t dispatches
 
 int main(int argc, char **argv)
 {
-	static const char *const names[CASE_COUNT] = { "record", "submit1", "fresh1", "submitN", "frame" };
+	static const char *const names[CASE_COUNT] = { "record", "submit1", "fresh1", "submitN", "frame", "wait" };
 	static const char *const units[CASE_COUNT] = { "ns_per_dispatch", "us_per_submit", "us_per_submit",
-						       "us_per_submit", "us_per_frame" };
+						       "us_per_submit", "us_per_frame", "ns_per_wait" };
 	struct options o;
 	struct side_ctx sides[SIDE_COUNT];
 	struct series series[CASE_COUNT];

@@ -15,6 +15,7 @@
 #include "capture.h"
 #include "clock.h"
 #include "collector.h"
+#include "findings.h"
 #include "spirv_clock.h"
 #include "device.h"
 #include "live.h"
@@ -309,11 +310,79 @@ struct batch_span {
 	uint64_t raw_start;       /* the raw tick of the start, for placing it on the host clock */
 };
 
-static void close_span(struct hesper_profile *p, struct batch_span *span, const struct hesper_queue *q,
+/* How much of [a0, a1) lies in [b0, b1). */
+static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+	uint64_t from = a0 > b0 ? a0 : b0, to = a1 < b1 ? a1 : b1;
+	return to > from ? to - from : 0;
+}
+
+/*
+ * Splits gap @g (placed on the host clock) by what the submitting thread did in it: in the
+ * submit call or waiting for the GPU to start after it (submitting), in a Vulkan wait, recording, or
+ * none of these (other). Waits and recordings are known as totals within an envelope since
+ * the thread's previous submit call, so each part is the smaller of the two.
+ */
+static void classify_gap(struct hesper_gap *g, const struct hesper_submission *sub)
+{
+	uint64_t g0 = g->start_ns, g1 = g->start_ns + g->length_ns;
+	const struct hesper_thread_activity *a = &sub->activity;
+	uint64_t before_call = sub->host_ns < g1 ? sub->host_ns : g1;
+	g->submitting_ns = overlap(g0, g1, sub->host_ns, g1);
+	uint64_t waiting = a->wait_first_ns ? overlap(g0, before_call, a->wait_first_ns, a->wait_last_ns) : 0;
+	uint64_t recording = a->record_first_ns ? overlap(g0, before_call, a->record_first_ns, a->record_last_ns) : 0;
+	if (waiting > a->wait_ns)
+		waiting = a->wait_ns;
+	if (recording > a->record_ns)
+		recording = a->record_ns;
+	/* The parts never add up to more than the gap: waits first, then recording (they may interleave). */
+	uint64_t left = g->length_ns - g->submitting_ns;
+	g->waiting_ns = waiting < left ? waiting : left;
+	left -= g->waiting_ns;
+	g->recording_ns = recording < left ? recording : left;
+	g->other_ns = left - g->recording_ns;
+}
+
+/* Adds batch @span of @sub to @q's idle-time aggregates: the gap since the previous batch ended. */
+static void note_batch(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+		       const struct batch_span *span)
+{
+	struct hesper_queue_info *row = &p->queues[q->profile_queue];
+	const struct hesper_device *dev = q->dev;
+	double period = dev->props.limits.timestampPeriod;
+	row->timed_batches++;
+	if (q->batch_seen && span->start > q->batch_end) {
+		struct hesper_gap g = {
+			.length_ns = (uint64_t)llround((double)(span->start - q->batch_end) * period),
+			.thread = sub->thread,
+			.submission = sub->index,
+		};
+		row->idle_ns += g.length_ns;
+		uint64_t start_host = dev->clock.valid ? to_host_ns(dev, span->raw_start, dev->families[q->family].tick_mask) : 0;
+		if (start_host > g.length_ns) {
+			g.start_ns = start_host - g.length_ns;
+			classify_gap(&g, sub);
+		} else {
+			g.other_ns = g.length_ns;
+		}
+		hesper_gaps_keep(row, &g);
+	}
+	if (!q->batch_seen) {
+		q->batch_seen = true;
+		q->batch_first = span->start;
+		q->batch_end = span->end;
+	}
+	if (span->end > q->batch_end)
+		q->batch_end = span->end;
+	row->gpu_span_ns = (uint64_t)llround((double)(q->batch_end - q->batch_first) * period);
+}
+
+static void close_span(struct hesper_profile *p, struct batch_span *span, struct hesper_queue *q,
 		       const struct hesper_submission *sub, bool trace)
 {
 	if (!span->any)
 		return;
+	note_batch(p, q, sub, span);
 	hesper_stats_add(&p->submits,
 			 (uint64_t)llround((double)(span->end - span->start) * q->dev->props.limits.timestampPeriod));
 	if (trace)
@@ -472,6 +541,8 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
 		if (row)
 			note_shapes(row, kernel, d);
+		double idle_share = hesper_underfill_share(d->groups, q->dev->compute_units);
+		struct hesper_kernel *urow = idle_share > 0 ? row_of(p->underfilled, kernel, false) : NULL;
 		if (d->clock) {
 			untimed = timed ? 0 : runs * (hi - lo);
 			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, row, lrow, kernel, trace);
@@ -491,6 +562,8 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 				hesper_kernel_record(row, ns);
 			if (lrow)
 				hesper_kernel_record(lrow, ns);
+			if (urow)
+				hesper_kernel_record(urow, (uint64_t)llround((double)ns * idle_share));
 			p->collected++;
 			if (trace)
 				trace_dispatch(p, q, kernel, row, ts[start], ts[end], d->groups, rec->command_buffer,
@@ -501,6 +574,8 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 				hesper_kernel_count_untimed(row, untimed);
 			if (lrow)
 				hesper_kernel_count_untimed(lrow, untimed);
+			if (urow)
+				hesper_kernel_count_untimed(urow, untimed);
 			/* Meant to be timed but could not be: dropped. Left out by mode or sampling: not. */
 			if (d->dropped || d->start != HESPER_NO_QUERY)
 				p->dropped += untimed;
@@ -555,14 +630,16 @@ static void account(struct hesper_queue *q, struct hesper_submission *sub, bool 
 	struct hesper_trace_event submit_event = {0}; /* kept when any of the submission was inside the capture window */
 	p->copies_ahead += ahead;
 	p->queues[q->profile_queue].submits += sub->batch_count;
+	p->queues[q->profile_queue].submit_calls++;
+	/* The gap findings place batches on the host clock too, traced or not. */
+	const uint64_t *first_start = NULL;
+	for (size_t i = 0; i < sub->occ_count && !first_start && !sub->failed && sub->slots; i++) {
+		const struct hesper_occurrence *o = &sub->occ[i];
+		if (o->base != HESPER_NO_SLOT && o->rec->cb_query != HESPER_NO_QUERY)
+			first_start = sub->kit.out.mapped + o->base + o->rec->cb_query;
+	}
+	sync_clock(p, dev, sub, first_start);
 	if (trace) {
-		const uint64_t *first_start = NULL;
-		for (size_t i = 0; i < sub->occ_count && !first_start && !sub->failed && sub->slots; i++) {
-			const struct hesper_occurrence *o = &sub->occ[i];
-			if (o->base != HESPER_NO_SLOT && o->rec->cb_query != HESPER_NO_QUERY)
-				first_start = sub->kit.out.mapped + o->base + o->rec->cb_query;
-		}
-		sync_clock(p, dev, sub, first_start);
 		submit_event = (struct hesper_trace_event){
 			.kind = HESPER_TRACE_HOST_SUBMIT,
 			.device = dev->profile_device,

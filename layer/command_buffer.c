@@ -11,6 +11,7 @@
 #include "hooks.h"
 #include "process.h"
 #include "recording.h"
+#include "waits.h"
 
 #define SHARDS (sizeof(((struct hesper_process *)0)->command_buffers) / sizeof(struct hesper_map))
 
@@ -176,6 +177,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 	if (!s)
 		return hesper_device_from(cb)->next.BeginCommandBuffer(cb, info);
 	struct hesper_device *dev = s->dev;
+	/* For the gap findings: when this thread was recording (one clock read per command buffer). */
+	hesper_waits_begin_recording(hesper_now_ns());
 	VkResult result = dev->next.BeginCommandBuffer(cb, info);
 	if (result != VK_SUCCESS)
 		return result;
@@ -221,7 +224,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
 		if (rec->cb_query != HESPER_NO_QUERY)
 			hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, rec->cb_query + 1);
 	}
-	return s->dev->next.EndCommandBuffer(cb);
+	VkResult result = s->dev->next.EndCommandBuffer(cb);
+	hesper_waits_end_recording(hesper_now_ns());
+	return result;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)

@@ -59,6 +59,8 @@
 	HOOK(WaitForFences)                                  \
 	HOOK(WaitSemaphores)                                 \
 	HOOK(WaitSemaphoresKHR)                              \
+	HOOK(GetFenceStatus)                                 \
+	HOOK(GetQueryPoolResults)                            \
 	NEXT(CreateQueryPool)                                \
 	NEXT(DestroyQueryPool)                               \
 	HOOK(CreateBuffer)                                   \
@@ -76,12 +78,10 @@
 	NEXT(CreateFence)                                    \
 	NEXT(DestroyFence)                                   \
 	NEXT(ResetFences)                                    \
-	NEXT(GetFenceStatus)                                 \
 	NEXT(GetCalibratedTimestampsEXT)                     \
 	NEXT(CreateSemaphore)                                \
 	NEXT(DestroySemaphore)                               \
 	NEXT(GetSemaphoreCounterValueKHR)                    \
-	NEXT(GetQueryPoolResults)                            \
 	NEXT(CreateDescriptorSetLayout)                      \
 	NEXT(DestroyDescriptorSetLayout)                     \
 	NEXT(CreateDescriptorPool)                           \

@@ -50,9 +50,15 @@ struct hesper_queue {
 	VkSemaphore timeline;               /* Hesper's; signalled by its copy batch */
 	uint64_t timeline_value;            /* last value submitted for signalling */
 	uint64_t submit_index;
+	/* For the round-trip finding (waits.h): a submit call not yet covered by a wait, and its fence. */
+	atomic_bool unwaited;
+	atomic_uint_fast64_t last_fence;
 	/* Collector-only: extending ticks to 64 bits and the union of busy intervals. */
 	bool seen_tick;
 	uint64_t last_raw, last_ext, busy_end;
+	/* Collector-only: the GPU span of timed batches so far, for the idle gaps between them. */
+	bool batch_seen;
+	uint64_t batch_first, batch_end;    /* extended ticks */
 	struct hesper_queue *next_in_device;
 };
 
@@ -97,6 +103,7 @@ struct hesper_device {
 	atomic_bool closing;
 	atomic_bool lost;                   /* said once, when a wait first reports the device lost */
 	enum hesper_copy_way copy_way;      /* how timestamps reach the results (submission.h) */
+	uint32_t compute_units;             /* SMs or CUs when the driver tells; 0 unknown */
 	struct hesper_device *next_in_process;
 };
 

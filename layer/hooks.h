@@ -70,6 +70,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_DeviceWaitIdle(VkDevice);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitForFences(VkDevice, uint32_t, const VkFence *, VkBool32, uint64_t);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice, const VkSemaphoreWaitInfo *, uint64_t);
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice, const VkSemaphoreWaitInfo *, uint64_t);
+VKAPI_ATTR VkResult VKAPI_CALL hesper_GetFenceStatus(VkDevice, VkFence);
+VKAPI_ATTR VkResult VKAPI_CALL hesper_GetQueryPoolResults(VkDevice, VkQueryPool, uint32_t, uint32_t, size_t, void *,
+							  VkDeviceSize, VkQueryResultFlags);
 
 #define HESPER_WORK_PROTOTYPE(name, params, args) VKAPI_ATTR void VKAPI_CALL hesper_##name params;
 #define HESPER_STAMP_PROTOTYPE(name, params, args, top) HESPER_WORK_PROTOTYPE(name, params, args)

@@ -11,6 +11,7 @@
 
 #include "capture.h"
 #include "collector.h"
+#include "findings.h"
 #include "hooks.h"
 #include "live.h"
 #include "process.h"
@@ -18,6 +19,7 @@
 #include "report_sqlite.h"
 #include "sinks.h"
 #include "trace_spool.h"
+#include "waits.h"
 
 extern char **environ;
 
@@ -112,6 +114,11 @@ static void process_init(void)
 	snprintf(p->profile->mode, sizeof(p->profile->mode), "%s", hesper_mode_name(p->settings.mode));
 	p->profile->sample_every = p->settings.sample_every;
 	hesper_trace_init(&p->profile->trace, p->settings.max_events);
+	/* Read here, like HESPER_REPORT: its parser belongs to the analysis library (findings.h). */
+	const char *findings = getenv("HESPER_FINDINGS");
+	char err[512];
+	if (findings && hesper_findings_settings_parse(&p->profile->findings, findings, err, sizeof(err)) != 0)
+		hesper_log("%s", err);
 	p->profile->trace.origin_ns = p->start_ns;
 	/* Parsed now so a bad HESPER_REPORT is reported when profiling starts, not at exit. */
 	if (hesper_sinks_parse(getenv("HESPER_REPORT"), p->profile->pid, p->profile->host, &sinks, stderr) < 0)
@@ -224,6 +231,8 @@ static void stamp_profile(struct hesper_process *p)
 	p->profile->submit_hook_ns = hesper_submit_hook_ns();
 	p->profile->hook_ns = p->profile->submit_hook_ns + atomic_load(&record_hook_ns);
 	hesper_capture_describe(&p->profile->capture);
+	hesper_waits_report(p->profile);
+	p->profile->findings_ready = true;
 }
 
 void hesper_process_note_clock_fallback(const char *kernel, const char *why)

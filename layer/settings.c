@@ -31,6 +31,7 @@ enum setting_kind {
 	SETTING_START,
 	SETTING_STOP,
 	SETTING_TRACE_ALL,
+	SETTING_FINDINGS, /* read with the profile (analysis/findings.h); accepted here and left alone */
 };
 
 struct setting {
@@ -55,6 +56,7 @@ static const struct setting settings[] = {
 	{ "HESPER_START", SETTING_START, 0, 1000000000000000000ull },   /* ns */
 	{ "HESPER_STOP", SETTING_STOP, 1000000, 1000000000000000000ull }, /* ns */
 	{ "HESPER_TRACE_ALL", SETTING_TRACE_ALL, 0, 0 },
+	{ "HESPER_FINDINGS", SETTING_FINDINGS, 0, 0 },
 };
 
 #define SETTING_COUNT (sizeof settings / sizeof settings[0])
@@ -435,6 +437,7 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 
 	switch (set->kind) {
 	case SETTING_REPORT:
+	case SETTING_FINDINGS:
 		return 0;
 	case SETTING_MODE: {
 		/* In enum hesper_mode's order. */
@@ -576,7 +579,7 @@ hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, F
 			rejected++;
 			continue;
 		}
-		if (set->kind == SETTING_REPORT)
+		if (set->kind == SETTING_REPORT || set->kind == SETTING_FINDINGS)
 			continue;
 		if (apply_value(s, set, eq + 1, err) != 0)
 			rejected++;

@@ -25,6 +25,8 @@
  *   HESPER_START=SECONDS|label:NAME         open the capture window (default: at start)
  *   HESPER_STOP=SECONDS|label:NAME[#N]      close it: SECONDS after it opened, or at the end
  *                                 of the N-th (default 1st) run of label NAME inside it
+ *   HESPER_FINDINGS=off|key=value,...  the findings' thresholds; parsed with the profile
+ *                                 (analysis/findings.h), accepted here like HESPER_REPORT
  */
 #ifndef HESPER_SETTINGS_H
 #define HESPER_SETTINGS_H

@@ -25,6 +25,7 @@
 #include <vulkan/vulkan.h>
 
 #include "host_buffer.h"
+#include "waits.h"
 
 struct hesper_queue;
 struct hesper_recording;
@@ -148,6 +149,7 @@ struct hesper_submission {
 	uint64_t host_ns;                   /* host clock when the submit call began */
 	uint64_t host_end_ns;               /* and when it returned */
 	uint32_t thread;                    /* the calling thread's id */
+	struct hesper_thread_activity activity; /* what that thread did since its previous submit call */
 };
 
 /* A submission record for @q from its free list or a new one, emptied; NULL when memory runs out. */

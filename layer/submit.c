@@ -302,6 +302,8 @@ static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResu
 	sub->host_ns = begin_ns;
 	sub->host_end_ns = end_ns;
 	sub->thread = (uint32_t)gettid();
+	hesper_waits_take_activity(&sub->activity);
+	atomic_store_explicit(&q->unwaited, true, memory_order_relaxed);
 	hesper_collector_enqueue(q, sub);
 }
 
@@ -496,6 +498,8 @@ static VkResult submit(VkQueue queue, const struct call *c)
 			      : call_down(c, queue, c->v2 ? (const void *)c->infos2 : c->infos, c->count, c->fence);
 	uint64_t t2 = hesper_now_ns();
 	complete_after(q, sub, c->fence, all ? result : VK_ERROR_UNKNOWN, &p);
+	if (result == VK_SUCCESS)
+		atomic_store_explicit(&q->last_fence, (uint64_t)c->fence, memory_order_relaxed);
 	end_submit(q, sub, result, t0, t1, t2);
 	return result;
 }

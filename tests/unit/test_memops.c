@@ -102,7 +102,7 @@ START_TEST(findings_slow_kind)
 	/* update_buffer: slow but too little time to matter. */
 	hesper_memop_record(&p.memops.rows[HESPER_MEMOP_UPDATE_BUFFER], 1000, true, 10);
 	hesper_memop_record(&p.memops.rows[HESPER_MEMOP_UPDATE_BUFFER], 1000, true, 10000);
-	ck_assert_uint_eq(hesper_memops_slow(&p, f, HESPER_MEMOP_KINDS), 1);
+	ck_assert_uint_eq(hesper_memops_slow(&p, HESPER_MEMOPS_SLOW_FRACTION, f, HESPER_MEMOP_KINDS), 1);
 	ck_assert_str_eq(f[0].kind, "copy_buffer");
 	ck_assert_uint_eq(f[0].count, 101);
 	ck_assert_uint_eq(f[0].timed_ns, 1100000);
@@ -110,7 +110,7 @@ START_TEST(findings_slow_kind)
 	ck_assert_double_eq_tol(f[0].mean_gbps, 1100000.0 / 1100000.0, 1e-9);
 	/* At 10 GB/s the 1.1 MB would take 110 us: 990 us too many. */
 	ck_assert_uint_eq(f[0].excess_ns, 990000);
-	ck_assert_uint_eq(hesper_memops_slow(&p, f, 0), 1);
+	ck_assert_uint_eq(hesper_memops_slow(&p, HESPER_MEMOPS_SLOW_FRACTION, f, 0), 1);
 	hesper_profile_free(&p);
 }
 END_TEST

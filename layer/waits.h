@@ -1,0 +1,60 @@
+/*
+ * The program's host waits (vkQueueWaitIdle, vkDeviceWaitIdle, vkWaitForFences,
+ * vkWaitSemaphores, vkGetQueryPoolResults with WAIT_BIT, vkGetFenceStatus polling
+ * loops): counted and timed per thread and call without locks, kept as timeline events
+ * on the thread's track when a trace is wanted, and what each thread did since its last
+ * submission (for the queue-gap findings).
+ */
+#ifndef HESPER_WAITS_H
+#define HESPER_WAITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct hesper_queue;
+
+/* What a thread did between two of its submit calls: the envelope and the total of its waits and recordings. */
+struct hesper_thread_activity {
+	uint64_t wait_first_ns, wait_last_ns;  /* first wait's start, last wait's end; 0 when none */
+	uint64_t wait_ns;
+	uint64_t record_first_ns, record_last_ns;
+	uint64_t record_ns;
+};
+
+/* Counts one wait of @call by this thread from @start_ns to @end_ns; a trace event when wanted (@device: its index). */
+void hesper_waits_add(enum hesper_wait_call call, uint32_t device, uint64_t start_ns, uint64_t end_ns);
+
+/*
+ * One vkGetFenceStatus call on @fence that ran from @start_ns to @end_ns and returned @result.
+ * Consecutive VK_NOT_READY polls of the same fence on a thread, ended by VK_SUCCESS, are
+ * one wait from the first poll's start to the last one's end. Returns true when that
+ * ended a wait (which it then counted).
+ */
+bool hesper_waits_poll(uint64_t fence, int result, uint32_t device, uint64_t start_ns, uint64_t end_ns);
+
+/* Notes that this thread recorded a command buffer from @start_ns (its begin) to @end_ns (its end). */
+void hesper_waits_note_recording(uint64_t start_ns, uint64_t end_ns);
+
+/* Notes that this thread began a command buffer at @ns (ended by hesper_waits_end_recording). */
+void hesper_waits_begin_recording(uint64_t ns);
+
+/* Notes the end of this thread's recording begun last, at @ns. */
+void hesper_waits_end_recording(uint64_t ns);
+
+/* Moves this thread's activity since its previous submit call into @out and starts afresh. */
+void hesper_waits_take_activity(struct hesper_thread_activity *out);
+
+/* Adds every thread's totals to @p's host-wait rows (replacing what an earlier call added). */
+void hesper_waits_report(struct hesper_profile *p);
+
+/*
+ * The round-trip rule: a submit call on a queue followed, before the next one, by a wait
+ * that covers it (vkQueueWaitIdle on the queue, vkDeviceWaitIdle, or a wait or completed
+ * poll on the fence of its last submit call). Called by the wait hooks after a successful
+ * wait; counts a round trip in @q's profile row.
+ */
+void hesper_waits_drained(struct hesper_queue *q);
+
+#endif
