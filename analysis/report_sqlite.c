@@ -158,22 +158,6 @@ hesper_sqlite_create_schema(sqlite3 *db, char *why, size_t size)
 	return exec(db, "COMMIT", why, size);
 }
 
-/* "<folder of path>/.hesper-<pid>-<n>.db": a fresh name next to @path (NULL when out of memory). */
-static char *
-temporary_name(const char *path)
-{
-	static atomic_uint counter;
-	const char *slash = strrchr(path, '/');
-	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-	char *tmp = malloc(dir_len + 64);
-
-	if (!tmp)
-		return NULL;
-	memcpy(tmp, path, dir_len);
-	snprintf(tmp + dir_len, 64, ".hesper-%d-%u.db", (int)getpid(), atomic_fetch_add(&counter, 1));
-	return tmp;
-}
-
 /* Removes @path's journal files (a previous database's WAL would otherwise be replayed into the new one). */
 static void
 remove_journals(const char *path)
@@ -233,7 +217,7 @@ static void *
 database_open(const char *path, char *why, size_t size)
 {
 	struct database *d = calloc(1, sizeof(*d));
-	char *tmp = temporary_name(path);
+	char *tmp = hesper_sinks_temporary_name(path, ".db");
 	struct stat st;
 
 	if (!d || !tmp) {

@@ -146,8 +146,9 @@ put_event(FILE *out, const struct hesper_profile *p, const struct hesper_trace_e
 	fputs("},\n", out);
 }
 
+/* The trace's "metadata" object up to its alignment error; the caller writes the counts and closes it. */
 static void
-put_metadata(FILE *out, const struct hesper_profile *p, const struct hesper_trace_layout *l, uint64_t origin)
+put_metadata_head(FILE *out, const struct hesper_profile *p, uint64_t origin)
 {
 	const struct hesper_trace *t = &p->trace;
 
@@ -163,6 +164,14 @@ put_metadata(FILE *out, const struct hesper_profile *p, const struct hesper_trac
 		fprintf(out, "%.17g", t->alignment_error_ns);
 	else
 		fputs("null", out);
+}
+
+static void
+put_metadata(FILE *out, const struct hesper_profile *p, const struct hesper_trace_layout *l, uint64_t origin)
+{
+	const struct hesper_trace *t = &p->trace;
+
+	put_metadata_head(out, p, origin);
 	fprintf(out, ",\n  \"events\": %zu, \"events_left_out\": %" PRIu64 ", \"max_events\": %" PRIu64
 		", \"events_not_drawn\": %zu, \"tracks\": %zu}\n", t->count, t->left_out, t->max_events, l->unplaced,
 		l->track_count);
@@ -245,18 +254,7 @@ write_spooled(FILE *out, const struct hesper_profile *p)
 		goto out;
 	fprintf(out, "{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
 		"\"args\": {\"sort_index\": 0}}\n],\n", p->pid);
-	fputs("\"metadata\": {\"schema\": \"hesper-trace/1\", \"hesper_version\": ", out);
-	hesper_json_write_string(out, HESPER_VERSION);
-	fprintf(out, ", \"pid\": %d, \"exe\": ", p->pid);
-	hesper_json_write_string(out, p->exe);
-	fputs(", \"host\": ", out);
-	hesper_json_write_string(out, p->host);
-	fprintf(out, ",\n  \"clock\": \"CLOCK_MONOTONIC\", \"origin_ns\": %" PRIu64 ", \"calibrated\": %s, "
-		"\"alignment_error_ns\": ", origin, t->calibrated ? "true" : "false");
-	if (t->alignment_error_ns >= 0 && isfinite(t->alignment_error_ns))
-		fprintf(out, "%.17g", t->alignment_error_ns);
-	else
-		fputs("null", out);
+	put_metadata_head(out, p, origin);
 	fprintf(out, ",\n  \"events\": %" PRIu64 ", \"events_left_out\": %" PRIu64 ", \"max_events\": null"
 		", \"events_not_drawn\": %" PRIu64 ", \"tracks\": %zu, \"streamed\": true}\n}\n", s->count, s->lost,
 		s->unplaced, s->track_count);

@@ -357,12 +357,11 @@ write_in_place(const struct hesper_sink *s, const struct hesper_profile *p)
 }
 
 /*
- * A name for the temporary file next to @path: "<folder>/.hesper-<pid>-<n>.tmp". Short
- * whatever PATH's own name is, and hidden, so that collectors reading "*.prom" or
- * "*.json" in the folder never pick it up. NULL when memory runs out.
+ * Short whatever PATH's own name is, and hidden, so that collectors reading "*.prom" or
+ * "*.json" in the folder never pick it up.
  */
-static char *
-temporary_name(const char *path)
+char *
+hesper_sinks_temporary_name(const char *path, const char *suffix)
 {
 	static atomic_uint counter;
 	const char *slash = strrchr(path, '/');
@@ -372,7 +371,7 @@ temporary_name(const char *path)
 	if (!tmp)
 		return NULL;
 	memcpy(tmp, path, dir_len);
-	snprintf(tmp + dir_len, 64, ".hesper-%d-%u.tmp", (int)getpid(), atomic_fetch_add(&counter, 1));
+	snprintf(tmp + dir_len, 64, ".hesper-%d-%u%.16s", (int)getpid(), atomic_fetch_add(&counter, 1), suffix);
 	return tmp;
 }
 
@@ -398,7 +397,7 @@ write_file(const struct hesper_sink *s, const struct hesper_profile *p)
 		if (!S_ISREG(st.st_mode))
 			return write_in_place(s, p);
 	}
-	tmp = temporary_name(s->path);
+	tmp = hesper_sinks_temporary_name(s->path, ".tmp");
 	if (!tmp) {
 		errno = ENOMEM;
 		return -1;

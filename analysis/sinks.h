@@ -100,6 +100,12 @@ bool hesper_sinks_streaming(const struct hesper_sink_list *list);
 int hesper_sinks_stream(const struct hesper_sink_list *list, const struct hesper_trace_event *events, size_t n,
 			FILE *err);
 
+/*
+ * A fresh name for a temporary file next to @path: "<folder>/.hesper-<pid>-<n><suffix>"
+ * (@suffix at most 16 bytes, e.g. ".tmp"). The caller frees it; NULL when memory runs out.
+ */
+char *hesper_sinks_temporary_name(const char *path, const char *suffix);
+
 /* Closes what the sinks hold open (the databases); writes nothing. */
 void hesper_sinks_close(const struct hesper_sink_list *list);
 

@@ -21,20 +21,6 @@
 
 #define SLOTS 4
 
-static long rss_kib(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kib = 0;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-			break;
-	fclose(f);
-	return kib;
-}
-
 static uint64_t arg_u64(int argc, char **argv, int i, uint64_t fallback)
 {
 	if (i >= argc)
@@ -89,7 +75,7 @@ int main(int argc, char **argv)
 		pending[i % SLOTS] = true;
 		submitted += per;
 		if (done >= next_point && n_points < points) {
-			long kib = rss_kib();
+			long kib = vb_rss_kib();
 			double secs = (vb_now_ns() - t0) / 1e9;
 			printf("{\"dispatches\": %llu, \"rss_kib\": %ld, \"seconds\": %.2f}\n", (unsigned long long)done, kib,
 			       secs);
@@ -104,7 +90,7 @@ int main(int argc, char **argv)
 	for (int s = 0; s < SLOTS; s++)
 		if (pending[s])
 			done += per;
-	long end_kib = rss_kib();
+	long end_kib = vb_rss_kib();
 	printf("{\"dispatches\": %llu, \"rss_kib\": %ld, \"seconds\": %.2f}\n", (unsigned long long)done, end_kib,
 	       (vb_now_ns() - t0) / 1e9);
 	xs[n_points] = (double)done;

@@ -19,27 +19,12 @@
 
 #include "vkbench_vk.h"
 
-/* The process's resident set now, KiB (0 when /proc cannot be read). */
-static long rss_kib(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kib = 0;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-			break;
-	fclose(f);
-	return kib;
-}
-
 static long last_kib;
 
 /* Prints the resident set after @step and its change since the last step. */
 static void step(const char *what)
 {
-	long now = rss_kib();
+	long now = vb_rss_kib();
 	printf("{\"probe\": \"rss\", \"step\": \"%s\", \"rss_kib\": %ld, \"added_kib\": %ld}\n", what, now,
 	       now - last_kib);
 	fflush(stdout);
@@ -109,7 +94,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rss_probe: unexpected argument %s\n", argv[1]);
 		return 1;
 	}
-	last_kib = rss_kib();
+	last_kib = vb_rss_kib();
 	struct vb_ctx vk;
 	vb_init(&vk, -1, 1, 1024);
 	step("device");

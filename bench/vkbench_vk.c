@@ -612,3 +612,17 @@ bool vb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	*out = (uint32_t)v;
 	return true;
 }
+
+long vb_rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}

@@ -169,4 +169,7 @@ const char *vb_own_dir(void);
 /* Parses @s as a decimal number in [@min, @max] into *@out; false when it is not one. */
 bool vb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 
+/* The process's resident set now, KiB (0 when /proc cannot be read). */
+long vb_rss_kib(void);
+
 #endif
