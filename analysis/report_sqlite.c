@@ -315,9 +315,23 @@ queue_id(const struct hesper_trace_event *e)
 }
 
 /* Inserts one event; 0, or -1 with a reason. */
+/* Binds the integers @v[0..@n) to the parameters @first, @first + 1, ... of @s. */
+static void
+bind_ints(sqlite3_stmt *s, int first, const int64_t *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_int64(s, first + i, v[i]);
+}
+
+#define BIND_INTS(s, first, ...) \
+	bind_ints((s), (first), (const int64_t[]){__VA_ARGS__}, (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
+
 static int
 add_event(struct database *d, const struct hesper_trace_event *e, char *why, size_t size)
 {
+	int64_t q = queue_id(e), cb = (int64_t)e->command_buffer, sub = (int64_t)e->submission;
+	int64_t start = (int64_t)e->start_ns, end = (int64_t)e->end_ns;
+	const char *name = e->name ? e->name : "";
 	sqlite3_stmt *s;
 	int64_t id;
 
@@ -327,59 +341,34 @@ add_event(struct database *d, const struct hesper_trace_event *e, char *why, siz
 			    size) != 0)
 			return -1;
 		s = d->insert[INSERT_DISPATCH];
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int64(s, 2, queue_id(e));
-		sqlite3_bind_int64(s, 3, (int64_t)e->command_buffer);
-		sqlite3_bind_int64(s, 4, (int64_t)e->submission);
-		sqlite3_bind_int64(s, 5, (int64_t)e->start_ns);
-		sqlite3_bind_int64(s, 6, (int64_t)e->end_ns);
-		for (int i = 0; i < 3; i++)
-			sqlite3_bind_int64(s, 7 + i, e->groups[i]);
+		BIND_INTS(s, 1, id, q, cb, sub, start, end, e->groups[0], e->groups[1], e->groups[2]);
 		break;
 	case HESPER_TRACE_REGION:
 		if (name_id(d, d->region_ids, &d->next_region_id, d->insert[INSERT_REGION_NAME], e->name, &id, why,
 			    size) != 0)
 			return -1;
 		s = d->insert[INSERT_REGION_SPAN];
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int64(s, 2, queue_id(e));
-		sqlite3_bind_int64(s, 3, (int64_t)e->command_buffer);
-		sqlite3_bind_int64(s, 4, (int64_t)e->submission);
-		sqlite3_bind_int64(s, 5, (int64_t)e->start_ns);
-		sqlite3_bind_int64(s, 6, (int64_t)e->end_ns);
+		BIND_INTS(s, 1, id, q, cb, sub, start, end);
 		break;
 	case HESPER_TRACE_BATCH:
 		s = d->insert[INSERT_SUBMISSION];
-		sqlite3_bind_int64(s, 1, queue_id(e));
-		sqlite3_bind_int64(s, 2, (int64_t)e->submission);
-		sqlite3_bind_int64(s, 3, (int64_t)e->start_ns);
-		sqlite3_bind_int64(s, 4, (int64_t)e->end_ns);
+		BIND_INTS(s, 1, q, sub, start, end);
 		break;
 	case HESPER_TRACE_HOST_SUBMIT:
 		s = d->insert[INSERT_HOST_SUBMIT];
-		sqlite3_bind_int64(s, 1, queue_id(e));
-		sqlite3_bind_int64(s, 2, e->thread);
-		sqlite3_bind_int64(s, 3, (int64_t)e->submission);
-		sqlite3_bind_int64(s, 4, (int64_t)e->start_ns);
-		sqlite3_bind_int64(s, 5, (int64_t)e->end_ns);
+		BIND_INTS(s, 1, q, e->thread, sub, start, end);
 		break;
 	case HESPER_TRACE_MEMORY_OP:
 		s = d->insert[INSERT_MEMORY_OP];
-		sqlite3_bind_int64(s, 1, queue_id(e));
-		sqlite3_bind_int64(s, 2, (int64_t)e->command_buffer);
-		sqlite3_bind_int64(s, 3, (int64_t)e->submission);
-		sqlite3_bind_text(s, 4, e->name ? e->name : "", -1, SQLITE_STATIC);
-		sqlite3_bind_int64(s, 5, (int64_t)e->bytes);
-		sqlite3_bind_int64(s, 6, (int64_t)e->start_ns);
-		sqlite3_bind_int64(s, 7, (int64_t)e->end_ns);
+		BIND_INTS(s, 1, q, cb, sub);
+		sqlite3_bind_text(s, 4, name, -1, SQLITE_STATIC);
+		BIND_INTS(s, 5, (int64_t)e->bytes, start, end);
 		break;
 	case HESPER_TRACE_HOST_WAIT:
 		s = d->insert[INSERT_HOST_WAIT];
-		sqlite3_bind_int64(s, 1, queue_id(e));
-		sqlite3_bind_int64(s, 2, e->thread);
-		sqlite3_bind_text(s, 3, e->name ? e->name : "", -1, SQLITE_STATIC);
-		sqlite3_bind_int64(s, 4, (int64_t)e->start_ns);
-		sqlite3_bind_int64(s, 5, (int64_t)e->end_ns);
+		BIND_INTS(s, 1, q, e->thread);
+		sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
+		BIND_INTS(s, 4, start, end);
 		break;
 	default:
 		return 0; /* a kind this schema does not know yet */
