@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "collector.h"
 #include "device.h"
 #include "process.h"
 
@@ -72,8 +73,9 @@ void hesper_waits_add(enum hesper_wait_call call, uint32_t device, uint64_t star
 		.start_ns = start_ns,
 		.end_ns = end_ns,
 	};
+	/* Through the collector's one path for timeline events, so the database gets it too. */
 	pthread_mutex_lock(&proc->lock);
-	hesper_trace_add(&proc->profile->trace, &e);
+	hesper_collector_event(proc->profile, &e);
 	pthread_mutex_unlock(&proc->lock);
 }
 
@@ -97,6 +99,19 @@ bool hesper_waits_poll(uint64_t fence, int result, uint32_t device, uint64_t sta
 	return ended;
 }
 
+/* Notes that this thread recorded a command buffer from @start_ns (its begin) to @end_ns (its end). */
+static void note_recording(uint64_t start_ns, uint64_t end_ns)
+{
+	struct thread_waits *t = own();
+	if (!t || end_ns < start_ns)
+		return;
+	struct hesper_thread_activity *a = &t->activity;
+	if (!a->record_first_ns)
+		a->record_first_ns = start_ns;
+	a->record_last_ns = end_ns;
+	a->record_ns += end_ns - start_ns;
+}
+
 void hesper_waits_begin_recording(uint64_t ns)
 {
 	struct thread_waits *t = own();
@@ -109,20 +124,8 @@ void hesper_waits_end_recording(uint64_t ns)
 	struct thread_waits *t = mine;
 	if (!t || !t->record_begin_ns)
 		return;
-	hesper_waits_note_recording(t->record_begin_ns, ns);
+	note_recording(t->record_begin_ns, ns);
 	t->record_begin_ns = 0;
-}
-
-void hesper_waits_note_recording(uint64_t start_ns, uint64_t end_ns)
-{
-	struct thread_waits *t = own();
-	if (!t || end_ns < start_ns)
-		return;
-	struct hesper_thread_activity *a = &t->activity;
-	if (!a->record_first_ns)
-		a->record_first_ns = start_ns;
-	a->record_last_ns = end_ns;
-	a->record_ns += end_ns - start_ns;
 }
 
 void hesper_waits_take_activity(struct hesper_thread_activity *out)

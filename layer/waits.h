@@ -34,9 +34,6 @@ void hesper_waits_add(enum hesper_wait_call call, uint32_t device, uint64_t star
  */
 bool hesper_waits_poll(uint64_t fence, int result, uint32_t device, uint64_t start_ns, uint64_t end_ns);
 
-/* Notes that this thread recorded a command buffer from @start_ns (its begin) to @end_ns (its end). */
-void hesper_waits_note_recording(uint64_t start_ns, uint64_t end_ns);
-
 /* Notes that this thread began a command buffer at @ns (ended by hesper_waits_end_recording). */
 void hesper_waits_begin_recording(uint64_t ns);
 
