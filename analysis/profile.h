@@ -23,6 +23,7 @@ struct hesper_device_info {
 	char copy[8];          /* how its timestamps were read back: "wait" or "host" ("" unknown) */
 	char timing[160];      /* clock mode: "clock", or "timestamps: <why>" ("" in other modes) */
 	double clock_error_ns; /* clock mode: bound of the clock-to-timestamp mapping at calibration */
+	double clock_ticks_per_us; /* clock mode: device clock ticks per microsecond, as calibrated; 0 unknown */
 	uint64_t dispatch_cost_ns;  /* GPU time of one empty dispatch between timestamps; 0 unmeasured */
 	uint64_t timestamp_cost_ns; /* GPU time a timestamp after each back-to-back dispatch adds; 0 unmeasured */
 	uint32_t compute_units;     /* SMs or CUs when the driver tells (NV/AMD core properties); 0 unknown */

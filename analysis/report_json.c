@@ -326,6 +326,10 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 				fputs(", \"clock_error_ns\": ", out);
 				put_double(out, d->clock_error_ns);
 			}
+			if (d->clock_ticks_per_us > 0) {
+				fputs(", \"clock_ticks_per_us\": ", out);
+				put_double(out, d->clock_ticks_per_us);
+			}
 		}
 		/* The findings' keys come from a live run (or a summary of one read back), never from events. */
 		if (p->findings_ready || p->findings_loaded)

@@ -494,7 +494,7 @@ double vb_harvest(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_way
 		  uint64_t *own_count)
 {
 	vb_slot_read(ctx, s, vb_way_queries(way, n));
-	for (uint32_t i = 0; i < n && way != VB_WAY_PLAIN; i++) {
+	for (uint32_t i = 0; i < n && (way == VB_WAY_MANUAL || way == VB_WAY_CHAINED); i++) {
 		uint32_t a = way == VB_WAY_MANUAL ? 2 + 2 * i : 2 + i;
 
 		*own_sum_ns += vb_ticks_ns(ctx, s->ticks[a], s->ticks[a + 1]);

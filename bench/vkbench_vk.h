@@ -142,7 +142,7 @@ void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k,
 
 /*
  * Reads @s after a recording of @n dispatches made @way. Adds each dispatch's own
- * duration to *@own_sum_ns and counts it in *@own_count (nothing for plain). Returns
+ * duration to *@own_sum_ns and counts it in *@own_count (only manual and chained time their dispatches). Returns
  * the whole-buffer nanoseconds.
  */
 double vb_harvest(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_way way, double *own_sum_ns,

@@ -260,6 +260,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	if (dev->clock_mode) {
 		snprintf(described.timing, sizeof(described.timing), "clock");
 		described.clock_error_ns = dev->clock_mode->cal.error_ns;
+		described.clock_ticks_per_us = 1e3 / (dev->clock_mode->cal.ts_per_clock * dev->props.limits.timestampPeriod);
 	} else if (dev->clock_fallback) {
 		snprintf(described.timing, sizeof(described.timing), "timestamps: %s", dev->clock_fallback);
 	}

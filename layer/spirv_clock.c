@@ -375,7 +375,7 @@ emit_globals(struct out *o, const struct ids *d)
 		INST(o, OP_CONSTANT, d->u32, d->lane_mask, HESPER_CLOCK_LANES - 1);
 }
 
-/* Replaces one OpReturn of the entry function: end clock, elected atomics, return. */
+/* Replaces one OpReturn of the entry function: elected end clock and atomics, return. */
 static void
 emit_return(struct out *o, struct ids *d)
 {
@@ -383,11 +383,17 @@ emit_return(struct out *o, struct ids *d)
 	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d), inverted = fresh(d);
 	uint32_t wid = fresh(d), wx = fresh(d), lane = fresh(d), i0 = fresh(d), i1 = fresh(d);
 
-	INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);
 	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
 	INST(o, OP_SELECTION_MERGE, merge, 0);
 	INST(o, OP_BRANCH_CONDITIONAL, elected, then, merge);
 	INST(o, OP_LABEL, then);
+	/*
+	 * Only the elected lane reads the end: the lanes at this return are converged, so its
+	 * reading stands for theirs. Read by every lane before the election, the clock changed
+	 * how the NVIDIA compiler scheduled the kernel's own loop, and so its speed, far more
+	 * than read here (docs/timing.md, "What the rewrite costs the kernel").
+	 */
+	INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);
 	/* the work group's lane of the slot: (x & (lanes - 1)) * 2 and + 1 */
 	INST(o, OP_LOAD, d->v3u32, wid, d->workgroup_id);
 	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wx, wid, 0);
