@@ -56,7 +56,7 @@ struct hesper_dispatch_record {
 	uint32_t clock : 1;                 /* timed by the shader clock: start is its clock slot
 					       (dispatch k of the run: start + k), end unused */
 	union {
-		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect) */
+		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect; see args) */
 		struct {
 			uint32_t kind;      /* enum hesper_memop_kind */
 			uint32_t sized;     /* 1 when bytes is known */
