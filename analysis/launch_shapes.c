@@ -18,6 +18,14 @@ hesper_shapes_add(struct hesper_launch_shapes *s, const uint32_t groups[3], uint
 		s->unknown += n;
 		return;
 	}
+	hesper_shapes_add_known(s, groups, n);
+}
+
+void
+hesper_shapes_add_known(struct hesper_launch_shapes *s, const uint32_t groups[3], uint64_t n)
+{
+	if (!n)
+		return;
 	uint64_t total = total_groups(groups);
 	if (!s->known || total < total_groups(s->min))
 		memcpy(s->min, groups, sizeof(s->min));

@@ -19,7 +19,7 @@ struct hesper_shape_count {
 
 struct hesper_launch_shapes {
 	uint64_t known;          /* dispatches with known group counts */
-	uint64_t unknown;        /* dispatches whose group counts Hesper could not see (indirect) */
+	uint64_t unknown;        /* dispatches whose group counts Hesper could not see (indirect, not read back) */
 	uint32_t min[3], max[3]; /* the shapes with fewest and most groups in all (the first seen on a tie) */
 	struct hesper_shape_count top[HESPER_SHAPE_SLOTS];
 	uint32_t local_size[3];  /* work-group size; 0 0 0 unknown */
@@ -28,6 +28,9 @@ struct hesper_launch_shapes {
 
 /* Counts @n dispatches of @groups work groups (0 0 0: unknown, an indirect dispatch). */
 void hesper_shapes_add(struct hesper_launch_shapes *s, const uint32_t groups[3], uint64_t n);
+
+/* Counts @n dispatches of @groups work groups, known even when 0 0 0 (an indirect dispatch read back). */
+void hesper_shapes_add_known(struct hesper_launch_shapes *s, const uint32_t groups[3], uint64_t n);
 
 /* The most common shape counted so far, or NULL when none is known. */
 const struct hesper_shape_count *hesper_shapes_most_common(const struct hesper_launch_shapes *s);

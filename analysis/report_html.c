@@ -362,7 +362,7 @@ shape_text(char *buf, size_t size, const uint32_t v[3])
 
 /*
  * Launch shapes of the kernels that have any: the local size from the SPIR-V and the
- * work-group counts (fewest, most, most common with its count; unknown: indirect).
+ * work-group counts (fewest, most, most common with its count; unknown: indirect, not read back).
  */
 static void
 put_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)

@@ -146,7 +146,7 @@ put_triple(FILE *out, const uint32_t v[3])
 
 /*
  * A kernel row's launch shapes, when it has any: "groups" (min, max and most common
- * work-group counts, with most_common_count, and unknown: indirect dispatches) and
+ * work-group counts, with most_common_count, and unknown: indirect dispatches not read back) and
  * "local_size" (null when unknown).
  */
 static void

@@ -4,7 +4,7 @@
  * One process runs one workload, one way, R times after a warm-up iteration, and
  * prints one JSON line with every repeat's measurements and their medians:
  *
- *   vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual|chained|barriers
+ *   vkbench --workload empty|short|long|resubmit|threads|million|indirect --way plain|manual|chained|barriers
  *           [--repeat R] [--scale S] [--count-scale C] [--iters N] [--json] ...
  *   vkbench --calibrate short|long [--scale S] ...      (prints the loop length to use)
  *
@@ -56,15 +56,17 @@ struct workload {
 	uint32_t submits;     /* per repeat */
 	bool record_once;     /* one recording, resubmitted; else re-recorded every repeat */
 	uint32_t threads;
+	bool indirect;        /* vkCmdDispatchIndirect from host-written arguments */
 };
 
 static const struct workload workloads[] = {
-	{ "empty", VB_KERNEL_EMPTY, 20000, 1, false, 1 },
-	{ "short", VB_KERNEL_SHORT, 2000, 1, false, 1 },
-	{ "long", VB_KERNEL_LONG, 200, 1, false, 1 },
-	{ "resubmit", VB_KERNEL_SHORT, 1000, 10, true, 1 },
-	{ "threads", VB_KERNEL_EMPTY, 2500, 1, false, 8 },
-	{ "million", VB_KERNEL_EMPTY, 100000, 100, true, 1 },
+	{ "empty", VB_KERNEL_EMPTY, 20000, 1, false, 1, false },
+	{ "short", VB_KERNEL_SHORT, 2000, 1, false, 1, false },
+	{ "long", VB_KERNEL_LONG, 200, 1, false, 1, false },
+	{ "resubmit", VB_KERNEL_SHORT, 1000, 10, true, 1, false },
+	{ "threads", VB_KERNEL_EMPTY, 2500, 1, false, 8, false },
+	{ "million", VB_KERNEL_EMPTY, 100000, 100, true, 1, false },
+	{ "indirect", VB_KERNEL_SHORT, 2000, 1, false, 1, true },
 };
 
 #define WORKLOAD_COUNT (sizeof(workloads) / sizeof(workloads[0]))
@@ -139,7 +141,7 @@ static long maxrss_kib(void)
 
 static void usage(FILE *f)
 {
-	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million --way plain|manual|chained|barriers\n"
+	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million|indirect --way plain|manual|chained|barriers\n"
 	      "               [--repeat R] [--scale S] [--count-scale C] [--iters N] [--groups G]\n"
 	      "               [--dispatches N] [--submits N] [--threads N] [--kernel empty|short|long]\n"
 	      "               [--target-us T] [--queue-family F] [--spv-dir DIR] [--tag TEXT] [--json]\n"
@@ -733,6 +735,8 @@ int main(int argc, char **argv)
 		else
 			b->kernel.iters = calibrate(b, b->kernel.kind, &b->calibrated_ns);
 	}
+	if (b->opt.w.indirect) /* after the calibration, which dispatches directly */
+		vb_indirect_args(&b->vk, b->kernel.groups);
 	rss_setup = maxrss_kib();
 
 	if (b->opt.w.threads > 1)

@@ -328,6 +328,10 @@ void vb_finish(struct vb_ctx *ctx)
 	vkDestroyDescriptorSetLayout(ctx->device, ctx->set_layout, NULL);
 	vkDestroyBuffer(ctx->device, ctx->buffer, NULL);
 	vkFreeMemory(ctx->device, ctx->memory, NULL);
+	if (ctx->indirect) {
+		vkDestroyBuffer(ctx->device, ctx->indirect, NULL);
+		vkFreeMemory(ctx->device, ctx->indirect_memory, NULL);
+	}
 	for (uint32_t i = 0; i < ctx->queue_count; i++)
 		pthread_mutex_destroy(&ctx->queue_locks[i]);
 	vkDestroyDevice(ctx->device, NULL);
@@ -442,6 +446,40 @@ uint32_t vb_way_queries(enum vb_way way, uint32_t n)
 	}
 }
 
+void vb_indirect_args(struct vb_ctx *ctx, uint32_t groups)
+{
+	VkBufferCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = 16,
+		.usage = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	VB_CHECK(vkCreateBuffer(ctx->device, &info, NULL, &ctx->indirect));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(ctx->device, ctx->indirect, &req);
+	VkMemoryAllocateInfo alloc = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = find_memory_type(ctx, req.memoryTypeBits,
+						    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
+	};
+	VB_CHECK(vkAllocateMemory(ctx->device, &alloc, NULL, &ctx->indirect_memory));
+	VB_CHECK(vkBindBufferMemory(ctx->device, ctx->indirect, ctx->indirect_memory, 0));
+	uint32_t *args = NULL;
+	VB_CHECK(vkMapMemory(ctx->device, ctx->indirect_memory, 0, VK_WHOLE_SIZE, 0, (void **)&args));
+	args[0] = groups, args[1] = 1, args[2] = 1;
+	vkUnmapMemory(ctx->device, ctx->indirect_memory);
+}
+
+/* One dispatch of @k: from the indirect arguments when there are some. */
+static void dispatch(const struct vb_ctx *ctx, VkCommandBuffer cmd, const struct vb_kernel *k)
+{
+	if (ctx->indirect)
+		vkCmdDispatchIndirect(cmd, ctx->indirect, 0);
+	else
+		vkCmdDispatch(cmd, k->groups, 1, 1);
+}
+
 void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k, uint32_t n, enum vb_way way,
 	       VkCommandBufferUsageFlags flags)
 {
@@ -458,14 +496,14 @@ void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k,
 	case VB_WAY_MANUAL:
 		for (uint32_t i = 0; i < n; i++) {
 			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->queries, 2 + 2 * i);
-			vkCmdDispatch(s->cmd, k->groups, 1, 1);
+			dispatch(ctx, s->cmd, k);
 			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + 2 * i);
 		}
 		break;
 	case VB_WAY_CHAINED:
 		vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 2);
 		for (uint32_t i = 0; i < n; i++) {
-			vkCmdDispatch(s->cmd, k->groups, 1, 1);
+			dispatch(ctx, s->cmd, k);
 			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + i);
 		}
 		break;
@@ -478,12 +516,12 @@ void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k,
 				vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 						     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0, NULL, 0, NULL);
 			}
-			vkCmdDispatch(s->cmd, k->groups, 1, 1);
+			dispatch(ctx, s->cmd, k);
 		}
 		break;
 	default:
 		for (uint32_t i = 0; i < n; i++)
-			vkCmdDispatch(s->cmd, k->groups, 1, 1);
+			dispatch(ctx, s->cmd, k);
 		break;
 	}
 	vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 1);

@@ -67,6 +67,9 @@ struct vb_ctx {
 	VkBuffer buffer;
 	VkDeviceMemory memory;
 	uint32_t buffer_floats;
+	/* vb_indirect_args: the arguments every dispatch reads, VK_NULL_HANDLE: direct dispatches. */
+	VkBuffer indirect;
+	VkDeviceMemory indirect_memory;
 };
 
 struct vb_kernel {
@@ -132,6 +135,12 @@ const char *vb_way_word(enum vb_way way);
 
 /* Queries @way uses for @n dispatches, whole-buffer pair included. */
 uint32_t vb_way_queries(enum vb_way way, uint32_t n);
+
+/*
+ * Makes every later vb_record dispatch indirectly (vkCmdDispatchIndirect) from a
+ * host-written buffer of arguments (@groups, 1, 1), made without TRANSFER_SRC.
+ */
+void vb_indirect_args(struct vb_ctx *ctx, uint32_t groups);
 
 /*
  * Records @n dispatches of @k into @s the way @way says, between the whole-buffer pair,

@@ -18,6 +18,7 @@
 #include "findings.h"
 #include "spirv_clock.h"
 #include "device.h"
+#include "indirect.h"
 #include "live.h"
 #include "process.h"
 #include "profile.h"
@@ -282,10 +283,17 @@ static struct hesper_kernel *row_of(struct hesper_kernel_table *table, struct he
 	return row;
 }
 
-/* Counts the launch shapes of dispatch run @d of @kernel in its row (untimed ones too). */
-static void note_shapes(struct hesper_kernel *row, const struct hesper_name *kernel, const struct hesper_dispatch_record *d)
+/*
+ * Counts the launch shapes of dispatch run @d of @kernel in its row (untimed ones too):
+ * @groups, read back (@read_back: known even when all zero) or as recorded.
+ */
+static void note_shapes(struct hesper_kernel *row, const struct hesper_name *kernel, const struct hesper_dispatch_record *d,
+			const uint32_t groups[3], bool read_back)
 {
-	hesper_shapes_add(&row->shapes, d->groups, d->repeat);
+	if (read_back)
+		hesper_shapes_add_known(&row->shapes, groups, d->repeat);
+	else
+		hesper_shapes_add(&row->shapes, groups, d->repeat);
 	uint64_t packed = atomic_load_explicit(&kernel->local_size, memory_order_relaxed);
 	if (!packed)
 		return;
@@ -539,9 +547,13 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 			hesper_capture_count_outside(outside);
 		}
 		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
+		/* An indirect dispatch's counts, where they were read back for this run (indirect.h). */
+		uint32_t read[3];
+		bool read_back = d->args && hesper_indirect_groups(rec, d->args, ts, read);
+		const uint32_t *groups = read_back ? read : d->groups;
 		if (row)
-			note_shapes(row, kernel, d);
-		double idle_share = hesper_underfill_share(d->groups, q->dev->compute_units);
+			note_shapes(row, kernel, d, groups, read_back);
+		double idle_share = hesper_underfill_share(groups, q->dev->compute_units);
 		struct hesper_kernel *urow = idle_share > 0 ? row_of(p->underfilled, kernel, false) : NULL;
 		if (d->clock) {
 			untimed = timed ? 0 : runs * (hi - lo);
@@ -566,7 +578,7 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 				hesper_kernel_record(urow, (uint64_t)llround((double)ns * idle_share));
 			p->collected++;
 			if (trace)
-				trace_dispatch(p, q, kernel, row, ts[start], ts[end], d->groups, rec->command_buffer,
+				trace_dispatch(p, q, kernel, row, ts[start], ts[end], groups, rec->command_buffer,
 					       sub->index);
 		}
 		if (untimed) {

@@ -12,6 +12,7 @@
 #include "copies.h"
 #include "device.h"
 #include "host_buffer.h"
+#include "indirect.h"
 #include "recording.h"
 #include "util.h"
 
@@ -143,14 +144,38 @@ static bool chunk_copy(const struct hesper_occurrence *o, uint32_t j, struct hes
 	return true;
 }
 
-/* What the copy after the program's batches does for run @o: copy its queries (1), its shadow (2), nothing (0). */
+/* Marks the copies of argument chunks among the copy commands (bit of the block index). */
+#define ARGS_DONE 0x40000000u
+
+/* The copy of argument chunk @j of run @o (false past its last chunk). */
+static bool args_copy(const struct hesper_occurrence *o, uint32_t j, struct hesper_copy_key *out)
+{
+	const struct hesper_recording *rec = o->rec;
+	if (j >= rec->args_chunk_count)
+		return false;
+	uint32_t slots = rec->args_slots - j * HESPER_ARGS_CHUNK_SLOTS;
+	if (slots > HESPER_ARGS_CHUNK_SLOTS)
+		slots = HESPER_ARGS_CHUNK_SLOTS;
+	*out = (struct hesper_copy_key){.shadow = rec->args_chunks[j]->buf.buffer, .first = 0,
+					.count = slots * HESPER_ARGS_SLOT_WORDS,
+					.slot = o->base + hesper_indirect_slot_word(rec, j * HESPER_ARGS_CHUNK_SLOTS)};
+	return true;
+}
+
+/*
+ * What the copy after the program's batches does for run @o: copy its queries, clock and
+ * argument chunks (1), its shadow (2), only its argument chunks (3: the host way reads the
+ * queries from their pools), nothing (0).
+ */
 static int copied_after(const struct hesper_occurrence *o, bool queries)
 {
 	if (o->base == HESPER_NO_SLOT || o->copied_between || o->overwritten)
 		return 0;
 	if (o->shadow)
 		return 2;
-	return queries ? 1 : 0;
+	if (queries)
+		return 1;
+	return o->rec->args_chunk_count ? 3 : 0;
 }
 
 /*
@@ -169,10 +194,22 @@ static bool next_copy(const struct hesper_submission *sub, bool queries, size_t 
 				++*b;
 				return true;
 			}
-			/* then its clock chunks, counted from CLOCK_DONE */
+			/* then its clock chunks, counted from CLOCK_DONE, then its argument chunks */
 			if (!(*b & CLOCK_DONE))
 				*b = CLOCK_DONE;
-			if (chunk_copy(o, *b & ~CLOCK_DONE, out)) {
+			if (!(*b & ARGS_DONE) && chunk_copy(o, *b & ~CLOCK_DONE, out)) {
+				++*b;
+				return true;
+			}
+			if (!(*b & ARGS_DONE))
+				*b = CLOCK_DONE | ARGS_DONE;
+			if (args_copy(o, *b & ~(CLOCK_DONE | ARGS_DONE), out)) {
+				++*b;
+				return true;
+			}
+			break;
+		case 3:
+			if (args_copy(o, *b, out)) {
 				++*b;
 				return true;
 			}
@@ -251,7 +288,11 @@ static int begin(const struct hesper_device *dev, VkCommandBuffer cb)
 	return dev->next.BeginCommandBuffer(cb, &info) == VK_SUCCESS ? 0 : -1;
 }
 
-/* Makes the copies' writes visible to the host and ends @cb. */
+/*
+ * Makes the copies' writes visible to the host and ends @cb. The barrier's second scope
+ * holds later transfers too: the copy of a later run's indirect arguments into an argument
+ * chunk read here (indirect.c) waits for this read (write after read).
+ */
 static int end_for_host(const struct hesper_device *dev, VkCommandBuffer cb)
 {
 	VkMemoryBarrier to_host = {
@@ -259,7 +300,8 @@ static int end_for_host(const struct hesper_device *dev, VkCommandBuffer cb)
 		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
 		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
 	};
-	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+				     VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &to_host, 0,
 				     NULL, 0, NULL);
 	return dev->next.EndCommandBuffer(cb) == VK_SUCCESS ? 0 : -1;
 }
@@ -299,14 +341,38 @@ static void copy_chunk(const struct hesper_device *dev, VkCommandBuffer cb, cons
 	dev->next.CmdFillBuffer(cb, c->shadow, 0, (VkDeviceSize)c->count * sizeof(uint64_t), 0);
 }
 
-/* Records the copy of every block of run @o into @buffer, and of its clock chunks. */
+/* The barrier before copies from Hesper's buffers written by earlier commands (shadows, argument chunks). */
+static void written_before(const struct hesper_device *dev, VkCommandBuffer cb)
+{
+	VkMemoryBarrier written = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+	};
+	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written,
+				     0, NULL, 0, NULL);
+}
+
+/*
+ * Records the copy of every block of run @o into @buffer, of its clock chunks, and with
+ * @args of its argument chunks (the host way's runs copied before a later run had theirs
+ * copied after their own batches already).
+ */
 static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_occurrence *o,
-		     VkBuffer buffer)
+		     VkBuffer buffer, bool args)
 {
 	struct hesper_copy_key c;
 	for (uint32_t b = 0; block_copy(o, b, &c); b++)
 		dev->next.CmdCopyQueryPoolResults(cb, c.pool, 0, c.count, buffer, c.slot * sizeof(uint64_t),
 						  sizeof(uint64_t), COPY_FLAGS);
+	if (args && o->rec->args_chunk_count) {
+		written_before(dev, cb);
+		for (uint32_t j = 0; args_copy(o, j, &c); j++) {
+			VkBufferCopy region = {.srcOffset = 0, .dstOffset = (VkDeviceSize)c.slot * sizeof(uint64_t),
+					       .size = (VkDeviceSize)c.count * sizeof(uint64_t)};
+			dev->next.CmdCopyBuffer(cb, c.shadow, buffer, 1, &region);
+		}
+	}
 	if (!o->rec->clock_chunk_count)
 		return;
 	clock_barrier(dev, cb, true);
@@ -334,14 +400,11 @@ static bool record_copies(const struct hesper_device *dev, struct hesper_submiss
 							  c.slot * sizeof(uint64_t), sizeof(uint64_t), COPY_FLAGS);
 		} else {
 			if (!barrier) {
-				/* The primaries' copies into their shadow buffers came before, in submission order. */
-				VkMemoryBarrier saved = {
-					.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-					.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-					.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
-				};
-				dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-							     0, 1, &saved, 0, NULL, 0, NULL);
+				/*
+				 * The primaries' copies into their shadow buffers and argument chunks
+				 * came before, in submission order.
+				 */
+				written_before(dev, cb);
 				barrier = true;
 			}
 			VkBufferCopy region = {.srcOffset = (VkDeviceSize)c.first * sizeof(uint64_t),
@@ -407,7 +470,7 @@ int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission
 	if (begin(dev, sub->kit.cb) != 0)
 		return -1;
 	for (size_t i = 0; i < count; i++)
-		copy_run(dev, sub->kit.cb, runs[i], runs[i]->sub->kit.out.buffer);
+		copy_run(dev, sub->kit.cb, runs[i], runs[i]->sub->kit.out.buffer, false);
 	return end_for_host(dev, sub->kit.cb);
 }
 
@@ -434,7 +497,7 @@ int hesper_copies_record_insertions(struct hesper_queue *q, struct hesper_submis
 		if (!ins->cb || begin(dev, ins->cb) != 0)
 			return -1;
 		for (uint32_t i = 0; i < ins->occ_count; i++)
-			copy_run(dev, ins->cb, &sub->occ[sub->between[ins->first_occ + i]], sub->kit.out.buffer);
+			copy_run(dev, ins->cb, &sub->occ[sub->between[ins->first_occ + i]], sub->kit.out.buffer, true);
 		if (end_for_host(dev, ins->cb) != 0)
 			return -1;
 	}

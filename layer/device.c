@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "device.h"
 #include "hooks.h"
+#include "indirect.h"
 #include "memory_ops.h"
 #include "pipeline.h"
 #include "process.h"
@@ -320,6 +321,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyDevice(VkDevice device, const VkAllocat
 	hesper_query_blocks_destroy(dev);
 	hesper_clock_release_layouts(dev);
 	hesper_clock_device_release(dev);
+	hesper_indirect_device_release(dev);
 
 	hesper_map_remove(&proc->device_keys, hesper_dispatch_key(device));
 	dev->next.DestroyDevice(device, allocator);

@@ -98,6 +98,7 @@ struct hesper_device {
 	struct hesper_map images;           /* VkImage -> struct hesper_image_info (memory_ops.h) */
 	struct hesper_map layouts;          /* clock mode: VkPipelineLayout -> Hesper's set in it (clock.c) */
 	struct hesper_clock_device *clock_mode; /* HESPER_MODE=clock state; NULL: timestamps only */
+	struct hesper_args_chunk *free_args;  /* argument chunks to reuse (indirect.h), guarded by lock */
 	const char *clock_fallback;         /* HESPER_MODE=clock and no clock_mode: why not */
 	atomic_int collector_users;         /* collector waits in progress on this device */
 	atomic_bool closing;

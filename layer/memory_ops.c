@@ -10,6 +10,7 @@
 
 #include "device.h"
 #include "hooks.h"
+#include "indirect.h"
 
 uint32_t hesper_format_texel_bytes(VkFormat f)
 {
@@ -222,16 +223,47 @@ struct hesper_op_size hesper_size_clear(struct hesper_device *dev, VkImage image
 	return hesper_size_known(bytes);
 }
 
+/* VK_KHR_maintenance5's, for headers older than it. */
+#ifndef VK_KHR_maintenance5
+#define VK_STRUCTURE_TYPE_BUFFER_USAGE_FLAGS_2_CREATE_INFO_KHR ((VkStructureType)1000470006)
+#endif
+
+/*
+ * Whether Hesper adds TRANSFER_SRC to a buffer created with @info so it can read indirect
+ * arguments from it: an indirect buffer, when arguments are read back at all, and not
+ * one whose usage comes from a VkBufferUsageFlags2CreateInfoKHR (maintenance5), which
+ * replaces info->usage and is left as the program gave it.
+ */
+static bool readable_for_indirect(const VkBufferCreateInfo *info)
+{
+	if (!(info->usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) || !hesper_indirect_wanted())
+		return false;
+	for (const VkBaseInStructure *p = info->pNext; p; p = p->pNext)
+		if (p->sType == VK_STRUCTURE_TYPE_BUFFER_USAGE_FLAGS_2_CREATE_INFO_KHR)
+			return false;
+	return true;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
 						   const VkAllocationCallbacks *allocator, VkBuffer *out)
 {
 	struct hesper_device *dev = hesper_device_from(device);
-	VkResult result = dev->next.CreateBuffer(device, info, allocator, out);
+	bool readable = (info->usage & VK_BUFFER_USAGE_TRANSFER_SRC_BIT) != 0;
+	VkResult result = VK_ERROR_UNKNOWN;
+	if (!readable && readable_for_indirect(info)) {
+		/* Indirect arguments Hesper reads back with a copy (indirect.h): a changed copy of the info. */
+		VkBufferCreateInfo changed = *info;
+		changed.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+		result = dev->next.CreateBuffer(device, &changed, allocator, out);
+		readable = result == VK_SUCCESS;
+	}
+	if (result != VK_SUCCESS)
+		result = dev->next.CreateBuffer(device, info, allocator, out);
 	if (result != VK_SUCCESS)
 		return result;
 	struct hesper_buffer_info *b = malloc(sizeof(*b));
 	if (b)
-		*b = (struct hesper_buffer_info){.size = info->size, .usage = info->usage};
+		*b = (struct hesper_buffer_info){.size = info->size, .usage = info->usage, .transfer_readable = readable};
 	/* Out of memory: the buffer stays unknown, and a whole-size fill of it unsized. */
 	if (b && hesper_map_put(&dev->buffers, (uint64_t)*out, b) != 0)
 		free(b);

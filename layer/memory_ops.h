@@ -17,7 +17,8 @@ struct hesper_device;
 
 struct hesper_buffer_info {
 	VkDeviceSize size;
-	VkBufferUsageFlags usage;
+	VkBufferUsageFlags usage;           /* as the program asked */
+	bool transfer_readable;             /* a transfer may read it: the program asked, or Hesper added it */
 };
 
 struct hesper_image_info {

@@ -12,6 +12,7 @@
 #include "device.h"
 #include "hooks.h"
 #include "host_buffer.h"
+#include "indirect.h"
 #include "memory_ops.h"
 #include "pipeline.h"
 #include "process.h"
@@ -148,8 +149,13 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 	return end;
 }
 
-/* Records a dispatch about to be issued on @cb and opens its timing; returns its closing query (or HESPER_NO_QUERY). */
-static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+/*
+ * Records a dispatch about to be issued on @cb and opens its timing; returns its closing
+ * query (or HESPER_NO_QUERY). @args: an indirect one's argument slot (indirect.h), or 0.
+ * @timed: whether it is timed, decided already (0, 1), or -1 to decide here.
+ */
+static uint32_t dispatch_begin_as(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y,
+				  uint32_t z, uint64_t args, int timed)
 {
 	struct hesper_recording *rec = s->rec;
 	if (!rec) {
@@ -161,6 +167,7 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 		.kernel = s->bound_kernel,
 		.label = innermost_label(rec),
 		.groups = {x, y, z},
+		.args = args,
 	};
 	if (s->clock_layout && !rec->primary) {
 		/*
@@ -176,7 +183,13 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 		next.clock = 1;
 		next.start = hesper_clock_bind_slot(rec, cb, s->clock_layout, s->clock_set);
 	}
-	return record_work(rec, cb, &next, sampled(s->bound_kernel));
+	return record_work(rec, cb, &next, timed < 0 ? sampled(s->bound_kernel) : timed);
+}
+
+/* Records a direct dispatch about to be issued on @cb (see dispatch_begin_as). */
+static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	return dispatch_begin_as(s, cb, x, y, z, 0, -1);
 }
 
 /*
@@ -269,7 +282,23 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuff
 		hesper_device_from(cb)->next.CmdDispatchIndirect(cb, buffer, offset);
 		return;
 	}
-	uint32_t q = dispatch_begin(s, cb, 0, 0, 0); /* group counts live in GPU memory */
+	/*
+	 * The group counts live in GPU memory: a timed one of a primary gets them copied
+	 * right before it (indirect.h), its timing opened after the copy. Not in clock mode
+	 * (no barrier goes between its dispatches) nor for secondaries (a copy per
+	 * execution would be needed): unknown there.
+	 */
+	struct hesper_recording *rec = s->rec;
+	uint64_t args = 0;
+	int timed = -1;
+	if (rec && rec->primary && rec->can_query && !s->clock_layout && hesper_indirect_wanted()) {
+		timed = sampled(s->bound_kernel);
+		if (timed)
+			args = hesper_indirect_copy_args(rec, cb, buffer, offset);
+		if (args)
+			busy_again(s); /* the copy is not this dispatch's time: it opens its own */
+	}
+	uint32_t q = dispatch_begin_as(s, cb, 0, 0, 0, args, timed);
 	s->dev->next.CmdDispatchIndirect(cb, buffer, offset);
 	dispatch_end(s, cb, q);
 }

@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "device.h"
 #include "host_buffer.h"
+#include "indirect.h"
 #include "process.h"
 #include "recording.h"
 
@@ -52,6 +53,8 @@ void hesper_recording_unref(struct hesper_recording *rec)
 	}
 	if (rec->clock_chunk_count)
 		hesper_clock_release_chunks(rec);
+	if (rec->args_chunk_count)
+		hesper_indirect_release_chunks(rec);
 	for (size_t i = 0; i < rec->secondary_count; i++)
 		hesper_recording_unref(rec->secondaries[i].rec);
 	for (uint32_t i = 0; i < rec->shadow_count; i++)

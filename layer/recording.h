@@ -56,14 +56,18 @@ struct hesper_dispatch_record {
 	uint32_t clock : 1;                 /* timed by the shader clock: start is its clock slot
 					       (dispatch k of the run: start + k), end unused */
 	union {
-		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect) */
+		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect; see args) */
 		struct {
 			uint32_t kind;      /* enum hesper_memop_kind */
 			uint32_t sized;     /* 1 when bytes is known */
 			uint32_t unused;    /* 0, so a run compares all 12 bytes */
 		} op;                       /* a memory operation's */
 	};
-	uint64_t bytes;                     /* bytes each memory operation of the run moved; 0 for dispatches */
+	union {
+		uint64_t bytes;             /* bytes each memory operation of the run moved */
+		uint64_t args;              /* a dispatch: 1 + the argument slot an indirect one's
+					       counts are read back into (indirect.h), else 0 */
+	};
 };
 
 #define HESPER_MAX_RUN 0x1fffffffu
@@ -123,6 +127,11 @@ struct hesper_recording {
 	size_t clock_chunk_count, clock_chunk_capacity;
 	uint32_t clock_slots;
 	uint32_t clock_words;
+	/* Indirect dispatches' arguments (indirect.h): chunks of slots, slots taken, result words per run after the clock's. */
+	struct hesper_args_chunk **args_chunks;
+	size_t args_chunk_count, args_chunk_capacity;
+	uint32_t args_slots;
+	uint32_t args_words;
 };
 
 /* A new recording for a command buffer of @family; NULL when memory runs out. */

@@ -169,7 +169,8 @@ static uint64_t assign_slots(struct hesper_queue *q, struct hesper_submission *s
 	for (size_t i = 0; i < sub->occ_count; i++) {
 		struct hesper_occurrence *o = &sub->occ[i];
 		/* Recorded for another queue family (invalid use): its queries are not read here. */
-		uint32_t words = o->rec->queries_used + o->rec->clock_words; /* clock slots after the queries */
+		/* clock slots after the queries, then indirect arguments */
+		uint32_t words = o->rec->queries_used + o->rec->clock_words + o->rec->args_words;
 		bool collected = words && o->rec->family == q->family && !o->overwritten;
 		o->base = collected ? (uint32_t)slots : HESPER_NO_SLOT;
 		if (collected)

@@ -1,7 +1,7 @@
 /*
  * memops: a known set of memory operations (buffer and image copies, fills, updates and
  * clears, the 2 variants too, a whole-size fill) and dispatches of known shapes (direct,
- * with a base, indirect from a buffer Hesper can read and from one it cannot), in one
+ * with a base, indirect from a buffer made with TRANSFER_SRC and from one Hesper adds it to), in one
  * submission. Prints its ground truth, the count and bytes of each operation kind and
  * each kernel's shapes, as one "HESPER-TRUTH {json}" line (tests/e2e/run_memops.py).
  */
@@ -206,7 +206,7 @@ int main(void)
 	vkc_buffer_create(&ctx, &src, SRC_SIZE, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
 	vkc_buffer_create(&ctx, &dst, DST_SIZE, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
 	vkc_buffer_create(&ctx, &out, 256, 0);
-	/* Indirect arguments: one buffer Hesper may copy from (TRANSFER_SRC), one it may not. */
+	/* Indirect arguments: one buffer Hesper may copy from (TRANSFER_SRC), one it adds TRANSFER_SRC to. */
 	vkc_buffer_create(&ctx, &readable, 16, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
 	vkc_buffer_create(&ctx, &opaque, 16, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
 	((uint32_t *)readable.map)[0] = 4;
@@ -239,7 +239,7 @@ int main(void)
 	vkc_begin(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 	record_memops(cmd, &src, &dst, a, b);
 
-	/* shape: 5 x (3,2,1), 2 x (7,1,1), 1 x (2,2,2) with a base, indirect (4,1,1) readable and (5,1,1) not. */
+	/* shape: 5 x (3,2,1), 2 x (7,1,1), 1 x (2,2,2) with a base, indirect (4,1,1) and (5,1,1), both read back. */
 	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, shape_pipe);
 	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
 	for (int i = 0; i < 5; i++)
@@ -262,10 +262,10 @@ int main(void)
 	for (int k = 0; k < KINDS; k++)
 		printf("%s\"%s\":{\"count\":%llu,\"bytes\":%llu}", k ? "," : "", kind_names[k], truth_count[k], truth_bytes[k]);
 	printf("},\"shapes\":{"
-	       "\"shape\":{\"count\":10,\"local_size\":[8,4,2],\"min\":[3,2,1],\"max\":[2,2,2],"
-	       "\"most_common\":[3,2,1],\"most_common_count\":5,\"indirect\":2,\"indirect_readable\":1},"
+	       "\"shape\":{\"count\":10,\"local_size\":[8,4,2],\"min\":[4,1,1],\"max\":[2,2,2],"
+	       "\"most_common\":[3,2,1],\"most_common_count\":5,\"indirect\":2,\"unknown\":0},"
 	       "\"shape_spec\":{\"count\":3,\"local_size\":[16,2,1],\"min\":[1,1,9],\"max\":[1,1,9],"
-	       "\"most_common\":[1,1,9],\"most_common_count\":3,\"indirect\":0,\"indirect_readable\":0}},"
+	       "\"most_common\":[1,1,9],\"most_common_count\":3,\"indirect\":0,\"unknown\":0}},"
 	       "\"validation_expected_clean\":true}\n");
 
 	vkDestroyFence(ctx.device, fence, NULL);

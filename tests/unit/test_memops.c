@@ -71,6 +71,23 @@ START_TEST(shapes_min_max_most_common)
 }
 END_TEST
 
+START_TEST(shapes_read_back_empty_is_known)
+{
+	struct hesper_launch_shapes s = {0};
+	const uint32_t empty[3] = {0, 0, 0}, a[3] = {3, 2, 1};
+
+	/* An indirect dispatch read back as 0 0 0 ran no group: known, the fewest. */
+	hesper_shapes_add_known(&s, a, 2);
+	hesper_shapes_add_known(&s, empty, 1);
+	hesper_shapes_add(&s, empty, 4);
+	ck_assert_uint_eq(s.known, 3);
+	ck_assert_uint_eq(s.unknown, 4);
+	ck_assert_mem_eq(s.min, empty, sizeof(empty));
+	ck_assert_mem_eq(s.max, a, sizeof(a));
+	ck_assert_mem_eq(hesper_shapes_most_common(&s)->groups, a, sizeof(a));
+}
+END_TEST
+
 START_TEST(shapes_local_size)
 {
 	struct hesper_launch_shapes s = {0};
@@ -166,6 +183,7 @@ main(void)
 
 	tcase_add_test(tc, memop_rows_count_bytes_and_gbps);
 	tcase_add_test(tc, shapes_min_max_most_common);
+	tcase_add_test(tc, shapes_read_back_empty_is_known);
 	tcase_add_test(tc, shapes_local_size);
 	tcase_add_test(tc, findings_slow_kind);
 	tcase_add_test(tc, summary_round_trip);
