@@ -372,7 +372,10 @@ static double target_ns(const struct options *o, enum vb_kernel_kind kind)
  * Finds the loop length that makes @kind take the target time per dispatch when
  * dispatched back to back (the way the workloads run it), with a pipeline of its own
  * ("vkbench_calibrate"), so the calibration never shows up in the workload's rows.
- * Time is taken as linear in the loop length: a few secant steps from a rough bracket.
+ * Time per dispatch only grows with the loop length, but not in proportion: back to
+ * back, short dispatches overlap and sit on the launch rate's floor, so a line through
+ * two points overshoots by orders of magnitude. The length is bracketed by doubling,
+ * then bisected.
  */
 static uint32_t calibrate(struct bench *b, enum vb_kernel_kind kind, double *out_ns)
 {
@@ -381,49 +384,43 @@ static uint32_t calibrate(struct bench *b, enum vb_kernel_kind kind, double *out
 	uint32_t m = target >= 1e6 ? 3 : 200;
 	struct vb_kernel k;
 	struct vb_slot s;
-	double it0, t0, it1, t1;
 
 	vb_kernel_create(&b->vk, &k, kind, b->opt.spv_dir, "vkbench_calibrate", b->opt.groups);
 	vb_slot_create(&b->vk, &s, 0, VB_WAY_PLAIN);
 	measure_kernel(b, &s, &k, 1, 1); /* first-use compilation (lavapipe) out of the way */
 	/*
 	 * Half a second of work first: a GPU that was idle runs its first milliseconds at
-	 * lower clocks, and a search started there lands far off (30 us instead of 7 on an H200).
+	 * lower clocks, and a search started there lands far off.
 	 */
 	for (double t_start = vb_now_ns(); vb_now_ns() - t_start < 5e8;)
 		if (measure_kernel(b, &s, &k, 1024, 20) <= 0)
 			break;
-	it0 = 1;
-	t0 = measure_kernel(b, &s, &k, 1, m);
-	it1 = 16;
-	t1 = measure_kernel(b, &s, &k, 16, m);
-	while (t1 < target / 4 && it1 < MAX_ITERS) {
-		double grow = t1 > t0 ? (target / 2 - t0) / (t1 - t0) : 16.0;
-
-		grow = grow < 2 ? 2 : grow > 16 ? 16 : grow;
-		it0 = it1;
-		t0 = t1;
-		it1 = fmin(MAX_ITERS, round(it1 * grow));
-		t1 = measure_kernel(b, &s, &k, (uint32_t)it1, m);
+	uint32_t lo = 1, hi = 1;
+	double t_lo = measure_kernel(b, &s, &k, 1, m), t_hi = t_lo;
+	while (t_hi < target && hi < MAX_ITERS) {
+		lo = hi;
+		t_lo = t_hi;
+		hi = hi > MAX_ITERS / 2 ? MAX_ITERS : hi * 2;
+		t_hi = measure_kernel(b, &s, &k, hi, m);
 	}
-	for (int step = 0; step < 4 && t1 > 0; step++) {
-		double slope = (t1 - t0) / (it1 - it0);
-		double next = slope > 0 ? it1 + (target - t1) / slope : it1 * target / t1;
+	/* t(lo) < target <= t(hi) unless the bounds were hit; narrow to 1 % of the loop length */
+	while (t_lo < target && hi - lo > 1 && hi - lo > lo / 100) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		double t = measure_kernel(b, &s, &k, mid, m);
 
-		next = fmax(1, fmin(MAX_ITERS, round(next)));
-		if (next == it1)
-			break;
-		it0 = it1;
-		t0 = t1;
-		it1 = next;
-		t1 = measure_kernel(b, &s, &k, (uint32_t)it1, m);
-		if (fabs(t1 - target) < 0.01 * target)
-			break;
+		if (t < target) {
+			lo = mid;
+			t_lo = t;
+		} else {
+			hi = mid;
+			t_hi = t;
+		}
 	}
+	bool take_lo = t_lo >= target || fabs(t_lo - target) < fabs(t_hi - target);
 	vb_slot_destroy(&b->vk, &s);
 	vb_kernel_destroy(&b->vk, &k);
-	*out_ns = t1;
-	return (uint32_t)it1;
+	*out_ns = take_lo ? t_lo : t_hi;
+	return take_lo ? lo : hi;
 }
 
 /* ---------------------------------------------------------------- workloads */
