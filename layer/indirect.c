@@ -19,7 +19,7 @@
 bool hesper_indirect_wanted(void)
 {
 	const struct hesper_settings *set = &hesper_process()->settings;
-	return set->mode == HESPER_MODE_DISPATCH && !set->disabled;
+	return set->mode == HESPER_MODE_DISPATCH && !set->disabled && set->indirect_args;
 }
 
 uint32_t hesper_indirect_slot_word(const struct hesper_recording *rec, uint32_t slot)

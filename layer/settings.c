@@ -31,6 +31,7 @@ enum setting_kind {
 	SETTING_START,
 	SETTING_STOP,
 	SETTING_TRACE_ALL,
+	SETTING_INDIRECT,
 	SETTING_FINDINGS, /* read with the profile (analysis/findings.h); accepted here and left alone */
 };
 
@@ -56,6 +57,7 @@ static const struct setting settings[] = {
 	{ "HESPER_START", SETTING_START, 0, 1000000000000000000ull },   /* ns */
 	{ "HESPER_STOP", SETTING_STOP, 1000000, 1000000000000000000ull }, /* ns */
 	{ "HESPER_TRACE_ALL", SETTING_TRACE_ALL, 0, 0 },
+	{ "HESPER_INDIRECT", SETTING_INDIRECT, 0, 0 },
 	{ "HESPER_FINDINGS", SETTING_FINDINGS, 0, 0 },
 };
 
@@ -71,6 +73,7 @@ hesper_settings_default(struct hesper_settings *s)
 	s->max_queries = 64u << 20;
 	s->copy = HESPER_COPY_AUTO;
 	s->disabled = false;
+	s->indirect_args = true;
 	s->interval_ms = 0;
 	s->report_signal = 0;
 	s->control_path[0] = '\0';
@@ -459,6 +462,16 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 			return 0;
 		}
 		reject_value(err, set->name, raw, "auto, wait or host");
+		return -1;
+	}
+	case SETTING_INDIRECT: {
+		static const char *const ways[] = { "off", "read" };
+		int i = word_index(v, ways, 2);
+		if (i >= 0) {
+			s->indirect_args = i == 1;
+			return 0;
+		}
+		reject_value(err, set->name, raw, "read or off");
 		return -1;
 	}
 	case SETTING_TRACE_ALL:

@@ -25,6 +25,8 @@
  *   HESPER_START=SECONDS|label:NAME         open the capture window (default: at start)
  *   HESPER_STOP=SECONDS|label:NAME[#N]      close it: SECONDS after it opened, or at the end
  *                                 of the N-th (default 1st) run of label NAME inside it
+ *   HESPER_INDIRECT=read|off      read back the group counts of timed indirect dispatches
+ *                                 (dispatch mode; default read) or leave them unknown
  *   HESPER_FINDINGS=off|key=value,...  the findings' thresholds; parsed with the profile
  *                                 (analysis/findings.h), accepted here like HESPER_REPORT
  */
@@ -77,6 +79,7 @@ struct hesper_settings {
 	char control_path[HESPER_CONTROL_PATH_MAX]; /* "": none */
 	struct hesper_capture_bound start, stop;
 	bool trace_all;
+	bool indirect_args;         /* HESPER_INDIRECT: read indirect dispatches' group counts back */
 };
 
 /* The defaults listed above. */

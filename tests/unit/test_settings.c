@@ -12,7 +12,7 @@
 #include "settings.h"
 
 #define KNOWN "(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
-	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_FINDINGS)"
+	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_INDIRECT, HESPER_FINDINGS)"
 
 /* Applies one setting to defaults; returns its result and the error text in @out_err. */
 static int
@@ -96,6 +96,20 @@ START_TEST(apply_copy_forms)
 	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "wait", NULL), 0);
 	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "hosts", NULL), -1);
 	ck_assert_int_eq(s.copy, HESPER_COPY_WAIT);
+}
+END_TEST
+
+START_TEST(apply_indirect_forms)
+{
+	struct hesper_settings s;
+
+	hesper_settings_default(&s);
+	ck_assert(s.indirect_args);
+	assert_accepted("HESPER_INDIRECT", " Off", &s);
+	ck_assert(!s.indirect_args);
+	assert_accepted("HESPER_INDIRECT", "read", &s);
+	ck_assert(s.indirect_args);
+	assert_rejected("HESPER_INDIRECT", "1", "hesper: ignoring HESPER_INDIRECT='1': expected read or off\n");
 }
 END_TEST
 
@@ -436,6 +450,7 @@ settings_suite(void)
 	tc = tcase_create("hesper_settings_apply");
 	tcase_add_test(tc, apply_mode_forms);
 	tcase_add_test(tc, apply_copy_forms);
+	tcase_add_test(tc, apply_indirect_forms);
 	tcase_add_test(tc, apply_number_forms);
 	tcase_add_test(tc, apply_disable_forms);
 	tcase_add_test(tc, apply_report_is_left_to_the_sinks);
