@@ -485,6 +485,7 @@ def settings_variants(tmp):
         ("HESPER_MAX_QUERIES empty", {"HESPER_MAX_QUERIES": ""}, ["HESPER_MAX_QUERIES"]),
         ("HESPER_MAX_QUERIES not a number", {"HESPER_MAX_QUERIES": "lots"}, ["HESPER_MAX_QUERIES"]),
         ("HESPER_MAX_QUERIES huge", {"HESPER_MAX_QUERIES": "9" * 30}, ["HESPER_MAX_QUERIES"]),
+        ("HESPER_INDIRECT unknown", {"HESPER_INDIRECT": "sometimes"}, ["HESPER_INDIRECT", "sometimes"]),
         ("unknown setting", {"HESPER_COLOUR": "blue"}, ["HESPER_COLOUR"]),
         ("unprintable value", {"HESPER_MODE": "\x01\x1b[31m"}, ["HESPER_MODE"]),
     ]
