@@ -26,7 +26,6 @@ Cases:
             and the case is skipped (exit 77), saying so.
 """
 
-import argparse
 import json
 import os
 import sys
@@ -186,14 +185,7 @@ CASES = {"profile": case_profile, "fallback": case_fallback, "overlap": case_ove
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    e2e.add_binary_args(ap)
-    ap.add_argument("case", choices=sorted(CASES))
-    args = ap.parse_args()
-    c = e2e.Checks(f"clock {args.case} {os.path.basename(args.program)}")
-    if not e2e.prepare_binaries(args, c):
-        return c.finish()
-    return e2e.run_checked(c, "hesper-clock-", lambda tmp: CASES[args.case](args, c, tmp))
+    return e2e.case_main(__doc__, CASES, "clock")
 
 
 if __name__ == "__main__":

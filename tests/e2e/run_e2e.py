@@ -203,6 +203,23 @@ def prepare_binaries(args, c):
     return True
 
 
+def case_main(doc, cases, label, prefix=None, extra_args=None):
+    """The main of a runner of named cases, each run as cases[name](args, checks, tmp) on a test
+    program under Hesper: parses --hesper, --program, --volk, the preload options, what
+    @extra_args(parser) adds and the case; returns the exit status. Checks are titled
+    "@label CASE"; the temporary directory is named @prefix (default "hesper-@label-")."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_binary_args(ap)
+    if extra_args:
+        extra_args(ap)
+    ap.add_argument("case", choices=sorted(cases))
+    args = ap.parse_args()
+    c = Checks(f"{label} {args.case}")
+    if not prepare_binaries(args, c):
+        return c.finish()
+    return run_checked(c, prefix or f"hesper-{label}-", lambda tmp: cases[args.case](args, c, tmp))
+
+
 def run_checked(c, prefix, fn):
     """Runs fn(tmp) in a new temporary directory named @prefix...; a crash in it is a failed
     check. Prints the verdict (with what fn returned as context) and removes the directory when

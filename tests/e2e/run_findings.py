@@ -29,7 +29,6 @@ Cases:
 Exit status 0 when every check passes, 1 otherwise, 77 for underfill without compute units.
 """
 
-import argparse
 import json
 import os
 import sys
@@ -352,14 +351,7 @@ CASES = {
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    e2e.add_binary_args(ap)
-    ap.add_argument("case", choices=sorted(CASES))
-    args = ap.parse_args()
-    c = e2e.Checks(f"findings {args.case}")
-    if not e2e.prepare_binaries(args, c):
-        return c.finish()
-    return e2e.run_checked(c, f"hesper-findings-{args.case}-", lambda tmp: CASES[args.case](args, c, tmp))
+    return e2e.case_main(__doc__, CASES, "findings")
 
 
 if __name__ == "__main__":

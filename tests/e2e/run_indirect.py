@@ -24,7 +24,6 @@ Cases:
 other check stays.
 """
 
-import argparse
 import json
 import os
 import sqlite3
@@ -191,18 +190,8 @@ CASES = {
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    e2e.add_preload_args(ap)
-    ap.add_argument("--hesper", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--no-validation", action="store_true", help="run without the validation layer")
-    ap.add_argument("case", choices=sorted(CASES))
-    args = ap.parse_args()
-    args.volk = False
-    c = e2e.Checks(f"indirect {args.case}")
-    if not e2e.prepare_binaries(args, c):
-        return c.finish()
-    return e2e.run_checked(c, "hesper-indirect-", lambda tmp: CASES[args.case](args, c, tmp))
+    return e2e.case_main(__doc__, CASES, "indirect", extra_args=lambda ap: ap.add_argument(
+        "--no-validation", action="store_true", help="run without the validation layer"))
 
 
 if __name__ == "__main__":

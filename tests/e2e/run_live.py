@@ -37,7 +37,6 @@ Cases:
 Exit status 0 when every check passes, 1 otherwise, 77 when skipped.
 """
 
-import argparse
 import json
 import os
 import signal
@@ -611,14 +610,7 @@ CASES = {"interval": case_interval, "signal": case_signal, "control": case_contr
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    e2e.add_binary_args(ap)
-    ap.add_argument("case", choices=sorted(CASES))
-    args = ap.parse_args()
-    c = e2e.Checks(f"live {args.case}")
-    if not e2e.prepare_binaries(args, c):
-        return c.finish()
-    return e2e.run_checked(c, "hesper-live-", lambda tmp: CASES[args.case](args, c, tmp))
+    return e2e.case_main(__doc__, CASES, "live")
 
 
 if __name__ == "__main__":

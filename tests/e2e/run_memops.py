@@ -15,7 +15,6 @@ Cases:
            and bytes doubled, each kernel's shapes and local size carried through.
 """
 
-import argparse
 import csv
 import json
 import os
@@ -203,18 +202,8 @@ CASES = {"profile": case_profile, "submit": case_submit, "merge": case_merge}
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    e2e.add_preload_args(ap)
-    ap.add_argument("--hesper", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--tool", help="the hesper command (merge case)")
-    ap.add_argument("case", choices=sorted(CASES))
-    args = ap.parse_args()
-    args.volk = False
-    c = e2e.Checks(f"memops {args.case}")
-    if not e2e.prepare_binaries(args, c):
-        return c.finish()
-    return e2e.run_checked(c, "hesper-memops-", lambda tmp: CASES[args.case](args, c, tmp))
+    return e2e.case_main(__doc__, CASES, "memops",
+                         extra_args=lambda ap: ap.add_argument("--tool", help="the hesper command (merge case)"))
 
 
 if __name__ == "__main__":
