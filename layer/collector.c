@@ -249,18 +249,19 @@ static void trace_dispatch(struct hesper_profile *p, const struct hesper_queue *
 
 /*
  * Adds the run of memory operations @d of @rec to the profile's memory-operation rows:
- * timed from @ts when it was, else counted. Never counted as dispatches.
+ * timed from @ts when it was and ran @inside the capture window, else counted. Never
+ * counted as dispatches.
  */
 static void account_memop(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_submission *sub,
 			  const struct hesper_recording *rec, const struct hesper_dispatch_record *d, const uint64_t *ts,
-			  bool trace)
+			  bool inside, bool trace)
 {
 	if (d->op.kind >= HESPER_MEMOP_KINDS)
 		return;
 	struct hesper_memop_row *row = &p->memops.rows[d->op.kind];
 	uint64_t mask = q->dev->families[q->family].tick_mask;
 	double period = q->dev->props.limits.timestampPeriod;
-	bool timed = ts && d->start != HESPER_NO_QUERY;
+	bool timed = inside && ts && d->start != HESPER_NO_QUERY;
 	for (uint32_t k = 0; timed && k < d->repeat; k++) {
 		uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 		hesper_memop_record(row, d->bytes, d->op.sized, interval_ns(ts[start], ts[end], mask, period, &p->clamped));
@@ -527,7 +528,8 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 	for (size_t i = 0; i < rec->dispatch_count; i++) {
 		const struct hesper_dispatch_record *d = &rec->dispatches[i];
 		if (d->memop) {
-			account_memop(p, q, sub, rec, d, ts, trace);
+			/* Inside the capture window when the next dispatch of the run would be. */
+			account_memop(p, q, sub, rec, d, ts, window.from <= pos && pos < window.to, trace);
 			continue;
 		}
 		struct hesper_name *kernel = d->kernel ? d->kernel : unknown;

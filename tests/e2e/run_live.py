@@ -362,6 +362,11 @@ def case_window_label(args, c, tmp):
             lab = [r for r in rep.get("kernels_by_label") or [] if r.get("name") == f"capture/{KERNEL}"]
             c.check(len(lab) == 1 and lab[0].get("count") == 10 and lab[0].get("timed") == min(inside, 10),
                     f"{key}: the label's row counts 10, times those inside", f"{lab!r}")
+            fills = [r for r in rep.get("memory_operations") or [] if r.get("name") == "fill_buffer"]
+            want = truth["fills_inside"][key]
+            c.check(len(fills) == 1 and fills[0].get("count") == truth["fills"] and fills[0].get("timed") == want,
+                    f"{key}: the {truth['fills']} fills are counted, the {want} inside the window timed",
+                    f"{fills!r}")
         context.append(run.tail(key, 10))
     return "\n".join(context)
 

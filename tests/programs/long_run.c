@@ -10,10 +10,11 @@
  *                    dispatches inside label "step", MS milliseconds of sleep after each;
  *                    prints "long_run: ready" after the first
  *   label            the label window in execution order: command buffer A (label
- *                    "capture" around 5 dispatches, then 2 more) recorded before B (3
- *                    dispatches, no label); submitted B, A, B, A, then C (4 dispatches,
- *                    recorded last). Truth: "inside" for HESPER_START=label:capture with
- *                    HESPER_STOP unset, label:capture and label:capture#2
+ *                    "capture" around a buffer fill and 5 dispatches, then 2 more)
+ *                    recorded before B (a fill, 3 dispatches, no label); submitted B, A,
+ *                    B, A, then C (a fill, 4 dispatches, recorded last). Truth: "inside"
+ *                    and "fills_inside" for HESPER_START=label:capture with HESPER_STOP
+ *                    unset, label:capture and label:capture#2
  *   phases N1 N2 N3 MS  three phases of N1, N2, N3 one-dispatch submissions, MS ms of
  *                    sleep between them; the truth's volatile "t_*_ms" say when (ms since
  *                    just before the Vulkan instance was created, and since it was)
@@ -155,18 +156,28 @@ static int p_steps(struct app *a, uint32_t n, uint32_t d, uint32_t ms)
 	return finish(a, "steps", extra);
 }
 
+/* Records a 16-byte fill of @scratch into @cb: a memory operation, for the capture window. */
+static void rec_fill(VkCommandBuffer cb, struct vkc_buffer *scratch)
+{
+	vkCmdFillBuffer(cb, scratch->buffer, 0, 16, 0x5a5a5a5au);
+}
+
 static int p_label(struct app *a)
 {
 	app_init(a);
+	struct vkc_buffer scratch;
+	vkc_buffer_create(&a->vk, &scratch, 16, 0);
 	VkCommandBuffer A = vkc_command_buffer(&a->vk), B = vkc_command_buffer(&a->vk), C = vkc_command_buffer(&a->vk);
 	/* A is recorded first, but runs after B's first run. */
 	vkc_begin(A, 0);
 	vkc_label_begin(&a->vk, A, "capture");
+	rec_fill(A, &scratch);
 	rec_dispatches(a, A, 5);
 	vkc_label_end(&a->vk, A);
 	rec_dispatches(a, A, 2);
 	vkc_end(A);
 	vkc_begin(B, 0);
+	rec_fill(B, &scratch);
 	rec_dispatches(a, B, 3);
 	vkc_end(B);
 	run(a, B, 3); /* before the label ran: outside */
@@ -175,15 +186,19 @@ static int p_label(struct app *a)
 	run(a, A, 7);
 	/* Recorded now: after the window closed, when it closed at the first or second run. */
 	vkc_begin(C, 0);
+	rec_fill(C, &scratch);
 	rec_dispatches(a, C, 4);
 	vkc_end(C);
 	run(a, C, 4);
+	vkc_buffer_destroy(&a->vk, &scratch);
 	/*
-	 * Inside with the start label only: from A's label to the end: 5 + 2 + 3 + 7 + 4.
-	 * Closed by the label's end: 5. By its second run's end: 5 + 2 + 3 + 5.
+	 * Inside with the start label only: from A's label to the end: 5 + 2 + 3 + 7 + 4
+	 * dispatches, the fills of A, B, A and C. Closed by the label's end: 5 and A's fill.
+	 * By its second run's end: 5 + 2 + 3 + 5, the fills of A, B and A.
 	 */
 	return finish(a, "label",
 		      "\"inside\": {\"open\": 21, \"capture#1\": 5, \"capture#2\": 15}, "
+		      "\"fills\": 5, \"fills_inside\": {\"open\": 4, \"capture#1\": 1, \"capture#2\": 3}, "
 		      "\"regions\": [{\"name\": \"capture\", \"count\": 2}]");
 }
 
