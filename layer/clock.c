@@ -115,7 +115,7 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	if (dev->next.AllocateDescriptorSets(d, &si, &c->set) != VK_SUCCESS)
 		goto fail;
 	/* Descriptor sets are dispatchable-free handles: no loader data needed. */
-	VkDescriptorBufferInfo buf = {.buffer = c->buffer, .offset = 0, .range = 16 * HESPER_CLOCK_LANES};
+	VkDescriptorBufferInfo buf = {.buffer = c->buffer, .offset = 0, .range = 8 * HESPER_CLOCK_SLOT_WORDS};
 	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
 				  .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
 				  .pBufferInfo = &buf};

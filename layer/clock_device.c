@@ -346,9 +346,10 @@ const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCr
 		return "out of memory";
 	dev->clock_mode = cd;
 	VkDeviceSize align = dev->props.limits.minStorageBufferOffsetAlignment;
-	cd->stride = 16 * HESPER_CLOCK_LANES; /* a slot: one (~start, end) pair per lane */
-	while (cd->stride < align)
-		cd->stride *= 2;
+	/* a slot: one (~start, end) pair per lane and the group counts, at the offset alignment (a power of two) */
+	if (align < 1)
+		align = 1;
+	cd->stride = (uint32_t)((8 * HESPER_CLOCK_SLOT_WORDS + align - 1) / align * align);
 	cd->max_sets = dev->props.limits.maxBoundDescriptorSets;
 	const char *why = NULL;
 	if (make_set_layout(dev, 1, &cd->set_layout) != VK_SUCCESS ||

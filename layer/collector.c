@@ -285,16 +285,16 @@ static struct hesper_kernel *row_of(struct hesper_kernel_table *table, struct he
 }
 
 /*
- * Counts the launch shapes of dispatch run @d of @kernel in its row (untimed ones too):
- * @groups, read back (@read_back: known even when all zero) or as recorded.
+ * Counts @n dispatches of @kernel in its row's launch shapes (untimed ones too): @groups,
+ * read back (@read_back: known even when all zero) or as recorded.
  */
-static void note_shapes(struct hesper_kernel *row, const struct hesper_name *kernel, const struct hesper_dispatch_record *d,
+static void note_shapes(struct hesper_kernel *row, const struct hesper_name *kernel, uint64_t n,
 			const uint32_t groups[3], bool read_back)
 {
 	if (read_back)
-		hesper_shapes_add_known(&row->shapes, groups, d->repeat);
+		hesper_shapes_add_known(&row->shapes, groups, n);
 	else
-		hesper_shapes_add(&row->shapes, groups, d->repeat);
+		hesper_shapes_add(&row->shapes, groups, n);
 	uint64_t packed = atomic_load_explicit(&kernel->local_size, memory_order_relaxed);
 	if (!packed)
 		return;
@@ -421,15 +421,17 @@ static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b
 
 /*
  * Adds the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
- * back) to
- * the profile; returns how many of them came back empty (a slot no work group wrote, or a
- * copy that did not happen), to be counted as dropped.
+ * back) to the profile; returns how many of them came back empty (a slot no work group
+ * wrote, or a copy that did not happen), to be counted as dropped. For an indirect
+ * dispatch (@d's groups 0 0 0) the work-group counts its slot holds go to @row's launch
+ * shapes; *@shapes_known counts them.
  */
 static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 			      const struct hesper_recording *rec, const struct hesper_dispatch_record *d,
 			      uint64_t lo, uint64_t hi, const uint64_t *ts, struct hesper_kernel *row,
-			      struct hesper_kernel *lrow, struct hesper_name *kernel, bool trace)
+			      struct hesper_kernel *lrow, struct hesper_name *kernel, bool trace, uint64_t *shapes_known)
 {
+	bool indirect = !d->groups[0] && !d->groups[1] && !d->groups[2];
 	const struct hesper_device *dev = q->dev;
 	uint64_t mask = dev->families[q->family].tick_mask;
 	double period = dev->props.limits.timestampPeriod;
@@ -462,13 +464,23 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		uint64_t start = hesper_clock_to_ticks(dev, first, anchor) & mask;
 		uint64_t end = hesper_clock_to_ticks(dev, last, anchor) & mask;
 		uint64_t ns = interval_ns(start, end, mask, period, &p->clamped);
+		uint32_t groups[3] = {d->groups[0], d->groups[1], d->groups[2]};
+		const uint64_t *counts = slot + HESPER_CLOCK_GROUPS_WORD;
+		if (indirect && counts[0] && counts[0] != HESPER_UNWRITTEN && counts[1] != HESPER_UNWRITTEN) {
+			groups[0] = (uint32_t)counts[0];
+			groups[1] = (uint32_t)(counts[0] >> 32);
+			groups[2] = (uint32_t)counts[1];
+			if (row)
+				hesper_shapes_add_known(&row->shapes, groups, 1);
+			++*shapes_known;
+		}
 		if (row)
 			hesper_kernel_record(row, ns);
 		if (lrow)
 			hesper_kernel_record(lrow, ns);
 		p->collected++;
 		if (trace)
-			trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, start, end, d->groups, rec->command_buffer,
+			trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, start, end, groups, rec->command_buffer,
 				  sub->index);
 	}
 	return empty;
@@ -553,13 +565,18 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 		uint32_t read[3];
 		bool read_back = d->args && hesper_indirect_groups(rec, d->args, ts, read);
 		const uint32_t *groups = read_back ? read : d->groups;
-		if (row)
-			note_shapes(row, kernel, d, groups, read_back);
+		if (row && !d->clock)
+			note_shapes(row, kernel, d->repeat, groups, read_back);
 		double idle_share = hesper_underfill_share(groups, q->dev->compute_units);
 		struct hesper_kernel *urow = idle_share > 0 ? row_of(p->underfilled, kernel, false) : NULL;
 		if (d->clock) {
+			/* An indirect one's counts come from its slot: the rest, and direct ones, from the record. */
+			uint64_t known = 0;
 			untimed = timed ? 0 : runs * (hi - lo);
-			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, row, lrow, kernel, trace);
+			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, row, lrow, kernel, trace,
+						 &known);
+			if (row)
+				note_shapes(row, kernel, d->repeat - known, groups, false);
 			if (untimed) {
 				if (row)
 					hesper_kernel_count_untimed(row, untimed);

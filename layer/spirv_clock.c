@@ -4,20 +4,21 @@
  * What is added, in the places SPIR-V's logical layout demands:
  *  - capabilities ShaderClockKHR, Int64, Int64Atomics, GroupNonUniform and the extension
  *    SPV_KHR_shader_clock, each only when missing;
- *  - the decorations and types of `struct { uint64 w[2 * lanes]; }` as a Block in the
- *    StorageBuffer class at (set, binding), and the WorkgroupId built-in (the module's
- *    own when it has one as a uvec3); existing non-aggregate types (uint32, uint64, bool,
+ *  - the decorations and types of `struct { uint64 w[2 * lanes + 2]; }` as a Block in the
+ *    StorageBuffer class at (set, binding), and the WorkgroupId and NumWorkgroups
+ *    built-ins (the module's own when it has them as uvec3); existing non-aggregate types (uint32, uint64, bool,
  *    uvec3, the pointers to uint64 and uvec3) and uint32 constants are reused, because a
  *    duplicate non-aggregate type makes a module invalid;
  *  - in the entry function's first block (after its OpVariables), `start = clock()`;
- *  - at every OpReturn of the entry function: `end = clock()`, then one elected
- *    invocation per subgroup does atomicMax(w[2k], ~start) and atomicMax(w[2k + 1], end),
- *    k the work group's x index modulo the lane count. One per subgroup and not one per
+ *  - at every OpReturn of the entry function: one elected invocation per subgroup reads
+ *    `end = clock()` and does atomicMax(w[2k], ~start) and atomicMax(w[2k + 1], end), k the
+ *    work group's x index modulo the lane count; in work group (0, 0, 0) also atomicMax of
+ *    NumWorkgroups (x | y << 32, z) into the last two words (HESPER_CLOCK_GROUPS_WORD). One per subgroup and not one per
  *    work group: a work
  *    group's last invocation could only be found with shared memory and a barrier,
  *    which a return inside divergent control flow cannot reach; one per invocation
  *    would put every invocation's two atomics on one address.
- * The WorkgroupId variable joins the entry point's interface, the buffer's too when the
+ * The WorkgroupId and NumWorkgroups variables join the entry point's interface, the buffer's too when the
  * module is SPIR-V 1.4 or later. Modules older than 1.3 are raised to 1.3 (OpGroupNonUniformElect, and the
  * StorageBuffer class without an extension); 1.0 to 1.2 modules mean the same in 1.3.
  */
@@ -35,7 +36,8 @@ enum {
 	OP_STRING = 7, OP_LINE = 8, OP_EXTENSION = 10, OP_EXT_INST_IMPORT = 11, OP_EXT_INST = 12,
 	OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_CAPABILITY = 17,
 	OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_VECTOR = 23, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30,
-	OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_LOAD = 61, OP_COMPOSITE_EXTRACT = 81,
+	OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_LOAD = 61, OP_COMPOSITE_EXTRACT = 81, OP_U_CONVERT = 113,
+	OP_I_EQUAL = 170,
 	OP_SHIFT_LEFT_LOGICAL = 196, OP_BITWISE_OR = 197, OP_BITWISE_AND = 199,
 	OP_FUNCTION = 54, OP_FUNCTION_END = 56, OP_VARIABLE = 59, OP_ACCESS_CHAIN = 65,
 	OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_DECORATION_GROUP = 73, OP_GROUP_DECORATE = 74,
@@ -49,7 +51,7 @@ enum {
 enum {
 	CAP_INT64 = 11, CAP_INT64_ATOMICS = 12, CAP_GROUP_NON_UNIFORM = 61, CAP_SHADER_CLOCK = 5055,
 	DEC_BLOCK = 2, DEC_ARRAY_STRIDE = 6, DEC_BUILTIN = 11, DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34,
-	DEC_OFFSET = 35, BUILTIN_WORKGROUP_ID = 26, SC_INPUT = 1, SC_STORAGE_BUFFER = 12, MODEL_GLCOMPUTE = 5, MEMORY_MODEL_VULKAN = 3,
+	DEC_OFFSET = 35, BUILTIN_NUM_WORKGROUPS = 24, BUILTIN_WORKGROUP_ID = 26, SC_INPUT = 1, SC_STORAGE_BUFFER = 12, MODEL_GLCOMPUTE = 5, MEMORY_MODEL_VULKAN = 3,
 	SCOPE_DEVICE = 1, SCOPE_SUBGROUP = 3, SCOPE_QUEUE_FAMILY = 5,
 };
 
@@ -157,7 +159,9 @@ struct scan {
 	uint32_t ptr_u64;              /* OpTypePointer StorageBuffer %u64, 0 if none */
 	uint32_t workgroup_id;         /* a variable decorated BuiltIn WorkgroupId, 0 if none */
 	uint32_t workgroup_id_type;    /* its pointer type */
-	uint32_t c[HESPER_CLOCK_LANES * 2 + 1]; /* uint32 constants 0..2 * lanes, 0 if none */
+	uint32_t num_workgroups;       /* a variable decorated BuiltIn NumWorkgroups, 0 if none */
+	uint32_t num_workgroups_type;  /* its pointer type */
+	uint32_t c[33];                /* uint32 constants 0..32, 0 if none */
 	bool has_function;
 };
 
@@ -210,6 +214,8 @@ scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t
 				s->set_taken = true; /* too many to check: assume the worst */
 			if (n == 4 && w[i + 2] == DEC_BUILTIN && w[i + 3] == BUILTIN_WORKGROUP_ID && !s->workgroup_id)
 				s->workgroup_id = w[i + 1];
+			if (n == 4 && w[i + 2] == DEC_BUILTIN && w[i + 3] == BUILTIN_NUM_WORKGROUPS && !s->num_workgroups)
+				s->num_workgroups = w[i + 1];
 			break;
 		case OP_TYPE_BOOL:
 			if (n == 2 && !s->boolean)
@@ -240,6 +246,8 @@ scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t
 		case OP_VARIABLE:
 			if (n >= 4 && w[i + 2] == s->workgroup_id && s->workgroup_id)
 				s->workgroup_id_type = w[i + 1];
+			if (n >= 4 && w[i + 2] == s->num_workgroups && s->num_workgroups)
+				s->num_workgroups_type = w[i + 1];
 			break;
 		case OP_FUNCTION:
 			s->has_function = true;
@@ -264,13 +272,14 @@ scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t
 /* Ids of everything the rewrite adds or reuses. */
 struct ids {
 	uint32_t u32, u64, boolean, ptr_u64, array, strukt, ptr_struct, var;
-	uint32_t v3u32, ptr_v3u32, workgroup_id;
-	uint32_t c0, c1, scope_clock, scope_atomic, scope_subgroup, lane_mask, words;
+	uint32_t v3u32, ptr_v3u32, workgroup_id, num_workgroups;
+	uint32_t c0, c1, c32, scope_clock, scope_atomic, scope_subgroup, lane_mask, groups_xy, groups_z, words;
 	uint32_t start;
 	uint32_t next; /* next fresh id */
 	/* which of the above must be declared (not reused) */
 	bool new_u32, new_u64, new_bool, new_ptr_u64, new_c0, new_c1, new_c3, new_c5, new_mask, new_words;
-	bool new_v3u32, new_ptr_v3u32, new_workgroup_id;
+	bool new_c32, new_groups_xy, new_groups_z;
+	bool new_v3u32, new_ptr_v3u32, new_workgroup_id, new_num_workgroups;
 };
 
 static uint32_t
@@ -309,6 +318,8 @@ plan_ids(const struct scan *s, struct ids *d)
 	/* the program's own WorkgroupId, when it is a uvec3 as Hesper reads it */
 	d->new_workgroup_id = !s->workgroup_id || s->workgroup_id_type != d->ptr_v3u32;
 	d->workgroup_id = d->new_workgroup_id ? fresh(d) : s->workgroup_id;
+	d->new_num_workgroups = !s->num_workgroups || s->num_workgroups_type != d->ptr_v3u32;
+	d->num_workgroups = d->new_num_workgroups ? fresh(d) : s->num_workgroups;
 	d->array = fresh(d);
 	d->strukt = fresh(d);
 	d->ptr_struct = fresh(d);
@@ -316,7 +327,10 @@ plan_ids(const struct scan *s, struct ids *d)
 	d->c0 = constant(s, d, 0, &d->new_c0);
 	d->c1 = constant(s, d, 1, &d->new_c1);
 	d->lane_mask = constant(s, d, HESPER_CLOCK_LANES - 1, &d->new_mask);
-	d->words = constant(s, d, HESPER_CLOCK_LANES * 2, &d->new_words);
+	d->groups_xy = constant(s, d, HESPER_CLOCK_GROUPS_WORD, &d->new_groups_xy);
+	d->groups_z = constant(s, d, HESPER_CLOCK_GROUPS_WORD + 1, &d->new_groups_z);
+	d->words = constant(s, d, HESPER_CLOCK_SLOT_WORDS, &d->new_words);
+	d->c32 = constant(s, d, 32, &d->new_c32);
 	d->scope_clock = d->c1; /* Device */
 	d->scope_subgroup = constant(s, d, SCOPE_SUBGROUP, &d->new_c3);
 	/* Device scope under the Vulkan memory model needs vulkanMemoryModelDeviceScope */
@@ -335,6 +349,8 @@ emit_decorations(struct out *o, const struct hesper_clock_target *t, const struc
 	INST(o, OP_MEMBER_DECORATE, d->strukt, 0, DEC_OFFSET, 0);
 	if (d->new_workgroup_id)
 		INST(o, OP_DECORATE, d->workgroup_id, DEC_BUILTIN, BUILTIN_WORKGROUP_ID);
+	if (d->new_num_workgroups)
+		INST(o, OP_DECORATE, d->num_workgroups, DEC_BUILTIN, BUILTIN_NUM_WORKGROUPS);
 	INST(o, OP_DECORATE, d->var, DEC_DESCRIPTOR_SET, t->set);
 	INST(o, OP_DECORATE, d->var, DEC_BINDING, t->binding);
 }
@@ -357,8 +373,10 @@ emit_globals(struct out *o, const struct ids *d)
 		INST(o, OP_TYPE_POINTER, d->ptr_v3u32, SC_INPUT, d->v3u32);
 	if (d->new_workgroup_id)
 		INST(o, OP_VARIABLE, d->ptr_v3u32, d->workgroup_id, SC_INPUT);
+	if (d->new_num_workgroups)
+		INST(o, OP_VARIABLE, d->ptr_v3u32, d->num_workgroups, SC_INPUT);
 	if (d->new_words)
-		INST(o, OP_CONSTANT, d->u32, d->words, HESPER_CLOCK_LANES * 2);
+		INST(o, OP_CONSTANT, d->u32, d->words, HESPER_CLOCK_SLOT_WORDS);
 	INST(o, OP_TYPE_ARRAY, d->array, d->u64, d->words);
 	INST(o, OP_TYPE_STRUCT, d->strukt, d->array);
 	INST(o, OP_TYPE_POINTER, d->ptr_struct, SC_STORAGE_BUFFER, d->strukt);
@@ -373,6 +391,51 @@ emit_globals(struct out *o, const struct ids *d)
 		INST(o, OP_CONSTANT, d->u32, d->scope_atomic, SCOPE_QUEUE_FAMILY);
 	if (d->new_mask)
 		INST(o, OP_CONSTANT, d->u32, d->lane_mask, HESPER_CLOCK_LANES - 1);
+	if (d->new_groups_xy)
+		INST(o, OP_CONSTANT, d->u32, d->groups_xy, HESPER_CLOCK_GROUPS_WORD);
+	if (d->new_groups_z)
+		INST(o, OP_CONSTANT, d->u32, d->groups_z, HESPER_CLOCK_GROUPS_WORD + 1);
+	if (d->new_c32)
+		INST(o, OP_CONSTANT, d->u32, d->c32, 32);
+}
+
+/*
+ * In the elected invocations of work group (0, 0, 0) (@wid loaded, @wx its x): the
+ * dispatch's work-group counts into the slot's last two words, x | y << 32 and z, with
+ * atomicMax like the rest (every writer writes the same values). An indirect dispatch's
+ * counts are known to the host only from here.
+ */
+static void
+emit_group_counts(struct out *o, struct ids *d, uint32_t wid, uint32_t wx)
+{
+	uint32_t wy = fresh(d), wz = fresh(d), or1 = fresh(d), or2 = fresh(d), first = fresh(d);
+	uint32_t then = fresh(d), merge = fresh(d), ng = fresh(d), nx = fresh(d), ny = fresh(d), nz = fresh(d);
+	uint32_t nx64 = fresh(d), ny64 = fresh(d), nz64 = fresh(d), high = fresh(d), xy = fresh(d);
+	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d);
+
+	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wy, wid, 1);
+	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wz, wid, 2);
+	INST(o, OP_BITWISE_OR, d->u32, or1, wx, wy);
+	INST(o, OP_BITWISE_OR, d->u32, or2, or1, wz);
+	INST(o, OP_I_EQUAL, d->boolean, first, or2, d->c0);
+	INST(o, OP_SELECTION_MERGE, merge, 0);
+	INST(o, OP_BRANCH_CONDITIONAL, first, then, merge);
+	INST(o, OP_LABEL, then);
+	INST(o, OP_LOAD, d->v3u32, ng, d->num_workgroups);
+	INST(o, OP_COMPOSITE_EXTRACT, d->u32, nx, ng, 0);
+	INST(o, OP_COMPOSITE_EXTRACT, d->u32, ny, ng, 1);
+	INST(o, OP_COMPOSITE_EXTRACT, d->u32, nz, ng, 2);
+	INST(o, OP_U_CONVERT, d->u64, nx64, nx);
+	INST(o, OP_U_CONVERT, d->u64, ny64, ny);
+	INST(o, OP_U_CONVERT, d->u64, nz64, nz);
+	INST(o, OP_SHIFT_LEFT_LOGICAL, d->u64, high, ny64, d->c32);
+	INST(o, OP_BITWISE_OR, d->u64, xy, nx64, high);
+	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0, d->groups_xy);
+	INST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, xy);
+	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c0, d->groups_z);
+	INST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, nz64);
+	INST(o, OP_BRANCH, merge);
+	INST(o, OP_LABEL, merge);
 }
 
 /* Replaces one OpReturn of the entry function: elected end clock and atomics, return. */
@@ -407,6 +470,7 @@ emit_return(struct out *o, struct ids *d)
 	INST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);
 	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c0, i1);
 	INST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);
+	emit_group_counts(o, d, wid, wx);
 	INST(o, OP_BRANCH, merge);
 	INST(o, OP_LABEL, merge);
 	INST(o, OP_RETURN);
@@ -477,13 +541,16 @@ rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t, co
 			/* Input variables are in the interface; from 1.4 on every global the entry uses is */
 			bool add_var = s->version >= VERSION_1_4;
 			bool add_wid = d->new_workgroup_id || !in_interface(w, i, n, d->workgroup_id);
-			put(o, ((n + add_var + add_wid) << 16) | op);
+			bool add_nwg = d->new_num_workgroups || !in_interface(w, i, n, d->num_workgroups);
+			put(o, ((n + add_var + add_wid + add_nwg) << 16) | op);
 			for (uint32_t k = 1; k < n; k++)
 				put(o, w[i + k]);
 			if (add_var)
 				put(o, d->var);
 			if (add_wid)
 				put(o, d->workgroup_id);
+			if (add_nwg)
+				put(o, d->num_workgroups);
 		} else {
 			for (uint32_t k = 0; k < n; k++)
 				put(o, w[i + k]);

@@ -3,7 +3,8 @@
  * point reads the device clock when it starts and when it returns, and folds those
  * readings into one slot of a buffer Hesper binds: HESPER_CLOCK_LANES pairs of 64-bit
  * device-clock ticks (~earliest start, latest end), a work group writing the pair of its
- * x index modulo the lane count. Pure C, no Vulkan headers.
+ * x index modulo the lane count, then the dispatch's work-group counts. Pure C, no Vulkan
+ * headers.
  */
 #ifndef HESPER_SPIRV_CLOCK_H
 #define HESPER_SPIRV_CLOCK_H
@@ -16,6 +17,13 @@
  * x index, so that fewer of them meet on one address; the reader reduces the pairs.
  */
 #define HESPER_CLOCK_LANES 8u
+
+/*
+ * A slot's 64-bit words: the lanes' (~start, end) pairs, then the dispatch's work-group
+ * counts as work group (0, 0, 0) saw them, x | y << 32 and z (0 while unwritten).
+ */
+#define HESPER_CLOCK_GROUPS_WORD (2u * HESPER_CLOCK_LANES)
+#define HESPER_CLOCK_SLOT_WORDS (HESPER_CLOCK_GROUPS_WORD + 2u)
 
 /* Where the instrumented module finds its slot: a storage buffer at (set, binding). */
 struct hesper_clock_target {

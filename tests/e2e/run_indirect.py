@@ -181,7 +181,7 @@ CASES = {
     "wait": lambda a, c, t: profile(a, c, t, {"HESPER_COPY": "wait"}),
     "host": lambda a, c, t: profile(a, c, t, {"HESPER_COPY": "host"}),
     "sample": lambda a, c, t: profile(a, c, t, {"HESPER_SAMPLE": "2", "HESPER_COPY": "host"}, sample=2),
-    "clock": lambda a, c, t: profile(a, c, t, {"HESPER_MODE": "clock"}, read_back=False, outputs=False),
+    "clock": lambda a, c, t: profile(a, c, t, {"HESPER_MODE": "clock"}),
     "submit": lambda a, c, t: profile(a, c, t, {"HESPER_MODE": "submit"}, read_back=False, outputs=False),
     "off": lambda a, c, t: profile(a, c, t, {"HESPER_INDIRECT": "off", "HESPER_COPY": "host"}, read_back=False,
                                    outputs=False),
