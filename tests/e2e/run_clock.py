@@ -153,7 +153,7 @@ def case_overlap(args, c, tmp):
             c.fail(f"{mode} mode: truth, summary and trace", run.tail(mode))
             return None
         counts = {k.get("name"): (k.get("count"), k.get("timed")) for k in rep.get("kernels", [])}
-        c.check(counts == {"ov_a": (5, 5), "ov_b": (5, 5)}, f"{mode} mode: ov_a and ov_b 5 times each, all timed",
+        c.check(counts == {"ov_a": (7, 7), "ov_b": (7, 7)}, f"{mode} mode: ov_a and ov_b 7 times each, all timed",
                 f"{counts}")
         if mode == "clock":
             check_clock_summary(c, rep)

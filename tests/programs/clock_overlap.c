@@ -2,7 +2,8 @@
  * clock_overlap: two independent dispatches of the busy kernel (debug names "ov_a" and
  * "ov_b", separate buffers) recorded back to back in one command buffer with no barrier,
  * between the program's own pair of timestamps; before that, each alone between its own
- * pair (three times each; the shortest counts, as a busy machine only makes runs longer).
+ * pair (five times each, a and b taking turns; the shortest counts, as a busy machine
+ * only makes runs longer, and a burst of load then cannot make one of them look long).
  * The pair really overlapped on the GPU when its span is clearly shorter than the two
  * alone: span < 0.8 * (alone_a + alone_b). Prints that verdict in its HESPER-TRUTH
  * line ("overlapped", "span_ns", "alone_ns"); the runner (tests/e2e/run_clock.py) checks
@@ -14,6 +15,9 @@
 #include <string.h>
 
 #include "vk_common.h"
+
+/* Runs of each dispatch alone; each kernel runs 1 + ALONE_RUNS + 1 times in all. */
+#define ALONE_RUNS 5
 
 struct kernel {
 	VkPipeline pipeline;
@@ -83,8 +87,8 @@ int main(void)
 	record(cmd[3], &timer, 3, layout, both, 2, &pc, groups);
 	double ns[4];
 	vkc_submit_wait(&vk, cmd[0], fence);
-	for (int i = 1; i <= 2; i++) {
-		for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < ALONE_RUNS; k++) {
+		for (int i = 1; i <= 2; i++) {
 			double t;
 			vkc_submit_wait(&vk, cmd[i], fence);
 			vkc_timer_read(&vk, &timer, (uint32_t)i, 1, &t);
@@ -107,8 +111,8 @@ int main(void)
 	}
 	int overlapped = ns[3] < 0.8 * (ns[1] + ns[2]);
 	printf("HESPER-TRUTH {\"program\":\"clock_overlap\",\"kernels\":["
-	       "{\"spv\":\"busy.spv\",\"source\":\"busy.comp\",\"debug_name\":\"ov_a\",\"source_named\":false,\"count\":5,\"own_mean_ns\":null},"
-	       "{\"spv\":\"busy.spv\",\"source\":\"busy.comp\",\"debug_name\":\"ov_b\",\"source_named\":false,\"count\":5,\"own_mean_ns\":null}],"
+	       "{\"spv\":\"busy.spv\",\"source\":\"busy.comp\",\"debug_name\":\"ov_a\",\"source_named\":false,\"count\":7,\"own_mean_ns\":null},"
+	       "{\"spv\":\"busy.spv\",\"source\":\"busy.comp\",\"debug_name\":\"ov_b\",\"source_named\":false,\"count\":7,\"own_mean_ns\":null}],"
 	       "\"overlapped\":%s,\"span_ns\":%.0f,\"alone_ns\":[%.0f,%.0f],\"validation_expected_clean\":true}\n",
 	       overlapped ? "true" : "false", ns[3], ns[1], ns[2]);
 	printf("clock_overlap: %s\n", ok ? "results ok" : "results WRONG");
