@@ -92,10 +92,7 @@ def case_fallback(args, c, tmp):
     out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
     run = e2e.Run([args.program], clock_env(args, "clock", {"HESPER_REPORT": f"json:{out_json},text:{out_text}"}), tmp)
     context = run.tail("under Hesper (clock mode)")
-    c.check(run.rc == base.rc == 0, "exit code 0 alone and under clock mode", f"alone {base.rc}, clock {run.rc}")
-    a, b = e2e.program_lines(base.out), e2e.program_lines(run.out)
-    c.check(a == b, "program's stdout unchanged under clock mode", e2e.diff(a, b, "alone", "clock mode"))
-    c.check(not e2e.validation_messages(run), "no validation messages", "\n".join(e2e.validation_messages(run)[:20]))
+    e2e.check_like_alone(c, base, run, "under clock mode")
     rep = e2e.load_json(c, out_json, "Hesper wrote a readable JSON summary")
     if rep is None:
         return context

@@ -203,6 +203,16 @@ def prepare_binaries(args, c):
     return True
 
 
+def check_like_alone(c, base, run, what="under Hesper", clean="no validation messages"):
+    """Checks that @run (the program under Hesper) exited 0 as @base (the program alone) did,
+    printed the same program lines, and drew no validation message (@clean names the check)."""
+    c.check(run.rc == base.rc == 0, f"exit code 0 alone and {what}", f"alone {base.rc}, {what} {run.rc}")
+    a, b = program_lines(base.out), program_lines(run.out)
+    c.check(a == b, f"program's stdout unchanged {what}", diff(a, b, "alone", what))
+    msgs = validation_messages(run)
+    c.check(not msgs, clean, "\n".join(msgs[:20]))
+
+
 def case_main(doc, cases, label, prefix=None, extra_args=None):
     """The main of a runner of named cases, each run as cases[name](args, checks, tmp) on a test
     program under Hesper: parses --hesper, --program, --volk, the preload options, what

@@ -120,11 +120,7 @@ def case_profile(args, c, tmp):
         "VK_LOADER_DEBUG": "layer",
     }), tmp)
     context = run.tail("under Hesper")
-    c.check(run.rc == base.rc == 0, "exit code 0 alone and under Hesper", f"{base.rc} / {run.rc}")
-    a, b = e2e.program_lines(base.out), e2e.program_lines(run.out)
-    c.check(a == b, "program's stdout unchanged under Hesper", e2e.diff(a, b, "alone", "under Hesper"))
-    msgs = e2e.validation_messages(run)
-    c.check(not msgs, "no validation messages", "\n".join(msgs[:20]))
+    e2e.check_like_alone(c, base, run)
     e2e.check_layer_order(c, run)
     truth = e2e.parse_truth(run.out)
     rep = e2e.load_json(c, out_json, "Hesper wrote a readable JSON summary")
