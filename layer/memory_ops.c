@@ -6,7 +6,9 @@
  */
 #include "memory_ops.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "device.h"
 #include "hooks.h"
@@ -143,51 +145,55 @@ static void add_size(struct hesper_op_size *sum, struct hesper_op_size part)
 		sum->bytes = 0;
 }
 
-struct hesper_op_size hesper_size_image_copies(struct hesper_device *dev, VkImage src, uint32_t n,
-					       const VkImageCopy *r)
+/*
+ * The bytes of @n regions at @regions, @stride bytes apart, of image @image_handle; each
+ * region's extent and subresource layers at @extent_at and @layers_at within it. The four
+ * region structs of the copy commands differ only in those places.
+ */
+static struct hesper_op_size sum_regions(struct hesper_device *dev, VkImage image_handle, const void *regions,
+					 uint32_t n, size_t stride, size_t extent_at, size_t layers_at)
 {
 	struct hesper_image_info image;
 	struct hesper_op_size sum = hesper_size_known(0);
-	if (!image_info(dev, src, &image))
+	if (!image_info(dev, image_handle, &image))
 		return (struct hesper_op_size){0};
-	for (uint32_t i = 0; r && i < n; i++)
-		add_size(&sum, region_size(&image, r[i].extent, &r[i].srcSubresource));
+	for (uint32_t i = 0; regions && i < n; i++) {
+		const char *r = (const char *)regions + (size_t)i * stride;
+		VkExtent3D extent;
+		VkImageSubresourceLayers layers;
+		memcpy(&extent, r + extent_at, sizeof(extent));
+		memcpy(&layers, r + layers_at, sizeof(layers));
+		add_size(&sum, region_size(&image, extent, &layers));
+	}
 	return sum;
+}
+
+#define SUM_REGIONS(dev, image, regions, n, type, extent, layers)                                       \
+	sum_regions((dev), (image), (regions), (n), sizeof(type), offsetof(type, extent), offsetof(type, layers))
+
+struct hesper_op_size hesper_size_image_copies(struct hesper_device *dev, VkImage src, uint32_t n,
+					       const VkImageCopy *r)
+{
+	return SUM_REGIONS(dev, src, r, n, VkImageCopy, extent, srcSubresource);
 }
 
 struct hesper_op_size hesper_size_image_copies2(struct hesper_device *dev, const VkCopyImageInfo2 *info)
 {
-	struct hesper_image_info image;
-	struct hesper_op_size sum = hesper_size_known(0);
-	if (!info || !image_info(dev, info->srcImage, &image))
+	if (!info)
 		return (struct hesper_op_size){0};
-	for (uint32_t i = 0; info->pRegions && i < info->regionCount; i++)
-		add_size(&sum, region_size(&image, info->pRegions[i].extent, &info->pRegions[i].srcSubresource));
-	return sum;
+	return SUM_REGIONS(dev, info->srcImage, info->pRegions, info->regionCount, VkImageCopy2, extent, srcSubresource);
 }
 
 struct hesper_op_size hesper_size_buffer_image_copies(struct hesper_device *dev, VkImage image_handle, uint32_t n,
 						      const VkBufferImageCopy *r)
 {
-	struct hesper_image_info image;
-	struct hesper_op_size sum = hesper_size_known(0);
-	if (!image_info(dev, image_handle, &image))
-		return (struct hesper_op_size){0};
-	for (uint32_t i = 0; r && i < n; i++)
-		add_size(&sum, region_size(&image, r[i].imageExtent, &r[i].imageSubresource));
-	return sum;
+	return SUM_REGIONS(dev, image_handle, r, n, VkBufferImageCopy, imageExtent, imageSubresource);
 }
 
 struct hesper_op_size hesper_size_buffer_image_copies2(struct hesper_device *dev, VkImage image_handle, uint32_t n,
 						       const VkBufferImageCopy2 *r)
 {
-	struct hesper_image_info image;
-	struct hesper_op_size sum = hesper_size_known(0);
-	if (!image_info(dev, image_handle, &image))
-		return (struct hesper_op_size){0};
-	for (uint32_t i = 0; r && i < n; i++)
-		add_size(&sum, region_size(&image, r[i].imageExtent, &r[i].imageSubresource));
-	return sum;
+	return SUM_REGIONS(dev, image_handle, r, n, VkBufferImageCopy2, imageExtent, imageSubresource);
 }
 
 /* @size at mip level @level (never below 1). */
