@@ -46,7 +46,7 @@ struct hesper_clock_calibration {
 struct hesper_clock_device {
 	VkDescriptorSetLayout set_layout;   /* one STORAGE_BUFFER_DYNAMIC binding, compute */
 	VkDescriptorSetLayout empty_layout; /* padding */
-	uint32_t stride;                    /* bytes between slots: HESPER_CLOCK_SLOT_WORDS words, rounded up to the offset alignment */
+	uint32_t stride;                    /* bytes between slots: HESPER_CLOCK_SLOT_WORDS words, aligned */
 	uint32_t max_sets;
 	struct hesper_clock_calibration cal;
 	struct hesper_clock_chunk *sink;    /* bound where a slot cannot be had; never read */

@@ -466,7 +466,8 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		uint64_t ns = interval_ns(start, end, mask, period, &p->clamped);
 		uint32_t groups[3] = {d->groups[0], d->groups[1], d->groups[2]};
 		const uint64_t *counts = slot + HESPER_CLOCK_GROUPS_WORD;
-		if (indirect && counts[0] && counts[0] != HESPER_UNWRITTEN && counts[1] != HESPER_UNWRITTEN) {
+		/* 0 until work group (0, 0, 0) wrote them; a slot not copied was dropped above */
+		if (indirect && counts[0]) {
 			groups[0] = (uint32_t)counts[0];
 			groups[1] = (uint32_t)(counts[0] >> 32);
 			groups[2] = (uint32_t)counts[1];

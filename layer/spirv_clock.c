@@ -6,21 +6,22 @@
  *    SPV_KHR_shader_clock, each only when missing;
  *  - the decorations and types of `struct { uint64 w[2 * lanes + 2]; }` as a Block in the
  *    StorageBuffer class at (set, binding), and the WorkgroupId and NumWorkgroups
- *    built-ins (the module's own when it has them as uvec3); existing non-aggregate types (uint32, uint64, bool,
- *    uvec3, the pointers to uint64 and uvec3) and uint32 constants are reused, because a
- *    duplicate non-aggregate type makes a module invalid;
+ *    built-ins (the module's own when it has them as uvec3); existing non-aggregate
+ *    types (uint32, uint64, bool, uvec3, the pointers to uint64 and uvec3) and uint32
+ *    constants are reused, because a duplicate non-aggregate type makes a module invalid;
  *  - in the entry function's first block (after its OpVariables), `start = clock()`;
  *  - at every OpReturn of the entry function: one elected invocation per subgroup reads
  *    `end = clock()` and does atomicMax(w[2k], ~start) and atomicMax(w[2k + 1], end), k the
  *    work group's x index modulo the lane count; in work group (0, 0, 0) also atomicMax of
- *    NumWorkgroups (x | y << 32, z) into the last two words (HESPER_CLOCK_GROUPS_WORD). One per subgroup and not one per
- *    work group: a work
- *    group's last invocation could only be found with shared memory and a barrier,
- *    which a return inside divergent control flow cannot reach; one per invocation
- *    would put every invocation's two atomics on one address.
- * The WorkgroupId and NumWorkgroups variables join the entry point's interface, the buffer's too when the
- * module is SPIR-V 1.4 or later. Modules older than 1.3 are raised to 1.3 (OpGroupNonUniformElect, and the
- * StorageBuffer class without an extension); 1.0 to 1.2 modules mean the same in 1.3.
+ *    NumWorkgroups (x | y << 32, z) into the last two words (HESPER_CLOCK_GROUPS_WORD).
+ *    One per subgroup and not one per work group: a work group's last invocation could
+ *    only be found with shared memory and a barrier, which a return inside divergent
+ *    control flow cannot reach; one per invocation would put every invocation's two
+ *    atomics on one address.
+ * The WorkgroupId and NumWorkgroups variables join the entry point's interface, the
+ * buffer's too when the module is SPIR-V 1.4 or later. Modules older than 1.3 are raised
+ * to 1.3 (OpGroupNonUniformElect, and the StorageBuffer class without an extension); 1.0
+ * to 1.2 modules mean the same in 1.3.
  */
 #include "spirv_clock.h"
 
@@ -161,7 +162,7 @@ struct scan {
 	uint32_t workgroup_id_type;    /* its pointer type */
 	uint32_t num_workgroups;       /* a variable decorated BuiltIn NumWorkgroups, 0 if none */
 	uint32_t num_workgroups_type;  /* its pointer type */
-	uint32_t c[33];                /* uint32 constants 0..32, 0 if none */
+	uint32_t c[33];                /* uint32 constants 0..32 (the largest used: a shift by 32), 0 if none */
 	bool has_function;
 };
 
