@@ -261,12 +261,17 @@ def case_heavy(args, c, tmp):
     return run.tail("under Hesper")
 
 
+def copy_buffer_row(rep):
+    """The report's copy_buffer memory-operation row, or None."""
+    return next((m for m in rep.get("memory_operations") or [] if m.get("name") == "copy_buffer"), None)
+
+
 def case_slowcopy(args, c, tmp):
     truth, rep, run, _ = run_program(args, c, tmp, "slowcopy", {})
     if not truth or not rep:
         return run.tail("under Hesper")
     c.check(truth.get("copied_ok") is True, "the program's copies arrived", f"{truth}")
-    row = next((m for m in rep.get("memory_operations") or [] if m.get("name") == "copy_buffer"), None)
+    row = copy_buffer_row(rep)
     if not c.check(row is not None and row.get("count") == truth["copies"] and row.get("bytes") == truth["bytes"],
                    "copy_buffer row: every copy and byte counted", f"{row}"):
         return run.tail("under Hesper")
@@ -291,7 +296,7 @@ def case_fastcopy(args, c, tmp):
     truth, rep, run, _ = run_program(args, c, tmp, "fastcopy", {})
     if not truth or not rep:
         return run.tail("under Hesper")
-    row = next((m for m in rep.get("memory_operations") or [] if m.get("name") == "copy_buffer"), None)
+    row = copy_buffer_row(rep)
     c.check(row is not None and row.get("count") == truth["copies"] and row.get("bytes") == truth["bytes"],
             "copy_buffer row: every copy and byte counted", f"{row}")
     c.check(not kinds(rep, "slow_memory"), "no slow_memory for copies of one size", json.dumps(rep.get("findings")))
