@@ -140,6 +140,7 @@ struct hesper_profile {
 
 	uint64_t dropped;          /* dispatches that ran but could not be timed */
 	uint64_t clamped;          /* intervals that came back zero or negative */
+	uint64_t clock_isolated;   /* clock mode: dispatches timed from barrier to barrier, not by the clock */
 	uint64_t timestamps_written; /* queries Hesper wrote on the GPU */
 	uint64_t hook_ns;          /* host time spent inside Hesper's hooks */
 	uint64_t submit_hook_ns;   /* the part of it spent in the submit hooks */

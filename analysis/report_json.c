@@ -355,6 +355,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 			fputc('}', out);
 		}
 		fputs(p->clock_note_count ? "\n  ],\n" : "],\n", out);
+		fprintf(out, "  \"clock_isolated\": %" PRIu64 ",\n", p->clock_isolated);
 	}
 	fprintf(out, "  \"submits\": {\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "},\n", p->submits.count,
 		p->submits.total_ns);

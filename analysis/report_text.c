@@ -356,6 +356,8 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		fprintf(out, "  mode         %s", p->mode[0] ? p->mode : "?");
 		if (p->sample_every > 1)
 			fprintf(out, ", sample every %" PRIu32, p->sample_every);
+		if (p->clock_isolated)
+			fprintf(out, ", %" PRIu64 " isolated dispatches timed from barrier to barrier", p->clock_isolated);
 		for (size_t i = 0; i < p->clock_note_count; i++) {
 			/* clock mode: kernels timed with timestamps instead */
 			fputs("\n               ", out);

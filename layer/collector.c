@@ -463,6 +463,14 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		}
 		uint64_t start = hesper_clock_to_ticks(dev, first, anchor) & mask;
 		uint64_t end = hesper_clock_to_ticks(dev, last, anchor) & mask;
+		/* Isolated by the program's compute barriers: timed from barrier to barrier (clock_edges.h). */
+		uint32_t open = d->end + 2 * k;
+		if (d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) && ts[open] != HESPER_UNWRITTEN &&
+		    ts[open + 1] != HESPER_UNWRITTEN) {
+			start = ts[open] & mask;
+			end = ts[open + 1] & mask;
+			p->clock_isolated++;
+		}
 		uint64_t ns = interval_ns(start, end, mask, period, &p->clamped);
 		uint32_t groups[3] = {d->groups[0], d->groups[1], d->groups[2]};
 		const uint64_t *counts = slot + HESPER_CLOCK_GROUPS_WORD;

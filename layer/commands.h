@@ -91,8 +91,8 @@
 	NEXT(CmdBindDescriptorSets)
 
 /*
- * Recorded commands that make the GPU work (barriers too: they wait and flush caches)
- * without Hesper timing them. Their hooks,
+ * Recorded commands that make the GPU work without Hesper timing them (barriers too, in
+ * their own list below: they wait and flush caches). Their hooks,
  * generated whole from this list, only note that the GPU may be busy again (so the next
  * timed dispatch starts its pair with a BOTTOM_OF_PIPE timestamp) and call down.
  * WORK(name, parameters after the command buffer, arguments after the command buffer)
@@ -111,14 +111,25 @@
 			     uint32_t ib, const VkImageMemoryBarrier *im), (cb, n, e, s, d, mb, m, bb, b, ib, im))     \
 	WORK(CmdWaitEvents2, (HESPER_CB, uint32_t n, const VkEvent *e, const VkDependencyInfo *d), (cb, n, e, d))  \
 	WORK(CmdWaitEvents2KHR, (HESPER_CB, uint32_t n, const VkEvent *e, const VkDependencyInfo *d), (cb, n, e, d)) \
-	WORK(CmdPipelineBarrier, (HESPER_CB, VkPipelineStageFlags s, VkPipelineStageFlags d, VkDependencyFlags f,    \
-				  uint32_t mb, const VkMemoryBarrier *m, uint32_t bb, const VkBufferMemoryBarrier *b,  \
-				  uint32_t ib, const VkImageMemoryBarrier *im), (cb, s, d, f, mb, m, bb, b, ib, im))   \
-	WORK(CmdPipelineBarrier2, (HESPER_CB, const VkDependencyInfo *d), (cb, d))                                \
-	WORK(CmdPipelineBarrier2KHR, (HESPER_CB, const VkDependencyInfo *d), (cb, d))                             \
 	WORK(CmdResetQueryPool, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n), (cb, p, f, n))                \
 	WORK(CmdCopyQueryPoolResults, (HESPER_CB, VkQueryPool p, uint32_t f, uint32_t n, VkBuffer b, VkDeviceSize o, \
 				       VkDeviceSize st, VkQueryResultFlags fl), (cb, p, f, n, b, o, st, fl))
+
+/*
+ * Pipeline barriers: work Hesper does not time, as above. In clock mode one that makes
+ * compute wait for earlier compute is also where the program itself serializes its
+ * dispatches, so timestamps written next to it cost the GPU no overlap (clock_edges.h).
+ * BARRIER(name, parameters, arguments, expression: compute waits for earlier compute)
+ */
+#define HESPER_BARRIER_COMMANDS(BARRIER)                                                                      \
+	BARRIER(CmdPipelineBarrier, (HESPER_CB, VkPipelineStageFlags s, VkPipelineStageFlags d, VkDependencyFlags f, \
+				     uint32_t mb, const VkMemoryBarrier *m, uint32_t bb, const VkBufferMemoryBarrier *b, \
+				     uint32_t ib, const VkImageMemoryBarrier *im), (cb, s, d, f, mb, m, bb, b, ib, im), \
+		hesper_stages_order_compute(s, d))                                                            \
+	BARRIER(CmdPipelineBarrier2, (HESPER_CB, const VkDependencyInfo *d), (cb, d),                         \
+		hesper_dependency_orders_compute(d))                                                          \
+	BARRIER(CmdPipelineBarrier2KHR, (HESPER_CB, const VkDependencyInfo *d), (cb, d),                      \
+		hesper_dependency_orders_compute(d))
 
 /*
  * Recorded commands that move memory: copies, fills, updates and clears. Their hooks,

@@ -8,6 +8,7 @@
 
 #include "capture.h"
 #include "clock.h"
+#include "clock_edges.h"
 #include "command_buffer.h"
 #include "device.h"
 #include "hooks.h"
@@ -89,9 +90,13 @@ static bool continues_run(const struct hesper_dispatch_record *run, const struct
 	    run->clock != next->clock || memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 ||
 	    run->repeat == HESPER_MAX_RUN || run->memop != next->memop || run->bytes != next->bytes)
 		return false;
-	if (run->clock) /* consecutive clock slots */
-		return run->start == HESPER_NO_QUERY ? next->start == HESPER_NO_QUERY
-						     : next->start == run->start + run->repeat;
+	if (run->clock) { /* consecutive clock slots, and barrier timestamps in consecutive pairs or none */
+		bool slots = run->start == HESPER_NO_QUERY ? next->start == HESPER_NO_QUERY
+							   : next->start == run->start + run->repeat;
+		bool edges = run->end == HESPER_NO_QUERY ? next->end == HESPER_NO_QUERY
+							 : run->closed && next->end == run->end + 2 * run->repeat;
+		return slots && edges;
+	}
 	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
 		return run->start == next->start;
 	uint32_t last_end = run->end + run->repeat - 1;
@@ -110,9 +115,14 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
 	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
 	bool dropped = false;
+	uint32_t closing; /* the query dispatch_end writes */
 	if (next->clock) {
-		/* Clock mode: the slot dispatch_begin bound at Hesper's set; no timestamp, no barrier. */
+		/*
+		 * Clock mode: the slot dispatch_begin bound at Hesper's set, and the barrier
+		 * timestamp that opened it, if one did (clock_edges.h); no barrier of Hesper's.
+		 */
 		start = next->start;
+		end = next->end;
 		dropped = start == HESPER_NO_QUERY;
 	} else if (timed) {
 		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
@@ -129,12 +139,17 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 						start);
 		}
 	}
+	closing = next->clock ? HESPER_NO_QUERY : end;
 	next->start = start;
 	next->end = end;
 	next->repeat = 1;
 	next->dropped = dropped;
+	next->closed = 0;
+	/* A barrier next closes this clock dispatch's pair when it was kept (dispatch_end). */
+	rec->open_edge = HESPER_NO_QUERY;
 	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], next)) {
 		rec->dispatches[rec->dispatch_count - 1].repeat++;
+		rec->dispatches[rec->dispatch_count - 1].closed = 0;
 		rec->dispatch_total += !next->memop;
 	} else if (hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
 				      sizeof(*rec->dispatches))) {
@@ -142,11 +157,13 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 		rec->dispatch_total += !next->memop;
 	} else {
 		rec->lost_dispatches += !next->memop;
-		return end; /* the closing timestamp is still written, so no query taken stays unwritten */
+		return closing; /* the closing timestamp is still written, so no query taken stays unwritten */
 	}
+	if (next->clock)
+		rec->open_edge = end;
 	if (t0)
 		rec->hook_ns += (hesper_now_ns() - t0) * 64;
-	return end;
+	return closing;
 }
 
 /*
@@ -182,6 +199,7 @@ static uint32_t dispatch_begin_as(struct hesper_command_buffer *s, VkCommandBuff
 	if (s->clock_layout && rec->primary) {
 		next.clock = 1;
 		next.start = hesper_clock_bind_slot(rec, cb, s->clock_layout, s->clock_set);
+		next.end = next.start != HESPER_NO_QUERY ? hesper_clock_edge_open(rec, cb) : HESPER_NO_QUERY;
 	}
 	return record_work(rec, cb, &next, timed < 0 ? sampled(s->bound_kernel) : timed);
 }
@@ -218,15 +236,41 @@ static void note_last_command(struct hesper_command_buffer *s, uint32_t last_end
 	if (s && s->rec) {
 		s->rec->last_end = last_end;
 		s->rec->after_program_top = program_top;
+		s->rec->after_compute_barrier = false;
+		s->rec->open_edge = HESPER_NO_QUERY;
+	}
+}
+
+/* Where the last command left clock mode's barrier timestamps (clock_edges.h). */
+struct edge_state {
+	bool after_compute_barrier;
+	uint32_t open_edge;
+};
+
+static struct edge_state save_edges(const struct hesper_command_buffer *s)
+{
+	if (!s || !s->rec)
+		return (struct edge_state){false, HESPER_NO_QUERY};
+	return (struct edge_state){s->rec->after_compute_barrier, s->rec->open_edge};
+}
+
+static void restore_edges(struct hesper_command_buffer *s, struct edge_state e)
+{
+	if (s && s->rec) {
+		s->rec->after_compute_barrier = e.after_compute_barrier;
+		s->rec->open_edge = e.open_edge;
 	}
 }
 
 /* Writes the closing timestamp @end taken by dispatch_begin (HESPER_NO_QUERY: untimed). */
 static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t end)
 {
+	/* a clock dispatch opened by a barrier timestamp stays open for the next barrier */
+	struct edge_state edges = {false, s->rec ? s->rec->open_edge : HESPER_NO_QUERY};
 	if (end != HESPER_NO_QUERY)
 		hesper_recording_write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, end);
 	note_last_command(s, end, false);
+	restore_edges(s, edges);
 }
 
 /* Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS). */
@@ -235,17 +279,46 @@ static void busy_again(struct hesper_command_buffer *s)
 	note_last_command(s, HESPER_NO_QUERY, false);
 }
 
-/* The hooks of HESPER_WORK_COMMANDS and HESPER_STAMP_COMMANDS: note the command, call down. */
-#define HESPER_UNTIMED_HOOK(name, params, args, program_top)                  \
+/*
+ * The hooks of HESPER_WORK_COMMANDS and HESPER_STAMP_COMMANDS: note the command, call
+ * down. The program's own timestamps run no work between a dispatch and a barrier: clock
+ * mode's barrier timestamps stay where they were across them.
+ */
+#define HESPER_UNTIMED_HOOK(name, params, args, program_top, keeps_edges)     \
 	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
 	{                                                                     \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
+		struct edge_state edges_ = save_edges(state_);                \
 		note_last_command(state_, HESPER_NO_QUERY, program_top);      \
+		if (keeps_edges)                                              \
+			restore_edges(state_, edges_);                        \
 		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
 	}
-#define HESPER_WORK_HOOK(name, params, args) HESPER_UNTIMED_HOOK(name, params, args, false)
+#define HESPER_WORK_HOOK(name, params, args) HESPER_UNTIMED_HOOK(name, params, args, false, false)
+#define HESPER_STAMP_HOOK(name, params, args, top) HESPER_UNTIMED_HOOK(name, params, args, top, true)
 HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
-HESPER_STAMP_COMMANDS(HESPER_UNTIMED_HOOK)
+HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
+
+/*
+ * The hooks of HESPER_BARRIER_COMMANDS: untimed work, as above. In clock mode a barrier
+ * that makes compute wait for compute first closes the clock dispatch just before it,
+ * then lets the next one open after it (clock_edges.h); any other barrier leaves that
+ * state as it was (it holds no compute back).
+ */
+#define HESPER_BARRIER_HOOK(name, params, args, orders_compute)                               \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                       \
+	{                                                                                     \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);        \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);   \
+		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute); \
+		if (compute_)                                                                 \
+			hesper_clock_edge_close(state_->rec, cb);                             \
+		struct edge_state edges_ = save_edges(state_);                                \
+		note_last_command(state_, HESPER_NO_QUERY, false);                            \
+		dev_->next.name args;                                                         \
+		restore_edges(state_, compute_ ? (struct edge_state){true, HESPER_NO_QUERY} : edges_); \
+	}
+HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 
 /*
  * The hooks of HESPER_MEMORY_COMMANDS: record the operation and its size, timed like a

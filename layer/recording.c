@@ -23,6 +23,7 @@ struct hesper_recording *hesper_recording_create(struct hesper_device *dev, uint
 	rec->can_query = can_query;
 	rec->cb_query = HESPER_NO_QUERY;
 	rec->last_end = HESPER_NO_QUERY;
+	rec->open_edge = HESPER_NO_QUERY;
 	return rec;
 }
 

@@ -50,11 +50,15 @@ struct hesper_dispatch_record {
 	struct hesper_name *label;          /* innermost debug label, or NULL */
 	uint32_t start, end;                /* the first dispatch's timestamps (start may be the
 					       previous dispatch's end), or HESPER_NO_QUERY */
-	uint32_t repeat : 29;               /* dispatches in the run, at least 1 */
+	uint32_t repeat : 28;               /* dispatches in the run, at least 1 */
 	uint32_t dropped : 1;               /* should have been timed but could not be */
 	uint32_t memop : 1;                 /* a memory operation, not a dispatch */
 	uint32_t clock : 1;                 /* timed by the shader clock: start is its clock slot
-					       (dispatch k of the run: start + k), end unused */
+					       (dispatch k of the run: start + k); end, when not
+					       HESPER_NO_QUERY, the barrier timestamps around it
+					       (clock_edges.h: dispatch k's pair end + 2k, end + 2k + 1) */
+	uint32_t closed : 1;                /* clock: the run's last dispatch got its closing barrier
+					       timestamp (the others all have theirs) */
 	union {
 		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect; see args) */
 		struct {
@@ -70,7 +74,7 @@ struct hesper_dispatch_record {
 	};
 };
 
-#define HESPER_MAX_RUN 0x1fffffffu
+#define HESPER_MAX_RUN 0x0fffffffu
 
 /* An end position of a label range not ended in its recording. */
 #define HESPER_REGION_OPEN UINT64_MAX
@@ -98,6 +102,10 @@ struct hesper_recording {
 					       timestamp, its query; else HESPER_NO_QUERY */
 	bool after_program_top;             /* the last command was the program's own TOP_OF_PIPE
 					       timestamp (HESPER_STAMP_COMMANDS) */
+	/* Clock mode (clock_edges.h): where the last command leaves the GPU's compute work. */
+	bool after_compute_barrier;         /* a barrier that makes compute wait for compute */
+	uint32_t open_edge;                 /* a clock-timed dispatch opened by this barrier timestamp,
+					       which a compute barrier next closes; else HESPER_NO_QUERY */
 	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
 	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
 	struct hesper_dispatch_record *dispatches;

@@ -32,6 +32,7 @@ enum setting_kind {
 	SETTING_STOP,
 	SETTING_TRACE_ALL,
 	SETTING_INDIRECT,
+	SETTING_CLOCK_ISOLATED,
 	SETTING_FINDINGS, /* read with the profile (analysis/findings.h); accepted here and left alone */
 };
 
@@ -58,6 +59,7 @@ static const struct setting settings[] = {
 	{ "HESPER_STOP", SETTING_STOP, 1000000, 1000000000000000000ull }, /* ns */
 	{ "HESPER_TRACE_ALL", SETTING_TRACE_ALL, 0, 0 },
 	{ "HESPER_INDIRECT", SETTING_INDIRECT, 0, 0 },
+	{ "HESPER_CLOCK_ISOLATED", SETTING_CLOCK_ISOLATED, 0, 0 },
 	{ "HESPER_FINDINGS", SETTING_FINDINGS, 0, 0 },
 };
 
@@ -74,6 +76,7 @@ hesper_settings_default(struct hesper_settings *s)
 	s->copy = HESPER_COPY_AUTO;
 	s->disabled = false;
 	s->indirect_args = true;
+	s->clock_isolated = true;
 	s->interval_ms = 0;
 	s->report_signal = 0;
 	s->control_path[0] = '\0';
@@ -472,6 +475,16 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 			return 0;
 		}
 		reject_value(err, set->name, raw, "read or off");
+		return -1;
+	}
+	case SETTING_CLOCK_ISOLATED: {
+		static const char *const ways[] = { "span", "barriers" };
+		int i = word_index(v, ways, 2);
+		if (i >= 0) {
+			s->clock_isolated = i == 1;
+			return 0;
+		}
+		reject_value(err, set->name, raw, "barriers or span");
 		return -1;
 	}
 	case SETTING_TRACE_ALL:

@@ -27,6 +27,9 @@
  *                                 of the N-th (default 1st) run of label NAME inside it
  *   HESPER_INDIRECT=read|off      read back the group counts of timed indirect dispatches
  *                                 (dispatch mode; default read) or leave them unknown
+ *   HESPER_CLOCK_ISOLATED=barriers|span  clock mode: time a dispatch the program isolates with
+ *                                 compute barriers from barrier to barrier (default) or by its
+ *                                 work groups' span
  *   HESPER_FINDINGS=off|key=value,...  the findings' thresholds; parsed with the profile
  *                                 (analysis/findings.h), accepted here like HESPER_REPORT
  */
@@ -80,6 +83,7 @@ struct hesper_settings {
 	struct hesper_capture_bound start, stop;
 	bool trace_all;
 	bool indirect_args;         /* HESPER_INDIRECT: read indirect dispatches' group counts back */
+	bool clock_isolated;        /* HESPER_CLOCK_ISOLATED=barriers: barrier timestamps (clock_edges.h) */
 };
 
 /* The defaults listed above. */

@@ -9,10 +9,15 @@ Cases:
             originals do), no validation messages, and the JSON summary matches the
             program's HESPER-TRUTH line as in dispatch mode (counts exact, every dispatch
             timed), every device timed by the clock and no kernel fallen back to
-            timestamps. Timing: for kernels >= 1 ms the clock mean lies inside the
-            program's own timestamp pair around the same dispatches (<= 105% of its mean)
-            and above a quarter of it: the clock leaves out the launch and drain the pair
-            holds, which on a loaded lavapipe is a large, varying share.
+            timestamps. The programs put a compute barrier after every dispatch, so
+            most are isolated (clock_isolated > 0) and timed from barrier to barrier:
+            kernels >= 1 ms within 5% of the program's own timestamp pair, as in
+            dispatch mode.
+  span      As profile with HESPER_CLOCK_ISOLATED=span: no dispatch timed from barrier
+            to barrier (clock_isolated 0); for kernels >= 1 ms the clock mean lies inside
+            the program's own pair (<= 105% of its mean) and above a quarter of it: the
+            work groups' span leaves out the launch and drain the pair holds, which on
+            a loaded lavapipe is a large, varying share.
   fallback  PROG is clock_fallback: its "full_layout" kernel's layout uses every
             descriptor set the device binds. Under clock mode + validation: output
             unchanged, no validation messages, counts exact and every dispatch timed;
@@ -53,10 +58,11 @@ def check_clock_summary(c, rep):
     c.check(rep.get("clock_fallbacks") == [], "no kernel fell back to timestamps", f"{rep.get('clock_fallbacks')!r}")
 
 
-def case_profile(args, c, tmp):
+def case_profile(args, c, tmp, span=False):
     base, _ = e2e.baseline(args, c, tmp)
     out_json = os.path.join(tmp, "out.json")
-    run = e2e.Run([args.program], clock_env(args, "clock", {"HESPER_REPORT": "json:" + out_json}), tmp)
+    extra = {"HESPER_REPORT": "json:" + out_json, "HESPER_CLOCK_ISOLATED": "span" if span else "barriers"}
+    run = e2e.Run([args.program], clock_env(args, "clock", extra), tmp)
     context = run.tail("under Hesper (clock mode)")
     c.check(run.rc == base.rc, f"exit code under Hesper equals the program's own ({base.rc})", f"got {run.rc}")
     a, b = e2e.program_lines(base.out), e2e.program_lines(run.out)
@@ -71,8 +77,18 @@ def case_profile(args, c, tmp):
     if rep is None:
         return context
     check_clock_summary(c, rep)
-    e2e.TIMING_MIN_NS = float("inf")  # dispatch mode's 5% check: replaced by the one below
+    isolated, timed = rep.get("clock_isolated"), sum(k.get("timed", 0) for k in rep.get("kernels", []))
+    if span:
+        c.check(isolated == 0, "HESPER_CLOCK_ISOLATED=span: no dispatch timed from barrier to barrier",
+                f"clock_isolated {isolated!r}")
+        e2e.TIMING_MIN_NS = float("inf")  # dispatch mode's 5% check: replaced by the one below
+    else:
+        c.check(isinstance(isolated, int) and 0 < isolated <= timed,
+                "dispatches isolated by the program's barriers timed from barrier to barrier",
+                f"clock_isolated {isolated!r} of {timed} timed")
     e2e.check_report(c, dict(rep, mode="dispatch"), truth, args.program)  # check_schema knows dispatch only
+    if not span:
+        return context + ("\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000] if c.failures else "")
     rows = {r.get("name"): r for r in rep.get("kernels", []) if isinstance(r, dict)}
     for tk, row in e2e.match_kernels(e2e.Checks("match (repeated)"), rep, truth):
         own = tk.get("own_mean_ns")
@@ -178,7 +194,8 @@ def case_overlap(args, c, tmp):
     return detail
 
 
-CASES = {"profile": case_profile, "fallback": case_fallback, "overlap": case_overlap}
+CASES = {"profile": case_profile, "span": lambda args, c, tmp: case_profile(args, c, tmp, span=True),
+         "fallback": case_fallback, "overlap": case_overlap}
 
 
 def main():

@@ -12,7 +12,7 @@
 #include "settings.h"
 
 #define KNOWN "(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
-	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_INDIRECT, HESPER_FINDINGS)"
+	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_INDIRECT, HESPER_CLOCK_ISOLATED, HESPER_FINDINGS)"
 
 /* Applies one setting to defaults; returns its result and the error text in @out_err. */
 static int
@@ -110,6 +110,21 @@ START_TEST(apply_indirect_forms)
 	assert_accepted("HESPER_INDIRECT", "read", &s);
 	ck_assert(s.indirect_args);
 	assert_rejected("HESPER_INDIRECT", "1", "hesper: ignoring HESPER_INDIRECT='1': expected read or off\n");
+}
+END_TEST
+
+START_TEST(apply_clock_isolated_forms)
+{
+	struct hesper_settings s;
+
+	hesper_settings_default(&s);
+	ck_assert(s.clock_isolated);
+	assert_accepted("HESPER_CLOCK_ISOLATED", "SPAN ", &s);
+	ck_assert(!s.clock_isolated);
+	assert_accepted("HESPER_CLOCK_ISOLATED", "barriers", &s);
+	ck_assert(s.clock_isolated);
+	assert_rejected("HESPER_CLOCK_ISOLATED", "clock",
+			"hesper: ignoring HESPER_CLOCK_ISOLATED='clock': expected barriers or span\n");
 }
 END_TEST
 
@@ -294,7 +309,7 @@ END_TEST
 
 START_TEST(apply_rejects_unknown_names)
 {
-	char name[200], line[512];
+	char name[200], line[640];
 
 	assert_rejected("HESPER_FOO", "1", "hesper: unknown setting HESPER_FOO " KNOWN "\n");
 	assert_rejected("hesper_mode", "submit", "hesper: unknown setting hesper_mode " KNOWN "\n");
@@ -451,6 +466,7 @@ settings_suite(void)
 	tcase_add_test(tc, apply_mode_forms);
 	tcase_add_test(tc, apply_copy_forms);
 	tcase_add_test(tc, apply_indirect_forms);
+	tcase_add_test(tc, apply_clock_isolated_forms);
 	tcase_add_test(tc, apply_number_forms);
 	tcase_add_test(tc, apply_disable_forms);
 	tcase_add_test(tc, apply_report_is_left_to_the_sinks);
