@@ -270,21 +270,21 @@ static uint32_t layout_set(struct hesper_device *dev, VkPipelineLayout layout, c
 	return l->set;
 }
 
-const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
-					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
-					 const VkAllocationCallbacks *allocator, VkPipeline *out, uint32_t *set)
+/*
+ * One instrumented copy of pipeline @info at Hesper's set @set, with work group (0, 0, 0)
+ * folding in its group counts when @group_counts; NULL and the pipeline in *@out, or why not.
+ */
+static const char *create_instrumented(struct hesper_device *dev, VkPipelineCache cache,
+				       const VkComputePipelineCreateInfo *info, const void *code, size_t size,
+				       const VkAllocationCallbacks *allocator, uint32_t set, bool group_counts,
+				       VkPipeline *out)
 {
-	const char *why = NULL;
-	uint32_t hesper_set = layout_set(dev, info->layout, &why);
-	if (hesper_set == UINT32_MAX)
-		return why;
-	*set = hesper_set;
-	if (!code)
-		return "its shader module was given inline or by identifier";
 	uint32_t *words = NULL;
 	size_t count = 0;
+	const char *why = NULL;
 	struct hesper_clock_target target = {.entry = info->stage.pName ? info->stage.pName : "main",
-					     .set = hesper_set, .binding = 0};
+					     .set = set, .binding = 0, .group_counts = group_counts};
+	*out = VK_NULL_HANDLE;
 	if (hesper_spirv_clock_instrument(code, size, &target, &words, &count, &why) != 0)
 		return why;
 	VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = count * 4,
@@ -306,5 +306,25 @@ const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCa
 		dev->next.DestroyShaderModule(dev->handle, module, NULL);
 	}
 	free(words);
+	return why;
+}
+
+const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
+					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
+					 const VkAllocationCallbacks *allocator, VkPipeline *out, uint32_t *set,
+					 VkPipeline *counting)
+{
+	const char *why = NULL;
+	*counting = VK_NULL_HANDLE;
+	uint32_t hesper_set = layout_set(dev, info->layout, &why);
+	if (hesper_set == UINT32_MAX)
+		return why;
+	*set = hesper_set;
+	if (!code)
+		return "its shader module was given inline or by identifier";
+	why = create_instrumented(dev, cache, info, code, size, allocator, hesper_set, false, out);
+	/* Without its twin, the pipeline's indirect dispatches keep unknown counts (clock.h). */
+	if (!why && create_instrumented(dev, cache, info, code, size, NULL, hesper_set, true, counting))
+		*counting = VK_NULL_HANDLE;
 	return why;
 }

@@ -131,10 +131,13 @@ uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock, 
  * Creates an instrumented copy of compute pipeline @info (module code @code, @size bytes),
  * @code NULL when Hesper has no SPIR-V for it. Returns NULL, the pipeline in *@out and
  * Hesper's set index in its layout in *@set, or why it could not (the caller then creates
- * the original).
+ * the original). *@counting gets its twin whose work group (0, 0, 0) also reports the
+ * dispatch's group counts, bound for indirect dispatches only (NumWorkgroups costs every
+ * dispatch that reads it), or VK_NULL_HANDLE when it could not be made.
  */
 const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
 					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
-					 const VkAllocationCallbacks *allocator, VkPipeline *out, uint32_t *set);
+					 const VkAllocationCallbacks *allocator, VkPipeline *out, uint32_t *set,
+					 VkPipeline *counting);
 
 #endif

@@ -67,6 +67,14 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyShaderModule(VkDevice device, VkShaderM
 	dev->next.DestroyShaderModule(device, module, allocator);
 }
 
+/* Frees @p (may be NULL) and destroys the clock-mode twin Hesper made for it. */
+static void pipeline_free(struct hesper_device *dev, struct hesper_pipeline *p)
+{
+	if (p && p->clock_counting)
+		dev->next.DestroyPipeline(dev->handle, p->clock_counting, NULL);
+	free(p);
+}
+
 /* The module code given inline in @stage's chain (maintenance5 style), or NULL. */
 static const VkShaderModuleCreateInfo *inline_module(const VkPipelineShaderStageCreateInfo *stage)
 {
@@ -132,7 +140,7 @@ static struct hesper_name *stage_kernel(struct hesper_device *dev, const VkPipel
  */
 static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache, uint32_t count,
 			       const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *allocator,
-			       VkPipeline *out, const char **why, uint32_t *sets)
+			       VkPipeline *out, const char **why, uint32_t *sets, VkPipeline *counting)
 {
 	VkResult result = VK_SUCCESS;
 	for (uint32_t i = 0; i < count; i++)
@@ -142,7 +150,7 @@ static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache,
 		struct hesper_module *m = stage->module ? hesper_map_get(&dev->modules, (uint64_t)stage->module) : NULL;
 		out[i] = VK_NULL_HANDLE;
 		why[i] = hesper_clock_create_pipeline(dev, cache, &infos[i], m ? m->code : NULL, m ? m->code_size : 0,
-						      allocator, &out[i], &sets[i]);
+						      allocator, &out[i], &sets[i], &counting[i]);
 		if (!why[i])
 			continue;
 		VkComputePipelineCreateInfo one = infos[i];
@@ -168,9 +176,11 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 	struct hesper_device *dev = hesper_device_from(device);
 	const char **why = NULL;
 	uint32_t *sets = NULL;
+	VkPipeline *counting = NULL;
 	VkResult result;
-	if (dev->clock_mode && count && (why = calloc(count, sizeof(*why))) && (sets = calloc(count, sizeof(*sets)))) {
-		result = create_clocked(dev, cache, count, infos, allocator, out, why, sets);
+	if (dev->clock_mode && count && (why = calloc(count, sizeof(*why))) && (sets = calloc(count, sizeof(*sets))) &&
+	    (counting = calloc(count, sizeof(*counting)))) {
+		result = create_clocked(dev, cache, count, infos, allocator, out, why, sets, counting);
 	} else {
 		result = dev->next.CreateComputePipelines(device, cache, count, infos, allocator, out);
 		if (why) {
@@ -183,23 +193,28 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 		if (!out[i])
 			continue;
 		struct hesper_pipeline *p = calloc(1, sizeof(*p));
-		if (!p)
+		if (!p) {
+			if (counting && counting[i])
+				dev->next.DestroyPipeline(dev->handle, counting[i], NULL);
 			continue;
+		}
 		p->spirv_kernel = stage_kernel(dev, &infos[i].stage, &p->local_size);
 		hesper_name_note_local_size(p->spirv_kernel, p->local_size);
 		atomic_init(&p->kernel, p->spirv_kernel);
-		if (why && !why[i]) {
+		if (counting && !why[i]) {
 			p->clock_layout = infos[i].layout;
 			p->clock_set = sets[i];
+			p->clock_counting = counting[i];
 		} else if (why) {
 			/* noted in the report when first bound, under the name it has then */
 			p->clock_why = why[i];
 		}
 		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
-			free(p);
+			pipeline_free(dev, p);
 	}
 	free(why);
 	free(sets);
+	free(counting);
 	return result;
 }
 
@@ -208,7 +223,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyPipeline(VkDevice device, VkPipeline pi
 {
 	struct hesper_device *dev = hesper_device_from(device);
 	if (pipeline)
-		free(hesper_map_remove(&dev->pipelines, (uint64_t)pipeline));
+		pipeline_free(dev, hesper_map_remove(&dev->pipelines, (uint64_t)pipeline));
 	dev->next.DestroyPipeline(device, pipeline, allocator);
 }
 
@@ -238,13 +253,15 @@ struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline
 }
 
 VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
-				       const char **why)
+				       VkPipeline *counting, const char **why)
 {
 	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
 	*why = p ? p->clock_why : NULL;
+	*counting = VK_NULL_HANDLE;
 	if (!p)
 		return VK_NULL_HANDLE;
 	*set = p->clock_set;
+	*counting = p->clock_counting;
 	return p->clock_layout;
 }
 
@@ -257,13 +274,12 @@ static int free_module(void *value, void *ctx)
 
 static int free_pipeline(void *value, void *ctx)
 {
-	(void)ctx;
-	free(value);
+	pipeline_free(ctx, value);
 	return 1;
 }
 
 void hesper_pipelines_release_all(struct hesper_device *dev)
 {
 	hesper_map_remove_if(&dev->modules, free_module, NULL);
-	hesper_map_remove_if(&dev->pipelines, free_pipeline, NULL);
+	hesper_map_remove_if(&dev->pipelines, free_pipeline, dev);
 }

@@ -21,6 +21,8 @@ struct hesper_pipeline {
 	uint64_t local_size;                /* hesper_local_size_pack of its work-group size; 0 unknown */
 	VkPipelineLayout clock_layout;      /* clock mode: its layout when instrumented, else VK_NULL_HANDLE */
 	uint32_t clock_set;                 /* Hesper's set index in that layout */
+	VkPipeline clock_counting;          /* and its twin reporting group counts, for indirect
+					       dispatches (Hesper's; VK_NULL_HANDLE when none) */
 	const char *clock_why;              /* clock mode, not instrumented: why (a fixed string) */
 };
 
@@ -28,11 +30,12 @@ struct hesper_pipeline {
 struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline pipeline);
 
 /*
- * Whether compute pipeline @pipeline of @dev was instrumented for clock mode: its layout
- * and Hesper's set index in it; VK_NULL_HANDLE when not, with *@why (NULL when unknown).
+ * Whether compute pipeline @pipeline of @dev was instrumented for clock mode: its layout,
+ * Hesper's set index in it and its group-counting twin (*@counting, possibly
+ * VK_NULL_HANDLE); VK_NULL_HANDLE when not, with *@why (NULL when unknown).
  */
 VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
-				       const char **why);
+				       VkPipeline *counting, const char **why);
 
 /* Forgets every module and pipeline of @dev. */
 void hesper_pipelines_release_all(struct hesper_device *dev);

@@ -47,8 +47,11 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 	s->dev->next.CmdBindPipeline(cb, point, pipeline);
 	if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
 		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
+		s->bound_pipeline = pipeline;
 		const char *why = NULL;
-		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(s->dev, pipeline, &s->clock_set, &why)
+		s->clock_counting = VK_NULL_HANDLE;
+		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(s->dev, pipeline, &s->clock_set,
+									     &s->clock_counting, &why)
 						     : VK_NULL_HANDLE;
 		struct hesper_name *k = s->bound_kernel;
 		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
@@ -371,8 +374,18 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuff
 		if (args)
 			busy_again(s); /* the copy is not this dispatch's time: it opens its own */
 	}
+	/*
+	 * Clock mode: the pipeline's twin whose kernel also reports its group counts runs
+	 * this one dispatch (same layout, so the program's sets and push constants stay
+	 * bound), then the program's pipeline is bound again.
+	 */
+	bool twin = s->clock_layout && s->clock_counting && rec && rec->primary;
+	if (twin)
+		s->dev->next.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->clock_counting);
 	uint32_t q = dispatch_begin_as(s, cb, 0, 0, 0, args, timed);
 	s->dev->next.CmdDispatchIndirect(cb, buffer, offset);
+	if (twin)
+		s->dev->next.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->bound_pipeline);
 	dispatch_end(s, cb, q);
 }
 

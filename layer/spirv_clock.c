@@ -281,6 +281,7 @@ struct ids {
 	bool new_u32, new_u64, new_bool, new_ptr_u64, new_c0, new_c1, new_c3, new_c5, new_mask, new_words;
 	bool new_c32, new_groups_xy, new_groups_z;
 	bool new_v3u32, new_ptr_v3u32, new_workgroup_id, new_num_workgroups;
+	bool group_counts;             /* the target's: fold NumWorkgroups in (num_workgroups 0 when not) */
 };
 
 static uint32_t
@@ -300,9 +301,10 @@ constant(const struct scan *s, struct ids *d, uint32_t v, bool *is_new)
 }
 
 static void
-plan_ids(const struct scan *s, struct ids *d)
+plan_ids(const struct scan *s, const struct hesper_clock_target *t, struct ids *d)
 {
 	memset(d, 0, sizeof *d);
+	d->group_counts = t->group_counts;
 	d->next = s->bound;
 	d->new_u32 = !s->u32;
 	d->u32 = s->u32 ? s->u32 : fresh(d);
@@ -319,8 +321,8 @@ plan_ids(const struct scan *s, struct ids *d)
 	/* the program's own WorkgroupId, when it is a uvec3 as Hesper reads it */
 	d->new_workgroup_id = !s->workgroup_id || s->workgroup_id_type != d->ptr_v3u32;
 	d->workgroup_id = d->new_workgroup_id ? fresh(d) : s->workgroup_id;
-	d->new_num_workgroups = !s->num_workgroups || s->num_workgroups_type != d->ptr_v3u32;
-	d->num_workgroups = d->new_num_workgroups ? fresh(d) : s->num_workgroups;
+	d->new_num_workgroups = t->group_counts && (!s->num_workgroups || s->num_workgroups_type != d->ptr_v3u32);
+	d->num_workgroups = d->new_num_workgroups ? fresh(d) : t->group_counts ? s->num_workgroups : 0;
 	d->array = fresh(d);
 	d->strukt = fresh(d);
 	d->ptr_struct = fresh(d);
@@ -471,7 +473,8 @@ emit_return(struct out *o, struct ids *d)
 	INST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);
 	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c0, i1);
 	INST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);
-	emit_group_counts(o, d, wid, wx);
+	if (d->group_counts)
+		emit_group_counts(o, d, wid, wx);
 	INST(o, OP_BRANCH, merge);
 	INST(o, OP_LABEL, merge);
 	INST(o, OP_RETURN);
@@ -542,7 +545,8 @@ rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t, co
 			/* Input variables are in the interface; from 1.4 on every global the entry uses is */
 			bool add_var = s->version >= VERSION_1_4;
 			bool add_wid = d->new_workgroup_id || !in_interface(w, i, n, d->workgroup_id);
-			bool add_nwg = d->new_num_workgroups || !in_interface(w, i, n, d->num_workgroups);
+			bool add_nwg = d->group_counts &&
+				       (d->new_num_workgroups || !in_interface(w, i, n, d->num_workgroups));
 			put(o, ((n + add_var + add_wid + add_nwg) << 16) | op);
 			for (uint32_t k = 1; k < n; k++)
 				put(o, w[i + k]);
@@ -602,7 +606,7 @@ hesper_spirv_clock_instrument(const void *code, size_t size, const struct hesper
 		*why = "no function bodies";
 		goto out;
 	}
-	plan_ids(&s, &d);
+	plan_ids(&s, target, &d);
 	rewrite(w, count, target, &s, &d, &o);
 	if (o.failed) {
 		*why = "out of memory";

@@ -59,13 +59,13 @@ validate(const uint32_t *words, size_t count)
 	return status;
 }
 
-/* Instruments @path's module at (@set, 0) for entry "main"; asserts success. */
+/* Instruments @path's module at (@set, 0) for entry "main", with group counts when @counts; asserts success. */
 static uint32_t *
-instrument_file(const char *path, uint32_t set, size_t *count)
+instrument_file(const char *path, uint32_t set, bool counts, size_t *count)
 {
 	size_t size = 0;
 	uint32_t *code = read_file(path, &size);
-	struct hesper_clock_target t = {.entry = "main", .set = set, .binding = 0};
+	struct hesper_clock_target t = {.entry = "main", .set = set, .binding = 0, .group_counts = counts};
 	uint32_t *out = NULL;
 	const char *why = NULL;
 
@@ -78,14 +78,14 @@ instrument_file(const char *path, uint32_t set, size_t *count)
 	return out;
 }
 
-/* Counts OpDecorate ... BuiltIn WorkgroupId. */
+/* Counts OpDecorate ... BuiltIn @builtin (26 WorkgroupId, 24 NumWorkgroups). */
 static int
-count_workgroup_id(const uint32_t *w, size_t count)
+count_builtin(const uint32_t *w, size_t count, uint32_t builtin)
 {
 	int found = 0;
 
 	for (size_t i = 5; i < count && (w[i] >> 16) != 0; i += w[i] >> 16)
-		found += (w[i] & 0xffffu) == 71 && (w[i] >> 16) == 4 && w[i + 2] == 11 && w[i + 3] == 26;
+		found += (w[i] & 0xffffu) == 71 && (w[i] >> 16) == 4 && w[i + 2] == 11 && w[i + 3] == builtin;
 	return found;
 }
 
@@ -110,17 +110,25 @@ START_TEST(every_shader_validates)
 		ck_assert_ptr_nonnull(orig);
 		/* the original is valid: a failure below is the rewrite's */
 		ck_assert_msg(validate(orig, size / 4) == 0, "original %s invalid", shaders[k]);
-		for (uint32_t set = 1; set <= 7; set += 6) {
+		int returns = count_op(orig, size / 4, 253 /* OpReturn */);
+		for (uint32_t variant = 0; variant < 4; variant++) {
+			uint32_t set = variant & 1 ? 7 : 1;
+			bool counts = variant >= 2;
 			size_t count = 0;
-			uint32_t *out = instrument_file(shaders[k], set, &count);
+			uint32_t *out = instrument_file(shaders[k], set, counts, &count);
 
-			ck_assert_msg(validate(out, count) == 0, "instrumented %s (set %u) fails spirv-val", shaders[k],
-				      set);
-			ck_assert_int_eq(count_op(out, count, 5056 /* OpReadClockKHR */),
-					 1 + count_op(orig, size / 4, 253 /* OpReturn, one per return */));
+			ck_assert_msg(validate(out, count) == 0, "instrumented %s (set %u, counts %d) fails spirv-val",
+				      shaders[k], set, counts);
+			ck_assert_int_eq(count_op(out, count, 5056 /* OpReadClockKHR */), 1 + returns);
+			/* per return: ~start and end, and with the counts x | y << 32 and z */
+			ck_assert_int_eq(count_op(out, count, 239 /* OpAtomicUMax */) - count_op(orig, size / 4, 239),
+					 (counts ? 4 : 2) * returns);
 			ck_assert_int_ge(out[1], 0x00010300u);
 			/* the module's own WorkgroupId (workgroup_spv15.spv has one) is reused, not doubled */
-			ck_assert_int_eq(count_workgroup_id(out, count), 1);
+			ck_assert_int_eq(count_builtin(out, count, 26), 1);
+			/* NumWorkgroups only with the counts (costly to every dispatch), reused where declared */
+			int own = count_builtin(orig, size / 4, 24);
+			ck_assert_int_eq(count_builtin(out, count, 24), counts ? (own ? own : 1) : own);
 			free(out);
 		}
 		free(orig);
@@ -131,7 +139,7 @@ END_TEST
 START_TEST(broken_rewrite_fails_validation)
 {
 	size_t count = 0;
-	uint32_t *out = instrument_file(shaders[0], 1, &count);
+	uint32_t *out = instrument_file(shaders[0], 1, true, &count);
 
 	/* Drop the Int64Atomics capability: the 64-bit atomics become invalid. */
 	for (size_t i = 5; i < count; i += out[i] >> 16) {
@@ -149,8 +157,8 @@ START_TEST(instrumenting_twice_reuses_types)
 {
 	/* The second pass finds the first pass's uint64, bool and pointer and must reuse them. */
 	size_t count = 0;
-	uint32_t *once = instrument_file(shaders[0], 1, &count);
-	struct hesper_clock_target t = {.entry = "main", .set = 2, .binding = 0};
+	uint32_t *once = instrument_file(shaders[0], 1, true, &count);
+	struct hesper_clock_target t = {.entry = "main", .set = 2, .binding = 0, .group_counts = true};
 	uint32_t *twice = NULL;
 	size_t twice_count = 0;
 	const char *why = NULL;
