@@ -432,6 +432,27 @@ find_setting(struct span name)
 	return NULL;
 }
 
+/*
+ * A setting that is one of two words, @off then @on: sets *@out (true for @on); 0, or -1
+ * with the error line on @err.
+ */
+static int
+apply_switch(const struct setting *set, struct span v, struct span raw, const char *off, const char *on, bool *out,
+	     FILE *err)
+{
+	const char *const words[] = { off, on };
+	int i = word_index(v, words, 2);
+	char expected[64];
+
+	if (i >= 0) {
+		*out = i == 1;
+		return 0;
+	}
+	snprintf(expected, sizeof expected, "%s or %s", on, off);
+	reject_value(err, set->name, raw, expected);
+	return -1;
+}
+
 static int
 apply_value(struct hesper_settings *s, const struct setting *set, const char *value, FILE *err)
 {
@@ -467,26 +488,10 @@ apply_value(struct hesper_settings *s, const struct setting *set, const char *va
 		reject_value(err, set->name, raw, "auto, wait or host");
 		return -1;
 	}
-	case SETTING_INDIRECT: {
-		static const char *const ways[] = { "off", "read" };
-		int i = word_index(v, ways, 2);
-		if (i >= 0) {
-			s->indirect_args = i == 1;
-			return 0;
-		}
-		reject_value(err, set->name, raw, "read or off");
-		return -1;
-	}
-	case SETTING_CLOCK_ISOLATED: {
-		static const char *const ways[] = { "span", "barriers" };
-		int i = word_index(v, ways, 2);
-		if (i >= 0) {
-			s->clock_isolated = i == 1;
-			return 0;
-		}
-		reject_value(err, set->name, raw, "barriers or span");
-		return -1;
-	}
+	case SETTING_INDIRECT:
+		return apply_switch(set, v, raw, "off", "read", &s->indirect_args, err);
+	case SETTING_CLOCK_ISOLATED:
+		return apply_switch(set, v, raw, "span", "barriers", &s->clock_isolated, err);
 	case SETTING_TRACE_ALL:
 	case SETTING_DISABLE:
 		if (parse_bool(v, &b)) {

@@ -99,32 +99,23 @@ START_TEST(apply_copy_forms)
 }
 END_TEST
 
-START_TEST(apply_indirect_forms)
+/* A two-word setting: @off and @on (the default) set @field, anything else is refused naming both. */
+#define ASSERT_SWITCH(name, field, off, on, bad, expected)                                        \
+	do {                                                                                      \
+		struct hesper_settings s_;                                                        \
+		hesper_settings_default(&s_);                                                     \
+		ck_assert(s_.field);                                                              \
+		assert_accepted(name, off, &s_);                                                  \
+		ck_assert(!s_.field);                                                             \
+		assert_accepted(name, on, &s_);                                                   \
+		ck_assert(s_.field);                                                              \
+		assert_rejected(name, bad, "hesper: ignoring " name "='" bad "': expected " expected "\n"); \
+	} while (0)
+
+START_TEST(apply_switch_forms)
 {
-	struct hesper_settings s;
-
-	hesper_settings_default(&s);
-	ck_assert(s.indirect_args);
-	assert_accepted("HESPER_INDIRECT", " Off", &s);
-	ck_assert(!s.indirect_args);
-	assert_accepted("HESPER_INDIRECT", "read", &s);
-	ck_assert(s.indirect_args);
-	assert_rejected("HESPER_INDIRECT", "1", "hesper: ignoring HESPER_INDIRECT='1': expected read or off\n");
-}
-END_TEST
-
-START_TEST(apply_clock_isolated_forms)
-{
-	struct hesper_settings s;
-
-	hesper_settings_default(&s);
-	ck_assert(s.clock_isolated);
-	assert_accepted("HESPER_CLOCK_ISOLATED", "SPAN ", &s);
-	ck_assert(!s.clock_isolated);
-	assert_accepted("HESPER_CLOCK_ISOLATED", "barriers", &s);
-	ck_assert(s.clock_isolated);
-	assert_rejected("HESPER_CLOCK_ISOLATED", "clock",
-			"hesper: ignoring HESPER_CLOCK_ISOLATED='clock': expected barriers or span\n");
+	ASSERT_SWITCH("HESPER_INDIRECT", indirect_args, " Off", "read", "1", "read or off");
+	ASSERT_SWITCH("HESPER_CLOCK_ISOLATED", clock_isolated, "SPAN ", "barriers", "clock", "barriers or span");
 }
 END_TEST
 
@@ -465,8 +456,7 @@ settings_suite(void)
 	tc = tcase_create("hesper_settings_apply");
 	tcase_add_test(tc, apply_mode_forms);
 	tcase_add_test(tc, apply_copy_forms);
-	tcase_add_test(tc, apply_indirect_forms);
-	tcase_add_test(tc, apply_clock_isolated_forms);
+	tcase_add_test(tc, apply_switch_forms);
 	tcase_add_test(tc, apply_number_forms);
 	tcase_add_test(tc, apply_disable_forms);
 	tcase_add_test(tc, apply_report_is_left_to_the_sinks);
