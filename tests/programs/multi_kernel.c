@@ -57,6 +57,7 @@ struct app {
 	bool saxpy_named;
 	double busy_ns_sum;
 	uint32_t busy_timed;
+	uint32_t isolated; /* dispatches run with a compute barrier right before and right after them */
 };
 
 /* Bit pattern of @f for a push constant. */
@@ -240,6 +241,8 @@ static uint32_t run(struct app *a)
 		collect_busy(a, 0);
 	}
 	dispatches += MAIN_SUBMITS * (1 + SAXPY_PER_MAIN + (GROUPS / REDUCE_CHUNK - 1) + SCALE_PER_MAIN + 1);
+	/* Each rec_* ends with a barrier: every dispatch but a command buffer's first is isolated. */
+	a->isolated += MAIN_SUBMITS * (SAXPY_PER_MAIN + (GROUPS / REDUCE_CHUNK - 1) + SCALE_PER_MAIN + 1);
 
 	/* One vkQueueSubmit, two batches. */
 	vkc_begin(cb_b, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
@@ -259,6 +262,7 @@ static uint32_t run(struct app *a)
 	vkc_wait_fence(&a->vk, fence);
 	collect_busy(a, 1);
 	dispatches += 4;
+	a->isolated += 2; /* cb_b's saxpy, cb_c's busy */
 
 	/* One batch, two command buffers. */
 	vkc_begin(cb_d, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
@@ -275,6 +279,7 @@ static uint32_t run(struct app *a)
 	VKC_CHECK(vkQueueSubmit(a->vk.queue, 1, &one_batch, fence));
 	vkc_wait_fence(&a->vk, fence);
 	dispatches += 3;
+	a->isolated += 1; /* cb_d's second fill */
 
 	vkDestroyFence(a->vk.device, fence, NULL);
 	VkCommandBuffer all[] = { main_cb, cb_b, cb_c, cb_d, cb_e };
@@ -348,6 +353,7 @@ int main(void)
 	vkc_truth_kernel("reduce_g.spv", "reduce.comp", NULL, true, MAIN_SUBMITS * (GROUPS / REDUCE_CHUNK - 1) + 1, -1);
 	vkc_truth_kernel("busy.spv", "busy.comp", NULL, false, MAIN_SUBMITS + 1, a.busy_ns_sum / a.busy_timed);
 	vkc_truth_kernel("scale.spv", "scale.comp", NULL, false, MAIN_SUBMITS * SCALE_PER_MAIN + 1, -1);
+	vkc_truth_isolated(a.isolated);
 	vkc_truth_end(!vkc_provoke_validation());
 
 	printf("multi_kernel: %u dispatches, %s\n", dispatches, errors ? "WRONG RESULTS" : "results ok");

@@ -732,11 +732,15 @@ static void truth_string(const char *s)
 		truth_append("null");
 }
 
+/* vkc_truth_isolated's count, or -1 when not given. */
+static int64_t truth_isolated = -1;
+
 void vkc_truth_begin(const char *program)
 {
 	truth_len = 0;
 	truth_kernels = 0;
 	truth_regions = 0;
+	truth_isolated = -1;
 	truth_append("{\"program\":");
 	truth_string(program);
 	truth_append(",\"kernels\":[");
@@ -768,9 +772,17 @@ void vkc_truth_region(const char *name, uint64_t count)
 	truth_append(",\"count\":%llu}", (unsigned long long)count);
 }
 
+void vkc_truth_isolated(uint64_t count)
+{
+	truth_isolated = (int64_t)count;
+}
+
 void vkc_truth_end(bool validation_expected_clean)
 {
-	truth_append("],\"validation_expected_clean\":%s}", validation_expected_clean ? "true" : "false");
+	truth_append("]");
+	if (truth_isolated >= 0)
+		truth_append(",\"isolated\":%lld", (long long)truth_isolated);
+	truth_append(",\"validation_expected_clean\":%s}", validation_expected_clean ? "true" : "false");
 	printf("HESPER-TRUTH %s\n", truth_line);
 	fflush(stdout);
 }

@@ -195,6 +195,8 @@ void vkc_truth_begin(const char *program);
 void vkc_truth_kernel(const char *spv, const char *source, const char *debug_name, bool source_named, uint64_t count,
 		      double own_mean_ns);
 void vkc_truth_region(const char *name, uint64_t count);
+/* Optional: how many dispatches ran with a compute barrier right before and after them. */
+void vkc_truth_isolated(uint64_t count);
 void vkc_truth_end(bool validation_expected_clean);
 
 /*
