@@ -16,7 +16,7 @@ Cases:
              1280x900 screenshot is a PNG of that size that is not one flat colour.
   tool       `hesper -- program`: reports written, exit status and signals passed through,
              one-line errors for bad options; `hesper report` reprints the run's own table.
-  diff       multi_kernel with the busy kernel 2x slower: `hesper diff` exits 1 and names it;
+  diff       multi_kernel with the busy kernel 4x slower: `hesper diff` exits 1 and names it;
              two runs of the same program with a generous threshold: exit 0.
   merge      three runs merged: per-kernel counts add up exactly, one process per run in the
              JSON and in the merged trace (distinct pids, also for a file given twice).
@@ -388,9 +388,9 @@ def busy_kernel(summary):
 
 
 def diff_runs(c, args, env, workdir, attempt):
-    """Runs multi_kernel as a (busy 2500), b (busy 5000) and a2 (2500); returns the files, or None."""
+    """Runs multi_kernel as a (busy 2500), b (busy 10000) and a2 (2500); returns the files, or None."""
     files = {}
-    for label, iters in (("a", 2500), ("b", 5000), ("a2", 2500)):
+    for label, iters in (("a", 2500), ("b", 10000), ("a2", 2500)):
         prefix = os.path.join(workdir, f"{label}-{attempt}")
         rc, _, err = run([args.tool, "--lib", args.hesper, "-o", prefix, "--format", "json", "--",
                           program(args, "multi_kernel")],
@@ -403,9 +403,10 @@ def diff_runs(c, args, env, workdir, attempt):
 
 def case_diff(c, args, env, workdir):
     tool = args.tool
-    # lavapipe runs on the CPU: a busy machine can blur a 2x slowdown in one run, so the
-    # runs are repeated (at most 3 times) until the summaries themselves show it.
-    for attempt in range(3):
+    # lavapipe runs on the CPU: a busy machine blurs a slowdown in one run (a planted 2x
+    # read 1.08-1.42x on a loaded 2-core machine), so it is 4x, and the runs are repeated
+    # (at most 4 times) until the summaries themselves show it.
+    for attempt in range(4):
         files = diff_runs(c, args, env, workdir, attempt)
         if not files:
             return
@@ -414,10 +415,10 @@ def case_diff(c, args, env, workdir):
             return
         busy = busy_kernel(a)
         ratio = kernel_rows(b)[busy]["mean_ns"] / kernel_rows(a)[busy]["mean_ns"]
-        if 1.5 < ratio < 2.6:
+        if 2.5 < ratio < 6.5:
             break
-        print(f"attempt {attempt + 1}: {busy}'s mean grew {ratio:.2f}x, not ~2x (machine busy?); again")
-    c.check(1.5 < ratio < 2.6, f"the planted slowdown is real: {busy}'s mean grew {ratio:.2f}x")
+        print(f"attempt {attempt + 1}: {busy}'s mean grew {ratio:.2f}x, not ~4x (machine busy?); again")
+    c.check(2.5 < ratio < 6.5, f"the planted slowdown is real: {busy}'s mean grew {ratio:.2f}x")
 
     rc, out, err = run([tool, "diff", files["a"], files["b"]], tool_env(env), workdir)
     c.check(rc == 1, "hesper diff A B exits 1 (a regression)", f"rc={rc}\n{out}\n{err}")
