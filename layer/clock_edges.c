@@ -64,13 +64,14 @@ void hesper_clock_edge_close(struct hesper_recording *rec, VkCommandBuffer cb)
 	if (rec->open_edge == HESPER_NO_QUERY || !rec->dispatch_count)
 		return;
 	struct hesper_dispatch_record *last = &rec->dispatches[rec->dispatch_count - 1];
-	/* the query right after the last dispatch's opening one: nothing took a query since */
-	uint32_t expected = last->end + 2 * (last->repeat - 1) + 1;
-	if (!last->clock || last->closed || last->end == HESPER_NO_QUERY || rec->open_edge != expected - 1)
+	/* open_edge is the run's last dispatch's opening query (record_hooks.c) */
+	if (!last->clock || last->closed || last->end == HESPER_NO_QUERY ||
+	    rec->open_edge != last->end + 2 * (last->repeat - 1))
 		return;
 	uint32_t q = hesper_recording_take(rec, cb, 1);
 	if (q == HESPER_NO_QUERY)
 		return;
 	write_edge(rec, cb, q);
-	last->closed = q == expected;
+	/* the query right after the opening one: nothing took a query since */
+	last->closed = q == rec->open_edge + 1;
 }

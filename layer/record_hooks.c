@@ -148,7 +148,8 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 	next->repeat = 1;
 	next->dropped = dropped;
 	next->closed = 0;
-	/* A barrier next closes this clock dispatch's pair when it was kept (dispatch_end). */
+	/* Work now: a barrier next closes this clock dispatch's pair when it was kept (below). */
+	rec->after_compute_barrier = false;
 	rec->open_edge = HESPER_NO_QUERY;
 	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], next)) {
 		rec->dispatches[rec->dispatch_count - 1].repeat++;
@@ -239,66 +240,49 @@ static void note_last_command(struct hesper_command_buffer *s, uint32_t last_end
 	if (s && s->rec) {
 		s->rec->last_end = last_end;
 		s->rec->after_program_top = program_top;
-		s->rec->after_compute_barrier = false;
-		s->rec->open_edge = HESPER_NO_QUERY;
-	}
-}
-
-/* Where the last command left clock mode's barrier timestamps (clock_edges.h). */
-struct edge_state {
-	bool after_compute_barrier;
-	uint32_t open_edge;
-};
-
-static struct edge_state save_edges(const struct hesper_command_buffer *s)
-{
-	if (!s || !s->rec)
-		return (struct edge_state){false, HESPER_NO_QUERY};
-	return (struct edge_state){s->rec->after_compute_barrier, s->rec->open_edge};
-}
-
-static void restore_edges(struct hesper_command_buffer *s, struct edge_state e)
-{
-	if (s && s->rec) {
-		s->rec->after_compute_barrier = e.after_compute_barrier;
-		s->rec->open_edge = e.open_edge;
 	}
 }
 
 /* Writes the closing timestamp @end taken by dispatch_begin (HESPER_NO_QUERY: untimed). */
 static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t end)
 {
-	/* a clock dispatch opened by a barrier timestamp stays open for the next barrier */
-	struct edge_state edges = {false, s->rec ? s->rec->open_edge : HESPER_NO_QUERY};
 	if (end != HESPER_NO_QUERY)
 		hesper_recording_write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, end);
 	note_last_command(s, end, false);
-	restore_edges(s, edges);
-}
-
-/* Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS). */
-static void busy_again(struct hesper_command_buffer *s)
-{
-	note_last_command(s, HESPER_NO_QUERY, false);
 }
 
 /*
- * The hooks of HESPER_WORK_COMMANDS and HESPER_STAMP_COMMANDS: note the command, call
- * down. The program's own timestamps run no work between a dispatch and a barrier: clock
- * mode's barrier timestamps stay where they were across them.
+ * Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS):
+ * the next timed dispatch opens its own pair, and no clock dispatch is isolated across it.
  */
-#define HESPER_UNTIMED_HOOK(name, params, args, program_top, keeps_edges)     \
+static void busy_again(struct hesper_command_buffer *s)
+{
+	note_last_command(s, HESPER_NO_QUERY, false);
+	if (s && s->rec) {
+		s->rec->after_compute_barrier = false;
+		s->rec->open_edge = HESPER_NO_QUERY;
+	}
+}
+
+/*
+ * The hooks of HESPER_WORK_COMMANDS (busy again) and HESPER_STAMP_COMMANDS: note the
+ * command, call down. The program's own timestamps run no work between a dispatch and a
+ * barrier: clock mode's barrier timestamps stay where they were across them.
+ */
+#define HESPER_WORK_HOOK(name, params, args)                                  \
 	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
 	{                                                                     \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
-		struct edge_state edges_ = save_edges(state_);                \
-		note_last_command(state_, HESPER_NO_QUERY, program_top);      \
-		if (keeps_edges)                                              \
-			restore_edges(state_, edges_);                        \
+		busy_again(state_);                                           \
 		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
 	}
-#define HESPER_WORK_HOOK(name, params, args) HESPER_UNTIMED_HOOK(name, params, args, false, false)
-#define HESPER_STAMP_HOOK(name, params, args, top) HESPER_UNTIMED_HOOK(name, params, args, top, true)
+#define HESPER_STAMP_HOOK(name, params, args, program_top)                    \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
+	{                                                                     \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
+		note_last_command(state_, HESPER_NO_QUERY, program_top);      \
+		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
+	}
 HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
 HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 
@@ -316,10 +300,12 @@ HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute); \
 		if (compute_)                                                                 \
 			hesper_clock_edge_close(state_->rec, cb);                             \
-		struct edge_state edges_ = save_edges(state_);                                \
 		note_last_command(state_, HESPER_NO_QUERY, false);                            \
 		dev_->next.name args;                                                         \
-		restore_edges(state_, compute_ ? (struct edge_state){true, HESPER_NO_QUERY} : edges_); \
+		if (compute_) {                                                               \
+			state_->rec->after_compute_barrier = true;                            \
+			state_->rec->open_edge = HESPER_NO_QUERY;                             \
+		}                                                                             \
 	}
 HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 
