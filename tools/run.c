@@ -23,7 +23,7 @@
 #ifndef HESPER_LIB_FROM_BINDIR
 #define HESPER_LIB_FROM_BINDIR "../lib/hesper/libhesper.so"
 #endif
-#define BUILD_TREE_LIB "../shim/libhesper.so"
+#define BUILD_TREE_LIB "../layer/libhesper.so"
 #define DEFAULT_PREFIX "hesper-%p"
 #define DEFAULT_FORMATS "text,json"
 #define SPEC_MAX 8192

@@ -1,0 +1,324 @@
+/*
+ * Clock mode at run time (see clock.h): pipeline layouts with Hesper's set appended,
+ * instrumented compute pipelines, the chunk buffers of clock slots and binding a slot
+ * before each dispatch, and turning device-clock values into timestamp ticks.
+ *
+ * A slot holds (~earliest start, latest end): both folded with atomicMax, so an unused
+ * slot is all zeros and one vkCmdFillBuffer after each run's copy readies a chunk for the
+ * next run (copies.c).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "state/state.h"
+#include "spirv_clock.h"
+
+uint32_t hesper_clock_chunk_words(const struct hesper_device *dev)
+{
+	return HESPER_CLOCK_CHUNK_SLOTS * (dev->clock_mode->stride / 8);
+}
+
+uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t queries, uint32_t slot)
+{
+	return queries + (slot / HESPER_CLOCK_CHUNK_SLOTS) * hesper_clock_chunk_words(dev) +
+	       (slot % HESPER_CLOCK_CHUNK_SLOTS) * (dev->clock_mode->stride / 8);
+}
+
+/* The signed distance from @from to @to on a clock of width @mask. */
+static double clock_distance(uint64_t from, uint64_t to, uint64_t mask)
+{
+	uint64_t d = (to - from) & mask;
+	return d > mask / 2 ? -(double)((from - to) & mask) : (double)d;
+}
+
+uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock, uint64_t anchor)
+{
+	const struct hesper_clock_calibration *cal = &dev->clock_mode->cal;
+	/* the clock's reading at @anchor, by the calibration */
+	double since = ((double)anchor - cal->ts0) / cal->ts_per_clock;
+	uint64_t at_anchor = cal->clock0 + (uint64_t)(int64_t)llround(since);
+	double ts = (double)anchor + clock_distance(at_anchor & cal->mask, clock & cal->mask, cal->mask) * cal->ts_per_clock;
+	return ts <= 0 ? 0 : (uint64_t)llround(ts);
+}
+
+/* A memory type for chunks: host visible and coherent, device local where it can be. */
+static uint32_t chunk_memory_type(const struct hesper_device *dev, uint32_t allowed)
+{
+	const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	const VkMemoryPropertyFlags wanted[] = {host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host};
+	for (size_t w = 0; w < 2; w++)
+		for (uint32_t i = 0; i < dev->memory.memoryTypeCount; i++)
+			if ((allowed & (1u << i)) && (dev->memory.memoryTypes[i].propertyFlags & wanted[w]) == wanted[w])
+				return i;
+	return UINT32_MAX;
+}
+
+void hesper_clock_chunk_free(struct hesper_device *dev, struct hesper_clock_chunk *c)
+{
+	VkDevice d = dev->handle;
+	if (c->pool)
+		dev->next.DestroyDescriptorPool(d, c->pool, NULL);
+	if (c->memory) {
+		if (c->mapped)
+			dev->next.UnmapMemory(d, c->memory);
+		dev->next.FreeMemory(d, c->memory, NULL);
+	}
+	if (c->buffer)
+		dev->next.DestroyBuffer(d, c->buffer, NULL);
+	free(c);
+}
+
+struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
+{
+	struct hesper_clock_device *cd = dev->clock_mode;
+	struct hesper_clock_chunk *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	VkDevice d = dev->handle;
+	VkDeviceSize size = (VkDeviceSize)HESPER_CLOCK_CHUNK_SLOTS * cd->stride;
+	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
+				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+					  VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+	if (dev->next.CreateBuffer(d, &bi, NULL, &c->buffer) != VK_SUCCESS) {
+		c->buffer = VK_NULL_HANDLE;
+		goto fail;
+	}
+	VkMemoryRequirements req;
+	dev->next.GetBufferMemoryRequirements(d, c->buffer, &req);
+	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+				   .memoryTypeIndex = chunk_memory_type(dev, req.memoryTypeBits)};
+	if (ai.memoryTypeIndex == UINT32_MAX || dev->next.AllocateMemory(d, &ai, NULL, &c->memory) != VK_SUCCESS) {
+		c->memory = VK_NULL_HANDLE;
+		goto fail;
+	}
+	if (dev->next.BindBufferMemory(d, c->buffer, c->memory, 0) != VK_SUCCESS ||
+	    dev->next.MapMemory(d, c->memory, 0, VK_WHOLE_SIZE, 0, &c->mapped) != VK_SUCCESS)
+		goto fail;
+	memset(c->mapped, 0, (size_t)size);
+	VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .descriptorCount = 1};
+	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
+					 .poolSizeCount = 1, .pPoolSizes = &ps};
+	if (dev->next.CreateDescriptorPool(d, &pi, NULL, &c->pool) != VK_SUCCESS) {
+		c->pool = VK_NULL_HANDLE;
+		goto fail;
+	}
+	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+					  .descriptorPool = c->pool, .descriptorSetCount = 1,
+					  .pSetLayouts = &cd->set_layout};
+	if (dev->next.AllocateDescriptorSets(d, &si, &c->set) != VK_SUCCESS)
+		goto fail;
+	/* Descriptor sets are dispatchable-free handles: no loader data needed. */
+	VkDescriptorBufferInfo buf = {.buffer = c->buffer, .offset = 0, .range = 8 * HESPER_CLOCK_SLOT_WORDS};
+	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
+				  .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+				  .pBufferInfo = &buf};
+	dev->next.UpdateDescriptorSets(d, 1, &w, 0, NULL);
+	return c;
+fail:
+	hesper_clock_chunk_free(dev, c);
+	return NULL;
+}
+
+/* A chunk from @dev's free list, or a new one. */
+static struct hesper_clock_chunk *take_chunk(struct hesper_device *dev)
+{
+	struct hesper_clock_device *cd = dev->clock_mode;
+	pthread_mutex_lock(&dev->lock);
+	struct hesper_clock_chunk *c = cd->free_chunks;
+	if (c)
+		cd->free_chunks = c->next_free;
+	pthread_mutex_unlock(&dev->lock);
+	return c ? c : hesper_clock_chunk_new(dev);
+}
+
+void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_slots *slots)
+{
+	for (uint32_t i = 0; i < slots->chunk_count; i++) {
+		struct hesper_clock_chunk *c = slots->chunks[i];
+		/*
+		 * Every run was harvested: nothing on the GPU touches it any more. Each run's copy
+		 * cleared its slots already; the slots used are cleared again for a run that had
+		 * none (a failed submission), and only those: the memory may sit across PCIe.
+		 */
+		uint32_t used = slots->used - i * HESPER_CLOCK_CHUNK_SLOTS;
+		if (used > HESPER_CLOCK_CHUNK_SLOTS)
+			used = HESPER_CLOCK_CHUNK_SLOTS;
+		memset(c->mapped, 0, (size_t)used * dev->clock_mode->stride);
+		pthread_mutex_lock(&dev->lock);
+		c->next_free = dev->clock_mode->free_chunks;
+		dev->clock_mode->free_chunks = c;
+		pthread_mutex_unlock(&dev->lock);
+	}
+	free(slots->chunks);
+	slots->chunks = NULL;
+	slots->chunk_count = slots->chunk_capacity = 0;
+}
+
+void hesper_clock_bind_sink(struct hesper_device *dev, VkCommandBuffer cb, VkPipelineLayout layout, uint32_t set)
+{
+	uint32_t offset = 0;
+	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1,
+					&dev->clock_mode->sink->set, 1, &offset);
+}
+
+uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_slots *slots, VkCommandBuffer cb,
+				VkPipelineLayout layout, uint32_t set)
+{
+	if (slots->used % HESPER_CLOCK_CHUNK_SLOTS == 0) {
+		/* the last chunk is full (or there is none) */
+		struct hesper_clock_chunk *c = NULL;
+		if (slots->used / HESPER_CLOCK_CHUNK_SLOTS >= 4096 ||
+		    !hesper_reserve_one((void **)&slots->chunks, slots->chunk_count,
+					&slots->chunk_capacity, sizeof(*slots->chunks)) ||
+		    !(c = take_chunk(dev))) {
+			hesper_clock_bind_sink(dev, cb, layout, set);
+			return UINT32_MAX;
+		}
+		slots->chunks[slots->chunk_count++] = c;
+		slots->words = slots->chunk_count * hesper_clock_chunk_words(dev);
+	}
+	uint32_t slot = slots->used++;
+	struct hesper_clock_chunk *c = slots->chunks[slot / HESPER_CLOCK_CHUNK_SLOTS];
+	uint32_t offset = (slot % HESPER_CLOCK_CHUNK_SLOTS) * dev->clock_mode->stride;
+	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &c->set, 1, &offset);
+	return slot;
+}
+
+/* What Hesper knows of a pipeline layout in clock mode (struct hesper_device.layouts). */
+struct clock_layout {
+	uint32_t set;                       /* Hesper's set index, or UINT32_MAX */
+	const char *why;                    /* when UINT32_MAX: why not */
+};
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
+							   const VkAllocationCallbacks *allocator,
+							   VkPipelineLayout *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	struct hesper_clock_device *cd = dev->clock_mode;
+	if (!cd)
+		return dev->next.CreatePipelineLayout(device, info, allocator, out);
+	struct clock_layout *l = malloc(sizeof(*l));
+	uint32_t n = info->setLayoutCount;
+	VkResult result = VK_ERROR_UNKNOWN;
+	if (l && n + 1 <= cd->max_sets) {
+		VkDescriptorSetLayout *sets = malloc((n + 1) * sizeof(*sets));
+		if (sets) {
+			for (uint32_t i = 0; i < n; i++)
+				sets[i] = info->pSetLayouts[i];
+			sets[n] = cd->set_layout;
+			VkPipelineLayoutCreateInfo changed = *info;
+			changed.setLayoutCount = n + 1;
+			changed.pSetLayouts = sets;
+			result = dev->next.CreatePipelineLayout(device, &changed, allocator, out);
+			free(sets);
+		}
+		*l = (struct clock_layout){.set = n};
+	} else if (l) {
+		*l = (struct clock_layout){.set = UINT32_MAX, .why = "no free descriptor set in the pipeline layout"};
+	}
+	if (result != VK_SUCCESS) {
+		if (l && l->set != UINT32_MAX)
+			*l = (struct clock_layout){.set = UINT32_MAX,
+						   .why = "the layout with Hesper's set could not be made"};
+		result = dev->next.CreatePipelineLayout(device, info, allocator, out);
+	}
+	if (result != VK_SUCCESS || !l || hesper_map_put(&dev->layouts, (uint64_t)*out, l) != 0)
+		free(l);
+	return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
+							const VkAllocationCallbacks *allocator)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	if (layout)
+		free(hesper_map_remove(&dev->layouts, (uint64_t)layout));
+	dev->next.DestroyPipelineLayout(device, layout, allocator);
+}
+
+static int free_layout(void *value, void *ctx)
+{
+	(void)ctx;
+	free(value);
+	return 1;
+}
+
+void hesper_clock_release_layouts(struct hesper_device *dev)
+{
+	hesper_map_remove_if(&dev->layouts, free_layout, NULL);
+}
+
+/* Hesper's set index in @layout, or UINT32_MAX with *@why. */
+static uint32_t layout_set(struct hesper_device *dev, VkPipelineLayout layout, const char **why)
+{
+	struct clock_layout *l = hesper_map_get(&dev->layouts, (uint64_t)layout);
+	if (!l) {
+		*why = "a pipeline layout made before clock mode was ready";
+		return UINT32_MAX;
+	}
+	*why = l->why;
+	return l->set;
+}
+
+/*
+ * One instrumented copy of pipeline @info at Hesper's set @set, with work group (0, 0, 0)
+ * folding in its group counts when @group_counts; NULL and the pipeline in *@out, or why not.
+ */
+static const char *create_instrumented(struct hesper_device *dev, VkPipelineCache cache,
+				       const VkComputePipelineCreateInfo *info, const void *code, size_t size,
+				       const VkAllocationCallbacks *allocator, uint32_t set, bool group_counts,
+				       VkPipeline *out)
+{
+	uint32_t *words = NULL;
+	size_t count = 0;
+	const char *why = NULL;
+	struct hesper_clock_target target = {.entry = info->stage.pName ? info->stage.pName : "main",
+					     .set = set, .binding = 0, .group_counts = group_counts};
+	*out = VK_NULL_HANDLE;
+	if (hesper_spirv_clock_instrument(code, size, &target, &words, &count, &why) != 0)
+		return why;
+	VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = count * 4,
+				       .pCode = words};
+	VkShaderModule module = VK_NULL_HANDLE;
+	why = "the instrumented shader module was refused";
+	if (dev->next.CreateShaderModule(dev->handle, &mi, NULL, &module) == VK_SUCCESS) {
+		VkComputePipelineCreateInfo changed = *info;
+		changed.stage.module = module;
+		if (changed.basePipelineIndex >= 0) {
+			/* made one at a time: a base given by index is not there */
+			changed.flags &= ~(VkPipelineCreateFlags)VK_PIPELINE_CREATE_DERIVATIVE_BIT;
+			changed.basePipelineIndex = -1;
+		}
+		VkResult r = dev->next.CreateComputePipelines(dev->handle, cache, 1, &changed, allocator, out);
+		why = r == VK_SUCCESS ? NULL : "the instrumented pipeline was refused";
+		if (r != VK_SUCCESS)
+			*out = VK_NULL_HANDLE;
+		dev->next.DestroyShaderModule(dev->handle, module, NULL);
+	}
+	free(words);
+	return why;
+}
+
+const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
+					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
+					 const VkAllocationCallbacks *allocator, VkPipeline *out, uint32_t *set,
+					 VkPipeline *counting)
+{
+	const char *why = NULL;
+	*counting = VK_NULL_HANDLE;
+	uint32_t hesper_set = layout_set(dev, info->layout, &why);
+	if (hesper_set == UINT32_MAX)
+		return why;
+	*set = hesper_set;
+	if (!code)
+		return "its shader module was given inline or by identifier";
+	why = create_instrumented(dev, cache, info, code, size, allocator, hesper_set, false, out);
+	/* Without its twin, the pipeline's indirect dispatches keep unknown counts (clock.h). */
+	if (!why && create_instrumented(dev, cache, info, code, size, NULL, hesper_set, true, counting))
+		*counting = VK_NULL_HANDLE;
+	return why;
+}

@@ -1,0 +1,154 @@
+/*
+ * Clock mode, the face of clock/: HESPER_MODE=clock times dispatches from inside the
+ * kernel with the device clock (VK_KHR_shader_clock), with no timestamp and no barrier
+ * between dispatches. Each instrumented dispatch gets a slot in a chunk buffer of its
+ * recording, bound at an extra descriptor set Hesper appends to every pipeline layout
+ * (docs/timing.md). The SPIR-V rewrite (spirv_clock.h) and the runtime (clock.c, the
+ * device's side in clock_device.c) are behind this header. Calls state/ only.
+ */
+#ifndef HESPER_CLOCK_H
+#define HESPER_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+#include "spirv_clock.h"
+
+struct hesper_device;
+struct hesper_instance;
+
+/* Slots per chunk buffer (one descriptor set each). */
+#define HESPER_CLOCK_CHUNK_SLOTS 1024u
+
+/* A buffer of clock slots with its descriptor set; recycled per device. */
+struct hesper_clock_chunk {
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	void *mapped;
+	VkDescriptorPool pool;
+	VkDescriptorSet set;
+	struct hesper_clock_chunk *next_free;
+};
+
+/* A recording's clock slots: the chunks it took, the slots it used, and the result words per run they need. */
+struct hesper_clock_slots {
+	struct hesper_clock_chunk **chunks;
+	size_t chunk_count, chunk_capacity;
+	uint32_t used;
+	uint32_t words;
+};
+
+/*
+ * Device clock ticks to timestamp ticks: ts = ts0 + (clock - clock0) * ts_per_clock, the
+ * clock difference taken modulo its width (lavapipe's device clock is 32 bits of
+ * nanoseconds: it wraps every 4.3 s).
+ */
+struct hesper_clock_calibration {
+	uint64_t mask;                      /* the clock's width: 2^32 - 1 or all ones */
+	uint64_t clock0;
+	double ts0;
+	double ts_per_clock;
+	double error_ns;                    /* bound of the mapping's error at calibration */
+};
+
+/* A device's clock-mode state (struct hesper_device.clock_mode). */
+struct hesper_clock_device {
+	VkDescriptorSetLayout set_layout;   /* one STORAGE_BUFFER_DYNAMIC binding, compute */
+	VkDescriptorSetLayout empty_layout; /* padding */
+	uint32_t stride;                    /* bytes between slots: HESPER_CLOCK_SLOT_WORDS words, aligned */
+	uint32_t max_sets;
+	struct hesper_clock_calibration cal;
+	struct hesper_clock_chunk *sink;    /* bound where a slot cannot be had; never read */
+	struct hesper_clock_chunk *free_chunks;
+	uint32_t memory_type;
+};
+
+/* The words one chunk takes in a run's result slots. */
+uint32_t hesper_clock_chunk_words(const struct hesper_device *dev);
+
+/* What Hesper adds to vkCreateDevice for clock mode; kept alive across the call. */
+struct hesper_clock_create {
+	VkDeviceCreateInfo info;
+	VkPhysicalDeviceFeatures features;
+	VkPhysicalDeviceShaderClockFeaturesKHR clock;
+	VkPhysicalDeviceShaderAtomicInt64Features atomics;
+	VkBool32 *flipped[4];               /* the program's switches set for the call */
+	VkBool32 saved[4];
+	uint32_t flipped_count;
+	const char **names;
+	const char *local_names[64];
+};
+
+/*
+ * Fills @c with @info changed to enable shaderDeviceClock, shaderInt64 and
+ * shaderBufferInt64Atomics (and VK_KHR_shader_clock) when @physical has them all and
+ * runs Vulkan 1.2 or later. Returns NULL and sets c->info (the changed info), or the
+ * reason clock mode cannot run on this device (c->info is then a copy of @info).
+ */
+const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDevice physical,
+				      const VkDeviceCreateInfo *info, struct hesper_clock_create *c);
+
+/* Restores the program's switches changed by hesper_clock_create_begin and frees @c's memory. */
+void hesper_clock_create_end(struct hesper_clock_create *c);
+
+/*
+ * Readies clock mode on @dev, created with the features above: its descriptor set
+ * layouts, the sink chunk, and the calibration of the device clock against the
+ * timestamps of one of its queues (Hesper's own dispatches, before the
+ * program has the device; @info is the device's create info). Returns NULL, or why the
+ * device falls back to timestamps (its clock-mode state is then freed).
+ */
+const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCreateInfo *info);
+
+/* A new chunk of zeroed slots with its descriptor set (clock.c); NULL on failure. */
+struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev);
+
+/* Destroys chunk @c. */
+void hesper_clock_chunk_free(struct hesper_device *dev, struct hesper_clock_chunk *c);
+
+/* Forgets what Hesper knew of @dev's pipeline layouts. */
+void hesper_clock_release_layouts(struct hesper_device *dev);
+
+/* Frees @dev's clock-mode objects. */
+void hesper_clock_device_release(struct hesper_device *dev);
+
+/*
+ * Takes the next of a primary recording's clock @slots, binding its chunk's set at @set of
+ * @layout in @cb with the slot's dynamic offset. Returns the slot number, or UINT32_MAX
+ * when none can be had (the sink is bound then, so the kernel still has its buffer).
+ */
+uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_slots *slots, VkCommandBuffer cb,
+				VkPipelineLayout layout, uint32_t set);
+
+/* Binds the sink chunk (a dispatch that cannot be timed by clock, e.g. in a secondary). */
+void hesper_clock_bind_sink(struct hesper_device *dev, VkCommandBuffer cb, VkPipelineLayout layout, uint32_t set);
+
+/* Gives the chunks of a recording's @slots back to @dev (their memory cleared for reuse). */
+void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_slots *slots);
+
+/* The result words of clock slot @slot of a recording with @queries queries, from the run's first slot. */
+uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t queries, uint32_t slot);
+
+/*
+ * A device clock value as timestamp ticks of @dev, placed relative to @anchor: a timestamp
+ * (ticks) taken close to it, such as its command buffer's start, so that a clock that
+ * wrapped since the calibration still lands right (within half the clock's period).
+ */
+uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock, uint64_t anchor);
+
+/*
+ * Creates an instrumented copy of compute pipeline @info (module code @code, @size bytes),
+ * @code NULL when Hesper has no SPIR-V for it. Returns NULL, the pipeline in *@out and
+ * Hesper's set index in its layout in *@set, or why it could not (the caller then creates
+ * the original). *@counting gets its twin whose work group (0, 0, 0) also reports the
+ * dispatch's group counts, bound for indirect dispatches only (NumWorkgroups costs every
+ * dispatch that reads it), or VK_NULL_HANDLE when it could not be made.
+ */
+const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
+					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
+					 const VkAllocationCallbacks *allocator, VkPipeline *out, uint32_t *set,
+					 VkPipeline *counting);
+
+#endif

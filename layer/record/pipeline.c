@@ -1,0 +1,283 @@
+/*
+ * Shader modules and compute pipelines: what each kernel is called. A pipeline's name is
+ * its debug-utils object name when the program set one, else a name read from its
+ * SPIR-V (see spirv.h), so that two kernels never share a row.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock/clock.h"
+#include "state/state.h"
+#include "pipeline.h"
+#include "spirv.h"
+
+/* Parses @info's code into a new module record; NULL when memory runs out. */
+static struct hesper_module *module_from_code(const VkShaderModuleCreateInfo *info)
+{
+	struct hesper_module *m = calloc(1, sizeof(*m));
+	struct hesper_spirv_info *spirv = calloc(1, sizeof(*spirv));
+	if (!m || !spirv) {
+		free(m);
+		free(spirv);
+		return NULL;
+	}
+	hesper_spirv_parse(info->pCode, info->codeSize, spirv);
+	m->info = spirv;
+	if (hesper_process()->settings.mode == HESPER_MODE_CLOCK && info->codeSize) {
+		m->code = malloc(info->codeSize);
+		if (m->code) {
+			memcpy(m->code, info->pCode, info->codeSize);
+			m->code_size = info->codeSize;
+		}
+	}
+	return m;
+}
+
+static void module_free(struct hesper_module *m)
+{
+	if (!m)
+		return;
+	free(m->info);
+	free(m->code);
+	free(m);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
+							 const VkAllocationCallbacks *allocator, VkShaderModule *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	VkResult result = dev->next.CreateShaderModule(device, info, allocator, out);
+	if (result != VK_SUCCESS)
+		return result;
+	struct hesper_module *m = module_from_code(info);
+	if (!m || hesper_map_put(&dev->modules, (uint64_t)*out, m) != 0)
+		module_free(m);
+	return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyShaderModule(VkDevice device, VkShaderModule module,
+						      const VkAllocationCallbacks *allocator)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	if (module)
+		module_free(hesper_map_remove(&dev->modules, (uint64_t)module));
+	dev->next.DestroyShaderModule(device, module, allocator);
+}
+
+/* Frees @p (may be NULL) and destroys the clock-mode twin Hesper made for it. */
+static void pipeline_free(struct hesper_device *dev, struct hesper_pipeline *p)
+{
+	if (p && p->clock_counting)
+		dev->next.DestroyPipeline(dev->handle, p->clock_counting, NULL);
+	free(p);
+}
+
+/* The module code given inline in @stage's chain (maintenance5 style), or NULL. */
+static const VkShaderModuleCreateInfo *inline_module(const VkPipelineShaderStageCreateInfo *stage)
+{
+	for (const VkBaseInStructure *s = stage->pNext; s; s = s->pNext)
+		if (s->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
+			return (const VkShaderModuleCreateInfo *)s;
+	return NULL;
+}
+
+/* The value @stage's VkSpecializationInfo (@ctx) gives specialization constant @id, if it does. */
+static bool specialized(void *ctx, uint32_t id, uint32_t *value)
+{
+	const VkSpecializationInfo *spec = ctx;
+	for (uint32_t i = 0; spec && spec->pMapEntries && spec->pData && i < spec->mapEntryCount; i++) {
+		const VkSpecializationMapEntry *m = &spec->pMapEntries[i];
+		if (m->constantID != id || m->size != sizeof(uint32_t) || m->offset + sizeof(uint32_t) > spec->dataSize)
+			continue;
+		memcpy(value, (const char *)spec->pData + m->offset, sizeof(uint32_t));
+		return true;
+	}
+	return false;
+}
+
+/* The packed work-group size of compute stage @stage from module @info (hesper_local_size_pack; 0 unknown). */
+static uint64_t stage_local_size(const struct hesper_spirv_info *info, const VkPipelineShaderStageCreateInfo *stage,
+				 const char *entry)
+{
+	uint32_t size[3];
+	if (!hesper_spirv_local_size(info, entry, specialized, (void *)stage->pSpecializationInfo, size))
+		return 0;
+	return hesper_local_size_pack(size);
+}
+
+/* The interned SPIR-V kernel name of compute stage @stage; *@local_size gets its packed work-group size. */
+static struct hesper_name *stage_kernel(struct hesper_device *dev, const VkPipelineShaderStageCreateInfo *stage,
+					uint64_t *local_size)
+{
+	char name[2 * HESPER_SPIRV_NAME_MAX + 32];
+	const char *entry = stage->pName ? stage->pName : "main";
+	struct hesper_module *m = stage->module ? hesper_map_get(&dev->modules, (uint64_t)stage->module) : NULL;
+	const VkShaderModuleCreateInfo *code = stage->module ? NULL : inline_module(stage);
+	if (m) {
+		hesper_spirv_kernel_name(m->info, entry, name, sizeof(name));
+		*local_size = stage_local_size(m->info, stage, entry);
+	} else if (code) {
+		struct hesper_spirv_info *info = calloc(1, sizeof(*info));
+		if (!info)
+			return NULL;
+		hesper_spirv_parse(code->pCode, code->codeSize, info);
+		hesper_spirv_kernel_name(info, entry, name, sizeof(name));
+		*local_size = stage_local_size(info, stage, entry);
+		free(info);
+	} else {
+		/* A module Hesper never saw (e.g. given by identifier): name it by entry point alone. */
+		snprintf(name, sizeof(name), "%s#unknown", entry);
+	}
+	return hesper_intern(name);
+}
+
+/*
+ * Clock mode: each pipeline made one at a time, instrumented where it can be (clock.c),
+ * else as the program asked, timed with timestamps; @clocked gets each one's layout and set.
+ */
+static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache, uint32_t count,
+			       const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *allocator,
+			       VkPipeline *out, const char **why, uint32_t *sets, VkPipeline *counting)
+{
+	VkResult result = VK_SUCCESS;
+	for (uint32_t i = 0; i < count; i++)
+		out[i] = VK_NULL_HANDLE; /* those after an early return stay null, as the driver would leave them */
+	for (uint32_t i = 0; i < count; i++) {
+		const VkPipelineShaderStageCreateInfo *stage = &infos[i].stage;
+		struct hesper_module *m = stage->module ? hesper_map_get(&dev->modules, (uint64_t)stage->module) : NULL;
+		out[i] = VK_NULL_HANDLE;
+		why[i] = hesper_clock_create_pipeline(dev, cache, &infos[i], m ? m->code : NULL, m ? m->code_size : 0,
+						      allocator, &out[i], &sets[i], &counting[i]);
+		if (!why[i])
+			continue;
+		VkComputePipelineCreateInfo one = infos[i];
+		if (one.basePipelineIndex >= 0) {
+			one.basePipelineHandle = (uint32_t)one.basePipelineIndex < i ? out[one.basePipelineIndex] : VK_NULL_HANDLE;
+			one.basePipelineIndex = -1;
+		}
+		VkResult r = dev->next.CreateComputePipelines(dev->handle, cache, 1, &one, allocator, &out[i]);
+		if (r != VK_SUCCESS) {
+			out[i] = VK_NULL_HANDLE;
+			result = r;
+			if (infos[i].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+				break;
+		}
+	}
+	return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+							     const VkComputePipelineCreateInfo *infos,
+							     const VkAllocationCallbacks *allocator, VkPipeline *out)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	const char **why = NULL;
+	uint32_t *sets = NULL;
+	VkPipeline *counting = NULL;
+	VkResult result;
+	if (dev->clock_mode && count && (why = calloc(count, sizeof(*why))) && (sets = calloc(count, sizeof(*sets))) &&
+	    (counting = calloc(count, sizeof(*counting)))) {
+		result = create_clocked(dev, cache, count, infos, allocator, out, why, sets, counting);
+	} else {
+		result = dev->next.CreateComputePipelines(device, cache, count, infos, allocator, out);
+		if (why) {
+			for (uint32_t i = 0; i < count; i++)
+				why[i] = "out of memory";
+		}
+	}
+	/* Even on failure the pipelines that were made are returned (the others are null). */
+	for (uint32_t i = 0; i < count; i++) {
+		if (!out[i])
+			continue;
+		struct hesper_pipeline *p = calloc(1, sizeof(*p));
+		if (!p) {
+			if (counting && counting[i])
+				dev->next.DestroyPipeline(dev->handle, counting[i], NULL);
+			continue;
+		}
+		p->spirv_kernel = stage_kernel(dev, &infos[i].stage, &p->local_size);
+		hesper_name_note_local_size(p->spirv_kernel, p->local_size);
+		atomic_init(&p->kernel, p->spirv_kernel);
+		if (counting && !why[i]) {
+			p->clock_layout = infos[i].layout;
+			p->clock_set = sets[i];
+			p->clock_counting = counting[i];
+		} else if (why) {
+			/* noted in the report when first bound, under the name it has then */
+			p->clock_why = why[i];
+		}
+		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
+			pipeline_free(dev, p);
+	}
+	free(why);
+	free(sets);
+	free(counting);
+	return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyPipeline(VkDevice device, VkPipeline pipeline,
+						  const VkAllocationCallbacks *allocator)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	if (pipeline)
+		pipeline_free(dev, hesper_map_remove(&dev->pipelines, (uint64_t)pipeline));
+	dev->next.DestroyPipeline(device, pipeline, allocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_SetDebugUtilsObjectNameEXT(VkDevice device,
+								 const VkDebugUtilsObjectNameInfoEXT *info)
+{
+	struct hesper_device *dev = hesper_device_from(device);
+	if (info && info->objectType == VK_OBJECT_TYPE_PIPELINE) {
+		struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, info->objectHandle);
+		if (p) {
+			bool named = info->pObjectName && info->pObjectName[0];
+			struct hesper_name *name = named ? hesper_intern(info->pObjectName) : p->spirv_kernel;
+			if (name) { /* atomic: command buffers on other threads read it */
+				hesper_name_note_local_size(name, p->local_size);
+				atomic_store_explicit(&p->kernel, name, memory_order_release);
+			}
+		}
+	}
+	/* NULL when the program did not enable VK_EXT_debug_utils (see debug_utils_fallback) */
+	return dev->next.SetDebugUtilsObjectNameEXT ? dev->next.SetDebugUtilsObjectNameEXT(device, info) : VK_SUCCESS;
+}
+
+struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline pipeline)
+{
+	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
+	return p ? atomic_load_explicit(&p->kernel, memory_order_acquire) : NULL;
+}
+
+VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
+				       VkPipeline *counting, const char **why)
+{
+	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
+	*why = p ? p->clock_why : NULL;
+	*counting = VK_NULL_HANDLE;
+	if (!p)
+		return VK_NULL_HANDLE;
+	*set = p->clock_set;
+	*counting = p->clock_counting;
+	return p->clock_layout;
+}
+
+static int free_module(void *value, void *ctx)
+{
+	(void)ctx;
+	module_free(value);
+	return 1;
+}
+
+static int free_pipeline(void *value, void *ctx)
+{
+	pipeline_free(ctx, value);
+	return 1;
+}
+
+void hesper_pipelines_release_all(struct hesper_device *dev)
+{
+	hesper_map_remove_if(&dev->modules, free_module, NULL);
+	hesper_map_remove_if(&dev->pipelines, free_pipeline, dev);
+}

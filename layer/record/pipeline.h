@@ -1,0 +1,43 @@
+/* Shader modules and compute pipelines: what each pipeline's dispatches are called. */
+#ifndef HESPER_PIPELINE_H
+#define HESPER_PIPELINE_H
+
+#include <vulkan/vulkan.h>
+
+#include "state/state.h"
+
+struct hesper_device;
+struct hesper_spirv_info;
+
+struct hesper_module {
+	struct hesper_spirv_info *info;
+	void *code;                         /* clock mode: a copy of the SPIR-V, to instrument */
+	size_t code_size;
+};
+
+struct hesper_pipeline {
+	struct hesper_name *_Atomic kernel; /* what dispatches of this pipeline are called */
+	struct hesper_name *spirv_kernel;   /* the name from the SPIR-V, kept if the debug name is cleared */
+	uint64_t local_size;                /* hesper_local_size_pack of its work-group size; 0 unknown */
+	VkPipelineLayout clock_layout;      /* clock mode: its layout when instrumented, else VK_NULL_HANDLE */
+	uint32_t clock_set;                 /* Hesper's set index in that layout */
+	VkPipeline clock_counting;          /* and its twin reporting group counts, for indirect
+					       dispatches (Hesper's; VK_NULL_HANDLE when none) */
+	const char *clock_why;              /* clock mode, not instrumented: why (a fixed string) */
+};
+
+/* The kernel name of compute pipeline @pipeline on @dev, or NULL when unknown. */
+struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline pipeline);
+
+/*
+ * Whether compute pipeline @pipeline of @dev was instrumented for clock mode: its layout,
+ * Hesper's set index in it and its group-counting twin (*@counting, possibly
+ * VK_NULL_HANDLE); VK_NULL_HANDLE when not, with *@why (NULL when unknown).
+ */
+VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
+				       VkPipeline *counting, const char **why);
+
+/* Forgets every module and pipeline of @dev. */
+void hesper_pipelines_release_all(struct hesper_device *dev);
+
+#endif

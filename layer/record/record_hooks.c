@@ -1,0 +1,539 @@
+/*
+ * The hooks of commands recorded into a command buffer: pipelines bound, dispatches and
+ * the timestamps Hesper writes around them, the work it does not time, debug labels, and
+ * secondaries executed (saving the queries of one executed again by the same primary).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock/clock.h"
+#include "clock_edges.h"
+#include "command_buffer.h"
+#include "state/state.h"
+#include "indirect.h"
+#include "memory_ops.h"
+#include "pipeline.h"
+#include "recording.h"
+
+/*
+ * The stage of the timestamp that opens a dispatch's (or label's) pair. BOTTOM_OF_PIPE is
+ * written once all earlier work in the queue has finished, so the interval up to the
+ * closing BOTTOM_OF_PIPE timestamp holds this dispatch alone: work that overlapped it is
+ * never counted twice, and a dispatch timed among untimed ones (HESPER_SAMPLE) does not
+ * absorb the tail of the work before it. Right after the closing timestamp of the
+ * previous timed dispatch, with no GPU work recorded between, the queue has just drained
+ * at that very timestamp: the dispatch starts from it and writes no opening timestamp of
+ * its own. Back-to-back dispatches then cost one timestamp each instead of two, in GPU
+ * time, queries and submit time (NVIDIA's vkQueueSubmit grows with the timestamps in a
+ * command buffer). Right after the program's own TOP_OF_PIPE timestamp the opening one
+ * is TOP_OF_PIPE too (HESPER_STAMP_COMMANDS).
+ */
+#define HESPER_START_STAGE VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipeline pipeline)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdBindPipeline(cb, point, pipeline);
+		return;
+	}
+	s->dev->next.CmdBindPipeline(cb, point, pipeline);
+	if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
+		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
+		s->bound_pipeline = pipeline;
+		const char *why = NULL;
+		s->clock_counting = VK_NULL_HANDLE;
+		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(s->dev, pipeline, &s->clock_set,
+									     &s->clock_counting, &why)
+						     : VK_NULL_HANDLE;
+		struct hesper_name *k = s->bound_kernel;
+		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
+			hesper_process_note_clock_fallback(k->text, why);
+	}
+}
+
+/* The innermost open debug label of @rec, or NULL. */
+static struct hesper_name *innermost_label(const struct hesper_recording *rec)
+{
+	if (!rec->label_depth || rec->label_depth > HESPER_MAX_LABEL_DEPTH)
+		return NULL;
+	uint32_t region = rec->open_regions[rec->label_depth - 1];
+	return region == HESPER_NO_REGION ? NULL : rec->regions[region].label;
+}
+
+/* Whether this dispatch of @kernel gets timestamps under HESPER_MODE and HESPER_SAMPLE. */
+static bool sampled(struct hesper_name *kernel)
+{
+	const struct hesper_settings *set = &hesper_process()->settings;
+	/* Clock mode: what reaches here cannot be timed by the clock and gets timestamps. */
+	if (set->mode == HESPER_MODE_SUBMIT || hesper_capture_closed())
+		return false; /* past the capture window: recordings from now on run outside it */
+	if (set->sample_every <= 1 || !kernel)
+		return true;
+	/* Every N-th recorded dispatch of each kernel, the first always, so rare kernels are seen. */
+	return atomic_fetch_add_explicit(&kernel->recorded, 1, memory_order_relaxed) % set->sample_every == 0;
+}
+
+/*
+ * Whether dispatch @next repeats run @run: same kernel, label and grid, and either both
+ * untimed (both dropped or neither) or @next chained to the run's last closing timestamp
+ * with the query right after it. A loop of one kernel then takes one record, not one per
+ * dispatch.
+ */
+static bool continues_run(const struct hesper_dispatch_record *run, const struct hesper_dispatch_record *next)
+{
+	if (run->kernel != next->kernel || run->label != next->label || run->dropped != next->dropped ||
+	    run->clock != next->clock || memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 ||
+	    run->repeat == HESPER_MAX_RUN || run->memop != next->memop || run->bytes != next->bytes)
+		return false;
+	if (run->clock) { /* consecutive clock slots, and barrier timestamps in consecutive pairs or none */
+		bool slots = run->start == HESPER_NO_QUERY ? next->start == HESPER_NO_QUERY
+							   : next->start == run->start + run->repeat;
+		bool edges = run->end == HESPER_NO_QUERY ? next->end == HESPER_NO_QUERY
+							 : run->closed && next->end == run->end + 2 * run->repeat;
+		return slots && edges;
+	}
+	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
+		return run->start == next->start;
+	uint32_t last_end = run->end + run->repeat - 1;
+	return next->start == last_end && next->end == last_end + 1;
+}
+
+/*
+ * Records work @next (its kind and size filled in) about to be issued on @cb into @rec,
+ * opening its timing when @timed; returns its closing query (or HESPER_NO_QUERY).
+ */
+static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_dispatch_record *next,
+			    bool timed)
+{
+	/* Time one hook in 64 per thread (reading the clock costs as much as the hook). */
+	static _Thread_local uint32_t hook_tick;
+	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
+	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
+	bool dropped = false;
+	uint32_t closing; /* the query dispatch_end writes */
+	if (next->clock) {
+		/*
+		 * Clock mode: the slot dispatch_begin bound at Hesper's set, and the barrier
+		 * timestamp that opened it, if one did (clock_edges.h); no barrier of Hesper's.
+		 */
+		start = next->start;
+		end = next->end;
+		dropped = start == HESPER_NO_QUERY;
+	} else if (timed) {
+		/* Right after a timed dispatch, its closing timestamp opens this one (HESPER_START_STAGE). */
+		bool chained = rec->last_end != HESPER_NO_QUERY;
+		uint32_t first = hesper_recording_take(rec, cb, chained ? 1 : 2);
+		dropped = first == HESPER_NO_QUERY;
+		if (!dropped) {
+			start = chained ? rec->last_end : first;
+			end = chained ? first : first + 1;
+			if (!chained)
+				hesper_recording_write_timestamp(rec, cb,
+						rec->after_program_top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
+								       : HESPER_START_STAGE,
+						start);
+		}
+	}
+	closing = next->clock ? HESPER_NO_QUERY : end;
+	next->start = start;
+	next->end = end;
+	next->repeat = 1;
+	next->dropped = dropped;
+	next->closed = 0;
+	/* Work now: a barrier next closes this clock dispatch's pair when it was kept (below). */
+	rec->after_compute_barrier = false;
+	rec->open_edge = HESPER_NO_QUERY;
+	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], next)) {
+		rec->dispatches[rec->dispatch_count - 1].repeat++;
+		rec->dispatches[rec->dispatch_count - 1].closed = 0;
+		rec->dispatch_total += !next->memop;
+	} else if (hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
+				      sizeof(*rec->dispatches))) {
+		rec->dispatches[rec->dispatch_count++] = *next;
+		rec->dispatch_total += !next->memop;
+	} else {
+		rec->lost_dispatches += !next->memop;
+		return closing; /* the closing timestamp is still written, so no query taken stays unwritten */
+	}
+	if (next->clock)
+		rec->open_edge = end;
+	if (t0)
+		rec->hook_ns += (hesper_now_ns() - t0) * 64;
+	return closing;
+}
+
+/*
+ * Records a dispatch about to be issued on @cb and opens its timing; returns its closing
+ * query (or HESPER_NO_QUERY). @args: an indirect one's argument slot (indirect.h), or 0.
+ * @timed: whether it is timed, decided already (0, 1), or -1 to decide here.
+ */
+static uint32_t dispatch_begin_as(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y,
+				  uint32_t z, uint64_t args, int timed)
+{
+	struct hesper_recording *rec = s->rec;
+	if (!rec) {
+		if (s->clock_layout) /* the instrumented kernel needs its buffer all the same */
+			hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
+		return HESPER_NO_QUERY;
+	}
+	struct hesper_dispatch_record next = {
+		.kernel = s->bound_kernel,
+		.label = innermost_label(rec),
+		.groups = {x, y, z},
+		.args = args,
+	};
+	if (s->clock_layout && !rec->primary) {
+		/*
+		 * A secondary's slots would need a copy per execution: its dispatches get
+		 * timestamps (record_work), the kernel's buffer bound all the same.
+		 */
+		hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
+		if (s->bound_kernel && !atomic_exchange_explicit(&s->bound_kernel->clock_noted, true, memory_order_relaxed))
+			hesper_process_note_clock_fallback(s->bound_kernel->text,
+							   "dispatched from a secondary command buffer");
+	}
+	if (s->clock_layout && rec->primary) {
+		next.clock = 1;
+		next.start = hesper_clock_bind_slot(rec->dev, &rec->clock, cb, s->clock_layout, s->clock_set);
+		next.end = next.start != HESPER_NO_QUERY ? hesper_clock_edge_open(rec, cb) : HESPER_NO_QUERY;
+	}
+	return record_work(rec, cb, &next, timed < 0 ? sampled(s->bound_kernel) : timed);
+}
+
+/* Records a direct dispatch about to be issued on @cb (see dispatch_begin_as). */
+static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	return dispatch_begin_as(s, cb, x, y, z, 0, -1);
+}
+
+/*
+ * Records a memory operation of @kind moving @size about to be issued on @cb; timed
+ * whenever dispatches are (HESPER_MODE=dispatch; HESPER_SAMPLE applies to kernels only).
+ * Returns its closing query (or HESPER_NO_QUERY).
+ */
+static uint32_t memop_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, enum hesper_memop_kind kind,
+			    struct hesper_op_size size)
+{
+	struct hesper_dispatch_record next = {
+		.memop = 1,
+		.op = {.kind = kind, .sized = size.sized},
+		.bytes = size.bytes,
+	};
+	return record_work(s->rec, cb, &next, hesper_process()->settings.mode == HESPER_MODE_DISPATCH);
+}
+
+/*
+ * Notes what the last GPU command recorded in @s was: a timed dispatch closed by query
+ * @last_end, or else (HESPER_NO_QUERY) work Hesper does not time, the program's own
+ * TOP_OF_PIPE timestamp when @program_top. The next timed dispatch opens accordingly.
+ */
+static void note_last_command(struct hesper_command_buffer *s, uint32_t last_end, bool program_top)
+{
+	if (s && s->rec) {
+		s->rec->last_end = last_end;
+		s->rec->after_program_top = program_top;
+	}
+}
+
+/* Writes the closing timestamp @end taken by dispatch_begin (HESPER_NO_QUERY: untimed). */
+static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t end)
+{
+	if (end != HESPER_NO_QUERY)
+		hesper_recording_write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, end);
+	note_last_command(s, end, false);
+}
+
+/*
+ * Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS):
+ * the next timed dispatch opens its own pair, and no clock dispatch is isolated across it.
+ */
+static void busy_again(struct hesper_command_buffer *s)
+{
+	note_last_command(s, HESPER_NO_QUERY, false);
+	if (s && s->rec) {
+		s->rec->after_compute_barrier = false;
+		s->rec->open_edge = HESPER_NO_QUERY;
+	}
+}
+
+/*
+ * The hooks of HESPER_WORK_COMMANDS (busy again) and HESPER_STAMP_COMMANDS: note the
+ * command, call down. The program's own timestamps run no work between a dispatch and a
+ * barrier: clock mode's barrier timestamps stay where they were across them.
+ */
+#define HESPER_WORK_HOOK(name, params, args)                                  \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
+	{                                                                     \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
+		busy_again(state_);                                           \
+		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
+	}
+#define HESPER_STAMP_HOOK(name, params, args, program_top)                    \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
+	{                                                                     \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
+		note_last_command(state_, HESPER_NO_QUERY, program_top);      \
+		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
+	}
+HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
+HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
+
+/*
+ * The hooks of HESPER_BARRIER_COMMANDS: untimed work, as above. In clock mode a barrier
+ * that makes compute wait for compute first closes the clock dispatch just before it,
+ * then lets the next one open after it (clock_edges.h); any other barrier leaves that
+ * state as it was (it holds no compute back).
+ */
+#define HESPER_BARRIER_HOOK(name, params, args, orders_compute)                               \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                       \
+	{                                                                                     \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);        \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);   \
+		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute); \
+		if (compute_)                                                                 \
+			hesper_clock_edge_close(state_->rec, cb);                             \
+		note_last_command(state_, HESPER_NO_QUERY, false);                            \
+		dev_->next.name args;                                                         \
+		if (compute_) {                                                               \
+			state_->rec->after_compute_barrier = true;                            \
+			state_->rec->open_edge = HESPER_NO_QUERY;                             \
+		}                                                                             \
+	}
+HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
+
+/*
+ * The hooks of HESPER_MEMORY_COMMANDS: record the operation and its size, timed like a
+ * dispatch. The size is worked out only for command buffers Hesper records.
+ */
+#define HESPER_MEMORY_HOOK(name, params, args, kind, size)                               \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                  \
+	{                                                                                \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);   \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb); \
+		uint32_t q_ = state_ && state_->rec ? memop_begin(state_, cb, kind, size) : HESPER_NO_QUERY; \
+		dev_->next.name args;                                                    \
+		if (state_)                                                              \
+			dispatch_end(state_, cb, q_);                                    \
+	}
+HESPER_MEMORY_COMMANDS(HESPER_MEMORY_HOOK)
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdDispatch(cb, x, y, z);
+		return;
+	}
+	uint32_t q = dispatch_begin(s, cb, x, y, z);
+	s->dev->next.CmdDispatch(cb, x, y, z);
+	dispatch_end(s, cb, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	if (!s) {
+		hesper_device_from(cb)->next.CmdDispatchIndirect(cb, buffer, offset);
+		return;
+	}
+	/*
+	 * The group counts live in GPU memory: a timed one of a primary gets them copied
+	 * right before it (indirect.h), its timing opened after the copy. Not in clock mode
+	 * (no barrier goes between its dispatches) nor for secondaries (a copy per
+	 * execution would be needed): unknown there.
+	 */
+	struct hesper_recording *rec = s->rec;
+	uint64_t args = 0;
+	int timed = -1;
+	if (rec && rec->primary && rec->can_query && !s->clock_layout && hesper_indirect_wanted()) {
+		timed = sampled(s->bound_kernel);
+		if (timed)
+			args = hesper_indirect_copy_args(rec, cb, buffer, offset);
+		if (args)
+			busy_again(s); /* the copy is not this dispatch's time: it opens its own */
+	}
+	/*
+	 * Clock mode: the pipeline's twin whose kernel also reports its group counts runs
+	 * this one dispatch (same layout, so the program's sets and push constants stay
+	 * bound), then the program's pipeline is bound again.
+	 */
+	bool twin = s->clock_layout && s->clock_counting && rec && rec->primary;
+	if (twin)
+		s->dev->next.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->clock_counting);
+	uint32_t q = dispatch_begin_as(s, cb, 0, 0, 0, args, timed);
+	s->dev->next.CmdDispatchIndirect(cb, buffer, offset);
+	if (twin)
+		s->dev->next.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->bound_pipeline);
+	dispatch_end(s, cb, q);
+}
+
+/* vkCmdDispatchBase or (@khr) its KHR alias, which may reach the next layer by either name. */
+static void dispatch_base(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y,
+			  uint32_t z, bool khr)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	PFN_vkCmdDispatchBase next = khr ? dev->next.CmdDispatchBaseKHR : dev->next.CmdDispatchBase;
+	uint32_t q = s ? dispatch_begin(s, cb, x, y, z) : HESPER_NO_QUERY;
+	next(cb, bx, by, bz, x, y, z);
+	if (s)
+		dispatch_end(s, cb, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+						  uint32_t x, uint32_t y, uint32_t z)
+{
+	dispatch_base(cb, bx, by, bz, x, y, z, false);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+						     uint32_t x, uint32_t y, uint32_t z)
+{
+	dispatch_base(cb, bx, by, bz, x, y, z, true);
+}
+
+/* Slots per shadow buffer, unless one copy needs more. */
+#define SHADOW_SLOTS 4096u
+
+/* Room for @count slots in @rec's shadow buffers: which buffer and its first slot; false when none can be had. */
+static bool shadow_room(struct hesper_recording *rec, uint32_t count, uint32_t *index, uint32_t *slot)
+{
+	if (!rec->shadow_count || rec->shadow_used + count > rec->shadows[rec->shadow_count - 1].slots) {
+		size_t capacity = rec->shadow_count;
+		struct hesper_host_buffer *grown = realloc(rec->shadows, (capacity + 1) * sizeof(*grown));
+		if (!grown)
+			return false;
+		rec->shadows = grown;
+		if (hesper_host_buffer_create(rec->dev, count > SHADOW_SLOTS ? count : SHADOW_SLOTS,
+					      &rec->shadows[rec->shadow_count]) != 0)
+			return false;
+		rec->shadow_count++;
+		rec->shadow_used = 0;
+	}
+	*index = rec->shadow_count - 1;
+	*slot = rec->shadow_used;
+	rec->shadow_used += count;
+	return true;
+}
+
+/*
+ * Copies the queries of execution @e of a secondary, recorded in primary @rec, into a
+ * shadow buffer of @rec before @cb executes that secondary again (which resets them).
+ * The copy waits for each query (VK_QUERY_RESULT_WAIT_BIT: ordered after this
+ * execution's timestamp writes), after a barrier that keeps it behind Hesper's reading of
+ * the shadow buffer from @rec's previous run. Left unsaved (and untimed) when no buffer
+ * can be had.
+ */
+static void save_execution(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_execution *e)
+{
+	const struct hesper_recording *sec = e->rec;
+	uint32_t index, slot;
+	if (!shadow_room(rec, sec->queries_used, &index, &slot))
+		return;
+	const struct hesper_device *dev = rec->dev;
+	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
+				     NULL, 0, NULL);
+	uint32_t n;
+	for (uint32_t b = 0; b < sec->block_count && (n = hesper_block_used(b, sec->queries_used)); b++) {
+		dev->next.CmdCopyQueryPoolResults(cb, sec->blocks[b]->pool, 0, n, rec->shadows[index].buffer,
+						  ((VkDeviceSize)slot + hesper_block_start(b)) * sizeof(uint64_t),
+						  sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+	}
+	e->shadow = index;
+	e->shadow_slot = slot;
+}
+
+/*
+ * The index in @rec's executions of the last execution of secondary @sec, or SIZE_MAX.
+ * Each secondary is stamped with the primary recording and index of its last execution
+ * (O(1) per execution); a secondary executed by primaries on two threads at once may be
+ * stamped by the other, so the entry is checked.
+ */
+static size_t last_execution(const struct hesper_recording *rec, struct hesper_recording *sec, size_t index)
+{
+	uint64_t seen = atomic_exchange_explicit(&sec->executed, hesper_stamp(rec->id, index), memory_order_relaxed);
+	size_t last;
+	if (!hesper_stamp_of(seen, rec->id, &last) || last >= index || rec->secondaries[last].rec != sec)
+		return SIZE_MAX;
+	return last;
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_t count,
+						     const VkCommandBuffer *secondaries)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	struct hesper_recording *rec = s ? s->rec : NULL;
+	uint32_t from = 0; /* the first secondary not passed down yet */
+	for (uint32_t i = 0; rec && i < count; i++) {
+		struct hesper_command_buffer *sec = hesper_command_buffer_from(secondaries[i]);
+		if (!sec || !sec->rec)
+			continue;
+		if (!hesper_reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
+					sizeof(*rec->secondaries))) {
+			for (size_t k = 0; k < sec->rec->dispatch_count; k++)
+				rec->lost_dispatches += sec->rec->dispatches[k].memop ? 0 : sec->rec->dispatches[k].repeat;
+			continue;
+		}
+		size_t index = rec->secondary_count++;
+		size_t last = last_execution(rec, sec->rec, index);
+		if (last != SIZE_MAX && sec->rec->queries_used && rec->can_query) {
+			/* Its queries are about to be written again: what the last execution wrote is saved first. */
+			if (i > from)
+				dev->next.CmdExecuteCommands(cb, i - from, secondaries + from);
+			from = i;
+			save_execution(rec, cb, &rec->secondaries[last]);
+		}
+		hesper_recording_ref(sec->rec);
+		rec->secondaries[index] = (struct hesper_execution){.rec = sec->rec, .shadow = HESPER_NO_SHADOW};
+	}
+	if (count > from)
+		dev->next.CmdExecuteCommands(cb, count - from, secondaries + from);
+	busy_again(s);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	if (dev->next.CmdBeginDebugUtilsLabelEXT) /* NULL: see debug_utils_fallback */
+		dev->next.CmdBeginDebugUtilsLabelEXT(cb, label);
+	busy_again(s);
+	if (!s || !s->rec)
+		return;
+	struct hesper_recording *rec = s->rec;
+	if (rec->label_depth++ >= HESPER_MAX_LABEL_DEPTH)
+		return; /* deeper labels are counted by depth only */
+	rec->open_regions[rec->label_depth - 1] = HESPER_NO_REGION;
+	struct hesper_name *name = hesper_intern(label && label->pLabelName ? label->pLabelName : "");
+	if (!name || !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
+				  sizeof(*rec->regions)))
+		return; /* the depth still counts, so the matching end stays matched */
+	uint32_t q = sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
+	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
+	rec->regions[rec->region_count++] = (struct hesper_region_record){
+		.label = name, .query = q, .begin_at = rec->dispatch_total, .end_at = HESPER_REGION_OPEN};
+	if (q != HESPER_NO_QUERY)
+		hesper_recording_write_timestamp(rec, cb, HESPER_START_STAGE, q);
+}
+
+VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
+{
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	struct hesper_recording *rec = s ? s->rec : NULL;
+	/* A label opened in another command buffer ends here unseen (depth 0): nothing to close. */
+	busy_again(s);
+	if (rec && rec->label_depth > 0) {
+		uint32_t depth = --rec->label_depth;
+		if (depth < HESPER_MAX_LABEL_DEPTH && rec->open_regions[depth] != HESPER_NO_REGION) {
+			rec->regions[rec->open_regions[depth]].end_at = rec->dispatch_total;
+			uint32_t q = rec->regions[rec->open_regions[depth]].query;
+			if (q != HESPER_NO_QUERY)
+				hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);
+		}
+	}
+	if (dev->next.CmdEndDebugUtilsLabelEXT)
+		dev->next.CmdEndDebugUtilsLabelEXT(cb);
+}
