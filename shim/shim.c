@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "loader_env.h"
+#include "settings.h"
 
 #define LAYER_NAME "VK_LAYER_HESPER_profiler"
 #define MANIFEST_NAME "VkLayer_hesper.json"
@@ -72,11 +72,16 @@ static void prepend_env(const char *name, const char *item, char separator)
 		setenv(name, value, 1);
 }
 
-/* True when HESPER_DISABLE asks for nothing to happen. */
+/*
+ * True when HESPER_DISABLE asks for nothing to happen, read by the layer's own reader
+ * (layer/settings.c) from the same environment, so that the two never disagree on a value.
+ * No error stream: a bad value is reported once, by the layer, if it is loaded.
+ */
 static bool disabled(void)
 {
-	const char *v = getenv("HESPER_DISABLE");
-	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on"));
+	struct hesper_settings s;
+	hesper_settings_from_env(&s, environ, NULL);
+	return s.disabled;
 }
 
 __attribute__((constructor)) static void hesper_shim_init(void)

@@ -1,5 +1,5 @@
 /*
- * HESPER_* settings (see settings.h).
+ * HESPER_* settings (see settings.h), read as the rows of settings_list.h say.
  *
  * Values are read strictly: numbers are plain decimal (no sign, no base prefix, no
  * trailing text), range-checked without overflow; words are matched without regard
@@ -15,75 +15,6 @@
 
 #define PREFIX "HESPER_"
 #define QUOTE_MAX 64 /* bytes of a rejected value or name shown in an error line */
-
-enum setting_kind {
-	SETTING_REPORT, /* read by the sinks; accepted here and left alone */
-	SETTING_MODE,
-	SETTING_SAMPLE,
-	SETTING_MAX_EVENTS,
-	SETTING_EXIT_TIMEOUT_MS,
-	SETTING_MAX_QUERIES,
-	SETTING_COPY,
-	SETTING_DISABLE,
-	SETTING_INTERVAL,
-	SETTING_REPORT_SIGNAL,
-	SETTING_CONTROL,
-	SETTING_START,
-	SETTING_STOP,
-	SETTING_TRACE_ALL,
-	SETTING_INDIRECT,
-	SETTING_CLOCK_ISOLATED,
-	SETTING_FINDINGS, /* read with the profile (analysis/findings.h); accepted here and left alone */
-};
-
-struct setting {
-	const char *name;
-	enum setting_kind kind;
-	uint64_t min, max; /* numbers only */
-};
-
-/* To add a setting: a row here, a case in apply_value(), a line in settings.h. */
-static const struct setting settings[] = {
-	{ "HESPER_REPORT", SETTING_REPORT, 0, 0 },
-	{ "HESPER_MODE", SETTING_MODE, 0, 0 },
-	{ "HESPER_SAMPLE", SETTING_SAMPLE, 1, 1000000 },
-	{ "HESPER_MAX_EVENTS", SETTING_MAX_EVENTS, 0, 1000000000 },
-	{ "HESPER_EXIT_TIMEOUT_MS", SETTING_EXIT_TIMEOUT_MS, 0, 600000 },
-	{ "HESPER_MAX_QUERIES", SETTING_MAX_QUERIES, 0, 1000000000 },
-	{ "HESPER_COPY", SETTING_COPY, 0, 0 },
-	{ "HESPER_DISABLE", SETTING_DISABLE, 0, 0 },
-	{ "HESPER_INTERVAL", SETTING_INTERVAL, 100, 86400000 },          /* ms */
-	{ "HESPER_REPORT_SIGNAL", SETTING_REPORT_SIGNAL, 0, 0 },
-	{ "HESPER_CONTROL", SETTING_CONTROL, 0, 0 },
-	{ "HESPER_START", SETTING_START, 0, 1000000000000000000ull },   /* ns */
-	{ "HESPER_STOP", SETTING_STOP, 1000000, 1000000000000000000ull }, /* ns */
-	{ "HESPER_TRACE_ALL", SETTING_TRACE_ALL, 0, 0 },
-	{ "HESPER_INDIRECT", SETTING_INDIRECT, 0, 0 },
-	{ "HESPER_CLOCK_ISOLATED", SETTING_CLOCK_ISOLATED, 0, 0 },
-	{ "HESPER_FINDINGS", SETTING_FINDINGS, 0, 0 },
-};
-
-#define SETTING_COUNT (sizeof settings / sizeof settings[0])
-
-void
-hesper_settings_default(struct hesper_settings *s)
-{
-	s->mode = HESPER_MODE_DISPATCH;
-	s->sample_every = 1;
-	s->max_events = 200000; /* about 60 MB of trace JSON: well inside what chrome://tracing and Perfetto open */
-	s->exit_timeout_ms = 5000;
-	s->max_queries = 64u << 20;
-	s->copy = HESPER_COPY_AUTO;
-	s->disabled = false;
-	s->indirect_args = true;
-	s->clock_isolated = true;
-	s->interval_ms = 0;
-	s->report_signal = 0;
-	s->control_path[0] = '\0';
-	memset(&s->start, 0, sizeof(s->start));
-	memset(&s->stop, 0, sizeof(s->stop));
-	s->trace_all = false;
-}
 
 const char *
 hesper_mode_name(enum hesper_mode mode)
@@ -143,11 +74,11 @@ equals_nocase(struct span v, const char *word)
 	return true;
 }
 
-/* The index in @words (lower case) of the word @v is, ignoring case; -1 when none. */
+/* The index in @words (lower case, NULL-terminated) of the word @v is, ignoring case; -1 when none. */
 static int
-word_index(struct span v, const char *const *words, int n)
+word_index(struct span v, const char *const *words)
 {
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; words[i]; i++) {
 		if (equals_nocase(v, words[i]))
 			return i;
 	}
@@ -177,23 +108,18 @@ parse_number(struct span v, uint64_t min, uint64_t max, uint64_t *out)
 	return true;
 }
 
+/* BOOL's words, each true one before its false one. */
+static const char *const bool_words[] = { "1", "0", "true", "false", "yes", "no", "on", "off", NULL };
+
 static bool
 parse_bool(struct span v, bool *out)
 {
-	static const char *const yes[] = { "1", "true", "yes", "on" };
-	static const char *const no[] = { "0", "false", "no", "off" };
+	int i = word_index(v, bool_words);
 
-	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-		if (equals_nocase(v, yes[i])) {
-			*out = true;
-			return true;
-		}
-		if (equals_nocase(v, no[i])) {
-			*out = false;
-			return true;
-		}
-	}
-	return false;
+	if (i < 0)
+		return false;
+	*out = i % 2 == 0;
+	return true;
 }
 
 /*
@@ -297,7 +223,7 @@ parse_signal(struct span v, int *out)
 
 /* "SECONDS" or "label:NAME" (and "#N" after NAME when @is_stop). */
 static bool
-parse_bound(struct span v, const struct setting *set, bool is_stop, struct hesper_capture_bound *out)
+parse_bound(struct span v, const struct hesper_setting_row *row, bool is_stop, struct hesper_capture_bound *out)
 {
 	struct hesper_capture_bound b = { 0 };
 
@@ -331,11 +257,140 @@ parse_bound(struct span v, const struct setting *set, bool is_stop, struct hespe
 		return true;
 	}
 	b.kind = HESPER_BOUND_TIME;
-	if (!parse_seconds(v, &b.ns) || b.ns < set->min || b.ns > set->max)
+	if (!parse_seconds(v, &b.ns) || b.ns < row->min || b.ns > row->max)
 		return false;
 	*out = b;
 	return true;
 }
+
+/* The parsers of settings_list.h's PARSED rows: each writes its field only when it accepts. */
+
+/* HESPER_INTERVAL: seconds to the millisecond, into milliseconds (uint32_t) from row->min to row->max. */
+static bool
+hesper_parse_interval(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+{
+	uint64_t ns, ms;
+
+	if (!parse_seconds((struct span){ value, len }, &ns) || ns % 1000000ull != 0)
+		return false;
+	ms = ns / 1000000ull;
+	if (ms < row->min || ms > row->max)
+		return false;
+	*(uint32_t *)field = (uint32_t)ms;
+	return true;
+}
+
+/* HESPER_REPORT_SIGNAL: an allowed signal, into an int. */
+static bool
+hesper_parse_signal(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+{
+	int sig;
+
+	(void)row;
+	if (!parse_signal((struct span){ value, len }, &sig))
+		return false;
+	*(int *)field = sig;
+	return true;
+}
+
+/* HESPER_START: into a struct hesper_capture_bound, times from row->min to row->max ns. */
+static bool
+hesper_parse_start(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+{
+	return parse_bound((struct span){ value, len }, row, false, field);
+}
+
+/* HESPER_STOP: as HESPER_START, with "#N" after a label. */
+static bool
+hesper_parse_stop(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+{
+	return parse_bound((struct span){ value, len }, row, true, field);
+}
+
+/* ---- the table ---------------------------------------------------------------------- */
+
+/* The VALUES shapes of settings_list.h, as initializers of struct hesper_setting_row. */
+#define ONE_OF(...) .words = (const char *const[]){ __VA_ARGS__, NULL },
+#define OFF_ON(off, on) .words = (const char *const[]){ off, on, NULL },
+#define ANY
+#define RANGE(lo, hi) .min = (lo), .max = (hi),
+#define PARSER(fn, lo, hi, accepted_, unset_) \
+	.parse = fn, .min = (lo), .max = (hi), .accepted = accepted_, .unset = unset_,
+#define READ_BY(accepted_, unset_) .accepted = accepted_, .unset = unset_,
+#define ROW(name_, kind_, values, type, field, def, doc_)                                 \
+	{ .name = #name_,                                                                 \
+	  .kind = HESPER_SETTING_##kind_,                                                 \
+	  HESPER_IF_FIELD_##kind_(.offset = offsetof(struct hesper_settings, field),      \
+				  .size = sizeof(HESPER_SETTINGS_MEMBER_OF(field)), ) values \
+	  .doc = doc_ },
+
+static const struct hesper_setting_row rows[] = { HESPER_SETTINGS(ROW) };
+
+#define ROW_COUNT (sizeof rows / sizeof rows[0])
+
+#define DEFAULT_MEMBER(name, kind, values, type, field, def, doc) HESPER_IF_FIELD_##kind(.field = def, )
+static const struct hesper_settings defaults = { HESPER_SETTINGS(DEFAULT_MEMBER) };
+
+void
+hesper_settings_default(struct hesper_settings *s)
+{
+	*s = defaults;
+}
+
+const struct hesper_setting_row *
+hesper_settings_row(size_t i)
+{
+	return i < ROW_COUNT ? &rows[i] : NULL;
+}
+
+/* @words as a list in words: "a, b or c", into @out (not empty). */
+static void
+join_words(char *out, size_t size, const char *const *words)
+{
+	size_t n = 0, o = 0;
+
+	while (words[n])
+		n++;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && o < size; i++)
+		o += (size_t)snprintf(out + o, size - o, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", words[i]);
+}
+
+void
+hesper_settings_accepted(const struct hesper_setting_row *row, char *out, size_t size)
+{
+	if (size == 0)
+		return;
+	switch (row->kind) {
+	case HESPER_SETTING_WORD:
+		join_words(out, size, row->words);
+		return;
+	case HESPER_SETTING_SWITCH: {
+		/* The on word first: it is the usual one. */
+		const char *const on_off[] = { row->words[1], row->words[0], NULL };
+
+		join_words(out, size, on_off);
+		return;
+	}
+	case HESPER_SETTING_BOOL:
+		join_words(out, size, bool_words);
+		return;
+	case HESPER_SETTING_COUNT:
+		snprintf(out, size, "a whole number from %llu to %llu", (unsigned long long)row->min,
+			 (unsigned long long)row->max);
+		return;
+	case HESPER_SETTING_PATH:
+		snprintf(out, size, "a file path (not empty, under %zu bytes)", row->size);
+		return;
+	case HESPER_SETTING_PARSED:
+	case HESPER_SETTING_ELSEWHERE:
+		snprintf(out, size, "%s", row->accepted);
+		return;
+	}
+	out[0] = '\0';
+}
+
+/* ---- errors and applying ------------------------------------------------------------ */
 
 void
 hesper_capture_bound_format(const struct hesper_capture_bound *b, bool is_stop, char *out, size_t size)
@@ -405,7 +460,7 @@ reject_value(FILE *err, const char *name, struct span value, const char *expecte
 static void
 reject_name(FILE *err, struct span name)
 {
-	char line[sizeof(quoted) + 64 + SETTING_COUNT * 32];
+	char line[sizeof(quoted) + 64 + ROW_COUNT * 32];
 	quoted q;
 	size_t o;
 
@@ -414,173 +469,98 @@ reject_name(FILE *err, struct span name)
 	quote(q, name);
 	/* Built whole and written once, so that it stays one line among other output. */
 	o = (size_t)snprintf(line, sizeof line, "hesper: unknown setting %s (known: ", q);
-	for (size_t i = 0; i < SETTING_COUNT && o < sizeof line; i++)
-		o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", i ? ", " : "", settings[i].name);
+	for (size_t i = 0; i < ROW_COUNT && o < sizeof line; i++)
+		o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", i ? ", " : "", rows[i].name);
 	if (o < sizeof line)
 		snprintf(line + o, sizeof line - o, ")\n");
 	fputs(line, err);
 	fflush(err);
 }
 
-static const struct setting *
+static const struct hesper_setting_row *
 find_setting(struct span name)
 {
-	for (size_t i = 0; i < SETTING_COUNT; i++) {
-		if (strlen(settings[i].name) == name.len && memcmp(settings[i].name, name.p, name.len) == 0)
-			return &settings[i];
+	for (size_t i = 0; i < ROW_COUNT; i++) {
+		if (strlen(rows[i].name) == name.len && memcmp(rows[i].name, name.p, name.len) == 0)
+			return &rows[i];
 	}
 	return NULL;
 }
 
-/*
- * A setting that is one of two words, @off then @on: sets *@out (true for @on); 0, or -1
- * with the error line on @err.
- */
+/* Reads @value into @row's member of @s as its kind says; 0, or -1 with the error line on @err. */
 static int
-apply_switch(const struct setting *set, struct span v, struct span raw, const char *off, const char *on, bool *out,
-	     FILE *err)
-{
-	const char *const words[] = { off, on };
-	int i = word_index(v, words, 2);
-	char expected[64];
-
-	if (i >= 0) {
-		*out = i == 1;
-		return 0;
-	}
-	snprintf(expected, sizeof expected, "%s or %s", on, off);
-	reject_value(err, set->name, raw, expected);
-	return -1;
-}
-
-static int
-apply_value(struct hesper_settings *s, const struct setting *set, const char *value, FILE *err)
+apply_value(struct hesper_settings *s, const struct hesper_setting_row *row, const char *value, FILE *err)
 {
 	struct span raw = { value ? value : "", value ? strlen(value) : 0 };
 	struct span v = trim(raw);
-	char expected[96];
+	char *field = (char *)s + row->offset;
+	char accepted[256];
 	uint64_t n;
 	bool b;
+	int i;
 
-	switch (set->kind) {
-	case SETTING_REPORT:
-	case SETTING_FINDINGS:
+	switch (row->kind) {
+	case HESPER_SETTING_ELSEWHERE:
 		return 0;
-	case SETTING_MODE: {
-		/* In enum hesper_mode's order. */
-		static const char *const modes[] = { "dispatch", "submit", "clock" };
-		int i = word_index(v, modes, 3);
+	case HESPER_SETTING_WORD:
+		i = word_index(v, row->words);
 		if (i >= 0) {
-			s->mode = (enum hesper_mode)i;
+			unsigned index = (unsigned)i; /* an enum: HESPER_FITS_WORD */
+
+			memcpy(field, &index, sizeof index);
 			return 0;
 		}
-		reject_value(err, set->name, raw, "dispatch, submit or clock");
-		return -1;
-	}
-	case SETTING_COPY: {
-		/* In enum hesper_copy's order. */
-		static const char *const copies[] = { "auto", "wait", "host" };
-		int i = word_index(v, copies, 3);
+		break;
+	case HESPER_SETTING_SWITCH:
+		i = word_index(v, row->words);
 		if (i >= 0) {
-			s->copy = (enum hesper_copy)i;
+			*(bool *)field = i == 1;
 			return 0;
 		}
-		reject_value(err, set->name, raw, "auto, wait or host");
-		return -1;
-	}
-	case SETTING_INDIRECT:
-		return apply_switch(set, v, raw, "off", "read", &s->indirect_args, err);
-	case SETTING_CLOCK_ISOLATED:
-		return apply_switch(set, v, raw, "span", "barriers", &s->clock_isolated, err);
-	case SETTING_TRACE_ALL:
-	case SETTING_DISABLE:
+		break;
+	case HESPER_SETTING_BOOL:
 		if (parse_bool(v, &b)) {
-			if (set->kind == SETTING_TRACE_ALL)
-				s->trace_all = b;
+			*(bool *)field = b;
+			return 0;
+		}
+		break;
+	case HESPER_SETTING_COUNT:
+		if (parse_number(v, row->min, row->max, &n)) {
+			if (row->size == sizeof(uint32_t))
+				*(uint32_t *)field = (uint32_t)n; /* max fits: tests/unit/test_settings_table.c */
 			else
-				s->disabled = b;
+				*(uint64_t *)field = n;
 			return 0;
 		}
-		reject_value(err, set->name, raw, "1, 0, true, false, yes, no, on or off");
-		return -1;
-	case SETTING_INTERVAL:
-		if (parse_seconds(v, &n) && n % 1000000ull == 0 && n / 1000000ull >= set->min &&
-		    n / 1000000ull <= set->max) {
-			s->interval_ms = (uint32_t)(n / 1000000ull);
+		break;
+	case HESPER_SETTING_PATH:
+		if (v.len > 0 && v.len < row->size) {
+			memcpy(field, v.p, v.len);
+			field[v.len] = '\0';
 			return 0;
 		}
-		reject_value(err, set->name, raw, "seconds from 0.1 to 86400, at most 3 decimals (e.g. 5 or 0.5)");
-		return -1;
-	case SETTING_REPORT_SIGNAL: {
-		int sig;
-
-		if (parse_signal(v, &sig)) {
-			s->report_signal = sig;
+		break;
+	case HESPER_SETTING_PARSED:
+		if (row->parse(v.p, v.len, row, field))
 			return 0;
-		}
-		reject_value(err, set->name, raw,
-			     "a signal name or number: HUP, QUIT, USR1, USR2, ALRM, WINCH, URG, PWR, PROF, VTALRM, "
-			     "XCPU, XFSZ, IO, STKFLT, RTMIN+N or RTMAX-N");
-		return -1;
+		break;
 	}
-	case SETTING_CONTROL:
-		if (v.len > 0 && v.len < sizeof s->control_path) {
-			memcpy(s->control_path, v.p, v.len);
-			s->control_path[v.len] = '\0';
-			return 0;
-		}
-		reject_value(err, set->name, raw, "a file path (not empty, under 4096 bytes)");
-		return -1;
-	case SETTING_START:
-	case SETTING_STOP: {
-		bool is_stop = set->kind == SETTING_STOP;
-
-		if (parse_bound(v, set, is_stop, is_stop ? &s->stop : &s->start))
-			return 0;
-		reject_value(err, set->name, raw,
-			     is_stop ? "seconds after the window opened (0.001 to 1e9, e.g. 2.5), label:NAME or "
-				       "label:NAME#N (N from 1)"
-				     : "seconds after the start (0 to 1e9, e.g. 2.5) or label:NAME");
-		return -1;
-	}
-	case SETTING_SAMPLE:
-	case SETTING_MAX_EVENTS:
-	case SETTING_EXIT_TIMEOUT_MS:
-	case SETTING_MAX_QUERIES:
-		if (!parse_number(v, set->min, set->max, &n)) {
-			snprintf(expected, sizeof expected, "a whole number from %llu to %llu",
-				 (unsigned long long)set->min, (unsigned long long)set->max);
-			reject_value(err, set->name, raw, expected);
-			return -1;
-		}
-		if (set->kind == SETTING_SAMPLE)
-			s->sample_every = (uint32_t)n;
-		else if (set->kind == SETTING_MAX_EVENTS)
-			s->max_events = n;
-		else if (set->kind == SETTING_MAX_QUERIES)
-			s->max_queries = n;
-		else
-			s->exit_timeout_ms = (uint32_t)n;
-		return 0;
-	}
+	hesper_settings_accepted(row, accepted, sizeof accepted);
+	reject_value(err, row->name, raw, accepted);
 	return -1;
 }
 
-/*
- * HESPER_REPORT is known (it is listed, and not reported as unknown) but belongs to
- * the sinks: applying it here changes nothing and succeeds.
- */
 int
 hesper_settings_apply(struct hesper_settings *s, const char *name, const char *value, FILE *err)
 {
 	struct span n = { name ? name : "", name ? strlen(name) : 0 };
-	const struct setting *set = find_setting(n);
+	const struct hesper_setting_row *row = find_setting(n);
 
-	if (!set) {
+	if (!row) {
 		reject_name(err, n);
 		return -1;
 	}
-	return apply_value(s, set, value, err);
+	return apply_value(s, row, value, err);
 }
 
 int
@@ -595,7 +575,7 @@ hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, F
 		const char *var = *e;
 		const char *eq;
 		struct span name;
-		const struct setting *set;
+		const struct hesper_setting_row *row;
 
 		if (strncmp(var, PREFIX, strlen(PREFIX)) != 0)
 			continue;
@@ -604,15 +584,15 @@ hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, F
 			continue; /* not NAME=VALUE: not a variable the process can read either */
 		name.p = var;
 		name.len = (size_t)(eq - var);
-		set = find_setting(name);
-		if (!set) {
+		row = find_setting(name);
+		if (!row) {
 			reject_name(err, name);
 			rejected++;
 			continue;
 		}
-		if (set->kind == SETTING_REPORT || set->kind == SETTING_FINDINGS)
+		if (row->kind == HESPER_SETTING_ELSEWHERE)
 			continue;
-		if (apply_value(s, set, eq + 1, err) != 0)
+		if (apply_value(s, row, eq + 1, err) != 0)
 			rejected++;
 	}
 	return rejected;

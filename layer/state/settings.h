@@ -1,37 +1,7 @@
 /*
- * HESPER_* settings other than HESPER_REPORT (see analysis/sinks.h), read once per
- * process. A bad value gets one line on the error stream and its default is kept.
- *
- *   HESPER_MODE=dispatch|submit|clock  time every dispatch (default), submissions only, or every
- *                                 dispatch from the shader clock where it can (docs/timing.md)
- *   HESPER_SAMPLE=N               time every N-th recorded dispatch of each kernel (1..1000000, default 1)
- *   HESPER_MAX_EVENTS=N           events kept for the trace (0..1000000000, default 200000)
- *   HESPER_EXIT_TIMEOUT_MS=N      how long exit waits for work in flight (0..600000, default 5000)
- *   HESPER_MAX_QUERIES=N          timestamp queries Hesper may hold per device (0..1000000000,
- *                                 default 67108864, 512 MiB of query memory); past it dispatches are dropped
- *   HESPER_COPY=auto|wait|host    how Hesper's timestamps reach it: a GPU copy after each
- *                                 submission that waits per query (wait), or a read on the host
- *                                 once the submission completed (host); auto (default) takes host
- *                                 on NVIDIA's driver, wait elsewhere
- *   HESPER_DISABLE=1              make the layer a pass-through
- *   HESPER_INTERVAL=SECONDS       rewrite every file sink this often while the program runs
- *                                 (0.1..86400, fractions to the millisecond; default off)
- *   HESPER_REPORT_SIGNAL=SIG      write the file sinks when SIG arrives (HUP, QUIT, USR1, USR2,
- *                                 WINCH, URG, PWR, RTMIN+N, RTMAX-N, with or without SIG, or a
- *                                 number; default off)
- *   HESPER_CONTROL=PATH           write the file sinks when PATH appears or its mtime changes
- *   HESPER_TRACE_ALL=1            the trace: sink holds every event, streamed through a temporary
- *                                 file (memory flat; HESPER_MAX_EVENTS still caps html:)
- *   HESPER_START=SECONDS|label:NAME         open the capture window (default: at start)
- *   HESPER_STOP=SECONDS|label:NAME[#N]      close it: SECONDS after it opened, or at the end
- *                                 of the N-th (default 1st) run of label NAME inside it
- *   HESPER_INDIRECT=read|off      read back the group counts of timed indirect dispatches
- *                                 (dispatch mode; default read) or leave them unknown
- *   HESPER_CLOCK_ISOLATED=barriers|span  clock mode: time a dispatch the program isolates with
- *                                 compute barriers from barrier to barrier (default) or by its
- *                                 work groups' span
- *   HESPER_FINDINGS=off|key=value,...  the findings' thresholds; parsed with the profile
- *                                 (analysis/findings.h), accepted here like HESPER_REPORT
+ * HESPER_* settings other than HESPER_REPORT (see analysis/sinks.h) and HESPER_FINDINGS
+ * (analysis/findings.h), read once per process. A bad value gets one line on the error
+ * stream and its default is kept. The settings, their values and defaults: settings_list.h.
  */
 #ifndef HESPER_SETTINGS_H
 #define HESPER_SETTINGS_H
@@ -39,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "settings_list.h"
 
 enum hesper_mode {
 	HESPER_MODE_DISPATCH,
@@ -69,42 +41,62 @@ struct hesper_capture_bound {
 	uint64_t nth;                         /* LABEL in HESPER_STOP: the run that closes it, from 1 */
 };
 
+/* HESPER_CONTROL's path; "": none. */
+typedef char hesper_path[HESPER_CONTROL_PATH_MAX];
+
+/*
+ * One member per row of HESPER_SETTINGS, in its order (settings_list.h says what each
+ * holds). Off: interval_ms and report_signal are 0, control_path is "", start and stop
+ * are HESPER_BOUND_NONE.
+ */
 struct hesper_settings {
-	enum hesper_mode mode;
-	uint32_t sample_every;
-	uint64_t max_events;
-	uint32_t exit_timeout_ms;
-	uint64_t max_queries;
-	enum hesper_copy copy;
-	bool disabled;
-	uint32_t interval_ms;                 /* 0: no interval reports */
-	int report_signal;                    /* 0: none */
-	char control_path[HESPER_CONTROL_PATH_MAX]; /* "": none */
-	struct hesper_capture_bound start, stop;
-	bool trace_all;
-	bool indirect_args;         /* HESPER_INDIRECT: read indirect dispatches' group counts back */
-	bool clock_isolated;        /* HESPER_CLOCK_ISOLATED=barriers: barrier timestamps (clock_edges.h) */
+#define HESPER_SETTINGS_MEMBER(name, kind, values, type, field, def, doc) HESPER_IF_FIELD_##kind(type field;)
+	HESPER_SETTINGS(HESPER_SETTINGS_MEMBER)
+#undef HESPER_SETTINGS_MEMBER
 };
 
-/* The defaults listed above. */
+/*
+ * A member whose type does not fit its row's kind does not build: settings.c writes each
+ * kind's members through the type the kind implies.
+ */
+#define HESPER_SETTINGS_MEMBER_OF(field) (((struct hesper_settings *)0)->field)
+#define HESPER_FITS_ELSEWHERE(field) 1
+#define HESPER_FITS_WORD(field) (sizeof(HESPER_SETTINGS_MEMBER_OF(field)) == sizeof(unsigned)) /* an enum */
+#define HESPER_FITS_SWITCH(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), bool: 1, default: 0)
+#define HESPER_FITS_BOOL(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), bool: 1, default: 0)
+#define HESPER_FITS_COUNT(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), uint32_t: 1, uint64_t: 1, default: 0)
+#define HESPER_FITS_PATH(field) _Generic(&HESPER_SETTINGS_MEMBER_OF(field)[0], char *: 1, default: 0)
+#define HESPER_FITS_PARSED(field) 1 /* its parser's own */
+#define HESPER_SETTINGS_CHECK(name, kind, values, type, field, def, doc) \
+	_Static_assert(HESPER_FITS_##kind(field), #name ": the member's type does not fit the kind");
+HESPER_SETTINGS(HESPER_SETTINGS_CHECK)
+#undef HESPER_SETTINGS_CHECK
+
+/* The defaults of settings_list.h. */
 void hesper_settings_default(struct hesper_settings *s);
 
 /*
  * Applies one setting (@name without its value, e.g. "HESPER_MODE"). Unknown names and
  * bad values get one line on @err naming the setting, the value and what is accepted.
- * Returns 0 when applied, -1 when rejected (the previous value is kept). HESPER_REPORT
- * is accepted and changes nothing. White space around a value is ignored; @err may be
- * NULL (no error lines).
+ * Returns 0 when applied, -1 when rejected (the previous value is kept). HESPER_REPORT and
+ * HESPER_FINDINGS (read elsewhere) are accepted and change nothing. White space around a
+ * value is ignored; @err may be NULL (no error lines).
  */
 int hesper_settings_apply(struct hesper_settings *s, const char *name, const char *value, FILE *err);
 
 /*
  * Fills @s from the environment: defaults, then every HESPER_* variable that is set
- * (HESPER_REPORT excepted, it belongs to the sinks). Unknown HESPER_* names are reported
- * too. Returns the number of rejected settings (unknown names included). Entries without
- * '=' are skipped; @environ_vars may be NULL.
+ * (HESPER_REPORT and HESPER_FINDINGS excepted, they are read elsewhere). Unknown HESPER_*
+ * names are reported too. Returns the number of rejected settings (unknown names
+ * included). Entries without '=' are skipped; @environ_vars may be NULL.
  */
 int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err);
+
+/* Row @i of HESPER_SETTINGS (settings_list.h), in its order; NULL past the last. */
+const struct hesper_setting_row *hesper_settings_row(size_t i);
+
+/* What @row accepts, as its error line ends ("a whole number from 1 to 1000000"), into @out. */
+void hesper_settings_accepted(const struct hesper_setting_row *row, char *out, size_t size);
 
 /* Name of @mode as used in reports ("dispatch", "submit", "clock"). */
 const char *hesper_mode_name(enum hesper_mode mode);

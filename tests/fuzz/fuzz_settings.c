@@ -1,8 +1,9 @@
 /*
  * libFuzzer target: hesper_settings_apply and hesper_settings_from_env on arbitrary
  * names and values. The first line of the input picks the name (a known one by its
- * first byte, or the line itself), the rest is the value; then the whole input, split
- * at newlines, is used as an environment. Error lines go to /dev/null.
+ * first byte, the row of settings_list.h at that index, or the line itself), the rest
+ * is the value; then the whole input, split at newlines, is used as an environment.
+ * Error lines go to /dev/null.
  *
  * Built and run by scripts/fuzz; by hand, from the repository root:
  *   clang -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
@@ -20,18 +21,12 @@
 			abort(); \
 	} while (0)
 
-static const char *const known[] = {
-	"HESPER_REPORT", "HESPER_MODE", "HESPER_SAMPLE", "HESPER_MAX_EVENTS",
-	"HESPER_EXIT_TIMEOUT_MS", "HESPER_DISABLE", "HESPER_INTERVAL", "HESPER_REPORT_SIGNAL",
-	"HESPER_CONTROL", "HESPER_START", "HESPER_STOP", "HESPER_TRACE_ALL",
-};
-
 static FILE *sink;
 
 static void
 check_ranges(const struct hesper_settings *s)
 {
-	CHECK(s->mode == HESPER_MODE_DISPATCH || s->mode == HESPER_MODE_SUBMIT);
+	CHECK(s->mode == HESPER_MODE_DISPATCH || s->mode == HESPER_MODE_SUBMIT || s->mode == HESPER_MODE_CLOCK);
 	CHECK(s->sample_every >= 1 && s->sample_every <= 1000000);
 	CHECK(s->max_events <= 1000000000);
 	CHECK(s->exit_timeout_ms <= 600000);
@@ -66,8 +61,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nl)
 		*nl = '\0';
 	name = copy;
-	if (size > 0 && (unsigned char)copy[0] < sizeof known / sizeof known[0])
-		name = (char *)known[(unsigned char)copy[0]];
+	if (size > 0 && hesper_settings_row((unsigned char)copy[0]))
+		name = (char *)hesper_settings_row((unsigned char)copy[0])->name;
 
 	hesper_settings_default(&s);
 	before = s;
