@@ -74,7 +74,7 @@ static void prepend_env(const char *name, const char *item, char separator)
 
 /*
  * True when HESPER_DISABLE asks for nothing to happen, read by the layer's own reader
- * (layer/settings.c) from the same environment, so that the two never disagree on a value.
+ * (layer/state/settings.c) from the same environment, so that the two never disagree on a value.
  * No error stream: a bad value is reported once, by the layer, if it is loaded.
  */
 static bool disabled(void)

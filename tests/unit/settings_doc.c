@@ -1,5 +1,5 @@
 /*
- * The table of docs/settings.md, made from layer/settings_list.h:
+ * The table of docs/settings.md, made from layer/state/settings_list.h:
  *
  *   settings_doc               prints it (to paste into docs/settings.md)
  *   settings_doc --check FILE  exit status 0 when FILE holds it exactly and has a section
@@ -228,7 +228,7 @@ say_difference(const char *path, const char *have, const char *want)
 		want++;
 	}
 	fprintf(stderr,
-		"settings_doc: the settings table of %s differs from layer/settings_list.h at its line %d:\n"
+		"settings_doc: the settings table of %s differs from layer/state/settings_list.h at its line %d:\n"
 		"  doc:  %.*s\n  list: %.*s\n",
 		path, line, (int)strcspn(have_line, "\n"), have_line, (int)strcspn(want_line, "\n"), want_line);
 }

@@ -1,5 +1,5 @@
 /*
- * Unit tests for layer/settings.c: every accepted form of every setting, every way a
+ * Unit tests for layer/state/settings.c: every accepted form of every setting, every way a
  * value is rejected, and the exact error lines.
  */
 #include <check.h>

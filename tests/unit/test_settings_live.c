@@ -1,6 +1,6 @@
 /*
  * Unit tests for the settings of reports while the program runs and of the capture
- * window (layer/settings.c): HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL,
+ * window (layer/state/settings.c): HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL,
  * HESPER_START, HESPER_STOP; accepted forms, rejected ones with their one line.
  */
 #include <check.h>

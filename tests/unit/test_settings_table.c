@@ -1,5 +1,5 @@
 /*
- * Unit tests for the rows of layer/settings_list.h as layer/settings.c reads them: what the
+ * Unit tests for the rows of layer/state/settings_list.h as layer/state/settings.c reads them: what the
  * compiler cannot check of a row (ranges that fit their member, defaults that the row's
  * own values accept, the text a bad value's line ends with), so that a new row is right
  * or fails here.

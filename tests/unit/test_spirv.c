@@ -1,5 +1,5 @@
 /*
- * Unit tests for layer/spirv.c: modules are built here word by word (no glslc at test
+ * Unit tests for layer/record/spirv.c: modules are built here word by word (no glslc at test
  * time), then read back whole, cut, byte-swapped, misaligned and broken.
  */
 #include <check.h>
