@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "loader_env.h"
-#include "settings.h"
+#include "state/settings.h"
 
 #define LAYER_NAME "VK_LAYER_HESPER_profiler"
 #define MANIFEST_NAME "VkLayer_hesper.json"

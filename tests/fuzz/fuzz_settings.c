@@ -7,7 +7,7 @@
  *
  * Built and run by scripts/fuzz; by hand, from the repository root:
  *   clang -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
- *     -Ilayer tests/fuzz/fuzz_settings.c layer/state/settings.c -o fuzz_settings
+ *     -Ilayer/state tests/fuzz/fuzz_settings.c layer/state/settings.c -o fuzz_settings
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  *
  * Built and run by scripts/fuzz (seeds: the same as fuzz_spirv's); by hand:
  *   clang -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
- *     -Ilayer tests/fuzz/fuzz_spirv_clock.c layer/clock/spirv_clock.c -o fuzz_spirv_clock
+ *     -Ilayer/clock tests/fuzz/fuzz_spirv_clock.c layer/clock/spirv_clock.c -o fuzz_spirv_clock
  */
 #include <stdint.h>
 #include <stdlib.h>
