@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "findings_settings.h"
 #include "kernel_table.h"
 #include "memops.h"
 #include "stats.h"
@@ -85,20 +86,6 @@ struct hesper_host_wait {
 	uint64_t count;
 	uint64_t total_ns;
 	uint64_t max_ns;
-};
-
-/* Thresholds of the findings (HESPER_FINDINGS; analysis/findings.h parses them). */
-struct hesper_findings_settings {
-	bool off;                  /* no findings, no dispatch-cost measurement */
-	double idle_share;         /* a queue idle between batches this share of wall time or more */
-	uint64_t idle_min_ns;      /* and at least this long in all */
-	uint64_t launch_bound_min; /* a kernel with at least this many launch-bound dispatches */
-	double launch_factor;      /* launch-bound: shorter than this many dispatch costs */
-	double round_trip_share;   /* submit calls followed by a wait for them, share of all on the queue */
-	uint64_t round_trip_min;   /* and at least this many */
-	uint64_t underfilled_min;  /* dispatches with fewer work groups than compute units, per kernel */
-	double hesper_share;       /* Hesper's own cost, share of wall (host) or GPU busy (GPU) time */
-	double slow_memory_share;  /* a kind of memory operation below this share of its best single one's GB/s */
 };
 
 /* The capture window (HESPER_START / HESPER_STOP), as the report states it. */
@@ -182,6 +169,9 @@ int hesper_profile_add_device(struct hesper_profile *p, const struct hesper_devi
 /* The queue row for (device, family, index), added on first use; NULL when out of memory. */
 struct hesper_queue_info *hesper_profile_queue(struct hesper_profile *p, uint32_t device, uint32_t family,
 					       uint32_t index);
+
+/* Keeps @g among @q's largest gaps (HESPER_TOP_GAPS, largest first). */
+void hesper_gaps_keep(struct hesper_queue_info *q, const struct hesper_gap *g);
 
 /* Adds @count waits of @call on @thread lasting @total_ns (longest @max_ns); 0, or -1 when memory runs out. */
 int hesper_profile_add_host_wait(struct hesper_profile *p, uint32_t thread, enum hesper_wait_call call,

@@ -33,7 +33,7 @@ enum setting_kind {
 	SETTING_TRACE_ALL,
 	SETTING_INDIRECT,
 	SETTING_CLOCK_ISOLATED,
-	SETTING_FINDINGS, /* read with the profile (analysis/findings.h); accepted here and left alone */
+	SETTING_FINDINGS, /* read with the profile (analysis/findings_settings.h); accepted here and left alone */
 };
 
 struct setting {

@@ -31,7 +31,7 @@
  *                                 compute barriers from barrier to barrier (default) or by its
  *                                 work groups' span
  *   HESPER_FINDINGS=off|key=value,...  the findings' thresholds; parsed with the profile
- *                                 (analysis/findings.h), accepted here like HESPER_REPORT
+ *                                 (analysis/findings_settings.h), accepted here like HESPER_REPORT
  */
 #ifndef HESPER_SETTINGS_H
 #define HESPER_SETTINGS_H
