@@ -52,17 +52,6 @@ hesper_gap_activity(const struct hesper_gap *g)
 	return what;
 }
 
-double
-hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units)
-{
-	if (!compute_units || !groups[0] || !groups[1] || !groups[2])
-		return 0;
-	uint64_t total = (uint64_t)groups[0] * groups[1] * groups[2];
-	if (total >= compute_units)
-		return 0;
-	return (double)(compute_units - total) / (double)compute_units;
-}
-
 /* A new finding at the end of @out (room is made by the caller). */
 static struct hesper_finding *
 add(struct hesper_findings *out, enum hesper_finding_kind kind, uint64_t at_stake)

@@ -69,10 +69,4 @@ double hesper_finding_number(const struct hesper_finding *f, const char *key, do
 /* What the thread mostly did in @g: "waiting", "recording", "submitting" or "nothing Vulkan". */
 const char *hesper_gap_activity(const struct hesper_gap *g);
 
-/*
- * The share of @compute_units left without a work group by a dispatch of @groups (x*y*z):
- * 0 when it fills them, when the size is unknown (any 0: indirect) or the units are (0).
- */
-double hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units);
-
 #endif
