@@ -1,7 +1,6 @@
 /* Findings from a profile's aggregates: which ones apply, their numbers, their order. */
 #include "findings.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -10,128 +9,6 @@
 
 #include "memops_findings.h"
 #include "report.h"
-
-void
-hesper_findings_settings_default(struct hesper_findings_settings *s)
-{
-	*s = (struct hesper_findings_settings){
-		.off = false,
-		.idle_share = 0.2,
-		.idle_min_ns = 1000000,
-		.launch_bound_min = 100,
-		.launch_factor = 2.0,
-		.round_trip_share = 0.5,
-		.round_trip_min = 10,
-		.underfilled_min = 100,
-		.hesper_share = 0.1,
-		.slow_memory_share = HESPER_MEMOPS_SLOW_FRACTION,
-	};
-}
-
-/* Parses a non-negative finite number into *@out; false when @text is not one. */
-static bool
-parse_number(const char *text, size_t len, double *out)
-{
-	char buf[64], *end;
-
-	if (len == 0 || len >= sizeof(buf))
-		return false;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	errno = 0;
-	double v = strtod(buf, &end);
-	if (errno || *end || !isfinite(v) || v < 0 || buf[0] == ' ')
-		return false;
-	*out = v;
-	return true;
-}
-
-struct key {
-	const char *name;
-	bool share;                 /* a share in [0, 1], else a count (whole number) or a factor */
-	bool whole;
-	double max;
-};
-
-static const struct key keys[] = {
-	{"idle_share", true, false, 1},
-	{"idle_min_us", false, true, 1e9},
-	{"launch_bound_min", false, true, 1e12},
-	{"launch_factor", false, false, 1e6},
-	{"round_trip_share", true, false, 1},
-	{"round_trip_min", false, true, 1e12},
-	{"underfilled_min", false, true, 1e12},
-	{"hesper_share", true, false, 1},
-	{"slow_memory_share", true, false, 1},
-};
-
-static void
-set_key(struct hesper_findings_settings *s, size_t k, double v)
-{
-	switch (k) {
-	case 0: s->idle_share = v; break;
-	case 1: s->idle_min_ns = (uint64_t)v * 1000u; break;
-	case 2: s->launch_bound_min = (uint64_t)v; break;
-	case 3: s->launch_factor = v; break;
-	case 4: s->round_trip_share = v; break;
-	case 5: s->round_trip_min = (uint64_t)v; break;
-	case 6: s->underfilled_min = (uint64_t)v; break;
-	case 7: s->hesper_share = v; break;
-	default: s->slow_memory_share = v; break;
-	}
-}
-
-int
-hesper_findings_settings_parse(struct hesper_findings_settings *s, const char *text, char *err, size_t err_size)
-{
-	struct hesper_findings_settings next = *s;
-	const char *p = text ? text : "";
-
-	if (err && err_size)
-		err[0] = '\0';
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (strcmp(p, "off") == 0 || strcmp(p, "off\n") == 0) {
-		s->off = true;
-		return 0;
-	}
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		const char *eq = memchr(p, '=', len);
-		size_t k = 0, n = sizeof(keys) / sizeof(keys[0]);
-		double v = 0;
-
-		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\n'))
-			len--;
-		if (len == 0 && end) {
-			p = end + 1;
-			continue;
-		}
-		if (!eq)
-			goto bad;
-		while (k < n && !((size_t)(eq - p) == strlen(keys[k].name) && memcmp(p, keys[k].name, (size_t)(eq - p)) == 0))
-			k++;
-		if (k == n || !parse_number(eq + 1, len - (size_t)(eq + 1 - p), &v) || v > keys[k].max ||
-		    (keys[k].whole && v != floor(v)))
-			goto bad;
-		set_key(&next, k, v);
-		p = end ? end + 1 : p + strlen(p);
-		while (*p == ' ' || *p == '\t')
-			p++;
-		continue;
-	bad:
-		if (err && err_size)
-			snprintf(err, err_size,
-				 "HESPER_FINDINGS: '%.*s' is not one of off, idle_share=0..1, idle_min_us=N, "
-				 "launch_bound_min=N, launch_factor=X, round_trip_share=0..1, round_trip_min=N, "
-				 "underfilled_min=N, hesper_share=0..1; the defaults are kept",
-				 (int)(len > 80 ? 80 : len), p);
-		return -1;
-	}
-	*s = next;
-	return 0;
-}
 
 const char *
 hesper_finding_kind_name(enum hesper_finding_kind kind)
@@ -156,21 +33,6 @@ hesper_finding_number(const struct hesper_finding *f, const char *key, double fa
 	return fallback;
 }
 
-void
-hesper_gaps_keep(struct hesper_queue_info *q, const struct hesper_gap *g)
-{
-	uint32_t at = q->gap_count;
-
-	while (at > 0 && q->gaps[at - 1].length_ns < g->length_ns)
-		at--;
-	if (at >= HESPER_TOP_GAPS)
-		return;
-	uint32_t kept = q->gap_count < HESPER_TOP_GAPS ? q->gap_count + 1 : HESPER_TOP_GAPS;
-	memmove(&q->gaps[at + 1], &q->gaps[at], (kept - 1 - at) * sizeof(q->gaps[0]));
-	q->gaps[at] = *g;
-	q->gap_count = kept;
-}
-
 const char *
 hesper_gap_activity(const struct hesper_gap *g)
 {
@@ -188,37 +50,6 @@ hesper_gap_activity(const struct hesper_gap *g)
 	if (g->submitting_ns > most)
 		what = "submitting";
 	return what;
-}
-
-uint64_t
-hesper_stats_count_below(const struct hesper_stats *s, uint64_t limit_ns)
-{
-	const struct hesper_histogram *h = &s->hist;
-	uint64_t n = 0;
-
-	for (int row = h->lo_row; row <= h->hi_row; row++) {
-		for (int sub = 0; sub < HESPER_HISTOGRAM_SUB_BUCKETS; sub++) {
-			uint64_t lo, hi, c = h->counts[(size_t)(row - h->lo_row) * HESPER_HISTOGRAM_SUB_BUCKETS + (size_t)sub];
-
-			if (!c)
-				continue;
-			hesper_histogram_bucket_range(row, sub, &lo, &hi);
-			if (lo + (hi - lo) / 2 < limit_ns)
-				n += c;
-		}
-	}
-	return n;
-}
-
-double
-hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units)
-{
-	if (!compute_units || !groups[0] || !groups[1] || !groups[2])
-		return 0;
-	uint64_t total = (uint64_t)groups[0] * groups[1] * groups[2];
-	if (total >= compute_units)
-		return 0;
-	return (double)(compute_units - total) / (double)compute_units;
 }
 
 /* A new finding at the end of @out (room is made by the caller). */
@@ -563,88 +394,4 @@ hesper_findings_free(struct hesper_findings *f)
 	free(f->items);
 	f->items = NULL;
 	f->count = 0;
-}
-
-/* A number as JSON: whole numbers without a fraction, others with 17 digits. */
-static void
-put_number(FILE *out, double v)
-{
-	if (v == floor(v) && fabs(v) < 9e15)
-		fprintf(out, "%.0f", v);
-	else
-		fprintf(out, "%.17g", v);
-}
-
-int
-hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
-{
-	fputc('[', out);
-	for (size_t i = 0; i < f->count; i++) {
-		const struct hesper_finding *x = &f->items[i];
-
-		fprintf(out, "%s{\"kind\": \"%s\", \"time_at_stake_ns\": %" PRIu64 ", \"numbers\": {",
-			i ? ",\n    " : "\n    ", hesper_finding_kind_name(x->kind), x->time_at_stake_ns);
-		for (size_t k = 0; k < x->number_count; k++) {
-			fprintf(out, "%s\"%s\": ", k ? ", " : "", x->numbers[k].key);
-			put_number(out, x->numbers[k].value);
-		}
-		fputs("}, \"about\": [", out);
-		hesper_json_write_string(out, x->about);
-		fputs("], \"advice\": ", out);
-		hesper_json_write_string(out, x->advice);
-		if (x->queue) {
-			fputs(", \"gaps\": [", out);
-			for (uint32_t g = 0; g < x->queue->gap_count; g++) {
-				const struct hesper_gap *gap = &x->queue->gaps[g];
-
-				fprintf(out,
-					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64 ", \"waiting_ns\": %" PRIu64
-					", \"recording_ns\": %" PRIu64 ", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
-					", \"thread\": %" PRIu32 ", \"submission\": %" PRIu64 ", \"doing\": \"%s\"}",
-					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns, gap->recording_ns,
-					gap->submitting_ns, gap->other_ns, gap->thread, gap->submission,
-					hesper_gap_activity(gap));
-			}
-			fputc(']', out);
-		}
-		fputc('}', out);
-	}
-	fputs(f->count ? "\n  ]" : "]", out);
-	return ferror(out) ? -1 : 0;
-}
-
-int
-hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
-{
-	if (!f->count)
-		return 0;
-	fputs("\nFindings (largest time at stake first):\n", out);
-	for (size_t i = 0; i < f->count; i++) {
-		const struct hesper_finding *x = &f->items[i];
-		char at[32];
-
-		hesper_format_duration(at, sizeof(at), (double)x->time_at_stake_ns);
-		fprintf(out, "  %zu. %s, %s: %s at stake\n", i + 1, hesper_finding_kind_name(x->kind), x->about, at);
-		fputs("     ", out);
-		for (size_t k = 0; k < x->number_count; k++) {
-			double v = x->numbers[k].value;
-
-			fprintf(out, "%s%s=", k ? " " : "", x->numbers[k].key);
-			if (v == floor(v) && fabs(v) < 9e15)
-				fprintf(out, "%.0f", v);
-			else
-				fprintf(out, "%.3g", v);
-		}
-		fputc('\n', out);
-		for (uint32_t g = 0; x->queue && g < x->queue->gap_count; g++) {
-			const struct hesper_gap *gap = &x->queue->gaps[g];
-			char len[32];
-
-			hesper_format_duration(len, sizeof(len), (double)gap->length_ns);
-			fprintf(out, "     gap %" PRIu32 ": %s before submission %" PRIu64 " (thread %" PRIu32 "): %s\n",
-				g + 1, len, gap->submission, gap->thread, hesper_gap_activity(gap));
-		}
-		fprintf(out, "     %s\n", x->advice);
-	}
-	return ferror(out) ? -1 : 0;
 }

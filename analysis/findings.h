@@ -2,14 +2,13 @@
  * Findings: why the GPU is not busy, computed from the bounded aggregates a run gathers
  * (queue gaps and round trips, per-kernel durations and under-filled dispatches, host
  * waits, Hesper's own cost) and sorted by the time at stake. Pure: no Vulkan, no clock.
- * The thresholds come from HESPER_FINDINGS (hesper_findings_settings_parse).
+ * The thresholds come from HESPER_FINDINGS (findings_settings.h); report.h writes them.
  */
 #ifndef HESPER_FINDINGS_H
 #define HESPER_FINDINGS_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "profile.h"
 
@@ -44,17 +43,6 @@ struct hesper_findings {
 	size_t count;
 };
 
-/* The default thresholds (README.md and docs/settings.md list them). */
-void hesper_findings_settings_default(struct hesper_findings_settings *s);
-
-/*
- * Applies HESPER_FINDINGS: "off", or comma-separated key=value pairs (idle_share,
- * idle_min_us, launch_bound_min, launch_factor, round_trip_share, round_trip_min,
- * underfilled_min, hesper_share, slow_memory_share). Returns 0; or -1 with a message in @err (when not
- * NULL) and @s unchanged.
- */
-int hesper_findings_settings_parse(struct hesper_findings_settings *s, const char *text, char *err, size_t err_size);
-
 /*
  * The findings of @p that pass its thresholds, sorted by time at stake (then kind, then
  * about); for a summary read back, the findings it had. None for a profile whose
@@ -78,25 +66,7 @@ const char *hesper_finding_kind_name(enum hesper_finding_kind kind);
 /* The value of number @key of @f, or @fallback when it has none. */
 double hesper_finding_number(const struct hesper_finding *f, const char *key, double fallback);
 
-/* Keeps @g among @q's largest gaps (HESPER_TOP_GAPS, largest first). */
-void hesper_gaps_keep(struct hesper_queue_info *q, const struct hesper_gap *g);
-
 /* What the thread mostly did in @g: "waiting", "recording", "submitting" or "nothing Vulkan". */
 const char *hesper_gap_activity(const struct hesper_gap *g);
-
-/* How many values of @s lie below @limit_ns, from its histogram (bucket midpoints). */
-uint64_t hesper_stats_count_below(const struct hesper_stats *s, uint64_t limit_ns);
-
-/*
- * The share of @compute_units left without a work group by a dispatch of @groups (x*y*z):
- * 0 when it fills them, when the size is unknown (any 0: indirect) or the units are (0).
- */
-double hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units);
-
-/* Writes the text section ("Findings", one paragraph each); nothing when @f is empty. -1 on a write error. */
-int hesper_findings_write_text(FILE *out, const struct hesper_findings *f);
-
-/* Writes the JSON array value (no key) with @indent before each element. -1 on a write error. */
-int hesper_findings_write_json(FILE *out, const struct hesper_findings *f);
 
 #endif

@@ -12,8 +12,6 @@
 
 #include "profile.h"
 
-/* Below this fraction of the best single-operation GB/s, a kind's mean GB/s is slow (the default of HESPER_FINDINGS' slow_memory_share). */
-#define HESPER_MEMOPS_SLOW_FRACTION 0.25
 /* Kinds whose timed operations took less than this in all are never reported. */
 #define HESPER_MEMOPS_SLOW_MIN_NS 100000ull
 /* Nor kinds with fewer timed, sized operations than this (one operation is its own best). */

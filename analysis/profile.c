@@ -1,8 +1,6 @@
 /* The profile of one process: devices, queues, kernel/region tables and the summary. */
 #include "profile.h"
 
-#include "findings.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +108,21 @@ hesper_profile_queue(struct hesper_profile *p, uint32_t device, uint32_t family,
 	q->family = family;
 	q->index = index;
 	return q;
+}
+
+void
+hesper_gaps_keep(struct hesper_queue_info *q, const struct hesper_gap *g)
+{
+	uint32_t at = q->gap_count;
+
+	while (at > 0 && q->gaps[at - 1].length_ns < g->length_ns)
+		at--;
+	if (at >= HESPER_TOP_GAPS)
+		return;
+	uint32_t kept = q->gap_count < HESPER_TOP_GAPS ? q->gap_count + 1 : HESPER_TOP_GAPS;
+	memmove(&q->gaps[at + 1], &q->gaps[at], (kept - 1 - at) * sizeof(q->gaps[0]));
+	q->gaps[at] = *g;
+	q->gap_count = kept;
 }
 
 static uint64_t add_saturating(uint64_t a, uint64_t b);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "findings_settings.h"
 #include "kernel_table.h"
 #include "memops.h"
 #include "stats.h"
@@ -85,20 +86,6 @@ struct hesper_host_wait {
 	uint64_t count;
 	uint64_t total_ns;
 	uint64_t max_ns;
-};
-
-/* Thresholds of the findings (HESPER_FINDINGS; analysis/findings.h parses them). */
-struct hesper_findings_settings {
-	bool off;                  /* no findings, no dispatch-cost measurement */
-	double idle_share;         /* a queue idle between batches this share of wall time or more */
-	uint64_t idle_min_ns;      /* and at least this long in all */
-	uint64_t launch_bound_min; /* a kernel with at least this many launch-bound dispatches */
-	double launch_factor;      /* launch-bound: shorter than this many dispatch costs */
-	double round_trip_share;   /* submit calls followed by a wait for them, share of all on the queue */
-	uint64_t round_trip_min;   /* and at least this many */
-	uint64_t underfilled_min;  /* dispatches with fewer work groups than compute units, per kernel */
-	double hesper_share;       /* Hesper's own cost, share of wall (host) or GPU busy (GPU) time */
-	double slow_memory_share;  /* a kind of memory operation below this share of its best single one's GB/s */
 };
 
 /* The capture window (HESPER_START / HESPER_STOP), as the report states it. */
@@ -183,9 +170,66 @@ int hesper_profile_add_device(struct hesper_profile *p, const struct hesper_devi
 struct hesper_queue_info *hesper_profile_queue(struct hesper_profile *p, uint32_t device, uint32_t family,
 					       uint32_t index);
 
+/* Keeps @g among @q's largest gaps (HESPER_TOP_GAPS, largest first). */
+void hesper_gaps_keep(struct hesper_queue_info *q, const struct hesper_gap *g);
+
 /* Adds @count waits of @call on @thread lasting @total_ns (longest @max_ns); 0, or -1 when memory runs out. */
 int hesper_profile_add_host_wait(struct hesper_profile *p, uint32_t thread, enum hesper_wait_call call,
 				 uint64_t count, uint64_t total_ns, uint64_t max_ns);
+
+/* What a struct hesper_work is. */
+enum hesper_work_kind {
+	HESPER_WORK_DISPATCH,  /* compute dispatches of kernel @name */
+	HESPER_WORK_MEMORY_OP, /* memory operations of kind @memop: copies, fills, updates, clears */
+	HESPER_WORK_REGION,    /* runs of the debug-label region @name */
+	HESPER_WORK_BATCH,     /* one batch of command buffers on queue @queue, timed from its first start to its last end */
+};
+
+/*
+ * The rows a kernel's dispatches are counted in, found by hesper_profile_add_work and kept by
+ * its caller for the next (NULL: not found yet): @kernel and @underfilled for any dispatch of
+ * the kernel, @labelled for those under the same label.
+ */
+struct hesper_work_rows {
+	struct hesper_kernel *kernel;      /* in kernels */
+	struct hesper_kernel *labelled;    /* "label/kernel" in labelled */
+	struct hesper_kernel *underfilled; /* in underfilled */
+};
+
+/* One finished piece of GPU work, or @count alike whose time is unknown (hesper_profile_add_work). */
+struct hesper_work {
+	enum hesper_work_kind kind;
+	uint64_t count;            /* how many alike (1 when @timed) */
+	bool timed;                /* @ns is its GPU time */
+	uint64_t ns;
+	bool dropped;              /* not timed though it was meant to be: counted as dropped too */
+	bool outside;              /* DISPATCH: ran outside the capture window: counted in its kernel rows only */
+	const char *name;          /* DISPATCH: the kernel; REGION: the label */
+	const char *label;         /* DISPATCH: the innermost debug label around it, or NULL */
+	struct hesper_work_rows *rows; /* DISPATCH: the caller's rows for @name and @label, or NULL (looked up) */
+	uint32_t groups[3];        /* DISPATCH: work-group counts; 0 0 0 unknown (indirect, not read back) */
+	bool groups_read_back;     /* DISPATCH: @groups were read back from an indirect dispatch: known even when 0 0 0 */
+	uint32_t local_size[3];    /* DISPATCH: the work-group size; 0 0 0 unknown */
+	bool local_size_varies;    /* DISPATCH: pipelines of this name have different work-group sizes */
+	uint32_t compute_units;    /* DISPATCH: of its device; fewer work groups is under-filled (0: not counted so) */
+	enum hesper_memop_kind memop; /* MEMORY_OP */
+	uint64_t bytes;            /* MEMORY_OP: the bytes each one moved */
+	bool sized;                /* MEMORY_OP: @bytes are known */
+	uint32_t queue;            /* BATCH: index into queues */
+	const struct hesper_gap *gap; /* BATCH: the queue's idle time before it, or NULL */
+};
+
+/*
+ * Counts @w in every table and counter of @p it belongs to; 0, or -1 when @w names no
+ * memory-operation kind or queue of @p, or memory ran out for one of its rows (the others count it).
+ */
+int hesper_profile_add_work(struct hesper_profile *p, const struct hesper_work *w);
+
+/*
+ * The share of @compute_units left without a work group by a dispatch of @groups (x*y*z):
+ * 0 when it fills them, when the size is unknown (any 0: indirect) or the units are (0).
+ */
+double hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units);
 
 /* The Vulkan name of @call ("vkWaitForFences"), "?" when out of range. */
 const char *hesper_wait_call_name(uint32_t call);

@@ -9,11 +9,19 @@
 
 #include "profile.h"
 
+struct hesper_findings;
+
 /* Text report: header lines then an nsys-style kernel table. Returns 0, or -1 on a write error. */
 int hesper_report_text(FILE *out, const struct hesper_profile *p);
 
 /* JSON summary in the hesper-summary/1 schema. Returns 0, or -1 on a write error. */
 int hesper_report_json(FILE *out, const struct hesper_profile *p);
+
+/* The findings as the text report's section ("Findings", one paragraph each); nothing when @f is empty. -1 on a write error. */
+int hesper_findings_write_text(FILE *out, const struct hesper_findings *f);
+
+/* The findings as the JSON summary's array value (no key), one element a line. -1 on a write error. */
+int hesper_findings_write_json(FILE *out, const struct hesper_findings *f);
 
 /* CSV, one row per kernel, RFC 4180 quoting. Returns 0, or -1 on a write error. */
 int hesper_report_csv(FILE *out, const struct hesper_profile *p);

@@ -269,6 +269,54 @@ put_live(FILE *out, const struct hesper_profile *p)
 	fprintf(out, ", \"dispatches_outside\": %" PRIu64 "},\n", c->outside);
 }
 
+/* A number as JSON: whole numbers without a fraction, others with 17 digits. */
+static void
+put_number(FILE *out, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		fprintf(out, "%.0f", v);
+	else
+		fprintf(out, "%.17g", v);
+}
+
+int
+hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < f->count; i++) {
+		const struct hesper_finding *x = &f->items[i];
+
+		fprintf(out, "%s{\"kind\": \"%s\", \"time_at_stake_ns\": %" PRIu64 ", \"numbers\": {",
+			i ? ",\n    " : "\n    ", hesper_finding_kind_name(x->kind), x->time_at_stake_ns);
+		for (size_t k = 0; k < x->number_count; k++) {
+			fprintf(out, "%s\"%s\": ", k ? ", " : "", x->numbers[k].key);
+			put_number(out, x->numbers[k].value);
+		}
+		fputs("}, \"about\": [", out);
+		hesper_json_write_string(out, x->about);
+		fputs("], \"advice\": ", out);
+		hesper_json_write_string(out, x->advice);
+		if (x->queue) {
+			fputs(", \"gaps\": [", out);
+			for (uint32_t g = 0; g < x->queue->gap_count; g++) {
+				const struct hesper_gap *gap = &x->queue->gaps[g];
+
+				fprintf(out,
+					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64 ", \"waiting_ns\": %" PRIu64
+					", \"recording_ns\": %" PRIu64 ", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
+					", \"thread\": %" PRIu32 ", \"submission\": %" PRIu64 ", \"doing\": \"%s\"}",
+					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns, gap->recording_ns,
+					gap->submitting_ns, gap->other_ns, gap->thread, gap->submission,
+					hesper_gap_activity(gap));
+			}
+			fputc(']', out);
+		}
+		fputc('}', out);
+	}
+	fputs(f->count ? "\n  ]" : "]", out);
+	return ferror(out) ? -1 : 0;
+}
+
 /* "host_waits" and "findings" of a live run. Returns 0, or -1 when memory runs out. */
 static int
 put_findings(FILE *out, const struct hesper_profile *p)

@@ -12,6 +12,7 @@
 #include "findings.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +317,42 @@ print_host_waits(FILE *out, const struct hesper_profile *p)
 			fputc(c < 2 ? ' ' : '\n', out);
 		}
 	}
+}
+
+int
+hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
+{
+	if (!f->count)
+		return 0;
+	fputs("\nFindings (largest time at stake first):\n", out);
+	for (size_t i = 0; i < f->count; i++) {
+		const struct hesper_finding *x = &f->items[i];
+		char at[32];
+
+		hesper_format_duration(at, sizeof(at), (double)x->time_at_stake_ns);
+		fprintf(out, "  %zu. %s, %s: %s at stake\n", i + 1, hesper_finding_kind_name(x->kind), x->about, at);
+		fputs("     ", out);
+		for (size_t k = 0; k < x->number_count; k++) {
+			double v = x->numbers[k].value;
+
+			fprintf(out, "%s%s=", k ? " " : "", x->numbers[k].key);
+			if (v == floor(v) && fabs(v) < 9e15)
+				fprintf(out, "%.0f", v);
+			else
+				fprintf(out, "%.3g", v);
+		}
+		fputc('\n', out);
+		for (uint32_t g = 0; x->queue && g < x->queue->gap_count; g++) {
+			const struct hesper_gap *gap = &x->queue->gaps[g];
+			char len[32];
+
+			hesper_format_duration(len, sizeof(len), (double)gap->length_ns);
+			fprintf(out, "     gap %" PRIu32 ": %s before submission %" PRIu64 " (thread %" PRIu32 "): %s\n",
+				g + 1, len, gap->submission, gap->thread, hesper_gap_activity(gap));
+		}
+		fprintf(out, "     %s\n", x->advice);
+	}
+	return ferror(out) ? -1 : 0;
 }
 
 int

@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stddef.h>
 
 void
 hesper_stats_init(struct hesper_stats *s)
@@ -100,6 +101,26 @@ hesper_stats_quantile(const struct hesper_stats *s, double q)
 	if (v > s->max_ns)
 		v = s->max_ns;
 	return v;
+}
+
+uint64_t
+hesper_stats_count_below(const struct hesper_stats *s, uint64_t limit_ns)
+{
+	const struct hesper_histogram *h = &s->hist;
+	uint64_t n = 0;
+
+	for (int row = h->lo_row; row <= h->hi_row; row++) {
+		for (int sub = 0; sub < HESPER_HISTOGRAM_SUB_BUCKETS; sub++) {
+			uint64_t lo, hi, c = h->counts[(size_t)(row - h->lo_row) * HESPER_HISTOGRAM_SUB_BUCKETS + (size_t)sub];
+
+			if (!c)
+				continue;
+			hesper_histogram_bucket_range(row, sub, &lo, &hi);
+			if (lo + (hi - lo) / 2 < limit_ns)
+				n += c;
+		}
+	}
+	return n;
 }
 
 void

@@ -36,6 +36,9 @@ double hesper_stats_stddev(const struct hesper_stats *s);
 /* The @q quantile (0..1) from the histogram, clamped into [min, max]; 0 when empty. */
 uint64_t hesper_stats_quantile(const struct hesper_stats *s, double q);
 
+/* How many values of @s lie below @limit_ns, from its histogram (bucket midpoints). */
+uint64_t hesper_stats_count_below(const struct hesper_stats *s, uint64_t limit_ns);
+
 /* Frees the histogram's storage. */
 void hesper_stats_free(struct hesper_stats *s);
 

@@ -35,7 +35,4 @@ int hesper_merge_databases(const char *out_path, char **paths, size_t n);
 /* Merges the trace files @paths (@n of them) into @out_path; 0, or 2 with a line on stderr. */
 int hesper_merge_traces(const char *out_path, char **paths, int n);
 
-/* Prints "hesper: " and the message on stderr, then returns HESPER_EXIT_USAGE. */
-int hesper_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 #endif

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "report.h"
 #include "summary_load.h"
+#include "usage.h"
 
 #define DEFAULT_THRESHOLD_PCT 10.0
 #define CELL 48

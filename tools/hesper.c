@@ -2,26 +2,13 @@
  * hesper: the command-line tool. `hesper [options] -- program args...` runs a program
  * under Hesper; `hesper report|diff|merge ...` read Hesper's own output files.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
 #include "report.h"
 #include "summary_load.h"
-
-int
-hesper_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hesper: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (hesper --help for usage)\n", stderr);
-	return HESPER_EXIT_USAGE;
-}
+#include "usage.h"
 
 int
 hesper_cmd_report(int argc, char **argv)

@@ -26,6 +26,7 @@
 #include "report.h"
 #include "profile_merge.h"
 #include "summary_load.h"
+#include "usage.h"
 
 #define CELL 48
 #define TRACE_SUFFIX ".trace.json"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "usage.h"
 
 #ifndef HESPER_VERSION
 #define HESPER_VERSION "unknown"

@@ -15,10 +15,9 @@
 #include "capture.h"
 #include "clock/clock.h"
 #include "collector.h"
-#include "findings.h"
 #include "clock_sync.h"
-#include "state/state.h"
 #include "record/record.h"
+#include "state/state.h"
 #include "profile.h"
 #include "submit/submit.h"
 
@@ -181,53 +180,30 @@ static void account_memop(struct hesper_profile *p, const struct hesper_queue *q
 	uint64_t mask = q->dev->families[q->family].tick_mask;
 	double period = q->dev->props.limits.timestampPeriod;
 	bool timed = inside && ts && d->start != HESPER_NO_QUERY;
+	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP, .count = d->repeat, .timed = timed,
+				.memop = d->op.kind, .bytes = d->bytes, .sized = d->op.sized};
 	for (uint32_t k = 0; timed && k < d->repeat; k++) {
 		uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
-		hesper_memop_record(row, d->bytes, d->op.sized, interval_ns(ts[start], ts[end], mask, period, &p->clamped));
+		w.ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);
+		hesper_profile_add_work(p, &w);
 		if (trace)
 			trace_gpu_bytes(p, q, HESPER_TRACE_MEMORY_OP, row->k.name, ts[start], ts[end], NULL,
 					rec->command_buffer, sub->index, d->bytes);
 	}
 	if (!timed)
-		hesper_memop_count_untimed(row, d->repeat, d->bytes, d->op.sized);
+		hesper_profile_add_work(p, &w);
 }
 
-/* The profile row of @name in @table, cached in the name when @cache is set. */
-static struct hesper_kernel *row_of(struct hesper_kernel_table *table, struct hesper_name *name, bool cache)
+/* The work-group size of @kernel's pipelines into @w (left 0 0 0 when unknown). */
+static void note_local_size(struct hesper_work *w, const struct hesper_name *kernel)
 {
-	if (cache && name->row)
-		return name->row;
-	struct hesper_kernel *row = hesper_kernel_table_get(table, name->text);
-	if (cache)
-		name->row = row;
-	return row;
-}
-
-/*
- * Counts @n dispatches of @kernel in its row's launch shapes (untimed ones too): @groups,
- * read back (@read_back: known even when all zero) or as recorded.
- */
-static void note_shapes(struct hesper_kernel *row, const struct hesper_name *kernel, uint64_t n,
-			const uint32_t groups[3], bool read_back)
-{
-	if (read_back)
-		hesper_shapes_add_known(&row->shapes, groups, n);
-	else
-		hesper_shapes_add(&row->shapes, groups, n);
 	uint64_t packed = atomic_load_explicit(&kernel->local_size, memory_order_relaxed);
 	if (!packed)
 		return;
-	uint32_t size[3] = {packed & 0x1fffff, (packed >> 21) & 0x1fffff, (packed >> 42) & 0x1fffff};
-	hesper_shapes_set_local_size(&row->shapes, size, packed == HESPER_LOCAL_SIZE_VARIES);
-}
-
-/* The "label/kernel" row of a dispatch inside a debug label. */
-static struct hesper_kernel *labelled_row(struct hesper_profile *p, const struct hesper_dispatch_record *d,
-					  const char *kernel)
-{
-	char name[1024];
-	snprintf(name, sizeof(name), "%s/%s", d->label->text, kernel);
-	return hesper_kernel_table_get(p->labelled, name);
+	w->local_size_varies = packed == HESPER_LOCAL_SIZE_VARIES;
+	w->local_size[0] = packed & 0x1fffff;
+	w->local_size[1] = (packed >> 21) & 0x1fffff;
+	w->local_size[2] = (packed >> 42) & 0x1fffff;
 }
 
 /* Per-batch GPU span, built while walking a submission's occurrences. */
@@ -271,21 +247,23 @@ static void classify_gap(struct hesper_gap *g, const struct hesper_submission *s
 	g->other_ns = left - g->recording_ns;
 }
 
-/* Adds batch @span of @sub to @q's idle-time aggregates: the gap since the previous batch ended. */
+/* Adds batch @span of @sub to the profile: its GPU span, and @q's idle time since the previous batch ended. */
 static void note_batch(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 		       const struct batch_span *span)
 {
 	struct hesper_queue_info *row = &p->queues[q->profile_queue];
 	const struct hesper_device *dev = q->dev;
 	double period = dev->props.limits.timestampPeriod;
-	row->timed_batches++;
+	struct hesper_gap g = {0};
+	struct hesper_work w = {.kind = HESPER_WORK_BATCH, .count = 1, .timed = true, .queue = q->profile_queue,
+				.ns = (uint64_t)llround((double)(span->end - span->start) * period)};
 	if (q->batch_seen && span->start > q->batch_end) {
-		struct hesper_gap g = {
+		g = (struct hesper_gap){
 			.length_ns = (uint64_t)llround((double)(span->start - q->batch_end) * period),
 			.thread = sub->thread,
 			.submission = sub->index,
 		};
-		row->idle_ns += g.length_ns;
+		w.gap = &g;
 		uint64_t start_host = dev->clock.valid ? to_host_ns(dev, span->raw_start, dev->families[q->family].tick_mask) : 0;
 		if (start_host > g.length_ns) {
 			g.start_ns = start_host - g.length_ns;
@@ -293,8 +271,8 @@ static void note_batch(struct hesper_profile *p, struct hesper_queue *q, const s
 		} else {
 			g.other_ns = g.length_ns;
 		}
-		hesper_gaps_keep(row, &g);
 	}
+	hesper_profile_add_work(p, &w);
 	if (!q->batch_seen) {
 		q->batch_seen = true;
 		q->batch_first = span->start;
@@ -311,8 +289,6 @@ static void close_span(struct hesper_profile *p, struct batch_span *span, struct
 	if (!span->any)
 		return;
 	note_batch(p, q, sub, span);
-	hesper_stats_add(&p->submits,
-			 (uint64_t)llround((double)(span->end - span->start) * q->dev->props.limits.timestampPeriod));
 	if (trace)
 		trace_gpu(p, q, HESPER_TRACE_BATCH, "batch", span->raw_start, span->raw_start + (span->end - span->start),
 			  NULL, 0, sub->index);
@@ -340,15 +316,13 @@ static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b
 
 /*
  * Adds the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
- * back) to the profile; returns how many of them came back empty (a slot no work group
+ * back) to the profile as @w; returns how many of them came back empty (a slot no work group
  * wrote, or a copy that did not happen), to be counted as dropped. For an indirect
- * dispatch (@d's groups 0 0 0) the work-group counts its slot holds go to @row's launch
- * shapes; *@shapes_known counts them.
+ * dispatch (@d's groups 0 0 0) the work-group counts its slot holds are its launch shape.
  */
 static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 			      const struct hesper_recording *rec, const struct hesper_dispatch_record *d,
-			      uint64_t lo, uint64_t hi, const uint64_t *ts, struct hesper_kernel *row,
-			      struct hesper_kernel *lrow, struct hesper_name *kernel, bool trace, uint64_t *shapes_known)
+			      uint64_t lo, uint64_t hi, const uint64_t *ts, const struct hesper_work *w, bool trace)
 {
 	bool indirect = !d->groups[0] && !d->groups[1] && !d->groups[2];
 	const struct hesper_device *dev = q->dev;
@@ -390,25 +364,20 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 			end = ts[open + 1] & mask;
 			p->clock_isolated++;
 		}
-		uint64_t ns = interval_ns(start, end, mask, period, &p->clamped);
-		uint32_t groups[3] = {d->groups[0], d->groups[1], d->groups[2]};
+		struct hesper_work one = *w;
+		one.timed = true;
+		one.ns = interval_ns(start, end, mask, period, &p->clamped);
 		const uint64_t *counts = slot + HESPER_CLOCK_GROUPS_WORD;
 		/* 0 until work group (0, 0, 0) wrote them; a slot not copied was dropped above */
 		if (indirect && counts[0]) {
-			groups[0] = (uint32_t)counts[0];
-			groups[1] = (uint32_t)(counts[0] >> 32);
-			groups[2] = (uint32_t)counts[1];
-			if (row)
-				hesper_shapes_add_known(&row->shapes, groups, 1);
-			++*shapes_known;
+			one.groups[0] = (uint32_t)counts[0];
+			one.groups[1] = (uint32_t)(counts[0] >> 32);
+			one.groups[2] = (uint32_t)counts[1];
+			one.groups_read_back = true;
 		}
-		if (row)
-			hesper_kernel_record(row, ns);
-		if (lrow)
-			hesper_kernel_record(lrow, ns);
-		p->collected++;
+		hesper_profile_add_work(p, &one);
 		if (trace)
-			trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, start, end, groups, rec->command_buffer,
+			trace_gpu(p, q, HESPER_TRACE_DISPATCH, w->name, start, end, one.groups, rec->command_buffer,
 				  sub->index);
 	}
 	return empty;
@@ -473,95 +442,81 @@ static bool account_occurrence(struct hesper_profile *p, struct hesper_queue *q,
 			continue;
 		}
 		struct hesper_name *kernel = d->kernel ? d->kernel : unknown;
-		struct hesper_kernel *row = row_of(p->kernels, kernel, true);
-		struct hesper_kernel *lrow = d->label ? labelled_row(p, d, kernel->text) : NULL;
+		struct hesper_work_rows rows = {.kernel = kernel->row};
 		bool timed = ts && d->start != HESPER_NO_QUERY;
 		uint64_t lo, hi;
 		window_part(window, pos, d->repeat, &lo, &hi);
 		pos += d->repeat;
-		/* Outside the capture window: counted, not timed, not dropped. */
-		uint64_t outside = d->repeat - (hi - lo);
-		if (outside) {
-			if (row)
-				hesper_kernel_count_untimed(row, outside);
-			if (lrow)
-				hesper_kernel_count_untimed(lrow, outside);
-			hesper_capture_count_outside(outside);
-		}
-		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
 		/* An indirect dispatch's counts, where they were read back for this run (indirect.h). */
 		uint32_t read[3];
 		bool read_back = d->args && hesper_indirect_groups(rec, d->args, ts, read);
 		const uint32_t *groups = read_back ? read : d->groups;
-		if (row && !d->clock)
-			note_shapes(row, kernel, d->repeat, groups, read_back);
-		double idle_share = hesper_underfill_share(groups, q->dev->compute_units);
-		struct hesper_kernel *urow = idle_share > 0 ? row_of(p->underfilled, kernel, false) : NULL;
-		if (d->clock) {
-			/* An indirect one's counts come from its slot: the rest, and direct ones, from the record. */
-			uint64_t known = 0;
-			untimed = timed ? 0 : runs * (hi - lo);
-			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, row, lrow, kernel, trace,
-						 &known);
-			if (row)
-				note_shapes(row, kernel, d->repeat - known, groups, false);
-			if (untimed) {
-				if (row)
-					hesper_kernel_count_untimed(row, untimed);
-				if (lrow)
-					hesper_kernel_count_untimed(lrow, untimed);
-				p->dropped += untimed; /* every clock dispatch is meant to be timed */
-			}
-			continue;
+		struct hesper_work w = {
+			.kind = HESPER_WORK_DISPATCH,
+			.name = kernel->text,
+			.label = d->label ? d->label->text : NULL,
+			.rows = &rows,
+			.groups = {groups[0], groups[1], groups[2]},
+			.groups_read_back = read_back,
+			/* Clock-timed dispatches are not counted as under-filled. */
+			.compute_units = d->clock ? 0 : q->dev->compute_units,
+		};
+		note_local_size(&w, kernel);
+		/* Outside the capture window: counted, not timed, not dropped. */
+		w.count = d->repeat - (hi - lo);
+		w.outside = true;
+		if (w.count) {
+			hesper_profile_add_work(p, &w);
+			hesper_capture_count_outside(w.count);
 		}
-		for (uint32_t k = (uint32_t)lo; timed && k < hi; k++) {
+		w.outside = false;
+		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
+		/* Clock mode: timed from its slots, which hold an indirect one's work-group counts too. */
+		if (d->clock)
+			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, &w, trace);
+		for (uint32_t k = (uint32_t)lo; timed && !d->clock && k < hi; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
-			uint64_t ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);
-			if (row)
-				hesper_kernel_record(row, ns);
-			if (lrow)
-				hesper_kernel_record(lrow, ns);
-			if (urow)
-				hesper_kernel_record(urow, (uint64_t)llround((double)ns * idle_share));
-			p->collected++;
+			w.timed = true;
+			w.ns = interval_ns(ts[start], ts[end], mask, period, &p->clamped);
+			hesper_profile_add_work(p, &w);
 			if (trace)
-				trace_dispatch(p, q, kernel, row, ts[start], ts[end], groups, rec->command_buffer,
+				trace_dispatch(p, q, kernel, rows.kernel, ts[start], ts[end], groups, rec->command_buffer,
 					       sub->index);
 		}
 		if (untimed) {
-			if (row)
-				hesper_kernel_count_untimed(row, untimed);
-			if (lrow)
-				hesper_kernel_count_untimed(lrow, untimed);
-			if (urow)
-				hesper_kernel_count_untimed(urow, untimed);
-			/* Meant to be timed but could not be: dropped. Left out by mode or sampling: not. */
-			if (d->dropped || d->start != HESPER_NO_QUERY)
-				p->dropped += untimed;
+			w.timed = false;
+			w.count = untimed;
+			/*
+			 * Meant to be timed but could not be: dropped (every clock dispatch is meant to be).
+			 * Left out by mode or sampling: not.
+			 */
+			w.dropped = d->clock || d->dropped || d->start != HESPER_NO_QUERY;
+			hesper_profile_add_work(p, &w);
 		}
+		kernel->row = rows.kernel;
 	}
 	for (size_t i = 0; i < rec->region_count; i++) {
 		const struct hesper_region_record *r = &rec->regions[i];
-		struct hesper_kernel *row = hesper_kernel_table_get(p->regions, r->label->text);
-		if (!row)
-			continue;
+		struct hesper_work w = {.kind = HESPER_WORK_REGION, .name = r->label->text, .count = runs};
 		/* Inside: begun after the region that opened the window, before the window closed. */
 		bool in_window = inside && (opened_at == UINT32_MAX || i >= opened_at) &&
 				 r->begin_at < window.to && r->begin_at >= window.from;
 		if (!in_window) {
-			hesper_kernel_count_untimed(row, runs);
+			hesper_profile_add_work(p, &w);
 			continue;
 		}
 		bool timed = ts && r->query != HESPER_NO_QUERY;
 		if (timed) {
-			hesper_kernel_record(row, interval_ns(ts[r->query], ts[r->query + 1], mask, period, &p->clamped));
-			if (trace)
+			w.timed = true;
+			w.ns = interval_ns(ts[r->query], ts[r->query + 1], mask, period, &p->clamped);
+			if (hesper_profile_add_work(p, &w) == 0 && trace)
 				trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, ts[r->query], ts[r->query + 1], NULL,
 					  rec->command_buffer, sub->index);
 		}
-		uint64_t untimed = timed ? untimed_runs : runs;
-		if (untimed)
-			hesper_kernel_count_untimed(row, untimed);
+		w.timed = false;
+		w.count = timed ? untimed_runs : runs;
+		if (w.count)
+			hesper_profile_add_work(p, &w);
 	}
 	return inside;
 }

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "findings.h"
+#include "findings_settings.h"
 #include "process.h"
 #include "profile.h"
 
@@ -85,7 +85,7 @@ static void process_init(void)
 	snprintf(p->profile->mode, sizeof(p->profile->mode), "%s", hesper_mode_name(p->settings.mode));
 	p->profile->sample_every = p->settings.sample_every;
 	hesper_trace_init(&p->profile->trace, p->settings.max_events);
-	/* Read here, like HESPER_REPORT: its parser belongs to the analysis library (findings.h). */
+	/* Read here, like HESPER_REPORT: its parser belongs to the analysis library (findings_settings.h). */
 	const char *findings = getenv("HESPER_FINDINGS");
 	char err[512];
 	if (findings && hesper_findings_settings_parse(&p->profile->findings, findings, err, sizeof(err)) != 0)

@@ -1,0 +1,134 @@
+/*
+ * The layer's finished work into the profile: each dispatch, memory operation, label region
+ * and batch counted, with its time when it has one, in every table and counter it belongs to.
+ */
+#include "profile.h"
+
+#include <math.h>
+#include <stdio.h>
+
+double
+hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units)
+{
+	if (!compute_units || !groups[0] || !groups[1] || !groups[2])
+		return 0;
+	uint64_t total = (uint64_t)groups[0] * groups[1] * groups[2];
+	if (total >= compute_units)
+		return 0;
+	return (double)(compute_units - total) / (double)compute_units;
+}
+
+/* @n pieces in @row: one timed in @ns, or @n untimed. */
+static void
+count_in(struct hesper_kernel *row, const struct hesper_work *w, uint64_t n, uint64_t ns)
+{
+	if (!row)
+		return;
+	if (w->timed)
+		hesper_kernel_record(row, ns);
+	else
+		hesper_kernel_count_untimed(row, n);
+}
+
+/* The "label/kernel" row of a dispatch inside a debug label. */
+static struct hesper_kernel *
+labelled_row(struct hesper_profile *p, const char *label, const char *kernel)
+{
+	char name[1024];
+
+	snprintf(name, sizeof(name), "%s/%s", label, kernel);
+	return hesper_kernel_table_get(p->labelled, name);
+}
+
+static int
+add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
+{
+	struct hesper_work_rows found = {0}, *rows = w->rows ? w->rows : &found;
+	/* Outside the capture window: counted, not timed, not dropped, not looked at as under-filled. */
+	double idle_share = w->outside ? 0 : hesper_underfill_share(w->groups, w->compute_units);
+
+	if (!w->name)
+		return -1;
+	if (!rows->kernel)
+		rows->kernel = hesper_kernel_table_get(p->kernels, w->name);
+	if (w->label && !rows->labelled)
+		rows->labelled = labelled_row(p, w->label, w->name);
+	if (idle_share > 0 && !rows->underfilled)
+		rows->underfilled = hesper_kernel_table_get(p->underfilled, w->name);
+
+	struct hesper_kernel *row = rows->kernel;
+	struct hesper_kernel *lrow = w->label ? rows->labelled : NULL;
+	struct hesper_kernel *urow = idle_share > 0 ? rows->underfilled : NULL;
+	if (row) {
+		if (w->groups_read_back)
+			hesper_shapes_add_known(&row->shapes, w->groups, n);
+		else
+			hesper_shapes_add(&row->shapes, w->groups, n);
+		if (w->local_size_varies || w->local_size[0] || w->local_size[1] || w->local_size[2])
+			hesper_shapes_set_local_size(&row->shapes, w->local_size, w->local_size_varies);
+	}
+	count_in(row, w, n, w->ns);
+	count_in(lrow, w, n, w->ns);
+	/* The time the idle compute units could have used. */
+	count_in(urow, w, n, (uint64_t)llround((double)w->ns * idle_share));
+	if (w->timed)
+		p->collected++;
+	else if (w->dropped && !w->outside)
+		p->dropped += n;
+	return row && (!w->label || lrow) && (idle_share <= 0 || urow) ? 0 : -1;
+}
+
+static int
+add_memory_op(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
+{
+	if ((unsigned)w->memop >= HESPER_MEMOP_KINDS)
+		return -1;
+	struct hesper_memop_row *row = &p->memops.rows[w->memop];
+	if (w->timed)
+		hesper_memop_record(row, w->bytes, w->sized, w->ns);
+	else
+		hesper_memop_count_untimed(row, n, w->bytes, w->sized);
+	return 0;
+}
+
+static int
+add_region(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
+{
+	struct hesper_kernel *row = w->name ? hesper_kernel_table_get(p->regions, w->name) : NULL;
+
+	if (!row)
+		return -1;
+	count_in(row, w, n, w->ns);
+	return 0;
+}
+
+static int
+add_batch(struct hesper_profile *p, const struct hesper_work *w)
+{
+	if (w->queue >= p->queue_count)
+		return -1;
+	struct hesper_queue_info *q = &p->queues[w->queue];
+	if (!w->timed)
+		return 0;
+	q->timed_batches++;
+	if (w->gap) {
+		q->idle_ns += w->gap->length_ns;
+		hesper_gaps_keep(q, w->gap);
+	}
+	hesper_stats_add(&p->submits, w->ns);
+	return 0;
+}
+
+int
+hesper_profile_add_work(struct hesper_profile *p, const struct hesper_work *w)
+{
+	uint64_t n = w->timed ? 1 : w->count;
+
+	switch (w->kind) {
+	case HESPER_WORK_DISPATCH: return add_dispatch(p, w, n);
+	case HESPER_WORK_MEMORY_OP: return add_memory_op(p, w, n);
+	case HESPER_WORK_REGION: return add_region(p, w, n);
+	case HESPER_WORK_BATCH: return add_batch(p, w);
+	}
+	return -1;
+}

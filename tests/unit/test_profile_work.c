@@ -1,0 +1,175 @@
+/* Unit tests for analysis/profile_work.c: each kind of finished work, counted where it belongs. */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+/* A timed dispatch of "k" under label "lab": 4 groups on 8 compute units, local size 64 1 1. */
+static struct hesper_work
+dispatch(struct hesper_work_rows *rows)
+{
+	return (struct hesper_work){
+		.kind = HESPER_WORK_DISPATCH,
+		.count = 1,
+		.timed = true,
+		.ns = 1000,
+		.name = "k",
+		.label = "lab",
+		.rows = rows,
+		.groups = {4, 1, 1},
+		.local_size = {64, 1, 1},
+		.compute_units = 8,
+	};
+}
+
+START_TEST(dispatch_rows)
+{
+	struct hesper_profile p;
+	struct hesper_work_rows rows = {0};
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	struct hesper_work w = dispatch(&rows);
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	struct hesper_kernel *k = hesper_kernel_table_find(p.kernels, "k");
+	struct hesper_kernel *l = hesper_kernel_table_find(p.labelled, "lab/k");
+	struct hesper_kernel *u = hesper_kernel_table_find(p.underfilled, "k");
+	ck_assert_ptr_eq(rows.kernel, k);
+	ck_assert_ptr_eq(rows.labelled, l);
+	ck_assert_ptr_eq(rows.underfilled, u);
+	ck_assert_uint_eq(k->count, 1);
+	ck_assert_uint_eq(k->timed.total_ns, 1000);
+	ck_assert_uint_eq(l->timed.total_ns, 1000);
+	ck_assert_uint_eq(u->timed.total_ns, 500); /* half the units idle */
+	ck_assert_uint_eq(k->shapes.known, 1);
+	ck_assert_uint_eq(k->shapes.local_size[0], 64);
+	ck_assert_uint_eq(p.collected, 1);
+
+	/* Not timed, meant to be: counted everywhere, and dropped. */
+	w.timed = false;
+	w.count = 5;
+	w.dropped = true;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	ck_assert_uint_eq(k->count, 6);
+	ck_assert_uint_eq(k->timed.count, 1);
+	ck_assert_uint_eq(l->count, 6);
+	ck_assert_uint_eq(u->count, 6);
+	ck_assert_uint_eq(k->shapes.known, 6);
+	ck_assert_uint_eq(p.dropped, 5);
+	ck_assert_uint_eq(p.collected, 1);
+
+	/* Outside the capture window: the kernel's rows only, never dropped. */
+	w.count = 3;
+	w.outside = true;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	ck_assert_uint_eq(k->count, 9);
+	ck_assert_uint_eq(l->count, 9);
+	ck_assert_uint_eq(u->count, 6);
+	ck_assert_uint_eq(p.dropped, 5);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(dispatch_shapes)
+{
+	struct hesper_profile p;
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	struct hesper_work w = dispatch(NULL);
+	w.label = NULL;
+	w.compute_units = 0; /* unknown: nothing is under-filled */
+	memset(w.groups, 0, sizeof(w.groups));
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.groups_read_back = true; /* read back: known, even as 0 0 0 */
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.local_size_varies = true;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	struct hesper_kernel *k = hesper_kernel_table_find(p.kernels, "k");
+	ck_assert_uint_eq(k->shapes.unknown, 1);
+	ck_assert_uint_eq(k->shapes.known, 2);
+	ck_assert(k->shapes.local_size_varies);
+	ck_assert_uint_eq(hesper_kernel_table_size(p.labelled), 0);
+	ck_assert_uint_eq(hesper_kernel_table_size(p.underfilled), 0);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(memory_ops_and_regions)
+{
+	struct hesper_profile p;
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP, .count = 1, .timed = true, .ns = 1000,
+				.memop = HESPER_MEMOP_FILL_BUFFER, .bytes = 4096, .sized = true};
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.timed = false;
+	w.count = 3;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	const struct hesper_memop_row *m = &p.memops.rows[HESPER_MEMOP_FILL_BUFFER];
+	ck_assert_uint_eq(m->k.count, 4);
+	ck_assert_uint_eq(m->k.timed.count, 1);
+	ck_assert_uint_eq(m->bytes, 4 * 4096);
+	ck_assert_uint_eq(m->timed_bytes, 4096);
+	w.memop = HESPER_MEMOP_KINDS;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), -1);
+
+	w = (struct hesper_work){.kind = HESPER_WORK_REGION, .name = "frame", .count = 1, .timed = true, .ns = 7};
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.timed = false;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	struct hesper_kernel *r = hesper_kernel_table_find(p.regions, "frame");
+	ck_assert_uint_eq(r->count, 2);
+	ck_assert_uint_eq(r->timed.total_ns, 7);
+	ck_assert_uint_eq(p.collected, 0);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(batches)
+{
+	struct hesper_profile p;
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	struct hesper_work w = {.kind = HESPER_WORK_BATCH, .count = 1, .timed = true, .ns = 300, .queue = 0};
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), -1); /* no such queue */
+	struct hesper_queue_info *q = hesper_profile_queue(&p, 0, 0, 0);
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	struct hesper_gap g = {.length_ns = 50, .other_ns = 50};
+	w.gap = &g;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	ck_assert_uint_eq(q->timed_batches, 2);
+	ck_assert_uint_eq(q->idle_ns, 50);
+	ck_assert_uint_eq(q->gap_count, 1);
+	ck_assert_uint_eq(q->gaps[0].length_ns, 50);
+	ck_assert_uint_eq(p.submits.count, 2);
+	ck_assert_uint_eq(p.submits.total_ns, 600);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+static Suite *
+profile_work_suite(void)
+{
+	Suite *s = suite_create("profile_work");
+	TCase *tc = tcase_create("hesper_profile_add_work");
+
+	tcase_add_test(tc, dispatch_rows);
+	tcase_add_test(tc, dispatch_shapes);
+	tcase_add_test(tc, memory_ops_and_regions);
+	tcase_add_test(tc, batches);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(profile_work_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
