@@ -60,10 +60,10 @@ uint32_t hesper_clock_edge_open(struct hesper_recording *rec, VkCommandBuffer cb
 
 void hesper_clock_edge_close(struct hesper_recording *rec, VkCommandBuffer cb)
 {
-	if (rec->open_edge == HESPER_NO_QUERY || !rec->dispatch_count)
+	if (rec->open_edge == HESPER_NO_QUERY || !rec->work_count)
 		return;
-	struct hesper_dispatch_record *last = &rec->dispatches[rec->dispatch_count - 1];
-	/* open_edge is the run's last dispatch's opening query (record_hooks.c) */
+	struct hesper_work_record *last = &rec->work[rec->work_count - 1];
+	/* open_edge is the repeat's last dispatch's opening query (record_hooks.c) */
 	if (!last->clock || last->closed || last->end == HESPER_NO_QUERY ||
 	    rec->open_edge != last->end + 2 * (last->repeat - 1))
 		return;

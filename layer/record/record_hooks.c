@@ -75,16 +75,16 @@ static bool sampled(struct hesper_name *kernel)
 }
 
 /*
- * Whether dispatch @next repeats run @run: same kernel, label and grid, and either both
- * untimed (both dropped or neither) or @next chained to the run's last closing timestamp
+ * Whether dispatch @next repeats @run: same kernel, label and grid, and either both
+ * untimed (both dropped or neither) or @next chained to the repeat's last closing timestamp
  * with the query right after it. A loop of one kernel then takes one record, not one per
  * dispatch.
  */
-static bool continues_run(const struct hesper_dispatch_record *run, const struct hesper_dispatch_record *next)
+static bool continues_repeat(const struct hesper_work_record *run, const struct hesper_work_record *next)
 {
 	if (run->kernel != next->kernel || run->label != next->label || run->dropped != next->dropped ||
 	    run->clock != next->clock || memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 ||
-	    run->repeat == HESPER_MAX_RUN || run->memop != next->memop || run->bytes != next->bytes)
+	    run->repeat == HESPER_MAX_REPEAT || run->memop != next->memop || run->bytes != next->bytes)
 		return false;
 	if (run->clock) { /* consecutive clock slots, and barrier timestamps in consecutive pairs or none */
 		bool slots = run->start == HESPER_NO_QUERY ? next->start == HESPER_NO_QUERY
@@ -103,7 +103,7 @@ static bool continues_run(const struct hesper_dispatch_record *run, const struct
  * Records work @next (its kind and size filled in) about to be issued on @cb into @rec,
  * opening its timing when @timed; returns its closing query (or HESPER_NO_QUERY).
  */
-static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_dispatch_record *next,
+static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_work_record *next,
 			    bool timed)
 {
 	/* Time one hook in 64 per thread (reading the clock costs as much as the hook). */
@@ -144,13 +144,13 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 	/* Work now: a barrier next closes this clock dispatch's pair when it was kept (below). */
 	rec->after_compute_barrier = false;
 	rec->open_edge = HESPER_NO_QUERY;
-	if (rec->dispatch_count && continues_run(&rec->dispatches[rec->dispatch_count - 1], next)) {
-		rec->dispatches[rec->dispatch_count - 1].repeat++;
-		rec->dispatches[rec->dispatch_count - 1].closed = 0;
+	if (rec->work_count && continues_repeat(&rec->work[rec->work_count - 1], next)) {
+		rec->work[rec->work_count - 1].repeat++;
+		rec->work[rec->work_count - 1].closed = 0;
 		rec->dispatch_total += !next->memop;
-	} else if (hesper_reserve_one((void **)&rec->dispatches, rec->dispatch_count, &rec->dispatch_capacity,
-				      sizeof(*rec->dispatches))) {
-		rec->dispatches[rec->dispatch_count++] = *next;
+	} else if (hesper_reserve_one((void **)&rec->work, rec->work_count, &rec->work_capacity,
+				      sizeof(*rec->work))) {
+		rec->work[rec->work_count++] = *next;
 		rec->dispatch_total += !next->memop;
 	} else {
 		rec->lost_dispatches += !next->memop;
@@ -177,7 +177,7 @@ static uint32_t dispatch_begin_as(struct hesper_command_buffer *s, VkCommandBuff
 			hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
 		return HESPER_NO_QUERY;
 	}
-	struct hesper_dispatch_record next = {
+	struct hesper_work_record next = {
 		.kernel = s->bound_kernel,
 		.label = innermost_label(rec),
 		.groups = {x, y, z},
@@ -215,7 +215,7 @@ static uint32_t dispatch_begin(struct hesper_command_buffer *s, VkCommandBuffer 
 static uint32_t memop_begin(struct hesper_command_buffer *s, VkCommandBuffer cb, enum hesper_memop_kind kind,
 			    struct hesper_op_size size)
 {
-	struct hesper_dispatch_record next = {
+	struct hesper_work_record next = {
 		.memop = 1,
 		.op = {.kind = kind, .sized = size.sized},
 		.bytes = size.bytes,
@@ -425,7 +425,7 @@ static bool shadow_room(struct hesper_recording *rec, uint32_t count, uint32_t *
  * the shadow buffer from @rec's previous run. Left unsaved (and untimed) when no buffer
  * can be had.
  */
-static void save_execution(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_execution *e)
+static void save_execution(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_secondary_execution *e)
 {
 	const struct hesper_recording *sec = e->rec;
 	uint32_t index, slot;
@@ -472,8 +472,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_
 			continue;
 		if (!hesper_reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
 					sizeof(*rec->secondaries))) {
-			for (size_t k = 0; k < sec->rec->dispatch_count; k++)
-				rec->lost_dispatches += sec->rec->dispatches[k].memop ? 0 : sec->rec->dispatches[k].repeat;
+			for (size_t k = 0; k < sec->rec->work_count; k++)
+				rec->lost_dispatches += sec->rec->work[k].memop ? 0 : sec->rec->work[k].repeat;
 			continue;
 		}
 		size_t index = rec->secondary_count++;
@@ -486,7 +486,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_
 			save_execution(rec, cb, &rec->secondaries[last]);
 		}
 		hesper_recording_ref(sec->rec);
-		rec->secondaries[index] = (struct hesper_execution){.rec = sec->rec, .shadow = HESPER_NO_SHADOW};
+		rec->secondaries[index] = (struct hesper_secondary_execution){.rec = sec->rec, .shadow = HESPER_NO_SHADOW};
 	}
 	if (count > from)
 		dev->next.CmdExecuteCommands(cb, count - from, secondaries + from);

@@ -50,7 +50,7 @@ void hesper_recording_unref(struct hesper_recording *rec)
 		hesper_host_buffer_destroy(dev, &rec->shadows[i]);
 	free(rec->shadows);
 	free(rec->blocks);
-	free(rec->dispatches);
+	free(rec->work);
 	free(rec->regions);
 	free(rec->secondaries);
 	free(rec);

@@ -22,7 +22,7 @@
 
 struct hesper_device;
 struct hesper_queue;
-struct hesper_occurrence;
+struct hesper_run;
 
 #define HESPER_NO_SHADOW UINT32_MAX
 
@@ -31,49 +31,49 @@ struct hesper_occurrence;
  * again, the queries of this execution are copied first into one of the primary's
  * shadow buffers (command_buffer.c), from where they are collected.
  */
-struct hesper_execution {
+struct hesper_secondary_execution {
 	struct hesper_recording *rec;       /* a reference is held */
 	uint32_t shadow;                    /* index of the primary's shadow buffer, or HESPER_NO_SHADOW */
 	uint32_t shadow_slot;               /* first slot of the copy in it */
 };
 
 /*
- * One vkCmdDispatch* as recorded, or a run of @repeat identical ones recorded back to
- * back. Untimed, they share nothing else; timed, they are chained: dispatch k of the run
- * (from 0) spans queries k ? end + k - 1 : start to end + k. A memory operation (copy,
- * fill, update, clear: HESPER_MEMORY_COMMANDS) is recorded and timed the same way, with
- * memop set: kernel and label are then NULL, and op replaces groups.
+ * One piece of recorded work: a vkCmdDispatch*, or a memory operation (copy, fill,
+ * update, clear: HESPER_MEMORY_COMMANDS, with memop set: kernel and label are then NULL,
+ * and op replaces groups), or a repeat of @repeat identical ones recorded back to back.
+ * Untimed, they share nothing else; timed, they are chained: dispatch k of the repeat
+ * (from 0) spans queries k ? end + k - 1 : start to end + k.
  */
-struct hesper_dispatch_record {
+struct hesper_work_record {
 	struct hesper_name *kernel;
 	struct hesper_name *label;          /* innermost debug label, or NULL */
 	uint32_t start, end;                /* the first dispatch's timestamps (start may be the
 					       previous dispatch's end), or HESPER_NO_QUERY */
-	uint32_t repeat : 28;               /* dispatches in the run, at least 1 */
+	uint32_t repeat : 28;               /* dispatches in the repeat, at least 1 */
 	uint32_t dropped : 1;               /* should have been timed but could not be */
 	uint32_t memop : 1;                 /* a memory operation, not a dispatch */
 	uint32_t clock : 1;                 /* timed by the shader clock: start is its clock slot
-					       (dispatch k of the run: start + k); end, when not
+					       (dispatch k of the repeat: start + k); end, when not
 					       HESPER_NO_QUERY, the barrier timestamps around it
 					       (clock_edges.h: dispatch k's pair end + 2k, end + 2k + 1) */
-	uint32_t closed : 1;                /* clock: the run's last dispatch got its closing barrier
+	uint32_t closed : 1;                /* clock: the repeat's last dispatch got its closing barrier
 					       timestamp (the others all have theirs) */
 	union {
 		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect; see args) */
 		struct {
 			uint32_t kind;      /* enum hesper_memop_kind */
 			uint32_t sized;     /* 1 when bytes is known */
-			uint32_t unused;    /* 0, so a run compares all 12 bytes */
+			uint32_t unused;    /* 0, so a repeat compares all 12 bytes */
 		} op;                       /* a memory operation's */
 	};
 	union {
-		uint64_t bytes;             /* bytes each memory operation of the run moved */
+		uint64_t bytes;             /* bytes each memory operation of the repeat moved */
 		uint64_t args;              /* a dispatch: 1 + the argument slot an indirect one's
 					       counts are read back into (indirect.h), else 0 */
 	};
 };
 
-#define HESPER_MAX_RUN 0x0fffffffu
+#define HESPER_MAX_REPEAT 0x0fffffffu
 
 /* An end position of a label range not ended in its recording. */
 #define HESPER_REGION_OPEN UINT64_MAX
@@ -107,14 +107,14 @@ struct hesper_recording {
 					       which a compute barrier next closes; else HESPER_NO_QUERY */
 	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
 	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
-	struct hesper_dispatch_record *dispatches;
-	size_t dispatch_count, dispatch_capacity;
-	uint64_t dispatch_total;            /* dispatches in @dispatches, each of a run counted */
+	struct hesper_work_record *work;    /* dispatches and memory operations, in order */
+	size_t work_count, work_capacity;
+	uint64_t dispatch_total;            /* dispatches in @work, each of a repeat counted */
 	struct hesper_region_record *regions;
 	size_t region_count, region_capacity;
 	uint32_t open_regions[HESPER_MAX_LABEL_DEPTH]; /* indices into regions */
 	uint32_t label_depth;               /* may exceed the array: deeper labels are untimed */
-	struct hesper_execution *secondaries; /* executed, in order (may repeat) */
+	struct hesper_secondary_execution *secondaries; /* executed, in order (may repeat) */
 	size_t secondary_count, secondary_capacity;
 	struct hesper_host_buffer *shadows;  /* copies of secondaries' runs executed again after them */
 	uint32_t shadow_count, shadow_used;  /* buffers, and slots used in the last one */
@@ -125,7 +125,7 @@ struct hesper_recording {
 	 */
 	atomic_uint pending;
 	struct hesper_queue *_Atomic pending_queue;
-	struct hesper_occurrence *_Atomic unread; /* host way: its newest run not read yet (runs.h) */
+	struct hesper_run *_Atomic unread; /* host way: its newest run not read yet (host_reads.h) */
 	atomic_uint_fast64_t seen;          /* the submit call and run index it last ran in (submit.c) */
 	atomic_uint_fast64_t executed;      /* the primary and index of its last execution (command_buffer.c) */
 	uint64_t hook_ns;                   /* host time spent recording, sampled */

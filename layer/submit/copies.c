@@ -110,7 +110,7 @@ int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submissi
 #define COPY_FLAGS (VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)
 
 /* The copy command for block @b of run @o (false past its last used block). */
-static bool block_copy(const struct hesper_occurrence *o, uint32_t b, struct hesper_copy_key *out)
+static bool block_copy(const struct hesper_run *o, uint32_t b, struct hesper_copy_key *out)
 {
 	const struct hesper_recording *rec = o->rec;
 	uint32_t count = b < rec->block_count ? hesper_block_used(b, rec->queries_used) : 0;
@@ -125,7 +125,7 @@ static bool block_copy(const struct hesper_occurrence *o, uint32_t b, struct hes
 #define CLOCK_DONE 0x80000000u
 
 /* The copy of clock chunk @j of run @o (false past its last chunk). */
-static bool chunk_copy(const struct hesper_occurrence *o, uint32_t j, struct hesper_copy_key *out)
+static bool chunk_copy(const struct hesper_run *o, uint32_t j, struct hesper_copy_key *out)
 {
 	const struct hesper_recording *rec = o->rec;
 	if (j >= rec->clock.chunk_count)
@@ -145,7 +145,7 @@ static bool chunk_copy(const struct hesper_occurrence *o, uint32_t j, struct hes
 #define ARGS_DONE 0x40000000u
 
 /* The copy of argument chunk @j of run @o (false past its last chunk). */
-static bool args_copy(const struct hesper_occurrence *o, uint32_t j, struct hesper_copy_key *out)
+static bool args_copy(const struct hesper_run *o, uint32_t j, struct hesper_copy_key *out)
 {
 	const struct hesper_recording *rec = o->rec;
 	if (j >= rec->args_chunk_count)
@@ -164,7 +164,7 @@ static bool args_copy(const struct hesper_occurrence *o, uint32_t j, struct hesp
  * argument chunks (1), its shadow (2), only its argument chunks (3: the host way reads the
  * queries from their pools), nothing (0).
  */
-static int copied_after(const struct hesper_occurrence *o, bool queries)
+static int copied_after(const struct hesper_run *o, bool queries)
 {
 	if (o->base == HESPER_NO_SLOT || o->copied_between || o->overwritten)
 		return 0;
@@ -183,8 +183,8 @@ static int copied_after(const struct hesper_occurrence *o, bool queries)
 static bool next_copy(const struct hesper_submission *sub, bool queries, size_t *i, uint32_t *b,
 		      struct hesper_copy_key *out)
 {
-	for (; *i < sub->occ_count; ++*i, *b = 0) {
-		const struct hesper_occurrence *o = &sub->occ[*i];
+	for (; *i < sub->run_count; ++*i, *b = 0) {
+		const struct hesper_run *o = &sub->runs[*i];
 		switch (copied_after(o, queries)) {
 		case 1:
 			if (!(*b & CLOCK_DONE) && block_copy(o, *b, out)) {
@@ -355,7 +355,7 @@ static void written_before(const struct hesper_device *dev, VkCommandBuffer cb)
  * @args of its argument chunks (the host way's runs copied before a later run had theirs
  * copied after their own batches already).
  */
-static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_occurrence *o,
+static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_run *o,
 		     VkBuffer buffer, bool args)
 {
 	struct hesper_copy_key c;
@@ -460,7 +460,7 @@ int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission 
 }
 
 int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub,
-				struct hesper_occurrence *const *runs, size_t count)
+				struct hesper_run *const *runs, size_t count)
 {
 	struct hesper_device *dev = q->dev;
 	sub->kit.key_valid = false; /* it copies other submissions' runs now */
@@ -493,8 +493,8 @@ int hesper_copies_record_insertions(struct hesper_queue *q, struct hesper_submis
 		ins->cb = spare_cb(q, sub, k);
 		if (!ins->cb || begin(dev, ins->cb) != 0)
 			return -1;
-		for (uint32_t i = 0; i < ins->occ_count; i++)
-			copy_run(dev, ins->cb, &sub->occ[sub->between[ins->first_occ + i]], sub->kit.out.buffer, true);
+		for (uint32_t i = 0; i < ins->run_count; i++)
+			copy_run(dev, ins->cb, &sub->runs[sub->between[ins->first_run + i]], sub->kit.out.buffer, true);
 		if (end_for_host(dev, ins->cb) != 0)
 			return -1;
 	}

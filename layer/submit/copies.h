@@ -30,7 +30,7 @@ int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission 
 
 /* Records into @sub's command buffer copies of @count earlier runs into their own submissions' slots; 0 on success. */
 int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub,
-				struct hesper_occurrence *const *runs, size_t count);
+				struct hesper_run *const *runs, size_t count);
 
 /* Records the command buffer of each of @sub's insertions; 0 on success. */
 int hesper_copies_record_insertions(struct hesper_queue *q, struct hesper_submission *sub);

@@ -16,7 +16,7 @@
 #define UNAVAILABLE_GIVE_UP_NS 2000000000ull
 
 /* True when none of run @o's slots is still marked unwritten. */
-static bool all_written(const struct hesper_occurrence *o)
+static bool all_written(const struct hesper_run *o)
 {
 	const uint64_t *at = o->sub->kit.out.mapped + o->base;
 	for (uint32_t i = 0; i < o->rec->queries_used; i++)
@@ -26,7 +26,7 @@ static bool all_written(const struct hesper_occurrence *o)
 }
 
 /* Reads run @o's queries from their pools into its slots; true when every one was available. */
-static bool read_run(struct hesper_occurrence *o)
+static bool read_run(struct hesper_run *o)
 {
 	const struct hesper_recording *rec = o->rec;
 	struct hesper_device *dev = rec->dev;
@@ -42,7 +42,7 @@ static bool read_run(struct hesper_occurrence *o)
 }
 
 /* Marks run @o final and lets go of it. */
-static void settle(struct hesper_occurrence *o, enum hesper_run_state state)
+static void settle(struct hesper_run *o, enum hesper_run_state state)
 {
 	atomic_store(&o->state, state);
 	atomic_store(&o->released, true);
@@ -52,7 +52,7 @@ static void settle(struct hesper_occurrence *o, enum hesper_run_state state)
  * Takes over run @old, replaced as its recording's unread run by run @now of a submission
  * on @q. Returns true when @old must be copied on @q before @now runs (it stays claimed).
  */
-static bool take_over(struct hesper_queue *q, struct hesper_occurrence *old, struct hesper_occurrence *now)
+static bool take_over(struct hesper_queue *q, struct hesper_run *old, struct hesper_run *now)
 {
 	int expected = HESPER_RUN_PENDING;
 	if (!atomic_compare_exchange_strong(&old->state, &expected, HESPER_RUN_CLAIMED)) {
@@ -75,11 +75,11 @@ static bool take_over(struct hesper_queue *q, struct hesper_occurrence *old, str
 	return false;
 }
 
-size_t hesper_runs_publish(struct hesper_queue *q, struct hesper_submission *sub, struct hesper_occurrence **copy)
+size_t hesper_host_reads_publish(struct hesper_queue *q, struct hesper_submission *sub, struct hesper_run **copy)
 {
 	size_t listed = 0;
-	for (size_t i = 0; i < sub->occ_count; i++) {
-		struct hesper_occurrence *o = &sub->occ[i];
+	for (size_t i = 0; i < sub->run_count; i++) {
+		struct hesper_run *o = &sub->runs[i];
 		bool collected = o->base != HESPER_NO_SLOT && !o->overwritten && !hesper_run_copied_within(o);
 		atomic_store(&o->state, collected ? HESPER_RUN_PENDING : HESPER_RUN_DONE);
 		atomic_store(&o->released, false);
@@ -87,14 +87,14 @@ size_t hesper_runs_publish(struct hesper_queue *q, struct hesper_submission *sub
 		o->published = !o->superseded && o->base != HESPER_NO_SLOT;
 		if (!o->published)
 			continue;
-		struct hesper_occurrence *old = atomic_exchange(&o->rec->unread, o);
+		struct hesper_run *old = atomic_exchange(&o->rec->unread, o);
 		if (old && take_over(q, old, o))
 			copy[listed++] = old;
 	}
 	return listed;
 }
 
-void hesper_runs_settle(struct hesper_occurrence **copy, size_t count, bool submitted, uint64_t value)
+void hesper_host_reads_settle(struct hesper_run **copy, size_t count, bool submitted, uint64_t value)
 {
 	for (size_t i = 0; i < count; i++) {
 		copy[i]->copy_value = value;
@@ -127,7 +127,7 @@ static bool reached(struct hesper_queue *q, uint64_t value, uint64_t wait_ns)
 }
 
 /* Reads pending run @o for the collector; false when a query is not available yet (ask later). */
-static bool collect_pending(struct hesper_occurrence *o)
+static bool collect_pending(struct hesper_run *o)
 {
 	int expected = HESPER_RUN_PENDING;
 	if (!atomic_compare_exchange_strong(&o->state, &expected, HESPER_RUN_READING))
@@ -150,21 +150,21 @@ static bool collect_pending(struct hesper_occurrence *o)
 }
 
 /* Takes @o back from its recording's unread place; false while a submit hook still holds it. */
-static bool take_back(struct hesper_occurrence *o)
+static bool take_back(struct hesper_run *o)
 {
 	if (!o->published)
 		return true;
-	struct hesper_occurrence *expected = o;
+	struct hesper_run *expected = o;
 	if (atomic_compare_exchange_strong(&o->rec->unread, &expected, NULL) || atomic_load(&o->released))
 		o->published = false;
 	return !o->published;
 }
 
-bool hesper_runs_collect(struct hesper_queue *q, struct hesper_submission *sub, uint64_t wait_ns)
+bool hesper_host_reads_collect(struct hesper_queue *q, struct hesper_submission *sub, uint64_t wait_ns)
 {
 	bool host = q->dev->copy_way == HESPER_WAY_HOST;
-	for (size_t i = 0; i < sub->occ_count; i++) {
-		struct hesper_occurrence *o = &sub->occ[i];
+	for (size_t i = 0; i < sub->run_count; i++) {
+		struct hesper_run *o = &sub->runs[i];
 		if (o->base == HESPER_NO_SLOT || o->overwritten || o->unavailable || atomic_load(&o->conflict))
 			continue;
 		switch (host && !hesper_run_copied_within(o) ? atomic_load(&o->state) : HESPER_RUN_DONE) {
@@ -186,15 +186,15 @@ bool hesper_runs_collect(struct hesper_queue *q, struct hesper_submission *sub, 
 		if (!all_written(o))
 			o->unavailable = true;
 	}
-	for (size_t i = 0; i < sub->occ_count; i++)
-		if (!take_back(&sub->occ[i]))
+	for (size_t i = 0; i < sub->run_count; i++)
+		if (!take_back(&sub->runs[i]))
 			return false;
 	return true;
 }
 
-void hesper_runs_unpublish(struct hesper_submission *sub)
+void hesper_host_reads_unpublish(struct hesper_submission *sub)
 {
-	for (size_t i = 0; i < sub->occ_count; i++)
-		while (!take_back(&sub->occ[i]))
+	for (size_t i = 0; i < sub->run_count; i++)
+		while (!take_back(&sub->runs[i]))
 			sched_yield();
 }

@@ -8,13 +8,13 @@
 
 void hesper_submission_release_recordings(struct hesper_submission *sub)
 {
-	hesper_runs_unpublish(sub);
-	for (size_t i = 0; i < sub->occ_count; i++) {
+	hesper_host_reads_unpublish(sub);
+	for (size_t i = 0; i < sub->run_count; i++) {
 		if (sub->submitted)
-			hesper_recording_harvested(sub->occ[i].rec);
-		hesper_recording_unref(sub->occ[i].rec);
+			hesper_recording_harvested(sub->runs[i].rec);
+		hesper_recording_unref(sub->runs[i].rec);
 	}
-	sub->occ_count = 0;
+	sub->run_count = 0;
 	sub->submitted = false;
 }
 

@@ -19,7 +19,7 @@ struct hesper_submission *hesper_submission_take(struct hesper_queue *q)
 		return NULL;
 	sub->next = NULL;
 	sub->queue = q;
-	sub->occ_count = 0;
+	sub->run_count = 0;
 	sub->insert_count = 0;
 	sub->between_count = 0;
 	sub->batch_count = 0;
@@ -180,7 +180,7 @@ void hesper_submissions_release(struct hesper_queue *queue)
 
 void hesper_submission_free(struct hesper_submission *sub)
 {
-	free(sub->occ);
+	free(sub->runs);
 	free(sub->kit.key);
 	free(sub->inserts);
 	free(sub->between);

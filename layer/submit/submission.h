@@ -1,6 +1,6 @@
 /*
  * A submission: one vkQueueSubmit / vkQueueSubmit2 call as Hesper tracks it. It holds one
- * run (occurrence) per execution of a recording, each with its own result slots, and says
+ * run per execution of a recording, each with its own result slots, and says
  * when those slots are filled. Records are recycled per queue.
  *
  * How the timestamps reach the slots is the device's copy way (docs/timing.md argues each
@@ -39,7 +39,7 @@ struct hesper_recording;
 /* The base of a run whose timestamps are not collected. */
 #define HESPER_NO_SLOT UINT32_MAX
 
-/* Where a run of the host way stands (struct hesper_occurrence.state). */
+/* Where a run of the host way stands (struct hesper_run.state). */
 enum hesper_run_state {
 	HESPER_RUN_PENDING,                 /* to be read from the pools once its submission completed */
 	HESPER_RUN_CLAIMED,                 /* a later submit hook is reading it or arranging its copy */
@@ -51,7 +51,7 @@ enum hesper_run_state {
 struct hesper_submission;
 
 /* One execution of a recording within a submission. */
-struct hesper_occurrence {
+struct hesper_run {
 	struct hesper_recording *rec;       /* a reference is held */
 	struct hesper_submission *sub;      /* the submission it belongs to */
 	uint32_t base;                      /* its first result slot, or HESPER_NO_SLOT */
@@ -73,7 +73,7 @@ struct hesper_occurrence {
 };
 
 /* Whether run @o's values come from a copy within its own submission (inserted, or from a shadow buffer). */
-static inline bool hesper_run_copied_within(const struct hesper_occurrence *o)
+static inline bool hesper_run_copied_within(const struct hesper_run *o)
 {
 	return o->copied_between || o->shadow != VK_NULL_HANDLE;
 }
@@ -115,7 +115,7 @@ struct hesper_copy_kit {
 /* A copy inserted before the program's command buffer @before of batch @batch. */
 struct hesper_insertion {
 	uint32_t batch, before;
-	uint32_t first_occ, occ_count;      /* its runs: indices into struct hesper_submission.between */
+	uint32_t first_run, run_count;      /* its runs: indices into struct hesper_submission.between */
 	VkCommandBuffer cb;
 };
 
@@ -124,8 +124,8 @@ struct hesper_submission {
 	struct hesper_queue *queue;
 	struct hesper_copy_kit kit;
 	VkFence fence;
-	struct hesper_occurrence *occ;
-	size_t occ_count, occ_capacity;
+	struct hesper_run *runs;            /* one per execution of a recording, in order */
+	size_t run_count, run_capacity;
 	/* Copies between repeated executions (copies.c), and the runs each copies. */
 	struct hesper_insertion *inserts;
 	size_t insert_count, insert_capacity;
@@ -134,7 +134,7 @@ struct hesper_submission {
 	VkCommandBuffer *spare_cbs;         /* command buffers of earlier insertions, for reuse */
 	size_t spare_count, spare_capacity;
 	VkCommandBuffer after_cb;           /* Hesper's copy after the program's batches, or none */
-	struct hesper_occurrence **taken;   /* host way: earlier runs this call copies before the program's */
+	struct hesper_run **taken;   /* host way: earlier runs this call copies before the program's */
 	size_t taken_capacity;
 	void *scratch;                      /* the batches passed down, when Hesper rewrote them */
 	size_t scratch_capacity;            /* bytes */

@@ -43,10 +43,10 @@ static bool copy_between(struct walk *w, size_t prev)
 					sizeof(*sub->inserts)))
 			return false;
 		last = &sub->inserts[sub->insert_count++];
-		*last = (struct hesper_insertion){.batch = w->batch, .before = w->cb, .first_occ = (uint32_t)sub->between_count};
+		*last = (struct hesper_insertion){.batch = w->batch, .before = w->cb, .first_run = (uint32_t)sub->between_count};
 	}
 	sub->between[sub->between_count++] = (uint32_t)prev;
-	last->occ_count++;
+	last->run_count++;
 	return true;
 }
 
@@ -61,9 +61,9 @@ static void note_run(struct walk *w, struct hesper_recording *rec, size_t index)
 	size_t prev;
 	struct hesper_submission *sub = w->sub;
 	/* Another thread running the same recording can stamp it too: the run's recording is checked. */
-	if (!hesper_stamp_of(seen, w->call, &prev) || prev >= index || sub->occ[prev].rec != rec)
+	if (!hesper_stamp_of(seen, w->call, &prev) || prev >= index || sub->runs[prev].rec != rec)
 		return;
-	struct hesper_occurrence *o = &sub->occ[prev];
+	struct hesper_run *o = &sub->runs[prev];
 	o->superseded = true;
 	if (o->shadow)
 		return; /* saved by the primary before it ran again (command_buffer.c) */
@@ -81,12 +81,12 @@ static void note_run(struct walk *w, struct hesper_recording *rec, size_t index)
 static bool add_run(struct walk *w, struct hesper_recording *rec, VkBuffer shadow, uint32_t shadow_slot, int depth)
 {
 	struct hesper_submission *sub = w->sub;
-	if (!hesper_reserve_one((void **)&sub->occ, sub->occ_count, &sub->occ_capacity, sizeof(*sub->occ)))
+	if (!hesper_reserve_one((void **)&sub->runs, sub->run_count, &sub->run_capacity, sizeof(*sub->runs)))
 		return false;
-	size_t index = sub->occ_count++;
-	struct hesper_occurrence *o = &sub->occ[index];
+	size_t index = sub->run_count++;
+	struct hesper_run *o = &sub->runs[index];
 	hesper_recording_ref(rec);
-	*o = (struct hesper_occurrence){
+	*o = (struct hesper_run){
 		.rec = rec, .sub = sub, .batch = w->batch, .shadow = shadow, .shadow_slot = shadow_slot};
 	atomic_init(&o->conflict, false);
 	atomic_init(&o->state, HESPER_RUN_DONE);
@@ -95,7 +95,7 @@ static bool add_run(struct walk *w, struct hesper_recording *rec, VkBuffer shado
 	if (depth >= MAX_NESTING)
 		return true;
 	for (size_t i = 0; i < rec->secondary_count; i++) {
-		const struct hesper_execution *e = &rec->secondaries[i];
+		const struct hesper_secondary_execution *e = &rec->secondaries[i];
 		VkBuffer saved = e->shadow != HESPER_NO_SHADOW ? rec->shadows[e->shadow].buffer : VK_NULL_HANDLE;
 		if (!add_run(w, e->rec, saved, e->shadow_slot, depth + 1))
 			return false;
@@ -107,7 +107,7 @@ static bool add_run(struct walk *w, struct hesper_recording *rec, VkBuffer shado
 static void add_command_buffer(struct walk *w, VkCommandBuffer cb)
 {
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	w->first_run = w->sub->occ_count;
+	w->first_run = w->sub->run_count;
 	if (s && s->rec && !add_run(w, s->rec, VK_NULL_HANDLE, 0, 0))
 		w->sub->failed = true;
 }
@@ -123,9 +123,9 @@ static bool mark_running_elsewhere(struct hesper_queue *other, struct hesper_rec
 	bool any = false;
 	pthread_mutex_lock(&other->lock);
 	for (struct hesper_submission *s = other->pending_head; s; s = s->next) {
-		for (size_t i = 0; i < s->occ_count; i++) {
-			if (s->occ[i].rec == rec && !hesper_submission_done(s)) {
-				atomic_store(&s->occ[i].conflict, true);
+		for (size_t i = 0; i < s->run_count; i++) {
+			if (s->runs[i].rec == rec && !hesper_submission_done(s)) {
+				atomic_store(&s->runs[i].conflict, true);
 				any = true;
 			}
 		}
@@ -142,7 +142,7 @@ struct plan {
 	bool ours;                          /* Hesper adds anything at all */
 	bool before;                        /* a batch of copies of earlier runs goes first */
 	bool after_copy;                    /* the last batch holds the copy of this call's runs */
-	struct hesper_occurrence **copied;  /* runs the batch before copies (host way) */
+	struct hesper_run **copied;  /* runs the batch before copies (host way) */
 	size_t copied_count;
 	VkCommandBufferSubmitInfo before_info, after_info; /* Hesper's command buffers, for vkQueueSubmit2 */
 	VkTimelineSemaphoreSubmitInfo timeline_info;
@@ -155,8 +155,8 @@ struct plan {
 static uint64_t assign_slots(struct hesper_queue *q, struct hesper_submission *sub)
 {
 	uint64_t slots = 0;
-	for (size_t i = 0; i < sub->occ_count; i++) {
-		struct hesper_occurrence *o = &sub->occ[i];
+	for (size_t i = 0; i < sub->run_count; i++) {
+		struct hesper_run *o = &sub->runs[i];
 		/* Recorded for another queue family (invalid use): its queries are not read here. */
 		/* clock slots after the queries, then indirect arguments */
 		uint32_t words = o->rec->queries_used + o->rec->clock.words + o->rec->args_words;
@@ -198,20 +198,20 @@ static void plan_completion(struct hesper_queue *q, struct hesper_submission *su
 /* Lists the runs the host way displaces from their recordings in @p, copying where they still run. */
 static void plan_before(struct hesper_queue *q, struct hesper_submission *sub, struct plan *p)
 {
-	if (sub->occ_count > sub->taken_capacity) {
-		void *grown = realloc(sub->taken, sub->occ_count * sizeof(*sub->taken));
+	if (sub->run_count > sub->taken_capacity) {
+		void *grown = realloc(sub->taken, sub->run_count * sizeof(*sub->taken));
 		if (!grown) {
 			sub->failed = true; /* its runs are not published: nothing below reads them */
 			return;
 		}
 		sub->taken = grown;
-		sub->taken_capacity = sub->occ_count;
+		sub->taken_capacity = sub->run_count;
 	}
 	p->copied = sub->taken;
-	p->copied_count = hesper_runs_publish(q, sub, p->copied);
+	p->copied_count = hesper_host_reads_publish(q, sub, p->copied);
 	p->before = p->copied_count && hesper_copies_record_before(q, sub, p->copied, p->copied_count) == 0;
 	if (p->copied_count && !p->before) {
-		hesper_runs_settle(p->copied, p->copied_count, false, 0);
+		hesper_host_reads_settle(p->copied, p->copied_count, false, 0);
 		p->copied_count = 0;
 	}
 }
@@ -260,7 +260,7 @@ static void complete_after(struct hesper_queue *q, struct hesper_submission *sub
 			   VkResult result, const struct plan *p)
 {
 	if (p->copied_count)
-		hesper_runs_settle(p->copied, p->copied_count, result == VK_SUCCESS && p->before, p->value);
+		hesper_host_reads_settle(p->copied, p->copied_count, result == VK_SUCCESS && p->before, p->value);
 	if (result != VK_SUCCESS)
 		return;
 	if (sub->sync == HESPER_SYNC_TIMELINE) {
@@ -282,10 +282,10 @@ static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResu
 		hesper_submission_recycle(q, sub);
 		return;
 	}
-	for (size_t i = 0; i < sub->occ_count; i++) {
-		struct hesper_queue *other = hesper_recording_submitted(sub->occ[i].rec, q);
-		if (other && mark_running_elsewhere(other, sub->occ[i].rec))
-			atomic_store(&sub->occ[i].conflict, true);
+	for (size_t i = 0; i < sub->run_count; i++) {
+		struct hesper_queue *other = hesper_recording_submitted(sub->runs[i].rec, q);
+		if (other && mark_running_elsewhere(other, sub->runs[i].rec))
+			atomic_store(&sub->runs[i].conflict, true);
 	}
 	sub->submitted = true;
 	sub->index = q->submit_index++;
@@ -477,7 +477,7 @@ static VkResult submit(VkQueue queue, const struct call *c)
 	void *all = prepare(q, sub, c->fence, &p) ? batches(c, q, sub, &p, &n) : NULL;
 	if (!all && p.ours) {
 		/* Out of memory for the batches: the program's go down alone, and this call is not timed. */
-		hesper_runs_unpublish(sub);
+		hesper_host_reads_unpublish(sub);
 		sub->sync = HESPER_SYNC_NONE;
 		sub->failed = true;
 	}

@@ -1,0 +1,342 @@
+/*
+ * Accounting: a finished (or abandoned) submission's runs read from their result slots,
+ * turned into nanoseconds and handed to the profile as finished work, one
+ * hesper_profile_add_work call per result (see account.h).
+ */
+#include "account.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "batches.h"
+#include "capture.h"
+#include "clock/clock.h"
+#include "clock_sync.h"
+#include "profile.h"
+#include "record/record.h"
+#include "state/state.h"
+#include "submit/submit.h"
+#include "ticks.h"
+#include "timeline.h"
+
+/*
+ * Adds the run of memory operations @d of @rec to the profile's memory-operation rows:
+ * timed from @ts when it was and ran @inside the capture window, else counted. Never
+ * counted as dispatches.
+ */
+static void account_memop(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_submission *sub,
+			  const struct hesper_recording *rec, const struct hesper_work_record *d, const uint64_t *ts,
+			  bool inside, bool trace)
+{
+	if (d->op.kind >= HESPER_MEMOP_KINDS)
+		return;
+	struct hesper_memop_row *row = &p->memops.rows[d->op.kind];
+	uint64_t mask = q->dev->families[q->family].tick_mask;
+	double period = q->dev->props.limits.timestampPeriod;
+	bool timed = inside && ts && d->start != HESPER_NO_QUERY;
+	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP, .count = d->repeat, .timed = timed,
+				.memop = d->op.kind, .bytes = d->bytes, .sized = d->op.sized};
+	for (uint32_t k = 0; timed && k < d->repeat; k++) {
+		uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
+		w.ns = hesper_interval_ns(ts[start], ts[end], mask, period, &p->clamped);
+		hesper_profile_add_work(p, &w);
+		if (trace)
+			hesper_trace_gpu_bytes(p, q, HESPER_TRACE_MEMORY_OP, row->k.name, ts[start], ts[end], NULL,
+					rec->command_buffer, sub->index, d->bytes);
+	}
+	if (!timed)
+		hesper_profile_add_work(p, &w);
+}
+
+/* The work-group size of @kernel's pipelines into @w (left 0 0 0 when unknown). */
+static void note_local_size(struct hesper_work *w, const struct hesper_name *kernel)
+{
+	uint64_t packed = atomic_load_explicit(&kernel->local_size, memory_order_relaxed);
+	if (!packed)
+		return;
+	w->local_size_varies = packed == HESPER_LOCAL_SIZE_VARIES;
+	w->local_size[0] = packed & 0x1fffff;
+	w->local_size[1] = (packed >> 21) & 0x1fffff;
+	w->local_size[2] = (packed >> 42) & 0x1fffff;
+}
+
+/* Of a repeat of @repeat dispatches at @pos, those inside @window: [*lo, *hi) from the repeat's first. */
+static void window_part(struct hesper_capture_span window, uint64_t pos, uint64_t repeat, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t from = window.from > pos ? window.from - pos : 0;
+	uint64_t to = window.to > pos ? window.to - pos : 0;
+	*lo = from < repeat ? from : repeat;
+	*hi = to < repeat ? to : repeat;
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
+/* Whether device clock reading @a comes before @b (modulo the clock's width). */
+static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b)
+{
+	uint64_t mask = dev->clock_mode->cal.mask;
+	uint64_t d = (b - a) & mask;
+	return d != 0 && d <= mask / 2;
+}
+
+/*
+ * Adds the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
+ * back) to the profile as @w; returns how many of them came back empty (a slot no work group
+ * wrote, or a copy that did not happen), to be counted as dropped. For an indirect
+ * dispatch (@d's groups 0 0 0) the work-group counts its slot holds are its launch shape.
+ */
+static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+			      const struct hesper_recording *rec, const struct hesper_work_record *d,
+			      uint64_t lo, uint64_t hi, const uint64_t *ts, const struct hesper_work *w, bool trace)
+{
+	bool indirect = !d->groups[0] && !d->groups[1] && !d->groups[2];
+	const struct hesper_device *dev = q->dev;
+	uint64_t mask = dev->families[q->family].tick_mask;
+	double period = dev->props.limits.timestampPeriod;
+	uint64_t empty = 0;
+	/* The command buffer's start places the clock values (clock.h); else the calibration does. */
+	uint64_t anchor = ts && rec->cb_query != HESPER_NO_QUERY && ts[rec->cb_query] != HESPER_UNWRITTEN
+				  ? ts[rec->cb_query]
+				  : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
+	for (uint32_t k = (uint32_t)lo; ts && dev->clock_mode && k < hi; k++) {
+		const uint64_t *slot = ts + hesper_clock_slot_word(dev, rec->queries_used, d->start + k);
+		/* Lanes of (~earliest start, latest end): end 0, no work group wrote it; all ones, not copied. */
+		uint64_t first = UINT64_MAX, last = 0;
+		bool any = false, lost = false;
+		for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++) {
+			const uint64_t *pair = slot + 2 * l;
+			lost |= pair[0] == HESPER_UNWRITTEN || pair[1] == HESPER_UNWRITTEN;
+			if (pair[1] == 0 || lost)
+				continue;
+			/* relative to the first lane seen, so that a 32-bit clock's wrap orders right */
+			if (!any || clock_before(dev, ~pair[0], first))
+				first = ~pair[0];
+			if (!any || clock_before(dev, last, pair[1]))
+				last = pair[1];
+			any = true;
+		}
+		if (!any || lost) {
+			empty++;
+			continue;
+		}
+		uint64_t start = hesper_clock_to_ticks(dev, first, anchor) & mask;
+		uint64_t end = hesper_clock_to_ticks(dev, last, anchor) & mask;
+		/* Isolated by the program's compute barriers: timed from barrier to barrier (clock_edges.h). */
+		uint32_t open = d->end + 2 * k;
+		if (d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) && ts[open] != HESPER_UNWRITTEN &&
+		    ts[open + 1] != HESPER_UNWRITTEN) {
+			start = ts[open] & mask;
+			end = ts[open + 1] & mask;
+			p->clock_isolated++;
+		}
+		struct hesper_work one = *w;
+		one.timed = true;
+		one.ns = hesper_interval_ns(start, end, mask, period, &p->clamped);
+		const uint64_t *counts = slot + HESPER_CLOCK_GROUPS_WORD;
+		/* 0 until work group (0, 0, 0) wrote them; a slot not copied was dropped above */
+		if (indirect && counts[0]) {
+			one.groups[0] = (uint32_t)counts[0];
+			one.groups[1] = (uint32_t)(counts[0] >> 32);
+			one.groups[2] = (uint32_t)counts[1];
+			one.groups_read_back = true;
+		}
+		hesper_profile_add_work(p, &one);
+		if (trace)
+			hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, w->name, start, end, one.groups, rec->command_buffer,
+				  sub->index);
+	}
+	return empty;
+}
+
+/*
+ * Adds one recording's run to the profile; returns whether any of it was inside the
+ * capture window. Called with the process lock held.
+ */
+static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+			       const struct hesper_run *o, struct batch_span *span, struct hesper_name *unknown,
+			       bool trace)
+{
+	const struct hesper_recording *rec = o->rec;
+	const struct hesper_queue_family *family = &q->dev->families[q->family];
+	uint64_t mask = family->tick_mask;
+	double period = q->dev->props.limits.timestampPeriod;
+	/* Ran on two queues at once: both runs wrote these queries, so neither's times hold. */
+	bool conflict = atomic_load(&o->conflict);
+	const uint64_t *ts = o->base != HESPER_NO_SLOT && sub->slots && !sub->failed && !conflict && !o->unavailable
+				     ? sub->kit.out.mapped + o->base
+				     : NULL;
+	uint64_t runs = 1;
+	uint64_t untimed_runs = ts ? 0 : 1;
+	uint32_t opened_at; /* the region that opened the capture window in this run, if one did */
+	struct hesper_capture_span window = hesper_capture_run(rec, sub->host_ns, &opened_at);
+	bool inside = window.from < window.to;
+
+	p->timestamps_written += (uint64_t)rec->queries_used * runs;
+	p->dropped += rec->lost_dispatches * runs;
+	if (ts && rec->cb_query != HESPER_NO_QUERY && inside) {
+		uint64_t start = hesper_extend_ticks(q, ts[rec->cb_query], mask);
+		uint64_t end = hesper_extend_ticks(q, ts[rec->cb_query + 1], mask);
+		if (end > start) {
+			uint64_t from = start > q->busy_end ? start : q->busy_end;
+			if (end > from)
+				p->queues[q->profile_queue].busy_ns += (uint64_t)llround((double)(end - from) * period);
+			if (end > q->busy_end)
+				q->busy_end = end;
+		}
+		if (span->any && span->batch != o->batch)
+			hesper_close_span(p, span, q, sub, trace);
+		if (!span->any) {
+			span->any = true;
+			span->batch = o->batch;
+			span->start = start;
+			span->end = end;
+			span->raw_start = ts[rec->cb_query];
+		} else {
+			if (start < span->start)
+				span->raw_start = ts[rec->cb_query];
+			span->start = start < span->start ? start : span->start;
+			span->end = end > span->end ? end : span->end;
+		}
+	}
+	uint64_t pos = 0; /* dispatches of the run before this record */
+	for (size_t i = 0; i < rec->work_count; i++) {
+		const struct hesper_work_record *d = &rec->work[i];
+		if (d->memop) {
+			/* Inside the capture window when the run's next dispatch would be. */
+			account_memop(p, q, sub, rec, d, ts, window.from <= pos && pos < window.to, trace);
+			continue;
+		}
+		struct hesper_name *kernel = d->kernel ? d->kernel : unknown;
+		struct hesper_work_rows rows = {.kernel = kernel->row};
+		bool timed = ts && d->start != HESPER_NO_QUERY;
+		uint64_t lo, hi;
+		window_part(window, pos, d->repeat, &lo, &hi);
+		pos += d->repeat;
+		/* An indirect dispatch's counts, where they were read back for this run (indirect.h). */
+		uint32_t read[3];
+		bool read_back = d->args && hesper_indirect_groups(rec, d->args, ts, read);
+		const uint32_t *groups = read_back ? read : d->groups;
+		struct hesper_work w = {
+			.kind = HESPER_WORK_DISPATCH,
+			.name = kernel->text,
+			.label = d->label ? d->label->text : NULL,
+			.rows = &rows,
+			.groups = {groups[0], groups[1], groups[2]},
+			.groups_read_back = read_back,
+			/* Clock-timed dispatches are not counted as under-filled. */
+			.compute_units = d->clock ? 0 : q->dev->compute_units,
+		};
+		note_local_size(&w, kernel);
+		/* Outside the capture window: counted, not timed, not dropped. */
+		w.count = d->repeat - (hi - lo);
+		w.outside = true;
+		if (w.count) {
+			hesper_profile_add_work(p, &w);
+			hesper_capture_count_outside(w.count);
+		}
+		w.outside = false;
+		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
+		/* Clock mode: timed from its slots, which hold an indirect one's work-group counts too. */
+		if (d->clock)
+			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, &w, trace);
+		for (uint32_t k = (uint32_t)lo; timed && !d->clock && k < hi; k++) {
+			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
+			w.timed = true;
+			w.ns = hesper_interval_ns(ts[start], ts[end], mask, period, &p->clamped);
+			hesper_profile_add_work(p, &w);
+			if (trace)
+				hesper_trace_dispatch(p, q, kernel, rows.kernel, ts[start], ts[end], groups, rec->command_buffer,
+					       sub->index);
+		}
+		if (untimed) {
+			w.timed = false;
+			w.count = untimed;
+			/*
+			 * Meant to be timed but could not be: dropped (every clock dispatch is meant to be).
+			 * Left out by mode or sampling: not.
+			 */
+			w.dropped = d->clock || d->dropped || d->start != HESPER_NO_QUERY;
+			hesper_profile_add_work(p, &w);
+		}
+		kernel->row = rows.kernel;
+	}
+	for (size_t i = 0; i < rec->region_count; i++) {
+		const struct hesper_region_record *r = &rec->regions[i];
+		struct hesper_work w = {.kind = HESPER_WORK_REGION, .name = r->label->text, .count = runs};
+		/* Inside: begun after the region that opened the window, before the window closed. */
+		bool in_window = inside && (opened_at == UINT32_MAX || i >= opened_at) &&
+				 r->begin_at < window.to && r->begin_at >= window.from;
+		if (!in_window) {
+			hesper_profile_add_work(p, &w);
+			continue;
+		}
+		bool timed = ts && r->query != HESPER_NO_QUERY;
+		if (timed) {
+			w.timed = true;
+			w.ns = hesper_interval_ns(ts[r->query], ts[r->query + 1], mask, period, &p->clamped);
+			if (hesper_profile_add_work(p, &w) == 0 && trace)
+				hesper_trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, ts[r->query], ts[r->query + 1], NULL,
+					  rec->command_buffer, sub->index);
+		}
+		w.timed = false;
+		w.count = timed ? untimed_runs : runs;
+		if (w.count)
+			hesper_profile_add_work(p, &w);
+	}
+	return inside;
+}
+
+/* Adds a finished (or abandoned, when @lost) submission to the profile. */
+void hesper_account_submission(struct hesper_queue *q, struct hesper_submission *sub, bool lost)
+{
+	struct hesper_process *proc = hesper_process();
+	struct hesper_device *dev = q->dev;
+	if (lost)
+		sub->failed = true;
+	uint64_t t0 = hesper_now_ns();
+	/* The defence: a run whose queries never became available (0 in every run so far). */
+	bool ahead = false;
+	for (size_t i = 0; i < sub->run_count && !sub->failed; i++)
+		ahead |= sub->runs[i].unavailable;
+	bool trace = hesper_process_wants_trace();
+	/* Every caller holds collector.harvest: the cached name needs no lock of its own. */
+	static struct hesper_name *unknown;
+	if (!unknown)
+		unknown = hesper_intern("(unknown pipeline)");
+	pthread_mutex_lock(&proc->lock);
+	struct hesper_profile *p = proc->profile;
+	struct batch_span span = {0};
+	struct hesper_trace_event submit_event = {0}; /* kept when any of the submission was inside the capture window */
+	p->copies_ahead += ahead;
+	p->queues[q->profile_queue].submits += sub->batch_count;
+	p->queues[q->profile_queue].submit_calls++;
+	/* The gap findings place batches on the host clock too, traced or not. */
+	const uint64_t *first_start = NULL;
+	for (size_t i = 0; i < sub->run_count && !first_start && !sub->failed && sub->slots; i++) {
+		const struct hesper_run *o = &sub->runs[i];
+		if (o->base != HESPER_NO_SLOT && o->rec->cb_query != HESPER_NO_QUERY)
+			first_start = sub->kit.out.mapped + o->base + o->rec->cb_query;
+	}
+	hesper_sync_clock(p, dev, sub, first_start);
+	if (trace) {
+		submit_event = (struct hesper_trace_event){
+			.kind = HESPER_TRACE_HOST_SUBMIT,
+			.device = dev->profile_device,
+			.queue = q->profile_queue,
+			.thread = sub->thread,
+			.name = "vkQueueSubmit",
+			.start_ns = sub->host_ns,
+			.end_ns = sub->host_end_ns,
+			.submission = sub->index,
+		};
+	}
+	bool inside = false;
+	for (size_t i = 0; i < sub->run_count; i++)
+		inside |= account_run(p, q, sub, &sub->runs[i], &span, unknown, trace && dev->clock.valid);
+	if (trace && (inside || !hesper_capture_set()))
+		hesper_events_add(p, &submit_event);
+	hesper_close_span(p, &span, q, sub, trace && dev->clock.valid);
+	p->collector_ns += hesper_now_ns() - t0;
+	pthread_mutex_unlock(&proc->lock);
+}

@@ -1,0 +1,36 @@
+/* Raw timestamps to ticks on a queue's timeline and to nanoseconds (see ticks.h). */
+#include "ticks.h"
+
+#include <math.h>
+
+#include "state/state.h"
+
+/* @raw extended to 64 bits on @q's timeline (timestamps may have fewer valid bits and wrap). */
+uint64_t hesper_extend_ticks(struct hesper_queue *q, uint64_t raw, uint64_t mask)
+{
+	raw &= mask;
+	if (!q->seen_tick) {
+		q->seen_tick = true;
+		q->last_raw = raw;
+		q->last_ext = raw;
+		return raw;
+	}
+	uint64_t forward = (raw - q->last_raw) & mask;
+	if (forward <= mask / 2) {
+		q->last_raw = raw;
+		q->last_ext += forward;
+		return q->last_ext;
+	}
+	return q->last_ext - ((q->last_raw - raw) & mask); /* slightly older than the newest seen */
+}
+
+/* The interval between two raw timestamps in ns; zero or negative ones are clamped to 0 and counted. */
+uint64_t hesper_interval_ns(uint64_t start, uint64_t end, uint64_t mask, double period, uint64_t *clamped)
+{
+	uint64_t ticks = (end - start) & mask;
+	if (ticks == 0 || ticks > mask / 2) {
+		(*clamped)++;
+		return 0;
+	}
+	return (uint64_t)llround((double)ticks * period);
+}

@@ -1,0 +1,57 @@
+/* GPU work as timeline events, placed on the host's clock (see timeline.h). */
+#include "timeline.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "clock_sync.h"
+#include "profile.h"
+#include "state/state.h"
+
+/* Keeps a GPU event of @q for the timeline, placed on the host's clock; @bytes: those a memory operation moved. */
+void hesper_trace_gpu_bytes(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
+			    const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			    uint64_t command_buffer, uint64_t submission, uint64_t bytes)
+{
+	const struct hesper_device *dev = q->dev;
+	uint64_t mask = dev->families[q->family].tick_mask;
+	struct hesper_trace_event e = {
+		.kind = kind,
+		.device = dev->profile_device,
+		.queue = q->profile_queue,
+		.name = name,
+		.start_ns = hesper_to_host_ns(dev, raw_start, mask),
+		.command_buffer = command_buffer,
+		.submission = submission,
+		.bytes = bytes,
+	};
+	e.end_ns = e.start_ns + (uint64_t)llround((double)((raw_end - raw_start) & mask) *
+						  dev->props.limits.timestampPeriod);
+	if (((raw_end - raw_start) & mask) > mask / 2)
+		e.end_ns = e.start_ns;
+	if (groups) {
+		e.groups[0] = groups[0];
+		e.groups[1] = groups[1];
+		e.groups[2] = groups[2];
+	}
+	hesper_events_add(p, &e);
+}
+
+/* Keeps a GPU event of @q for the timeline, placed on the host's clock. */
+void hesper_trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
+		      const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+		      uint64_t command_buffer, uint64_t submission)
+{
+	hesper_trace_gpu_bytes(p, q, kind, name, raw_start, raw_end, groups, command_buffer, submission, 0);
+}
+
+/* Keeps a timed dispatch of @kernel for the timeline, with the local size its row knows. */
+void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
+			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			   uint64_t command_buffer, uint64_t submission)
+{
+	size_t before = p->trace.count;
+	hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, raw_start, raw_end, groups, command_buffer, submission);
+	if (row && p->trace.count > before)
+		memcpy(p->trace.events[before].local_size, row->shapes.local_size, sizeof(row->shapes.local_size));
+}
