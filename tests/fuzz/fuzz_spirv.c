@@ -6,7 +6,7 @@
  *
  * Built and run by scripts/fuzz; by hand, from the repository root:
  *   clang -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
- *     -Ilayer tests/fuzz/fuzz_spirv.c layer/spirv.c -o fuzz_spirv
+ *     -Ilayer tests/fuzz/fuzz_spirv.c layer/spirv.c layer/spirv_words.c layer/spirv_name.c -o fuzz_spirv
  */
 #include <stdint.h>
 #include <stdlib.h>
