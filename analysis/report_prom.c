@@ -1,6 +1,6 @@
 /*
  * Prometheus text exposition, format 0.0.4, as node_exporter's textfile collector reads
- * it (a *.prom file rewritten whole, sinks.c). Every series carries pid and exe, so the
+ * it (a *.prom file rewritten whole, sinks_write.c). Every series carries pid and exe, so the
  * files of several processes in one folder never hold the same series twice. The
  * counters only grow over one run's rewrites: GPU seconds are the sum of the measured
  * durations (not the estimate for sampled kernels, which may shrink); a kernel, queue or

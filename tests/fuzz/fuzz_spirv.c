@@ -6,7 +6,8 @@
  *
  * Built and run by scripts/fuzz; by hand, from the repository root:
  *   clang -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
- *     -Ilayer/record tests/fuzz/fuzz_spirv.c layer/record/spirv.c -o fuzz_spirv
+ *     -Ilayer/record tests/fuzz/fuzz_spirv.c layer/record/spirv.c layer/record/spirv_words.c \
+ *     layer/record/spirv_name.c -o fuzz_spirv
  */
 #include <stdint.h>
 #include <stdlib.h>

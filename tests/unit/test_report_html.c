@@ -1,4 +1,4 @@
-/* Unit tests for analysis/report_html.c: structure, escaping, the embedded data, empty profiles. */
+/* Unit tests for analysis/report_html*.c: structure, escaping, the embedded data, empty profiles. */
 #include <check.h>
 #include <json-c/json.h>
 #include <stdio.h>

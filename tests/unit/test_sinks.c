@@ -1,4 +1,4 @@
-/* Unit tests for analysis/sinks.c: HESPER_REPORT parsing and writing to sinks. */
+/* Unit tests for analysis/sinks_*.c: HESPER_REPORT parsing and writing to sinks. */
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>

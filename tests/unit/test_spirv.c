@@ -1,6 +1,7 @@
 /*
- * Unit tests for layer/record/spirv.c: modules are built here word by word (no glslc at test
- * time), then read back whole, cut, byte-swapped, misaligned and broken.
+ * Unit tests for layer/record/spirv.c, spirv_words.c and spirv_name.c: modules are built here
+ * word by word (no glslc at test time), then read back whole, cut, byte-swapped,
+ * misaligned and broken.
  */
 #include <check.h>
 #include <stdbool.h>

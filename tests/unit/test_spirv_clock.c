@@ -1,8 +1,8 @@
 /*
- * Unit tests for layer/clock/spirv_clock.c: every test shader (compiled by glslc at build,
- * given as arguments after the path of spirv-val) is instrumented and the result must
- * pass spirv-val (Vulkan 1.1 rules, 1.2 for SPIR-V 1.4-1.5); a broken rewrite must fail
- * it; refusals give reasons.
+ * Unit tests for layer/clock/spirv_clock*.c and spirv_emit.c: every test shader (compiled by
+ * glslc at build, given as arguments after the path of spirv-val) is instrumented and
+ * the result must pass spirv-val (Vulkan 1.1 rules, 1.2 for SPIR-V 1.4-1.5); a broken
+ * rewrite must fail it; refusals give reasons.
  */
 #include <check.h>
 #include <stdbool.h>

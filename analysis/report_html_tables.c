@@ -1,0 +1,205 @@
+/*
+ * The HTML report's tables (report_html_parts.h): kernels, regions, launch shapes and
+ * memory operations. Every number cell carries its value in data-v, so the page script
+ * sorts by the number and not by its formatted text ("1.5 ms" after "900 us").
+ */
+#include "report_html_parts.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+
+#include "report.h"
+
+static void
+put_cell(FILE *out, double sort_value, const char *text)
+{
+	fprintf(out, "<td data-v=\"%.17g\">", isfinite(sort_value) ? sort_value : 0.0);
+	hesper_html_text(out, text);
+	fputs("</td>", out);
+}
+
+static void
+put_kernel_row(FILE *out, const struct hesper_kernel *k, uint64_t sum)
+{
+	struct hesper_row r = hesper_row_numbers(k, sum);
+	char a[CELL + 1];
+
+	snprintf(a, sizeof(a), "%.1f", r.percent);
+	fputs("<tr>", out);
+	put_cell(out, r.percent, a);
+	if (!r.timed) {
+		put_cell(out, -1, "-");
+		snprintf(a, sizeof(a), "%" PRIu64, k->count);
+		put_cell(out, (double)k->count, a);
+		for (int i = 0; i < 6; i++)
+			put_cell(out, -1, "-");
+	} else {
+		a[0] = '~';
+		hesper_format_duration(a + r.estimated, CELL, (double)r.total_ns);
+		put_cell(out, (double)r.total_ns, a);
+		snprintf(a, sizeof(a), "%" PRIu64, k->count);
+		put_cell(out, (double)k->count, a);
+		put_cell(out, r.mean_ns, hesper_html_duration(a, r.mean_ns));
+		put_cell(out, r.median_ns, hesper_html_duration(a, r.median_ns));
+		put_cell(out, r.min_ns, hesper_html_duration(a, r.min_ns));
+		put_cell(out, r.max_ns, hesper_html_duration(a, r.max_ns));
+		put_cell(out, r.p95_ns, hesper_html_duration(a, r.p95_ns));
+		put_cell(out, r.stddev_ns, hesper_html_duration(a, r.stddev_ns));
+	}
+	fputs("<td class=\"name\">", out);
+	hesper_html_text(out, k->name);
+	fputs("</td></tr>\n", out);
+}
+
+void
+hesper_html_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows, size_t n)
+{
+	static const char *const titles[] = {"Time (%)", "Total", "Instances", "Avg", "Med", "Min", "Max", "P95",
+					     "StdDev"};
+	uint64_t sum = hesper_rows_total_ns(rows, n);
+	size_t estimated = hesper_rows_not_all_timed(rows, n);
+
+	fprintf(out, "<table id=\"%s\" class=\"sortable\"><thead><tr>", id);
+	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		fprintf(out, "<th data-type=\"num\">%s</th>", titles[i]);
+	fputs("<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < n; i++)
+		put_kernel_row(out, rows[i], sum);
+	if (n == 0)
+		fputs("<tr><td class=\"name\" colspan=\"10\">No GPU work was recorded (no compute dispatches ran on a "
+		      "timed queue).</td></tr>\n", out);
+	fputs("</tbody></table>\n", out);
+	if (estimated)
+		fprintf(out, "<p class=\"note\">%zu of %zu kernels ran more often than they were timed (sampling or "
+			"submit mode): totals marked ~ are estimates (Avg &times; Instances); '-' means never timed.</p>\n",
+			estimated, n);
+	fputs("<p class=\"note\">Click a column header to sort.</p>\n", out);
+}
+
+void
+hesper_html_region_table(FILE *out, struct hesper_kernel **rows, size_t n)
+{
+	char a[CELL + 1];
+
+	fputs("<h2>Regions (debug labels)</h2>\n<table id=\"regions\" class=\"sortable\"><thead><tr>"
+	      "<th data-type=\"num\">Total</th><th data-type=\"num\">Instances</th><th data-type=\"num\">Avg</th>"
+	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct hesper_kernel *k = rows[i];
+
+		fputs("<tr>", out);
+		put_cell(out, (double)hesper_kernel_total_ns(k), hesper_html_duration(a, (double)hesper_kernel_total_ns(k)));
+		snprintf(a, sizeof(a), "%" PRIu64, k->count);
+		put_cell(out, (double)k->count, a);
+		put_cell(out, k->timed.mean_ns, hesper_html_duration(a, k->timed.mean_ns));
+		fputs("<td class=\"name\">", out);
+		hesper_html_text(out, k->name);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+/* "x×y×z" of @v into @buf ("-" when all zero). */
+static const char *
+shape_text(char *buf, size_t size, const uint32_t v[3])
+{
+	if (!v[0] && !v[1] && !v[2])
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%" PRIu32 "\u00d7%" PRIu32 "\u00d7%" PRIu32, v[0], v[1], v[2]);
+	return buf;
+}
+
+/*
+ * Launch shapes of the kernels that have any: the local size from the SPIR-V and the
+ * work-group counts (fewest, most, most common with its count; unknown: indirect, not read back).
+ */
+void
+hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
+{
+	char a[CELL + 1];
+	bool any = false;
+
+	for (size_t i = 0; i < n && !any; i++)
+		any = rows[i]->shapes.known || rows[i]->shapes.unknown;
+	if (!any)
+		return;
+	fputs("<h2>Launch shapes</h2>\n<table id=\"shapes\" class=\"sortable\"><thead><tr>"
+	      "<th data-type=\"text\">Local size</th><th data-type=\"text\">Groups min</th>"
+	      "<th data-type=\"text\">Groups max</th><th data-type=\"text\">Most common</th>"
+	      "<th data-type=\"num\">Its count</th><th data-type=\"num\">Unknown</th>"
+	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct hesper_launch_shapes *s = &rows[i]->shapes;
+		const struct hesper_shape_count *top = hesper_shapes_most_common(s);
+		static const uint32_t none[3];
+
+		if (!s->known && !s->unknown)
+			continue;
+		fputs("<tr>", out);
+		fputs("<td>", out);
+		hesper_html_text(out, s->local_size_varies ? "varies" : shape_text(a, sizeof(a), s->local_size));
+		fputs("</td><td>", out);
+		hesper_html_text(out, shape_text(a, sizeof(a), s->known ? s->min : none));
+		fputs("</td><td>", out);
+		hesper_html_text(out, shape_text(a, sizeof(a), s->known ? s->max : none));
+		fputs("</td><td>", out);
+		hesper_html_text(out, shape_text(a, sizeof(a), top ? top->groups : none));
+		fputs("</td>", out);
+		snprintf(a, sizeof(a), "%" PRIu64, top ? top->count : 0);
+		put_cell(out, top ? (double)top->count : 0, a);
+		snprintf(a, sizeof(a), "%" PRIu64, s->unknown);
+		put_cell(out, (double)s->unknown, a);
+		fputs("<td class=\"name\">", out);
+		hesper_html_text(out, rows[i]->name);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+/* The memory-operation table (as the text report's), when any ran. */
+void
+hesper_html_memop_table(FILE *out, const struct hesper_profile *p)
+{
+	uint64_t busy = hesper_profile_gpu_busy_ns(p);
+	char a[CELL + 1];
+
+	if (!hesper_memops_count(&p->memops))
+		return;
+	fputs("<h2>Memory operations</h2>\n<table id=\"memops\" class=\"sortable\"><thead><tr>"
+	      "<th data-type=\"num\">Count</th><th data-type=\"num\">Total</th><th data-type=\"num\">Mean</th>"
+	      "<th data-type=\"num\">Bytes</th><th data-type=\"num\">GB/s</th><th data-type=\"num\">Share (%)</th>"
+	      "<th class=\"name\" data-type=\"text\">Operation</th></tr></thead>\n<tbody>\n", out);
+	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
+		const struct hesper_memop_row *row = &p->memops.rows[i];
+		struct hesper_row r = hesper_row_numbers(&row->k, 0);
+
+		if (!row->k.count)
+			continue;
+		fputs("<tr>", out);
+		snprintf(a, sizeof(a), "%" PRIu64, row->k.count);
+		put_cell(out, (double)row->k.count, a);
+		if (r.timed) {
+			a[0] = '~';
+			hesper_format_duration(a + r.estimated, CELL, (double)r.total_ns);
+			put_cell(out, (double)r.total_ns, a);
+			put_cell(out, r.mean_ns, hesper_html_duration(a, r.mean_ns));
+		} else {
+			put_cell(out, -1, "-");
+			put_cell(out, -1, "-");
+		}
+		snprintf(a, sizeof(a), "%" PRIu64 "%s", row->bytes, row->unsized ? " (some unknown)" : "");
+		put_cell(out, (double)row->bytes, a);
+		double gbps = hesper_memop_mean_gbps(row);
+		snprintf(a, sizeof(a), r.timed ? "%.3f" : "-", gbps);
+		put_cell(out, r.timed ? gbps : -1, a);
+		double share = busy && r.timed ? 100.0 * (double)r.total_ns / (double)busy : 0;
+		snprintf(a, sizeof(a), busy && r.timed ? "%.1f" : "-", share);
+		put_cell(out, busy && r.timed ? share : -1, a);
+		fputs("<td class=\"name\">", out);
+		hesper_html_text(out, row->k.name);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
