@@ -256,6 +256,40 @@ def eval_dims(dims):
     return n
 
 
+def read_name(path):
+    """general.name of the GGUF file at @path (None when it has none)."""
+    sizes = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+    with open(path, "rb") as f:
+        if f.read(4) != b"GGUF":
+            return None
+        _, _, n_kv = struct.unpack("<IQQ", f.read(20))
+
+        def string():
+            n, = struct.unpack("<Q", f.read(8))
+            return f.read(n).decode("utf-8", "replace")
+
+        def skip(t):
+            if t == T_STRING:
+                string()
+            elif t == T_ARRAY:
+                et, n = struct.unpack("<IQ", f.read(12))
+                if et in (T_STRING, T_ARRAY):
+                    for _ in range(n):
+                        skip(et)
+                else:
+                    f.seek(n * sizes[et], 1)
+            else:
+                f.seek(sizes[t], 1)
+
+        for _ in range(n_kv):
+            key = string()
+            t, = struct.unpack("<I", f.read(4))
+            if key == "general.name" and t == T_STRING:
+                return string()
+            skip(t)
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--preset", choices=sorted(PRESETS), default="tiny")

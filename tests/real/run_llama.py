@@ -53,6 +53,7 @@ import json
 import os
 import re
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -523,7 +524,12 @@ def yes_no(oks):
 def write_md(args, res, perf_text):
     L = []
     A = L.append
-    A(f"Model `{os.path.basename(args.model)}`, {args.tokens} tokens generated from \"{args.prompt}\" by "
+    try:
+        name = llama_model.read_name(args.model)
+        size = os.path.getsize(args.model) / 1e6
+    except (OSError, KeyError, struct.error):
+        name, size = None, 0.0
+    A(f"Model `{os.path.basename(args.model)}` ({name or '?'}, {size:.0f} MB), {args.tokens} tokens generated from \"{args.prompt}\" by "
       f"llama.cpp's `simple` (greedy), device {res.get('device', '?')} (GGML_VK_VISIBLE_DEVICES={args.vk_device}).")
     A("")
     rounds = f"median of rounds 2–{args.rounds}, the first dropped" if args.rounds > 1 else "one run each"
