@@ -210,10 +210,7 @@ def write_model(path, layers, embd, ff, heads, kv_heads, vocab, ctx, qtype, seed
     row_bytes = pool.nbytes(embd)
 
     def nbytes(dims, t):
-        n = 1
-        for d in dims:
-            n *= d
-        return n * 4 if t == "f32" and len(dims) == 1 else pool.nbytes(n)
+        return elements(dims) * 4 if t == "f32" and len(dims) == 1 else pool.nbytes(elements(dims))
 
     def pad(n):
         return (ALIGNMENT - n % ALIGNMENT) % ALIGNMENT
@@ -230,9 +227,7 @@ def write_model(path, layers, embd, ff, heads, kv_heads, vocab, ctx, qtype, seed
         head = b"GGUF" + struct.pack("<IQQ", GGUF_VERSION, len(tensors), kv.count) + b"".join(kv.parts) + b"".join(infos)
         f.write(head + b"\0" * pad(len(head)))
         for name, dims, t in tensors:
-            n = 1
-            for d in dims:
-                n *= d
+            n = elements(dims)
             if len(dims) == 1:
                 f.write(struct.pack("<f", 1.0) * n)
                 written = 4 * n
@@ -245,11 +240,10 @@ def write_model(path, layers, embd, ff, heads, kv_heads, vocab, ctx, qtype, seed
                 written = pool.nbytes(n)
             f.write(b"\0" * pad(written))
     os.replace(tmp, path)
-    params = sum(eval_dims(d) for _, d, _ in tensors)
-    return params, os.path.getsize(path)
+    return sum(elements(d) for _, d, _ in tensors), os.path.getsize(path)
 
 
-def eval_dims(dims):
+def elements(dims):
     n = 1
     for d in dims:
         n *= d

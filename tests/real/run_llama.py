@@ -56,7 +56,6 @@ import statistics
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -107,14 +106,14 @@ class Runner:
         return env
 
     def run(self, label, extra=None, hesper=False, prompt=None):
-        """Runs simple once in a fresh directory: (Run, seconds)."""
+        """Runs simple once in a fresh directory; the Run gets ms_per_token and prompt_ms from
+        ggml's eval times (None when it printed none)."""
         self.n += 1
         cwd = os.path.join(self.tmp, f"{self.n:02d}-{label}")
         os.makedirs(cwd)
         argv = [self.args.simple, "-m", self.args.model, "-n", str(self.args.tokens),
                 self.args.prompt if prompt is None else prompt]
         r = run_e2e.Run(argv, self.env(extra or {}, hesper), cwd, timeout=RUN_TIMEOUT_S)
-        r.cwd = cwd
         r.ms_per_token = r.prompt_ms = None
         m = EVAL_RE.search(r.err)
         if m:
