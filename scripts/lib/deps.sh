@@ -75,19 +75,39 @@ hesper_runtime_dir() {
 
 # The real software that the 'real' test suite profiles (tests/real): ffmpeg with its Vulkan
 # filters and libplacebo, VkFFT (a header library: it needs glslang and SPIRV-Tools to
-# build), and npm for Deno, whose WebGPU runs on Vulkan. Deno itself comes from the npm
-# registry into a cache kept between runs (HESPER_NPM_CACHE, default ~/.cache/hesper-npm).
-HESPER_REAL_PACKAGES="ffmpeg libvkfft-dev glslang-dev spirv-tools"
+# build), npm for Deno, whose WebGPU runs on Vulkan, and for llama.cpp's prebuilt Vulkan
+# backend, and git, which reads llama.cpp's source from the bundle node-llama-cpp ships.
+# Deno and node-llama-cpp come from the npm registry into a cache kept between runs
+# (HESPER_NPM_CACHE, default ~/.cache/hesper-npm; node-llama-cpp in its own prefix, llama/).
+HESPER_REAL_PACKAGES="ffmpeg libvkfft-dev glslang-dev spirv-tools git"
 HESPER_DENO_VERSION=2.9.6
+HESPER_LLAMA_VERSION=3.22.1  # as VERSION in tests/real/llama_files.py
+
+# Whether npm package $2 is installed at version $3 under prefix $1.
+hesper_npm_has() {
+	grep -q "\"version\": \"$3\"" "$1/node_modules/$2/package.json" 2>/dev/null
+}
 
 hesper_install_real_deps() {
 	local pkgs=$HESPER_REAL_PACKAGES
 	command -v npm >/dev/null || pkgs="$pkgs npm"
 	hesper_install_deps $pkgs || return 1
 	local cache=${HESPER_NPM_CACHE:-$HOME/.cache/hesper-npm}
-	[ -x "$cache/node_modules/@deno/linux-x64-glibc/deno" ] && return 0
-	echo "hesper: installing deno@$HESPER_DENO_VERSION from the npm registry into $cache"
-	mkdir -p "$cache" &&
-		npm install --prefix "$cache" --no-audit --no-fund --ignore-scripts "deno@$HESPER_DENO_VERSION" >/dev/null &&
-		[ -x "$cache/node_modules/@deno/linux-x64-glibc/deno" ]
+	if [ ! -x "$cache/node_modules/@deno/linux-x64-glibc/deno" ]; then
+		echo "hesper: installing deno@$HESPER_DENO_VERSION from the npm registry into $cache"
+		mkdir -p "$cache" &&
+			npm install --prefix "$cache" --no-audit --no-fund --ignore-scripts "deno@$HESPER_DENO_VERSION" >/dev/null &&
+			[ -x "$cache/node_modules/@deno/linux-x64-glibc/deno" ] || return 1
+	fi
+	# llama.cpp: the prebuilt Vulkan libraries and the source bundle (tests/real/llama_files.py
+	# builds examples/simple from them). --omit=optional: node-llama-cpp's optional
+	# dependencies are its binaries for every other platform and GPU API (over 600 MB).
+	local llama=$cache/llama v=$HESPER_LLAMA_VERSION
+	if ! hesper_npm_has "$llama" node-llama-cpp "$v" || ! hesper_npm_has "$llama" @node-llama-cpp/linux-x64-vulkan "$v"; then
+		echo "hesper: installing node-llama-cpp@$v and @node-llama-cpp/linux-x64-vulkan@$v from the npm registry into $llama"
+		mkdir -p "$llama" &&
+			npm install --prefix "$llama" --no-audit --no-fund --ignore-scripts --omit=optional --save-exact \
+				"node-llama-cpp@$v" "@node-llama-cpp/linux-x64-vulkan@$v" >/dev/null &&
+			hesper_npm_has "$llama" @node-llama-cpp/linux-x64-vulkan "$v" || return 1
+	fi
 }
