@@ -48,20 +48,16 @@ parse_number(const char *text, size_t len, double *out)
 
 struct key {
 	const char *name;
-	bool share;                 /* a share in [0, 1], else a count (whole number) or a factor */
+	bool share; /* a share in [0, 1], else a count (whole number) or a factor */
 	bool whole;
 	double max;
 };
 
 static const struct key keys[] = {
-	{"idle_share", true, false, 1},
-	{"idle_min_us", false, true, 1e9},
-	{"launch_bound_min", false, true, 1e12},
-	{"launch_factor", false, false, 1e6},
-	{"round_trip_share", true, false, 1},
-	{"round_trip_min", false, true, 1e12},
-	{"underfilled_min", false, true, 1e12},
-	{"hesper_share", true, false, 1},
+	{"idle_share", true, false, 1},          {"idle_min_us", false, true, 1e9},
+	{"launch_bound_min", false, true, 1e12}, {"launch_factor", false, false, 1e6},
+	{"round_trip_share", true, false, 1},    {"round_trip_min", false, true, 1e12},
+	{"underfilled_min", false, true, 1e12},  {"hesper_share", true, false, 1},
 	{"slow_memory_share", true, false, 1},
 };
 
@@ -110,7 +106,8 @@ hesper_findings_settings_parse(struct hesper_findings_settings *s, const char *t
 		}
 		if (!eq)
 			goto bad;
-		while (k < n && !((size_t)(eq - p) == strlen(keys[k].name) && memcmp(p, keys[k].name, (size_t)(eq - p)) == 0))
+		while (k < n &&
+		       !((size_t)(eq - p) == strlen(keys[k].name) && memcmp(p, keys[k].name, (size_t)(eq - p)) == 0))
 			k++;
 		if (k == n || !parse_number(eq + 1, len - (size_t)(eq + 1 - p), &v) || v > keys[k].max ||
 		    (keys[k].whole && v != floor(v)))
@@ -198,7 +195,8 @@ hesper_stats_count_below(const struct hesper_stats *s, uint64_t limit_ns)
 
 	for (int row = h->lo_row; row <= h->hi_row; row++) {
 		for (int sub = 0; sub < HESPER_HISTOGRAM_SUB_BUCKETS; sub++) {
-			uint64_t lo, hi, c = h->counts[(size_t)(row - h->lo_row) * HESPER_HISTOGRAM_SUB_BUCKETS + (size_t)sub];
+			uint64_t lo, hi,
+				c = h->counts[(size_t)(row - h->lo_row) * HESPER_HISTOGRAM_SUB_BUCKETS + (size_t)sub];
 
 			if (!c)
 				continue;
@@ -365,7 +363,8 @@ round_trips(const struct hesper_profile *p, const struct hesper_findings_setting
 		number(f, "round_trips", (double)q->round_trips);
 		number(f, "round_trip_share", share);
 		number(f, "idle_ns", (double)q->idle_ns);
-		number(f, "mean_gap_ns", q->timed_batches > 1 ? (double)q->idle_ns / (double)(q->timed_batches - 1) : 0);
+		number(f, "mean_gap_ns",
+		       q->timed_batches > 1 ? (double)q->idle_ns / (double)(q->timed_batches - 1) : 0);
 		snprintf(f->advice, sizeof(f->advice),
 			 "%" PRIu64 " of %" PRIu64 " submissions were waited for before the next one: the queue drains "
 			 "between batches; submit more work per wait, or wait for an earlier batch (fences per frame)",
@@ -497,6 +496,7 @@ copy_loaded(const struct hesper_profile *p, struct hesper_findings *out)
 const char *
 hesper_finding_number_key(const char *key)
 {
+	/* clang-format off */
 	static const char *const known[] = {
 		"idle_ns", "wall_ns", "idle_share", "busy_ns", "batches", "mean_gap_ns", "largest_gap_ns",
 		"submit_calls", "round_trips", "round_trip_share", "dispatches", "launch_bound_dispatches",
@@ -504,6 +504,7 @@ hesper_finding_number_key(const char *key)
 		"idle_unit_ns", "hook_ns", "host_share", "timestamp_cost_ns", "timed_dispatches", "gpu_ns", "gpu_share",
 		"operations", "timed_ns", "bytes", "mean_gbps", "best_gbps", "excess_ns",
 	};
+	/* clang-format on */
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (strcmp(known[i], key) == 0)
@@ -598,12 +599,13 @@ hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
 				const struct hesper_gap *gap = &x->queue->gaps[g];
 
 				fprintf(out,
-					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64 ", \"waiting_ns\": %" PRIu64
-					", \"recording_ns\": %" PRIu64 ", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
+					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64
+					", \"waiting_ns\": %" PRIu64 ", \"recording_ns\": %" PRIu64
+					", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
 					", \"thread\": %" PRIu32 ", \"submission\": %" PRIu64 ", \"doing\": \"%s\"}",
-					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns, gap->recording_ns,
-					gap->submitting_ns, gap->other_ns, gap->thread, gap->submission,
-					hesper_gap_activity(gap));
+					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns,
+					gap->recording_ns, gap->submitting_ns, gap->other_ns, gap->thread,
+					gap->submission, hesper_gap_activity(gap));
 			}
 			fputc(']', out);
 		}
@@ -641,7 +643,8 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 			char len[32];
 
 			hesper_format_duration(len, sizeof(len), (double)gap->length_ns);
-			fprintf(out, "     gap %" PRIu32 ": %s before submission %" PRIu64 " (thread %" PRIu32 "): %s\n",
+			fprintf(out,
+				"     gap %" PRIu32 ": %s before submission %" PRIu64 " (thread %" PRIu32 "): %s\n",
 				g + 1, len, gap->submission, gap->thread, hesper_gap_activity(gap));
 		}
 		fprintf(out, "     %s\n", x->advice);

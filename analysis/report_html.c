@@ -31,7 +31,7 @@
 #define HTML_HISTOGRAMS_MAX 4u  /* kernels with a histogram */
 #define BIN_PER_OCTAVE 4        /* histogram bins per power of two */
 #define BIN_MAX (1 + 64 * BIN_PER_OCTAVE)
-#define LABEL_CHARS 40          /* characters of a name shown in a chart label */
+#define LABEL_CHARS 40 /* characters of a name shown in a chart label */
 #define CELL 48
 
 /* Writes @len bytes of @s as HTML text: markup characters as references, controls as U+FFFD. */
@@ -228,7 +228,8 @@ put_findings(FILE *out, const struct hesper_profile *p)
 			html_text(out, x->about);
 			fprintf(out, ": %s at stake<br><small>", duration(a, (double)x->time_at_stake_ns));
 			for (size_t k = 0; k < x->number_count; k++) {
-				snprintf(num, sizeof(num), "%s%s=%.6g", k ? " " : "", x->numbers[k].key, x->numbers[k].value);
+				snprintf(num, sizeof(num), "%s%s=%.6g", k ? " " : "", x->numbers[k].key,
+					 x->numbers[k].value);
 				html_text(out, num);
 			}
 			fputs("</small><br>", out);
@@ -247,11 +248,13 @@ put_findings(FILE *out, const struct hesper_profile *p)
 	hesper_findings_free(&f);
 	if (p->host_wait_count) {
 		fputs("<section id=\"host-waits\"><h2>Host waits</h2>\n<table><thead><tr><th>thread</th><th>call</th>"
-		      "<th>count</th><th>total</th><th>max</th></tr></thead><tbody>\n", out);
+		      "<th>count</th><th>total</th><th>max</th></tr></thead><tbody>\n",
+		      out);
 		for (size_t i = 0; i < p->host_wait_count; i++) {
 			const struct hesper_host_wait *w = &p->host_waits[i];
 
-			fprintf(out, "<tr><td>%" PRIu32 "</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
+			fprintf(out,
+				"<tr><td>%" PRIu32 "</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
 				w->thread, hesper_wait_call_name(w->call), w->count, duration(a, (double)w->total_ns),
 				duration(b, (double)w->max_ns));
 		}
@@ -304,8 +307,8 @@ put_kernel_row(FILE *out, const struct hesper_kernel *k, uint64_t sum)
 static void
 put_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows, size_t n)
 {
-	static const char *const titles[] = {"Time (%)", "Total", "Instances", "Avg", "Med", "Min", "Max", "P95",
-					     "StdDev"};
+	static const char *const titles[] = {"Time (%)", "Total", "Instances", "Avg",   "Med",
+					     "Min",      "Max",   "P95",       "StdDev"};
 	uint64_t sum = hesper_rows_total_ns(rows, n);
 	size_t estimated = hesper_rows_not_all_timed(rows, n);
 
@@ -317,10 +320,12 @@ put_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows, size_t 
 		put_kernel_row(out, rows[i], sum);
 	if (n == 0)
 		fputs("<tr><td class=\"name\" colspan=\"10\">No GPU work was recorded (no compute dispatches ran on a "
-		      "timed queue).</td></tr>\n", out);
+		      "timed queue).</td></tr>\n",
+		      out);
 	fputs("</tbody></table>\n", out);
 	if (estimated)
-		fprintf(out, "<p class=\"note\">%zu of %zu kernels ran more often than they were timed (sampling or "
+		fprintf(out,
+			"<p class=\"note\">%zu of %zu kernels ran more often than they were timed (sampling or "
 			"submit mode): totals marked ~ are estimates (Avg &times; Instances); '-' means never timed.</p>\n",
 			estimated, n);
 	fputs("<p class=\"note\">Click a column header to sort.</p>\n", out);
@@ -333,7 +338,8 @@ put_region_table(FILE *out, struct hesper_kernel **rows, size_t n)
 
 	fputs("<h2>Regions (debug labels)</h2>\n<table id=\"regions\" class=\"sortable\"><thead><tr>"
 	      "<th data-type=\"num\">Total</th><th data-type=\"num\">Instances</th><th data-type=\"num\">Avg</th>"
-	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
+	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n",
+	      out);
 	for (size_t i = 0; i < n; i++) {
 		const struct hesper_kernel *k = rows[i];
 
@@ -378,7 +384,8 @@ put_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
 	      "<th data-type=\"text\">Local size</th><th data-type=\"text\">Groups min</th>"
 	      "<th data-type=\"text\">Groups max</th><th data-type=\"text\">Most common</th>"
 	      "<th data-type=\"num\">Its count</th><th data-type=\"num\">Unknown</th>"
-	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
+	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n",
+	      out);
 	for (size_t i = 0; i < n; i++) {
 		const struct hesper_launch_shapes *s = &rows[i]->shapes;
 		const struct hesper_shape_count *top = hesper_shapes_most_common(s);
@@ -419,7 +426,8 @@ put_memop_table(FILE *out, const struct hesper_profile *p)
 	fputs("<h2>Memory operations</h2>\n<table id=\"memops\" class=\"sortable\"><thead><tr>"
 	      "<th data-type=\"num\">Count</th><th data-type=\"num\">Total</th><th data-type=\"num\">Mean</th>"
 	      "<th data-type=\"num\">Bytes</th><th data-type=\"num\">GB/s</th><th data-type=\"num\">Share (%)</th>"
-	      "<th class=\"name\" data-type=\"text\">Operation</th></tr></thead>\n<tbody>\n", out);
+	      "<th class=\"name\" data-type=\"text\">Operation</th></tr></thead>\n<tbody>\n",
+	      out);
 	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
 		const struct hesper_memop_row *row = &p->memops.rows[i];
 		struct hesper_row r = hesper_row_numbers(&row->k, 0);
@@ -466,8 +474,10 @@ put_bar_chart(FILE *out, struct hesper_kernel **rows, size_t n)
 		fputs("<p class=\"note\">No kernels.</p>\n", out);
 		return;
 	}
-	fprintf(out, "<svg id=\"bars\" role=\"img\" aria-label=\"total time per kernel\" width=\"%d\" height=\"%zu\" "
-		"viewBox=\"0 0 %d %zu\">\n", width, shown * (size_t)row_h + 4, width, shown * (size_t)row_h + 4);
+	fprintf(out,
+		"<svg id=\"bars\" role=\"img\" aria-label=\"total time per kernel\" width=\"%d\" height=\"%zu\" "
+		"viewBox=\"0 0 %d %zu\">\n",
+		width, shown * (size_t)row_h + 4, width, shown * (size_t)row_h + 4);
 	for (size_t i = 0; i < shown; i++) {
 		uint64_t total = hesper_kernel_total_ns(rows[i]);
 		double w = max ? (double)bar_w * (double)total / (double)max : 0;
@@ -480,8 +490,8 @@ put_bar_chart(FILE *out, struct hesper_kernel **rows, size_t n)
 		html_label(out, rows[i]->name);
 		fprintf(out, "</text><rect class=\"bar\" x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"%d\" rx=\"2\"/>",
 			label_w, y + 2, w < 1 && total ? 1.0 : w, row_h - 6);
-		fprintf(out, "<text class=\"muted\" x=\"%.1f\" y=\"%zu\">%s</text></g>\n", label_w + (w < 1 ? 1 : w) + 6,
-			y + 15, duration(a, (double)total));
+		fprintf(out, "<text class=\"muted\" x=\"%.1f\" y=\"%zu\">%s</text></g>\n",
+			label_w + (w < 1 ? 1 : w) + 6, y + 15, duration(a, (double)total));
 	}
 	if (n > shown)
 		fprintf(out, "</svg>\n<p class=\"note\">The %zu largest of %zu kernels.</p>\n", shown, n);
@@ -547,23 +557,28 @@ put_histogram(FILE *out, const struct hesper_kernel *k)
 	double bw = (double)plot_w / nbins;
 	int label_every = nbins <= 8 ? 1 : (nbins + 7) / 8;
 
-	fprintf(out, "<svg role=\"img\" aria-label=\"duration histogram\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\">\n", width, height, width, height);
+	fprintf(out,
+		"<svg role=\"img\" aria-label=\"duration histogram\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\">\n",
+		width, height, width, height);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>", left, top + plot_h,
 		left + plot_w, top + plot_h);
-	fprintf(out, "<text class=\"muted\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>", left - 4, top + 10,
-		max);
+	fprintf(out, "<text class=\"muted\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>", left - 4,
+		top + 10, max);
 	fprintf(out, "<text class=\"muted\" x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n", left - 4, top + plot_h);
 	for (int i = first; i <= last; i++) {
 		double hgt = max ? (double)plot_h * (double)bins[i] / (double)max : 0;
 		double x = left + (i - first) * bw;
 
 		bin_range(i, &lo, &hi);
-		fprintf(out, "<rect class=\"hbar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s to %s: "
-			"%" PRIu64 "</title></rect>", x + 0.5, top + plot_h - hgt, bw > 2 ? bw - 1 : bw, hgt,
-			duration(a, (double)lo), duration(b, (double)hi), bins[i]);
+		fprintf(out,
+			"<rect class=\"hbar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s to %s: "
+			"%" PRIu64 "</title></rect>",
+			x + 0.5, top + plot_h - hgt, bw > 2 ? bw - 1 : bw, hgt, duration(a, (double)lo),
+			duration(b, (double)hi), bins[i]);
 		if ((i - first) % label_every == 0)
-			fprintf(out, "<text class=\"muted\" x=\"%.1f\" y=\"%d\" transform=\"rotate(35 %.1f %d)\">%s</text>",
+			fprintf(out,
+				"<text class=\"muted\" x=\"%.1f\" y=\"%d\" transform=\"rotate(35 %.1f %d)\">%s</text>",
 				x, top + plot_h + 14, x, top + plot_h + 14, duration(a, (double)lo));
 		fputc('\n', out);
 	}
@@ -576,8 +591,10 @@ put_histograms(FILE *out, struct hesper_kernel **rows, size_t n)
 	size_t shown = 0;
 
 	fputs("<h2>Duration histograms</h2>\n", out);
-	fprintf(out, "<p class=\"note\">Timed durations of the top kernels by total time, %d bins per power of two "
-		"(log scale on the time axis, linear counts).</p>\n<div class=\"hists\">\n", BIN_PER_OCTAVE);
+	fprintf(out,
+		"<p class=\"note\">Timed durations of the top kernels by total time, %d bins per power of two "
+		"(log scale on the time axis, linear counts).</p>\n<div class=\"hists\">\n",
+		BIN_PER_OCTAVE);
 	for (size_t i = 0; i < n && shown < HTML_HISTOGRAMS_MAX; i++) {
 		if (rows[i]->timed.count == 0)
 			continue;
@@ -684,9 +701,10 @@ put_timeline_data(FILE *out, const struct hesper_profile *p)
 			continue;
 		fprintf(out, "%s[%zu, %" PRIu64 ", %" PRIu64 ", %d, ", n++ ? ",\n" : "\n", l.track_of[i],
 			e->start_ns - origin, end - e->start_ns, (int)e->kind);
-		json_embedded(out, e->kind == HESPER_TRACE_BATCH ? "batch"
+		json_embedded(out, e->kind == HESPER_TRACE_BATCH         ? "batch"
 				   : e->kind == HESPER_TRACE_HOST_SUBMIT ? "vkQueueSubmit"
-				   : e->name ? e->name : "?");
+				   : e->name                             ? e->name
+									 : "?");
 		fputc(']', out);
 	}
 	fputs("]}", out);
@@ -765,7 +783,8 @@ put_timeline(FILE *out, const struct hesper_profile *p)
 		if (t->left_out)
 			fprintf(out, " (%" PRIu64 " more were left out by the cap)", t->left_out);
 		fputs(", from the first event on; one row per queue lane, labels, submissions and host threads. "
-		      "Hover for details; the trace report has all of them.</p>\n", out);
+		      "Hover for details; the trace report has all of them.</p>\n",
+		      out);
 	}
 	fputs("<div id=\"timeline\"><div id=\"tip\"></div></div>\n", out);
 }
@@ -782,7 +801,8 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 		goto out;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Hesper: ", out);
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Hesper: ",
+	      out);
 	html_text_n(out, p->exe[0] ? p->exe : "?", HESPER_NAME_MAX);
 	fputs("</title>\n", out);
 	fputs(style, out);
@@ -809,7 +829,8 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 	put_timeline(out, p);
 	fputs("</section>\n", out);
 	fputs("<footer>Hesper " HESPER_VERSION " &middot; durations are GPU time from timestamps; see the README for "
-	      "what they include. <span id=\"status\">The page script has not run.</span></footer>\n", out);
+	      "what they include. <span id=\"status\">The page script has not run.</span></footer>\n",
+	      out);
 
 	fputs("<script type=\"application/json\" id=\"hesper-data\">", out);
 	if (put_timeline_data(out, p) != 0)

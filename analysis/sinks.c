@@ -25,8 +25,8 @@
 
 #include "report.h"
 
-#define PATH_LIMIT 4096    /* bytes of an expanded PATH */
-#define QUOTE_LIMIT 80     /* bytes of a bad entry quoted in an error line */
+#define PATH_LIMIT 4096 /* bytes of an expanded PATH */
+#define QUOTE_LIMIT 80  /* bytes of a bad entry quoted in an error line */
 
 struct kind_name {
 	const char *name;
@@ -34,8 +34,8 @@ struct kind_name {
 };
 
 static const struct kind_name path_kinds[] = {
-	{"text", HESPER_SINK_TEXT},   {"json", HESPER_SINK_JSON}, {"csv", HESPER_SINK_CSV},
-	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML}, {"sqlite", HESPER_SINK_SQLITE},
+	{"text", HESPER_SINK_TEXT},   {"json", HESPER_SINK_JSON},         {"csv", HESPER_SINK_CSV},
+	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML},         {"sqlite", HESPER_SINK_SQLITE},
 	{"prom", HESPER_SINK_PROM},   {"memcsv", HESPER_SINK_MEMOPS_CSV},
 };
 #define PATH_KIND_COUNT (sizeof(path_kinds) / sizeof(path_kinds[0]))
@@ -480,7 +480,8 @@ static void
 database_failed(const struct hesper_sink_list *list, struct hesper_sink *s, const char *why, FILE *err)
 {
 	if (err)
-		fprintf(err, "hesper: cannot write SQLite database '%s': %s; it is left as it was, the other sinks go on\n",
+		fprintf(err,
+			"hesper: cannot write SQLite database '%s': %s; it is left as it was, the other sinks go on\n",
 			s->path, why);
 	list->database->close(s->store);
 	s->store = NULL;
@@ -513,8 +514,7 @@ hesper_sinks_streaming(const struct hesper_sink_list *list)
 }
 
 int
-hesper_sinks_stream(const struct hesper_sink_list *list, const struct hesper_trace_event *events, size_t n,
-		    FILE *err)
+hesper_sinks_stream(const struct hesper_sink_list *list, const struct hesper_trace_event *events, size_t n, FILE *err)
 {
 	int failed = 0;
 
@@ -562,8 +562,7 @@ hesper_sinks_write(const struct hesper_sink_list *list, const struct hesper_prof
 }
 
 int
-hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper_profile *p, bool files_only,
-			FILE *err)
+hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper_profile *p, bool files_only, FILE *err)
 {
 	struct pipe_guard guard;
 	int failed = 0;
@@ -589,9 +588,7 @@ hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper
 				s->failed = true;
 			}
 			break;
-		case HESPER_SINK_SQLITE:
-			ret = write_database(list, s, p, err);
-			break;
+		case HESPER_SINK_SQLITE: ret = write_database(list, s, p, err); break;
 		default:
 			ret = write_file(s, p);
 			/* Rewritten many times a run: its failure is told once. */

@@ -27,7 +27,7 @@ struct hesper_summary_row {
 	uint64_t total_ns; /* an estimate (mean x count) when timed < count */
 	double mean_ns, stddev_ns;
 	uint64_t min_ns, max_ns, median_ns, p95_ns, p99_ns;
-	bool has_mean;     /* "mean_ns" was present */
+	bool has_mean; /* "mean_ns" was present */
 };
 
 /*

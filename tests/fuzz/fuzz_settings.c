@@ -14,16 +14,16 @@
 
 #include "settings.h"
 
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) \
+#define CHECK(cond)              \
+	do {                     \
+		if (!(cond))     \
 			abort(); \
 	} while (0)
 
 static const char *const known[] = {
-	"HESPER_REPORT", "HESPER_MODE", "HESPER_SAMPLE", "HESPER_MAX_EVENTS",
+	"HESPER_REPORT",          "HESPER_MODE",    "HESPER_SAMPLE",   "HESPER_MAX_EVENTS",
 	"HESPER_EXIT_TIMEOUT_MS", "HESPER_DISABLE", "HESPER_INTERVAL", "HESPER_REPORT_SIGNAL",
-	"HESPER_CONTROL", "HESPER_START", "HESPER_STOP", "HESPER_TRACE_ALL",
+	"HESPER_CONTROL",         "HESPER_START",   "HESPER_STOP",     "HESPER_TRACE_ALL",
 };
 
 static FILE *sink;
@@ -37,8 +37,10 @@ check_ranges(const struct hesper_settings *s)
 	CHECK(s->exit_timeout_ms <= 600000);
 	CHECK(strcmp(hesper_mode_name(s->mode), "unknown") != 0);
 	CHECK(s->interval_ms == 0 || (s->interval_ms >= 100 && s->interval_ms <= 86400000));
-	CHECK(s->control_path[sizeof(s->control_path) - 1] == '\0' || strlen(s->control_path) < sizeof(s->control_path));
-	CHECK(s->start.kind != HESPER_BOUND_LABEL || (s->start.label[0] && strlen(s->start.label) < sizeof(s->start.label)));
+	CHECK(s->control_path[sizeof(s->control_path) - 1] == '\0' ||
+	      strlen(s->control_path) < sizeof(s->control_path));
+	CHECK(s->start.kind != HESPER_BOUND_LABEL ||
+	      (s->start.label[0] && strlen(s->start.label) < sizeof(s->start.label)));
 	CHECK(s->stop.kind != HESPER_BOUND_LABEL || (s->stop.label[0] && s->stop.nth >= 1));
 }
 
