@@ -1,5 +1,5 @@
 /*
- * The JSON summary, schema "hesper-summary/1" (DESIGN.md, "Outputs"): the keys of the
+ * The JSON summary, schema "hesper-summary/1" (docs/formats.md): the keys of the
  * schema in its order, then the extra keys (queues, clamped, mode, sample_every, hesper,
  * kernels_by_label). Kernels carry one extra key, "timed". Integers are printed as
  * integers; doubles with 17 significant digits, and never as NaN or Infinity (0 instead).

@@ -19,7 +19,7 @@
 
 #include "profile.h"
 
-/* One kernel (or region) of a summary, its numbers as the file has them (absent: 0, see load_row). */
+/* One kernel (or region) of a summary, its numbers as the file has them (absent: 0, see hesper_summary_row_read). */
 struct hesper_summary_row {
 	const char *name;  /* borrowed from the parsed document */
 	uint64_t count;    /* executions */
