@@ -37,7 +37,8 @@ hesper_summary_format(char *buf, size_t size, const struct hesper_summary *s)
 	hesper_format_duration(p95, CELL, s->p95_duration_ms * 1e6);
 	hesper_format_duration(p99, CELL, s->p99_duration_ms * 1e6);
 	hesper_format_duration(sd, CELL, s->stddev_duration_ms * 1e6);
-	return snprintf(buf, size, "%" PRIu64 " event%s: total %s, avg %s, min %s, max %s, median %s, p95 %s, p99 %s, "
-			"stddev %s", s->total_events, s->total_events == 1 ? "" : "s", total, avg, min, max, med, p95,
-			p99, sd);
+	return snprintf(buf, size,
+			"%" PRIu64 " event%s: total %s, avg %s, min %s, max %s, median %s, p95 %s, p99 %s, "
+			"stddev %s",
+			s->total_events, s->total_events == 1 ? "" : "s", total, avg, min, max, med, p95, p99, sd);
 }

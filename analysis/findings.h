@@ -13,25 +13,25 @@
 #include "profile.h"
 
 enum hesper_finding_kind {
-	HESPER_FINDING_GPU_IDLE,       /* a queue idle between its batches */
-	HESPER_FINDING_LAUNCH_BOUND,   /* a kernel dispatched many times, each about as short as a launch */
-	HESPER_FINDING_ROUND_TRIPS,    /* submit, then wait for it, every time */
-	HESPER_FINDING_UNDERFILLED,    /* dispatches with fewer work groups than compute units */
-	HESPER_FINDING_HESPER_SHARE,   /* Hesper's own cost is a large share of the run */
-	HESPER_FINDING_SLOW_MEMORY,    /* a kind of memory operation far slower than its best in the run */
+	HESPER_FINDING_GPU_IDLE,     /* a queue idle between its batches */
+	HESPER_FINDING_LAUNCH_BOUND, /* a kernel dispatched many times, each about as short as a launch */
+	HESPER_FINDING_ROUND_TRIPS,  /* submit, then wait for it, every time */
+	HESPER_FINDING_UNDERFILLED,  /* dispatches with fewer work groups than compute units */
+	HESPER_FINDING_HESPER_SHARE, /* Hesper's own cost is a large share of the run */
+	HESPER_FINDING_SLOW_MEMORY,  /* a kind of memory operation far slower than its best in the run */
 };
 
 #define HESPER_FINDING_NUMBERS 12
 
 struct hesper_finding_number {
-	const char *key;              /* a static string */
+	const char *key; /* a static string */
 	double value;
 };
 
 struct hesper_finding {
 	enum hesper_finding_kind kind;
 	uint64_t time_at_stake_ns;
-	char about[HESPER_NAME_MAX];  /* the kernel, or the queue ("queue 0:1:0": device, family, index) */
+	char about[HESPER_NAME_MAX]; /* the kernel, or the queue ("queue 0:1:0": device, family, index) */
 	struct hesper_finding_number numbers[HESPER_FINDING_NUMBERS];
 	size_t number_count;
 	char advice[384];

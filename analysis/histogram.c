@@ -149,7 +149,7 @@ hesper_histogram_quantile(const struct hesper_histogram *h, double q)
 {
 	if (h->total == 0)
 		return 0;
-	if (!(q > 0))   /* also catches NaN */
+	if (!(q > 0)) /* also catches NaN */
 		q = 0;
 	if (q > 1)
 		q = 1;

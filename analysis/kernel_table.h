@@ -12,9 +12,9 @@
 #include "stats.h"
 
 struct hesper_kernel {
-	char *name;               /* owned, NUL-terminated, any bytes but NUL */
-	uint64_t count;           /* executions counted (timed or not) */
-	struct hesper_stats timed; /* durations of the executions that were timed */
+	char *name;                         /* owned, NUL-terminated, any bytes but NUL */
+	uint64_t count;                     /* executions counted (timed or not) */
+	struct hesper_stats timed;          /* durations of the executions that were timed */
 	struct hesper_launch_shapes shapes; /* work-group counts and size (kernel rows only; else zero) */
 };
 
@@ -52,8 +52,7 @@ struct hesper_kernel **hesper_kernel_table_sorted(const struct hesper_kernel_tab
  * (the caller frees the array) or NULL, *@out_count their number. @t may be NULL (no rows).
  * Returns 0, or -1 when memory runs out.
  */
-int hesper_kernel_table_rows(const struct hesper_kernel_table *t, struct hesper_kernel ***out_rows,
-			     size_t *out_count);
+int hesper_kernel_table_rows(const struct hesper_kernel_table *t, struct hesper_kernel ***out_rows, size_t *out_count);
 
 /* Records one timed execution of @k lasting @ns. */
 void hesper_kernel_record(struct hesper_kernel *k, uint64_t ns);

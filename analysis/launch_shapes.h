@@ -14,7 +14,7 @@
 
 struct hesper_shape_count {
 	uint32_t groups[3];
-	uint64_t count;          /* 0: free slot */
+	uint64_t count; /* 0: free slot */
 };
 
 struct hesper_launch_shapes {
@@ -22,8 +22,8 @@ struct hesper_launch_shapes {
 	uint64_t unknown;        /* dispatches whose group counts Hesper could not see (indirect, not read back) */
 	uint32_t min[3], max[3]; /* the shapes with fewest and most groups in all (the first seen on a tie) */
 	struct hesper_shape_count top[HESPER_SHAPE_SLOTS];
-	uint32_t local_size[3];  /* work-group size; 0 0 0 unknown */
-	bool local_size_varies;  /* pipelines of this name have different work-group sizes */
+	uint32_t local_size[3]; /* work-group size; 0 0 0 unknown */
+	bool local_size_varies; /* pipelines of this name have different work-group sizes */
 };
 
 /* Counts @n dispatches of @groups work groups (0 0 0: unknown, an indirect dispatch). */

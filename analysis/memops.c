@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const memop_names[HESPER_MEMOP_KINDS] = {
-	"copy_buffer", "copy_image", "copy_buffer_to_image", "copy_image_to_buffer",
+	"copy_buffer", "copy_image",    "copy_buffer_to_image", "copy_image_to_buffer",
 	"fill_buffer", "update_buffer", "clear_color_image",
 };
 

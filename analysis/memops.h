@@ -25,11 +25,11 @@ enum hesper_memop_kind {
 
 /* One kind of memory operation. */
 struct hesper_memop_row {
-	struct hesper_kernel k;   /* name (static, not owned), operations counted, durations of the timed ones */
-	uint64_t bytes;           /* bytes moved by all operations counted */
-	uint64_t timed_bytes;     /* bytes moved by the timed ones (the GB/s numerator) */
-	uint64_t unsized;         /* operations whose bytes are unknown (counted with 0 bytes) */
-	double best_gbps;         /* highest GB/s of a single timed operation with bytes and time; 0 if none */
+	struct hesper_kernel k; /* name (static, not owned), operations counted, durations of the timed ones */
+	uint64_t bytes;         /* bytes moved by all operations counted */
+	uint64_t timed_bytes;   /* bytes moved by the timed ones (the GB/s numerator) */
+	uint64_t unsized;       /* operations whose bytes are unknown (counted with 0 bytes) */
+	double best_gbps;       /* highest GB/s of a single timed operation with bytes and time; 0 if none */
 };
 
 struct hesper_memops {

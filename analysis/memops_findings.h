@@ -18,13 +18,13 @@
 #define HESPER_MEMOPS_SLOW_MIN_OPS 2u
 
 struct hesper_memops_finding {
-	const char *kind;       /* the operation kind (static) */
-	uint64_t count;         /* timed operations */
-	uint64_t timed_ns;      /* their time in all */
-	uint64_t bytes;         /* the bytes they moved */
-	double mean_gbps;       /* bytes / timed_ns */
-	double best_gbps;       /* the fastest single operation of the kind */
-	uint64_t excess_ns;     /* timed_ns minus the time at best_gbps: what the slowness cost at most */
+	const char *kind;   /* the operation kind (static) */
+	uint64_t count;     /* timed operations */
+	uint64_t timed_ns;  /* their time in all */
+	uint64_t bytes;     /* the bytes they moved */
+	double mean_gbps;   /* bytes / timed_ns */
+	double best_gbps;   /* the fastest single operation of the kind */
+	uint64_t excess_ns; /* timed_ns minus the time at best_gbps: what the slowness cost at most */
 };
 
 /*

@@ -134,8 +134,8 @@ hesper_profile_add_host_wait(struct hesper_profile *p, uint32_t thread, enum hes
 	size_t at = 0;
 
 	/* Kept sorted by thread, then call: the reports print them in that order. */
-	while (at < p->host_wait_count &&
-	       (p->host_waits[at].thread < thread || (p->host_waits[at].thread == thread && p->host_waits[at].call < call)))
+	while (at < p->host_wait_count && (p->host_waits[at].thread < thread ||
+					   (p->host_waits[at].thread == thread && p->host_waits[at].call < call)))
 		at++;
 	if (at < p->host_wait_count && p->host_waits[at].thread == thread && p->host_waits[at].call == call) {
 		struct hesper_host_wait *w = &p->host_waits[at];
@@ -160,8 +160,8 @@ const char *
 hesper_wait_call_name(uint32_t call)
 {
 	static const char *const names[HESPER_WAIT_CALLS] = {
-		"vkQueueWaitIdle", "vkDeviceWaitIdle", "vkWaitForFences", "vkWaitSemaphores",
-		"vkGetQueryPoolResults", "vkGetFenceStatus",
+		"vkQueueWaitIdle",  "vkDeviceWaitIdle",      "vkWaitForFences",
+		"vkWaitSemaphores", "vkGetQueryPoolResults", "vkGetFenceStatus",
 	};
 
 	return call < HESPER_WAIT_CALLS ? names[call] : "?";

@@ -21,10 +21,10 @@ struct hesper_device_info {
 	char name[HESPER_NAME_MAX];
 	char driver[HESPER_NAME_MAX];
 	double timestamp_period_ns;
-	char copy[8];          /* how its timestamps were read back: "wait" or "host" ("" unknown) */
-	char timing[160];      /* clock mode: "clock", or "timestamps: <why>" ("" in other modes) */
-	double clock_error_ns; /* clock mode: bound of the clock-to-timestamp mapping at calibration */
-	double clock_ticks_per_us; /* clock mode: device clock ticks per microsecond, as calibrated; 0 unknown */
+	char copy[8];               /* how its timestamps were read back: "wait" or "host" ("" unknown) */
+	char timing[160];           /* clock mode: "clock", or "timestamps: <why>" ("" in other modes) */
+	double clock_error_ns;      /* clock mode: bound of the clock-to-timestamp mapping at calibration */
+	double clock_ticks_per_us;  /* clock mode: device clock ticks per microsecond, as calibrated; 0 unknown */
 	uint64_t dispatch_cost_ns;  /* GPU time of one empty dispatch between timestamps; 0 unmeasured */
 	uint64_t timestamp_cost_ns; /* GPU time a timestamp after each back-to-back dispatch adds; 0 unmeasured */
 	uint32_t compute_units;     /* SMs or CUs when the driver tells (NV/AMD core properties); 0 unknown */
@@ -41,48 +41,48 @@ struct hesper_clock_note {
 
 /* One idle time of a queue between two batches, and what the submitting thread did meanwhile. */
 struct hesper_gap {
-	uint64_t start_ns;     /* host CLOCK_MONOTONIC when the GPU went idle; 0 when not placed */
+	uint64_t start_ns; /* host CLOCK_MONOTONIC when the GPU went idle; 0 when not placed */
 	uint64_t length_ns;
-	uint64_t waiting_ns;   /* the thread was in a Vulkan wait (host_waits) */
-	uint64_t recording_ns; /* the thread was recording command buffers */
+	uint64_t waiting_ns;    /* the thread was in a Vulkan wait (host_waits) */
+	uint64_t recording_ns;  /* the thread was recording command buffers */
 	uint64_t submitting_ns; /* in the submit call, or submitted and the GPU not started yet */
-	uint64_t other_ns;     /* nothing Vulkan that Hesper sees */
-	uint32_t thread;       /* the thread that submitted the batch after the gap */
-	uint64_t submission;   /* that submission's number on its queue */
+	uint64_t other_ns;      /* nothing Vulkan that Hesper sees */
+	uint32_t thread;        /* the thread that submitted the batch after the gap */
+	uint64_t submission;    /* that submission's number on its queue */
 };
 
 /* GPU busy time of one queue: the union of the intervals its command buffers ran. */
 struct hesper_queue_info {
-	uint32_t device;       /* index into devices */
+	uint32_t device; /* index into devices */
 	uint32_t family;
 	uint32_t index;
 	uint32_t timestamp_bits;
-	uint64_t submits;      /* batches submitted */
+	uint64_t submits; /* batches submitted */
 	uint64_t busy_ns;
-	uint64_t submit_calls; /* vkQueueSubmit* calls harvested */
-	uint64_t round_trips;  /* submit calls followed by a host wait for that very work before the next */
+	uint64_t submit_calls;  /* vkQueueSubmit* calls harvested */
+	uint64_t round_trips;   /* submit calls followed by a host wait for that very work before the next */
 	uint64_t timed_batches; /* batches with a GPU span (the gaps are between these) */
-	uint64_t idle_ns;      /* sum of the gaps between consecutive timed batches */
-	uint64_t gpu_span_ns;  /* first timed batch's start to the last one's end */
+	uint64_t idle_ns;       /* sum of the gaps between consecutive timed batches */
+	uint64_t gpu_span_ns;   /* first timed batch's start to the last one's end */
 	struct hesper_gap gaps[HESPER_TOP_GAPS]; /* the largest gaps, largest first */
 	uint32_t gap_count;
 };
 
 /* The Vulkan calls in which a program's thread waits (host_waits rows). */
 enum hesper_wait_call {
-	HESPER_WAIT_QUEUE_IDLE,     /* vkQueueWaitIdle */
-	HESPER_WAIT_DEVICE_IDLE,    /* vkDeviceWaitIdle */
-	HESPER_WAIT_FENCES,         /* vkWaitForFences */
-	HESPER_WAIT_SEMAPHORES,     /* vkWaitSemaphores(KHR) */
-	HESPER_WAIT_QUERY_RESULTS,  /* vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT */
-	HESPER_WAIT_FENCE_POLL,     /* vkGetFenceStatus polled until the fence signalled */
+	HESPER_WAIT_QUEUE_IDLE,    /* vkQueueWaitIdle */
+	HESPER_WAIT_DEVICE_IDLE,   /* vkDeviceWaitIdle */
+	HESPER_WAIT_FENCES,        /* vkWaitForFences */
+	HESPER_WAIT_SEMAPHORES,    /* vkWaitSemaphores(KHR) */
+	HESPER_WAIT_QUERY_RESULTS, /* vkGetQueryPoolResults with VK_QUERY_RESULT_WAIT_BIT */
+	HESPER_WAIT_FENCE_POLL,    /* vkGetFenceStatus polled until the fence signalled */
 	HESPER_WAIT_CALLS,
 };
 
 /* One (thread, call) row of host waits. */
 struct hesper_host_wait {
-	uint32_t thread;       /* the thread's id */
-	uint32_t call;         /* enum hesper_wait_call */
+	uint32_t thread; /* the thread's id */
+	uint32_t call;   /* enum hesper_wait_call */
 	uint64_t count;
 	uint64_t total_ns;
 	uint64_t max_ns;
@@ -90,68 +90,68 @@ struct hesper_host_wait {
 
 /* The capture window (HESPER_START / HESPER_STOP), as the report states it. */
 struct hesper_capture_info {
-	bool set;                  /* a window was asked for; nothing below is written otherwise */
+	bool set;                         /* a window was asked for; nothing below is written otherwise */
 	char start[HESPER_NAME_MAX + 32]; /* as given: "2.500 s", "label:step"; "" = at the start */
 	char stop[HESPER_NAME_MAX + 32];  /* "1.000 s", "label:step#3"; "" = never */
 	bool opened, closed;
-	uint64_t opened_ns, closed_ns;    /* host time since the process start, when they happened */
-	uint64_t outside;          /* dispatches counted outside the window (not timed) */
+	uint64_t opened_ns, closed_ns; /* host time since the process start, when they happened */
+	uint64_t outside;              /* dispatches counted outside the window (not timed) */
 };
 
 /* Which report this is: the exit report, or one written while the program runs. */
 struct hesper_report_kind {
-	bool live;                 /* reports are written while the program runs: the JSON says which this is */
-	bool partial;              /* written while the program runs (HESPER_INTERVAL, on demand) */
-	uint64_t number;           /* reports written before this one, in this process */
-	const char *reason;        /* partial: "interval", "signal" or "control"; NULL otherwise */
+	bool live;          /* reports are written while the program runs: the JSON says which this is */
+	bool partial;       /* written while the program runs (HESPER_INTERVAL, on demand) */
+	uint64_t number;    /* reports written before this one, in this process */
+	const char *reason; /* partial: "interval", "signal" or "control"; NULL otherwise */
 };
 
 struct hesper_profile {
 	int pid;
 	char exe[HESPER_NAME_MAX];
 	char host[HESPER_NAME_MAX];
-	char mode[32];             /* "dispatch", "submit" or "clock" */
-	uint32_t sample_every;     /* 1 = every execution timed */
+	char mode[32];         /* "dispatch", "submit" or "clock" */
+	uint32_t sample_every; /* 1 = every execution timed */
 
 	struct hesper_device_info *devices;
 	size_t device_count;
 	struct hesper_queue_info *queues;
 	size_t queue_count;
 
-	uint64_t wall_ns;          /* process wall time up to the report */
+	uint64_t wall_ns;                     /* process wall time up to the report */
 	struct hesper_kernel_table *kernels;  /* one row per kernel */
 	struct hesper_kernel_table *regions;  /* one row per debug-utils label range */
 	struct hesper_kernel_table *labelled; /* kernel rows prefixed "label/kernel" by innermost label */
 	struct hesper_stats submits;          /* span of each timed batch */
 	struct hesper_memops memops;          /* copies, fills, updates, clears: one row per kind (memops.h) */
 
-	uint64_t dropped;          /* dispatches that ran but could not be timed */
-	uint64_t clamped;          /* intervals that came back zero or negative */
-	uint64_t clock_isolated;   /* clock mode: dispatches timed from barrier to barrier, not by the clock */
+	uint64_t dropped;            /* dispatches that ran but could not be timed */
+	uint64_t clamped;            /* intervals that came back zero or negative */
+	uint64_t clock_isolated;     /* clock mode: dispatches timed from barrier to barrier, not by the clock */
 	uint64_t timestamps_written; /* queries Hesper wrote on the GPU */
-	uint64_t hook_ns;          /* host time spent inside Hesper's hooks */
-	uint64_t submit_hook_ns;   /* the part of it spent in the submit hooks */
-	uint64_t collector_ns;     /* host time the collector spent turning results into events */
-	uint64_t collected;        /* timed dispatches the collector processed */
-	uint64_t copies_ahead;     /* submissions whose copy ran ahead of the timestamp writes */
+	uint64_t hook_ns;            /* host time spent inside Hesper's hooks */
+	uint64_t submit_hook_ns;     /* the part of it spent in the submit hooks */
+	uint64_t collector_ns;       /* host time the collector spent turning results into events */
+	uint64_t collected;          /* timed dispatches the collector processed */
+	uint64_t copies_ahead;       /* submissions whose copy ran ahead of the timestamp writes */
 
 	struct hesper_clock_note *clock_notes; /* clock mode: kernels that fell back to timestamps */
 	size_t clock_note_count;
 
-	struct hesper_host_wait *host_waits;  /* per thread and call, by thread then call */
+	struct hesper_host_wait *host_waits; /* per thread and call, by thread then call */
 	size_t host_wait_count;
-	struct hesper_kernel_table *underfilled; /* per kernel: count = dispatches with fewer work groups than
-						    compute units, timed = their time the idle units could have used */
+	struct hesper_kernel_table *underfilled;  /* per kernel: count = dispatches with fewer work groups than
+						     compute units, timed = their time the idle units could have used */
 	struct hesper_findings_settings findings; /* thresholds */
-	bool findings_ready;       /* the aggregates behind findings were gathered (a live run) */
-	struct hesper_finding *loaded_findings; /* read back from a summary (summary_load.c): reported as they are */
+	bool findings_ready;                      /* the aggregates behind findings were gathered (a live run) */
+	struct hesper_finding *loaded_findings;   /* read back from a summary (summary_load.c): reported as they are */
 	size_t loaded_finding_count;
-	bool findings_loaded;      /* the summary read back had "findings" (and "host_waits") */
+	bool findings_loaded; /* the summary read back had "findings" (and "host_waits") */
 
-	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
-	bool from_events;          /* built from a program's own events (profile_events.c): no mode, no cost */
-	struct hesper_capture_info capture;   /* the capture window, when one was asked for */
-	struct hesper_report_kind report;     /* which report this is (the exit report when zero) */
+	struct hesper_trace trace;          /* timeline events, for the trace and HTML reports */
+	bool from_events;                   /* built from a program's own events (profile_events.c): no mode, no cost */
+	struct hesper_capture_info capture; /* the capture window, when one was asked for */
+	struct hesper_report_kind report;   /* which report this is (the exit report when zero) */
 };
 
 /* Initialises @p empty (tables allocated); returns 0, or -1 when memory runs out. */
@@ -174,8 +174,8 @@ struct hesper_queue_info *hesper_profile_queue(struct hesper_profile *p, uint32_
 void hesper_gaps_keep(struct hesper_queue_info *q, const struct hesper_gap *g);
 
 /* Adds @count waits of @call on @thread lasting @total_ns (longest @max_ns); 0, or -1 when memory runs out. */
-int hesper_profile_add_host_wait(struct hesper_profile *p, uint32_t thread, enum hesper_wait_call call,
-				 uint64_t count, uint64_t total_ns, uint64_t max_ns);
+int hesper_profile_add_host_wait(struct hesper_profile *p, uint32_t thread, enum hesper_wait_call call, uint64_t count,
+				 uint64_t total_ns, uint64_t max_ns);
 
 /* What a struct hesper_work is. */
 enum hesper_work_kind {
@@ -239,10 +239,10 @@ uint64_t hesper_profile_gpu_busy_ns(const struct hesper_profile *p);
 
 /* The overall summary of all timed dispatches (the seed's ProfileSummary). */
 struct hesper_profile_summary {
-	uint64_t events;      /* timed dispatches */
-	uint64_t dispatches;  /* dispatches counted, timed or not */
-	uint64_t total_ns;    /* sum of kernel totals */
-	uint64_t min_ns;      /* 0 when no events */
+	uint64_t events;     /* timed dispatches */
+	uint64_t dispatches; /* dispatches counted, timed or not */
+	uint64_t total_ns;   /* sum of kernel totals */
+	uint64_t min_ns;     /* 0 when no events */
 	uint64_t max_ns;
 	double avg_ns;
 };

@@ -39,7 +39,8 @@ measure(const char *path, json_object *kernels, size_t *name_bytes, char *err, s
 
 	*name_bytes = 0;
 	for (size_t i = 0; i < json_object_array_length(kernels); i++) {
-		int ret = hesper_summary_row_read(path, json_object_array_get_idx(kernels, i), false, &r, err, err_size);
+		int ret = hesper_summary_row_read(path, json_object_array_get_idx(kernels, i), false, &r, err,
+						  err_size);
 
 		if (ret != HESPER_OK)
 			return ret;
@@ -57,7 +58,8 @@ hesper_read_summary(const char *path, struct hesper_kernel_group **groups, size_
 	int ret;
 
 	if (!groups || !n || !path)
-		return hesper_json_file_fail(HESPER_ERROR_ARGUMENT, path, err, err_size, "no path or no result pointer");
+		return hesper_json_file_fail(HESPER_ERROR_ARGUMENT, path, err, err_size,
+					     "no path or no result pointer");
 	*groups = NULL;
 	*n = 0;
 	ret = hesper_summary_document(path, &root, err, err_size);

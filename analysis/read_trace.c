@@ -138,7 +138,8 @@ hesper_read_trace(const char *path, struct hesper_event **events, size_t *n, cha
 	int ret;
 
 	if (!events || !n || !path)
-		return hesper_json_file_fail(HESPER_ERROR_ARGUMENT, path, err, err_size, "no path or no result pointer");
+		return hesper_json_file_fail(HESPER_ERROR_ARGUMENT, path, err, err_size,
+					     "no path or no result pointer");
 	*events = NULL;
 	*n = 0;
 	if ((ret = hesper_json_file_load(path, &root, err, err_size)) != HESPER_OK ||

@@ -54,11 +54,11 @@ hesper_report_csv(FILE *out, const struct hesper_profile *p)
 		uint64_t total = hesper_kernel_total_ns(k);
 
 		fprintf(out,
-			"%.2f,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",",
-			sum ? 100.0 * (double)total / (double)sum : 0.0, total, k->count,
-			finite_or_zero(s->mean_ns), hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0,
-			s->max_ns, finite_or_zero(hesper_stats_stddev(s)), hesper_stats_quantile(s, 0.95),
+			"%.2f,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",",
+			sum ? 100.0 * (double)total / (double)sum : 0.0, total, k->count, finite_or_zero(s->mean_ns),
+			hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0, s->max_ns,
+			finite_or_zero(hesper_stats_stddev(s)), hesper_stats_quantile(s, 0.95),
 			hesper_stats_quantile(s, 0.99), s->count);
 		put_field(out, k->name);
 		fputs("\r\n", out);
@@ -76,7 +76,8 @@ hesper_report_memops_csv(FILE *out, const struct hesper_profile *p)
 {
 	uint64_t busy = hesper_profile_gpu_busy_ns(p);
 
-	fputs("operation,count,timed,total_ns,mean_ns,bytes,timed_bytes,unsized,mean_gbps,best_gbps,gpu_percent\r\n", out);
+	fputs("operation,count,timed,total_ns,mean_ns,bytes,timed_bytes,unsized,mean_gbps,best_gbps,gpu_percent\r\n",
+	      out);
 	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
 		const struct hesper_memop_row *row = &p->memops.rows[i];
 		uint64_t total = hesper_kernel_total_ns(&row->k);
@@ -85,7 +86,8 @@ hesper_report_memops_csv(FILE *out, const struct hesper_profile *p)
 			continue;
 		put_field(out, row->k.name);
 		fprintf(out,
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.2f\r\n",
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%.6f,%.6f,%.2f\r\n",
 			row->k.count, row->k.timed.count, total, finite_or_zero(row->k.timed.mean_ns), row->bytes,
 			row->timed_bytes, row->unsized, hesper_memop_mean_gbps(row), row->best_gbps,
 			busy ? 100.0 * (double)total / (double)busy : 0.0);

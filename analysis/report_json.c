@@ -1,5 +1,5 @@
 /*
- * The JSON summary, schema "hesper-summary/1" (DESIGN.md, "Outputs"): the keys of the
+ * The JSON summary, schema "hesper-summary/1" (docs/formats.md): the keys of the
  * schema in its order, then the extra keys (queues, clamped, mode, sample_every, hesper,
  * kernels_by_label). Kernels carry one extra key, "timed". Integers are printed as
  * integers; doubles with 17 significant digits, and never as NaN or Infinity (0 instead).
@@ -33,17 +33,17 @@ utf8_sequence(const unsigned char *s, size_t *bad)
 	} else if (c >= 0xe0 && c <= 0xef) {
 		need = 3;
 		if (c == 0xe0)
-			lo = 0xa0;      /* overlong */
+			lo = 0xa0; /* overlong */
 		else if (c == 0xed)
-			hi = 0x9f;      /* UTF-16 surrogates */
+			hi = 0x9f; /* UTF-16 surrogates */
 	} else if (c >= 0xf0 && c <= 0xf4) {
 		need = 4;
 		if (c == 0xf0)
-			lo = 0x90;      /* overlong */
+			lo = 0x90; /* overlong */
 		else if (c == 0xf4)
-			hi = 0x8f;      /* above U+10FFFF */
+			hi = 0x8f; /* above U+10FFFF */
 	} else {
-		*bad = 1;               /* continuation byte, C0, C1, F5..FF */
+		*bad = 1; /* continuation byte, C0, C1, F5..FF */
 		return 0;
 	}
 
@@ -202,8 +202,10 @@ put_memops(FILE *out, const struct hesper_memops *m)
 		fputs(any ? ",\n    " : "\n    ", out);
 		any = true;
 		put_kernel_keys(out, &row->k);
-		fprintf(out, ", \"bytes\": %" PRIu64 ", \"timed_bytes\": %" PRIu64 ", \"unsized\": %" PRIu64
-			", \"mean_gbps\": ", row->bytes, row->timed_bytes, row->unsized);
+		fprintf(out,
+			", \"bytes\": %" PRIu64 ", \"timed_bytes\": %" PRIu64 ", \"unsized\": %" PRIu64
+			", \"mean_gbps\": ",
+			row->bytes, row->timed_bytes, row->unsized);
 		put_double(out, hesper_memop_mean_gbps(row));
 		fputs(", \"best_gbps\": ", out);
 		put_double(out, row->best_gbps);
@@ -381,8 +383,10 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		}
 		/* The findings' keys come from a live run (or a summary of one read back), never from events. */
 		if (p->findings_ready || p->findings_loaded)
-			fprintf(out, ", \"dispatch_cost_ns\": %" PRIu64 ", \"timestamp_cost_ns\": %" PRIu64
-			", \"compute_units\": %" PRIu32, d->dispatch_cost_ns, d->timestamp_cost_ns, d->compute_units);
+			fprintf(out,
+				", \"dispatch_cost_ns\": %" PRIu64 ", \"timestamp_cost_ns\": %" PRIu64
+				", \"compute_units\": %" PRIu32,
+				d->dispatch_cost_ns, d->timestamp_cost_ns, d->compute_units);
 		fputc('}', out);
 	}
 	fputs(p->device_count ? "\n  ],\n" : "],\n", out);
@@ -420,8 +424,8 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 			q->busy_ns);
 		if (p->findings_ready || p->findings_loaded)
 			fprintf(out,
-				", \"submit_calls\": %" PRIu64 ", \"round_trips\": %" PRIu64 ", \"timed_batches\": %" PRIu64
-				", \"idle_ns\": %" PRIu64,
+				", \"submit_calls\": %" PRIu64 ", \"round_trips\": %" PRIu64
+				", \"timed_batches\": %" PRIu64 ", \"idle_ns\": %" PRIu64,
 				q->submit_calls, q->round_trips, q->timed_batches, q->idle_ns);
 		fputc('}', out);
 	}
@@ -430,16 +434,18 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	put_field(out, p->mode, sizeof(p->mode));
 	fprintf(out, ",\n  \"sample_every\": %" PRIu32 ",\n", p->sample_every);
 	fprintf(out,
-		"  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64 ", \"submit_hook_ns\": %" PRIu64
-		", \"collector_ns\": %" PRIu64 ", \"collected\": %" PRIu64 ", \"trace_events\": %zu"
+		"  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64
+		", \"submit_hook_ns\": %" PRIu64 ", \"collector_ns\": %" PRIu64 ", \"collected\": %" PRIu64
+		", \"trace_events\": %zu"
 		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
-		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count, p->trace.left_out,
-		p->copies_ahead);
+		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count,
+		p->trace.left_out, p->copies_ahead);
 	put_live(out, p);
 	if ((p->findings_ready || p->findings_loaded) && put_findings(out, p) != 0)
 		goto out;
 	/* memory_operations only when some ran: summaries of programs without any stay as they were. */
-	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel, hesper_memops_count(&p->memops) ? ",\n" : "\n}\n"))
+	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel,
+		      hesper_memops_count(&p->memops) ? ",\n" : "\n}\n"))
 		goto out;
 	if (hesper_memops_count(&p->memops)) {
 		put_memops(out, &p->memops);

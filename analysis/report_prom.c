@@ -193,8 +193,8 @@ hesper_report_prom(FILE *out, const struct hesper_profile *p)
 
 		fputs("hesper_queue_busy_seconds_total{", out);
 		put_process_labels(out, p);
-		fprintf(out, ",device=\"%" PRIu32 "\",family=\"%" PRIu32 "\",queue=\"%" PRIu32 "\"}", q->device, q->family,
-			q->index);
+		fprintf(out, ",device=\"%" PRIu32 "\",family=\"%" PRIu32 "\",queue=\"%" PRIu32 "\"}", q->device,
+			q->family, q->index);
 		put_seconds(out, q->busy_ns);
 	}
 	put_family(out, "hesper_queue_submits_total", "counter", "Batches submitted to a queue.");
@@ -209,7 +209,8 @@ hesper_report_prom(FILE *out, const struct hesper_profile *p)
 
 	put_family(out, "hesper_dispatches_dropped_total", "counter", "Dispatches that ran but could not be timed.");
 	put_process_sample(out, p, "hesper_dispatches_dropped_total", p->dropped, false);
-	put_family(out, "hesper_intervals_clamped_total", "counter", "Measured intervals that came back zero or negative.");
+	put_family(out, "hesper_intervals_clamped_total", "counter",
+		   "Measured intervals that came back zero or negative.");
 	put_process_sample(out, p, "hesper_intervals_clamped_total", p->clamped, false);
 	put_family(out, "hesper_timestamps_written_total", "counter", "Timestamp queries Hesper wrote on the GPU.");
 	put_process_sample(out, p, "hesper_timestamps_written_total", p->timestamps_written, false);

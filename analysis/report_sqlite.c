@@ -234,8 +234,9 @@ database_open(const char *path, char *why, size_t size)
 		goto fail;
 	}
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(why, size, "%s", S_ISLNK(st.st_mode) ? "it is a symbolic link (Hesper does not follow one)"
-							  : "it is not a regular file");
+		snprintf(why, size, "%s",
+			 S_ISLNK(st.st_mode) ? "it is a symbolic link (Hesper does not follow one)"
+					     : "it is not a regular file");
 		goto fail;
 	}
 	(void)unlink(tmp);
@@ -323,8 +324,9 @@ bind_ints(sqlite3_stmt *s, int first, const int64_t *v, int n)
 		sqlite3_bind_int64(s, first + i, v[i]);
 }
 
-#define BIND_INTS(s, first, ...) \
-	bind_ints((s), (first), (const int64_t[]){__VA_ARGS__}, (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
+#define BIND_INTS(s, first, ...)                                \
+	bind_ints((s), (first), (const int64_t[]){__VA_ARGS__}, \
+		  (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
 
 static int
 add_event(struct database *d, const struct hesper_trace_event *e, char *why, size_t size)
@@ -370,8 +372,7 @@ add_event(struct database *d, const struct hesper_trace_event *e, char *why, siz
 		sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
 		BIND_INTS(s, 4, start, end);
 		break;
-	default:
-		return 0; /* a kind this schema does not know yet */
+	default: return 0; /* a kind this schema does not know yet */
 	}
 	return step(d->db, s, why, size);
 }
@@ -450,18 +451,29 @@ write_process(struct database *d, const struct hesper_profile *p, char *why, siz
 {
 	char exe[HESPER_NAME_MAX + 1], host[HESPER_NAME_MAX + 1], mode[HESPER_NAME_MAX + 1];
 	struct value v[] = {
-		I(PROCESS_ID), I(p->pid), T(field(exe, p->exe, sizeof(p->exe))),
-		T(field(host, p->host, sizeof(p->host))), T(field(mode, p->mode, sizeof(p->mode))), I(p->sample_every),
-		I(p->trace.origin_ns), I(p->wall_ns), I(hesper_profile_gpu_busy_ns(p)), I(p->dropped), I(p->clamped),
-		I(p->submits.count), I(p->submits.total_ns), I(p->trace.calibrated), R(p->trace.alignment_error_ns),
+		I(PROCESS_ID),
+		I(p->pid),
+		T(field(exe, p->exe, sizeof(p->exe))),
+		T(field(host, p->host, sizeof(p->host))),
+		T(field(mode, p->mode, sizeof(p->mode))),
+		I(p->sample_every),
+		I(p->trace.origin_ns),
+		I(p->wall_ns),
+		I(hesper_profile_gpu_busy_ns(p)),
+		I(p->dropped),
+		I(p->clamped),
+		I(p->submits.count),
+		I(p->submits.total_ns),
+		I(p->trace.calibrated),
+		R(p->trace.alignment_error_ns),
 	};
 	struct value cost[] = {
-		I(PROCESS_ID), I(p->timestamps_written), I(p->hook_ns), I(p->submit_hook_ns), I(p->collector_ns),
-		I(p->collected), I(p->copies_ahead), I(d->events_streamed), I(d->stream_ns),
+		I(PROCESS_ID),        I(p->timestamps_written), I(p->hook_ns),
+		I(p->submit_hook_ns), I(p->collector_ns),       I(p->collected),
+		I(p->copies_ahead),   I(d->events_streamed),    I(d->stream_ns),
 	};
 
-	if (run(d->db,
-		"INSERT OR REPLACE INTO process VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
+	if (run(d->db, "INSERT OR REPLACE INTO process VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
 		sizeof(v) / sizeof(v[0]), why, size) != 0)
 		return -1;
 	return run(d->db, "INSERT OR REPLACE INTO hesper_cost VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", cost,
@@ -476,22 +488,26 @@ write_devices_and_queues(struct database *d, const struct hesper_profile *p, cha
 	for (size_t i = 0; i < p->device_count; i++) {
 		const struct hesper_device_info *dev = &p->devices[i];
 		struct value v[] = {
-			I(i + 1), I(PROCESS_ID), I(i), T(field(name, dev->name, sizeof(dev->name))),
-			T(field(driver, dev->driver, sizeof(dev->driver))), R(dev->timestamp_period_ns),
+			I(i + 1),
+			I(PROCESS_ID),
+			I(i),
+			T(field(name, dev->name, sizeof(dev->name))),
+			T(field(driver, dev->driver, sizeof(dev->driver))),
+			R(dev->timestamp_period_ns),
 			T(field(copy, dev->copy, sizeof(dev->copy))),
 		};
-		if (run(d->db, "INSERT OR REPLACE INTO devices VALUES(?, ?, ?, ?, ?, ?, ?)", v, sizeof(v) / sizeof(v[0]),
-			why, size) != 0)
+		if (run(d->db, "INSERT OR REPLACE INTO devices VALUES(?, ?, ?, ?, ?, ?, ?)", v,
+			sizeof(v) / sizeof(v[0]), why, size) != 0)
 			return -1;
 	}
 	for (size_t i = 0; i < p->queue_count; i++) {
 		const struct hesper_queue_info *q = &p->queues[i];
 		struct value v[] = {
-			I(i + 1), I(PROCESS_ID), I(q->device + 1), I(q->family), I(q->index), I(q->timestamp_bits),
-			I(q->submits), I(q->busy_ns),
+			I(i + 1),    I(PROCESS_ID),        I(q->device + 1), I(q->family),
+			I(q->index), I(q->timestamp_bits), I(q->submits),    I(q->busy_ns),
 		};
-		if (run(d->db, "INSERT OR REPLACE INTO queues VALUES(?, ?, ?, ?, ?, ?, ?, ?)", v, sizeof(v) / sizeof(v[0]),
-			why, size) != 0)
+		if (run(d->db, "INSERT OR REPLACE INTO queues VALUES(?, ?, ?, ?, ?, ?, ?, ?)", v,
+			sizeof(v) / sizeof(v[0]), why, size) != 0)
 			return -1;
 	}
 	return 0;
@@ -512,9 +528,16 @@ write_kernels(struct database *d, const struct hesper_profile *p, char *why, siz
 			    size) != 0)
 			return -1;
 		struct value v[] = {
-			I(k->count), I(s->count), I(hesper_kernel_total_ns(k)), R(s->mean_ns),
-			I(hesper_stats_quantile(s, 0.5)), I(s->count ? s->min_ns : 0), I(s->max_ns),
-			R(hesper_stats_stddev(s)), I(hesper_stats_quantile(s, 0.95)), I(hesper_stats_quantile(s, 0.99)),
+			I(k->count),
+			I(s->count),
+			I(hesper_kernel_total_ns(k)),
+			R(s->mean_ns),
+			I(hesper_stats_quantile(s, 0.5)),
+			I(s->count ? s->min_ns : 0),
+			I(s->max_ns),
+			R(hesper_stats_stddev(s)),
+			I(hesper_stats_quantile(s, 0.95)),
+			I(hesper_stats_quantile(s, 0.99)),
 			I(id),
 		};
 		if (run(d->db,

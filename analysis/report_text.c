@@ -394,13 +394,15 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		if (p->sample_every > 1)
 			fprintf(out, ", sample every %" PRIu32, p->sample_every);
 		if (p->clock_isolated)
-			fprintf(out, ", %" PRIu64 " isolated dispatches timed from barrier to barrier", p->clock_isolated);
+			fprintf(out, ", %" PRIu64 " isolated dispatches timed from barrier to barrier",
+				p->clock_isolated);
 		for (size_t i = 0; i < p->clock_note_count; i++) {
 			/* clock mode: kernels timed with timestamps instead */
 			fputs("\n               ", out);
 			put_clean(out, p->clock_notes[i].kernel, strnlen(p->clock_notes[i].kernel, HESPER_NAME_MAX));
 			fputs(": timestamps, ", out);
-			put_clean(out, p->clock_notes[i].why, strnlen(p->clock_notes[i].why, sizeof(p->clock_notes[i].why)));
+			put_clean(out, p->clock_notes[i].why,
+				  strnlen(p->clock_notes[i].why, sizeof(p->clock_notes[i].why)));
 		}
 		fprintf(out, "\n  Hesper cost  %" PRIu64 " timestamps written, %s host time in hooks\n",
 			p->timestamps_written, hesper_format_duration(b, sizeof(b), (double)p->hook_ns));
@@ -412,19 +414,24 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	n_estimated = hesper_rows_not_all_timed(rows, n);
 	if (n_estimated) {
 		/* Say why: a choice (mode, sampling) or a loss (dropped); both can hold. */
-		bool chosen = (strcmp(p->mode, "dispatch") != 0 && strcmp(p->mode, "clock") != 0) || p->sample_every > 1 ||
-			      p->capture.set;
-		fprintf(out, "\nNote: %zu of %zu kernels ran more often than they were timed (%s%s%s);\n"
+		bool chosen = (strcmp(p->mode, "dispatch") != 0 && strcmp(p->mode, "clock") != 0) ||
+			      p->sample_every > 1 || p->capture.set;
+		fprintf(out,
+			"\nNote: %zu of %zu kernels ran more often than they were timed (%s%s%s);\n"
 			"totals marked ~ are estimates (Avg x Instances), and '-' means never timed.\n",
-			n_estimated, n, chosen ? (p->sample_every > 1		   ? "sampling"
-				    : strcmp(p->mode, "submit") == 0 ? "submit mode"
-								       : "the capture window")
-				 : "",
+			n_estimated, n,
+			chosen ? (p->sample_every > 1              ? "sampling"
+				  : strcmp(p->mode, "submit") == 0 ? "submit mode"
+								   : "the capture window")
+			       : "",
 			chosen && p->dropped ? "; " : "",
-			p->dropped ? "dropped dispatches, see below" : chosen ? "" : "not every run could be timed");
+			p->dropped ? "dropped dispatches, see below"
+			: chosen   ? ""
+				   : "not every run could be timed");
 	}
 	if (p->dropped)
-		fprintf(out, "\nDropped: %" PRIu64 " dispatches ran but could not be timed: a queue family without "
+		fprintf(out,
+			"\nDropped: %" PRIu64 " dispatches ran but could not be timed: a queue family without "
 			"timestamps,\nHesper's query limit (HESPER_MAX_QUERIES), a lost device, or work still running "
 			"at exit.\n",
 			p->dropped);

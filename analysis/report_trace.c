@@ -65,8 +65,8 @@ static void
 put_metadata_event(FILE *out, int pid, uint64_t tid, const char *what, const char *arg, const char *name,
 		   uint64_t number)
 {
-	fprintf(out, "{\"ph\": \"M\", \"pid\": %d, \"tid\": %" PRIu64 ", \"name\": \"%s\", \"args\": {\"%s\": ", pid, tid,
-		what, arg);
+	fprintf(out, "{\"ph\": \"M\", \"pid\": %d, \"tid\": %" PRIu64 ", \"name\": \"%s\", \"args\": {\"%s\": ", pid,
+		tid, what, arg);
 	if (name)
 		hesper_json_write_string(out, name);
 	else
@@ -100,13 +100,9 @@ put_args(FILE *out, const struct hesper_profile *p, const struct hesper_trace_ev
 		hesper_json_write_string(out, e->name ? e->name : "?");
 		fputs(", ", out);
 		break;
-	case HESPER_TRACE_BATCH:
-		break;
-	case HESPER_TRACE_MEMORY_OP:
-		fprintf(out, "\"bytes\": %" PRIu64 ", ", e->bytes);
-		break;
-	case HESPER_TRACE_HOST_WAIT:
-		break;
+	case HESPER_TRACE_BATCH: break;
+	case HESPER_TRACE_MEMORY_OP: fprintf(out, "\"bytes\": %" PRIu64 ", ", e->bytes); break;
+	case HESPER_TRACE_HOST_WAIT: break;
 	case HESPER_TRACE_HOST_SUBMIT:
 		hesper_trace_queue_name(queue, sizeof(queue), p, e->queue);
 		fputs("\"queue\": ", out);
@@ -130,8 +126,7 @@ event_name(const struct hesper_trace_event *e)
 }
 
 static void
-put_event(FILE *out, const struct hesper_profile *p, const struct hesper_trace_event *e, uint64_t tid,
-	  uint64_t origin)
+put_event(FILE *out, const struct hesper_profile *p, const struct hesper_trace_event *e, uint64_t tid, uint64_t origin)
 {
 	uint64_t end = e->end_ns > e->start_ns ? e->end_ns : e->start_ns;
 
@@ -158,8 +153,10 @@ put_metadata_head(FILE *out, const struct hesper_profile *p, uint64_t origin)
 	hesper_json_write_string(out, p->exe);
 	fputs(", \"host\": ", out);
 	hesper_json_write_string(out, p->host);
-	fprintf(out, ",\n  \"clock\": \"CLOCK_MONOTONIC\", \"origin_ns\": %" PRIu64 ", \"calibrated\": %s, "
-		"\"alignment_error_ns\": ", origin, t->calibrated ? "true" : "false");
+	fprintf(out,
+		",\n  \"clock\": \"CLOCK_MONOTONIC\", \"origin_ns\": %" PRIu64 ", \"calibrated\": %s, "
+		"\"alignment_error_ns\": ",
+		origin, t->calibrated ? "true" : "false");
 	if (t->alignment_error_ns >= 0 && isfinite(t->alignment_error_ns))
 		fprintf(out, "%.17g", t->alignment_error_ns);
 	else
@@ -172,9 +169,10 @@ put_metadata(FILE *out, const struct hesper_profile *p, const struct hesper_trac
 	const struct hesper_trace *t = &p->trace;
 
 	put_metadata_head(out, p, origin);
-	fprintf(out, ",\n  \"events\": %zu, \"events_left_out\": %" PRIu64 ", \"max_events\": %" PRIu64
-		", \"events_not_drawn\": %zu, \"tracks\": %zu}\n", t->count, t->left_out, t->max_events, l->unplaced,
-		l->track_count);
+	fprintf(out,
+		",\n  \"events\": %zu, \"events_left_out\": %" PRIu64 ", \"max_events\": %" PRIu64
+		", \"events_not_drawn\": %zu, \"tracks\": %zu}\n",
+		t->count, t->left_out, t->max_events, l->unplaced, l->track_count);
 }
 
 /* --- the trace from a spool: every event, read back in chunks (HESPER_TRACE_ALL) --- */
@@ -229,7 +227,8 @@ write_spooled(FILE *out, const struct hesper_profile *p)
 	const struct hesper_trace *t = &p->trace;
 	char name[TRACK_NAME_MAX];
 	uint64_t origin = t->origin_ns && t->origin_ns <= s->first_start_ns ? t->origin_ns
-		: s->first_start_ns != UINT64_MAX ? s->first_start_ns : t->origin_ns;
+			  : s->first_start_ns != UINT64_MAX                 ? s->first_start_ns
+									    : t->origin_ns;
 	size_t *order = malloc((s->track_count ? s->track_count : 1) * sizeof(*order));
 	int ret = -1;
 
@@ -252,12 +251,15 @@ write_spooled(FILE *out, const struct hesper_profile *p)
 	struct spool_writer w = {out, p, origin};
 	if (hesper_trace_spool_each(s, put_spooled, &w) != 0)
 		goto out;
-	fprintf(out, "{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
-		"\"args\": {\"sort_index\": 0}}\n],\n", p->pid);
+	fprintf(out,
+		"{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
+		"\"args\": {\"sort_index\": 0}}\n],\n",
+		p->pid);
 	put_metadata_head(out, p, origin);
-	fprintf(out, ",\n  \"events\": %" PRIu64 ", \"events_left_out\": %" PRIu64 ", \"max_events\": null"
-		", \"events_not_drawn\": %" PRIu64 ", \"tracks\": %zu, \"streamed\": true}\n}\n", s->count, s->lost,
-		s->unplaced, s->track_count);
+	fprintf(out,
+		",\n  \"events\": %" PRIu64 ", \"events_left_out\": %" PRIu64 ", \"max_events\": null"
+		", \"events_not_drawn\": %" PRIu64 ", \"tracks\": %zu, \"streamed\": true}\n}\n",
+		s->count, s->lost, s->unplaced, s->track_count);
 	ret = 0;
 out:
 	free(order);
@@ -294,8 +296,10 @@ hesper_report_trace(FILE *out, const struct hesper_profile *p)
 		if (l.track_of[i] != SIZE_MAX)
 			put_event(out, p, &t->events[l.order[i]], track_tid(&l, l.track_of[i]), origin);
 	/* The list ends with an event that is always valid, so every real one can end in ",". */
-	fprintf(out, "{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
-		"\"args\": {\"sort_index\": 0}}\n],\n", p->pid);
+	fprintf(out,
+		"{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
+		"\"args\": {\"sort_index\": 0}}\n],\n",
+		p->pid);
 	put_metadata(out, p, &l, origin);
 	fputs("}\n", out);
 	ret = 0;

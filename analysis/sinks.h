@@ -35,7 +35,7 @@ enum hesper_sink_kind {
 
 struct hesper_sink {
 	enum hesper_sink_kind kind;
-	char *path; /* expanded; NULL for stdout and stderr */
+	char *path;  /* expanded; NULL for stdout and stderr */
 	void *store; /* SQLITE: the open database (struct hesper_database_ops), NULL until first used */
 	bool failed; /* its failure was reported: not reported again; a database is given up (or closed) */
 };
@@ -63,7 +63,8 @@ struct hesper_sink_list {
 };
 
 /* The accepted forms, for error messages. */
-#define HESPER_SINK_FORMS "stdout, stderr, text:PATH, json:PATH, csv:PATH, trace:PATH, html:PATH, sqlite:PATH, prom:PATH, memcsv:PATH"
+#define HESPER_SINK_FORMS \
+	"stdout, stderr, text:PATH, json:PATH, csv:PATH, trace:PATH, html:PATH, sqlite:PATH, prom:PATH, memcsv:PATH"
 
 /*
  * Parses @spec (NULL or empty means the default, text to stderr) into @out. Each bad

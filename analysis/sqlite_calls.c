@@ -24,7 +24,7 @@ load(void)
 			 HESPER_SQLITE_LIBRARY);
 		return;
 	}
-#define HESPER_SQLITE_LOOKUP(name)                                                           \
+#define HESPER_SQLITE_LOOKUP(name)                                                             \
 	if (!missing && !(*(void **)&hesper_sqlite_calls.name = dlsym(lib, "sqlite3_" #name))) \
 		missing = "sqlite3_" #name;
 	HESPER_SQLITE_CALLS(HESPER_SQLITE_LOOKUP)

@@ -17,10 +17,12 @@
 /* The SQLite library loaded (Debian's libsqlite3-0). */
 #define HESPER_SQLITE_LIBRARY "libsqlite3.so.0"
 
+/* clang-format off */
 #define HESPER_SQLITE_CALLS(CALL)                                                  \
 	CALL(bind_double) CALL(bind_int64) CALL(bind_text) CALL(clear_bindings)    \
 	CALL(close) CALL(errmsg) CALL(exec) CALL(finalize) CALL(free) CALL(open_v2) \
 	CALL(prepare_v2) CALL(prepare_v3) CALL(reset) CALL(step)
+/* clang-format on */
 
 struct hesper_sqlite_calls {
 #define HESPER_SQLITE_POINTER(name) __typeof__(sqlite3_##name) *name;

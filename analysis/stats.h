@@ -11,13 +11,13 @@
 #include "histogram.h"
 
 struct hesper_stats {
-	uint64_t count;      /* values added */
-	uint64_t total_ns;   /* sum, saturating at UINT64_MAX */
+	uint64_t count;    /* values added */
+	uint64_t total_ns; /* sum, saturating at UINT64_MAX */
 	bool total_saturated;
-	uint64_t min_ns;     /* UINT64_MAX when empty */
-	uint64_t max_ns;     /* 0 when empty */
-	double mean_ns;      /* running mean */
-	double m2;           /* sum of squared deviations from the mean */
+	uint64_t min_ns; /* UINT64_MAX when empty */
+	uint64_t max_ns; /* 0 when empty */
+	double mean_ns;  /* running mean */
+	double m2;       /* sum of squared deviations from the mean */
 	struct hesper_histogram hist;
 };
 

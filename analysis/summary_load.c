@@ -310,9 +310,11 @@ load_queues(struct loader *l, json_object *root, struct hesper_profile *p)
 		    get_u64(l, o, "a queue", "submits", 0, &submits) || get_u64(l, o, "a queue", "busy_ns", 0, &busy) ||
 		    get_u64(l, o, "a queue", "submit_calls", 0, &calls) ||
 		    get_u64(l, o, "a queue", "round_trips", 0, &trips) ||
-		    get_u64(l, o, "a queue", "timed_batches", 0, &batches) || get_u64(l, o, "a queue", "idle_ns", 0, &idle))
+		    get_u64(l, o, "a queue", "timed_batches", 0, &batches) ||
+		    get_u64(l, o, "a queue", "idle_ns", 0, &idle))
 			return HESPER_ERROR_FORMAT;
-		struct hesper_queue_info *q = hesper_profile_queue(p, (uint32_t)device, (uint32_t)family, (uint32_t)index);
+		struct hesper_queue_info *q = hesper_profile_queue(p, (uint32_t)device, (uint32_t)family,
+								   (uint32_t)index);
 		if (!q)
 			return NO_MEMORY(l);
 		q->timestamp_bits = (uint32_t)bits;
@@ -348,8 +350,10 @@ load_host_waits(struct loader *l, json_object *root, struct hesper_profile *p)
 		uint64_t thread, count, total, max;
 		uint32_t c = 0;
 
-		if (get_u64(l, o, "a host wait", "thread", 0, &thread) || get_u64(l, o, "a host wait", "count", 0, &count) ||
-		    get_u64(l, o, "a host wait", "total_ns", 0, &total) || get_u64(l, o, "a host wait", "max_ns", 0, &max))
+		if (get_u64(l, o, "a host wait", "thread", 0, &thread) ||
+		    get_u64(l, o, "a host wait", "count", 0, &count) ||
+		    get_u64(l, o, "a host wait", "total_ns", 0, &total) ||
+		    get_u64(l, o, "a host wait", "max_ns", 0, &max))
 			return HESPER_ERROR_FORMAT;
 		while (c < HESPER_WAIT_CALLS && !(call && json_object_is_type(call, json_type_string) &&
 						  strcmp(json_object_get_string(call), hesper_wait_call_name(c)) == 0))
@@ -368,7 +372,8 @@ load_gap(struct loader *l, json_object *o, struct hesper_queue_info *q)
 	struct hesper_gap g = {0};
 	uint64_t thread;
 
-	if (get_u64(l, o, "a gap", "start_ns", 0, &g.start_ns) || get_u64(l, o, "a gap", "length_ns", 0, &g.length_ns) ||
+	if (get_u64(l, o, "a gap", "start_ns", 0, &g.start_ns) ||
+	    get_u64(l, o, "a gap", "length_ns", 0, &g.length_ns) ||
 	    get_u64(l, o, "a gap", "waiting_ns", 0, &g.waiting_ns) ||
 	    get_u64(l, o, "a gap", "recording_ns", 0, &g.recording_ns) ||
 	    get_u64(l, o, "a gap", "submitting_ns", 0, &g.submitting_ns) ||
@@ -398,7 +403,9 @@ load_findings(struct loader *l, json_object *root, struct hesper_profile *p)
 		return NO_MEMORY(l);
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(list, i), *v = hesper_json_member(o, "kind");
-		int kind = v && json_object_is_type(v, json_type_string) ? hesper_finding_kind_from_name(json_object_get_string(v)) : -1;
+		int kind = v && json_object_is_type(v, json_type_string)
+				   ? hesper_finding_kind_from_name(json_object_get_string(v))
+				   : -1;
 		struct hesper_finding *f = &p->loaded_findings[p->loaded_finding_count];
 		json_object *numbers = hesper_json_member(o, "numbers"), *about = hesper_json_member(o, "about");
 
@@ -410,7 +417,8 @@ load_findings(struct loader *l, json_object *root, struct hesper_profile *p)
 			return HESPER_ERROR_FORMAT;
 		if (about && json_object_is_type(about, json_type_array) && json_object_array_length(about) > 0) {
 			json_object *a = json_object_array_get_idx(about, 0);
-			snprintf(f->about, sizeof(f->about), "%s", json_object_is_type(a, json_type_string) ? json_object_get_string(a) : "");
+			snprintf(f->about, sizeof(f->about), "%s",
+				 json_object_is_type(a, json_type_string) ? json_object_get_string(a) : "");
 		}
 		copy_string(f->advice, sizeof(f->advice), o, "advice");
 		if (numbers && json_object_is_type(numbers, json_type_object)) {
@@ -418,8 +426,10 @@ load_findings(struct loader *l, json_object *root, struct hesper_profile *p)
 			{
 				const char *k = hesper_finding_number_key(key);
 				if (k && f->number_count < HESPER_FINDING_NUMBERS &&
-				    (json_object_is_type(val, json_type_int) || json_object_is_type(val, json_type_double)))
-					f->numbers[f->number_count++] = (struct hesper_finding_number){k, json_object_get_double(val)};
+				    (json_object_is_type(val, json_type_int) ||
+				     json_object_is_type(val, json_type_double)))
+					f->numbers[f->number_count++] = (struct hesper_finding_number){
+						k, json_object_get_double(val)};
 			}
 		}
 		json_object *gaps = hesper_json_member(o, "gaps");

@@ -19,7 +19,7 @@
 
 #include "profile.h"
 
-/* One kernel (or region) of a summary, its numbers as the file has them (absent: 0, see load_row). */
+/* One kernel (or region) of a summary, its numbers as the file has them (absent: 0, see hesper_summary_row_read). */
 struct hesper_summary_row {
 	const char *name;  /* borrowed from the parsed document */
 	uint64_t count;    /* executions */
@@ -27,7 +27,7 @@ struct hesper_summary_row {
 	uint64_t total_ns; /* an estimate (mean x count) when timed < count */
 	double mean_ns, stddev_ns;
 	uint64_t min_ns, max_ns, median_ns, p95_ns, p99_ns;
-	bool has_mean;     /* "mean_ns" was present */
+	bool has_mean; /* "mean_ns" was present */
 };
 
 /*

@@ -5,7 +5,8 @@
 
 #include "trace_spool.h"
 
-void hesper_trace_init(struct hesper_trace *t, uint64_t max_events)
+void
+hesper_trace_init(struct hesper_trace *t, uint64_t max_events)
 {
 	t->events = NULL;
 	t->count = 0;
@@ -18,7 +19,8 @@ void hesper_trace_init(struct hesper_trace *t, uint64_t max_events)
 	t->spool = NULL;
 }
 
-bool hesper_trace_add(struct hesper_trace *t, const struct hesper_trace_event *e)
+bool
+hesper_trace_add(struct hesper_trace *t, const struct hesper_trace_event *e)
 {
 	if (t->spool)
 		(void)hesper_trace_spool_add(t->spool, e); /* its losses are counted in the spool */
@@ -42,7 +44,8 @@ left_out:
 	return false;
 }
 
-void hesper_trace_free(struct hesper_trace *t)
+void
+hesper_trace_free(struct hesper_trace *t)
 {
 	free(t->events);
 	t->events = NULL;

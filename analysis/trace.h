@@ -24,17 +24,17 @@ enum hesper_trace_kind {
 
 struct hesper_trace_event {
 	enum hesper_trace_kind kind;
-	uint32_t device;          /* index into the profile's devices */
-	uint32_t queue;           /* index into the profile's queues (GPU kinds and host submits) */
-	uint32_t thread;          /* host thread id (HOST_SUBMIT) */
-	const char *name;         /* kernel or label name; not owned, must outlive the trace */
-	uint64_t start_ns;        /* host CLOCK_MONOTONIC, ns */
+	uint32_t device;   /* index into the profile's devices */
+	uint32_t queue;    /* index into the profile's queues (GPU kinds and host submits) */
+	uint32_t thread;   /* host thread id (HOST_SUBMIT) */
+	const char *name;  /* kernel or label name; not owned, must outlive the trace */
+	uint64_t start_ns; /* host CLOCK_MONOTONIC, ns */
 	uint64_t end_ns;
-	uint32_t groups[3];       /* dispatch size in workgroups; 0 when indirect */
-	uint64_t command_buffer;  /* VkCommandBuffer handle value, 0 if none */
-	uint64_t submission;      /* submission number on its queue */
-	uint64_t bytes;           /* bytes moved (MEMORY_OP); 0 otherwise */
-	uint32_t local_size[3];   /* the kernel's work-group size (DISPATCH); 0 0 0 unknown */
+	uint32_t groups[3];      /* dispatch size in workgroups; 0 when indirect */
+	uint64_t command_buffer; /* VkCommandBuffer handle value, 0 if none */
+	uint64_t submission;     /* submission number on its queue */
+	uint64_t bytes;          /* bytes moved (MEMORY_OP); 0 otherwise */
+	uint32_t local_size[3];  /* the kernel's work-group size (DISPATCH); 0 0 0 unknown */
 };
 
 struct hesper_trace_spool;
@@ -42,11 +42,11 @@ struct hesper_trace_spool;
 struct hesper_trace {
 	struct hesper_trace_event *events;
 	size_t count, capacity;
-	uint64_t max_events;      /* cap on events kept */
-	uint64_t left_out;        /* events not kept because of the cap (or memory) */
-	bool calibrated;          /* GPU times placed with calibrated timestamps */
-	double alignment_error_ns; /* bound on the GPU-to-host placement error; negative when unknown */
-	uint64_t origin_ns;       /* host time that trace time 0 stands for (process start) */
+	uint64_t max_events;              /* cap on events kept */
+	uint64_t left_out;                /* events not kept because of the cap (or memory) */
+	bool calibrated;                  /* GPU times placed with calibrated timestamps */
+	double alignment_error_ns;        /* bound on the GPU-to-host placement error; negative when unknown */
+	uint64_t origin_ns;               /* host time that trace time 0 stands for (process start) */
 	struct hesper_trace_spool *spool; /* when set, every event also streams there, uncapped,
 					     and the trace report is written from it (trace_spool.h) */
 };

@@ -14,8 +14,8 @@
 #include <string.h>
 
 struct item {
-	uint32_t host;  /* 0: GPU group, 1: host thread group (sorts after every GPU group) */
-	uint32_t key;   /* queue or thread */
+	uint32_t host; /* 0: GPU group, 1: host thread group (sorts after every GPU group) */
+	uint32_t key;  /* queue or thread */
 	uint32_t kind;
 	uint64_t start, end;
 	size_t index;
@@ -198,8 +198,8 @@ hesper_trace_queue_name(char *buf, size_t size, const struct hesper_profile *p, 
 	const struct hesper_queue_info *q = &p->queues[queue];
 	const char *device = q->device < p->device_count ? p->devices[q->device].name : "?";
 
-	snprintf(buf, size, "GPU %" PRIu32 " %.*s queue family %" PRIu32 " index %" PRIu32, q->device,
-		 HESPER_NAME_MAX, device, q->family, q->index);
+	snprintf(buf, size, "GPU %" PRIu32 " %.*s queue family %" PRIu32 " index %" PRIu32, q->device, HESPER_NAME_MAX,
+		 device, q->family, q->index);
 }
 
 void

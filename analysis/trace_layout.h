@@ -27,12 +27,12 @@ struct hesper_trace_track {
 };
 
 struct hesper_trace_layout {
-	size_t *order;       /* event indices: by track, then by start */
-	size_t *track_of;    /* track of order[i]; SIZE_MAX when unplaced */
-	size_t count;        /* entries in order and track_of */
+	size_t *order;                     /* event indices: by track, then by start */
+	size_t *track_of;                  /* track of order[i]; SIZE_MAX when unplaced */
+	size_t count;                      /* entries in order and track_of */
 	struct hesper_trace_track *tracks; /* GPU groups by queue then kind, then host threads */
 	size_t track_count;
-	size_t unplaced;     /* events past HESPER_TRACE_MAX_LANES overlapping lanes */
+	size_t unplaced; /* events past HESPER_TRACE_MAX_LANES overlapping lanes */
 };
 
 /*

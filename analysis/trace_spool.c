@@ -8,7 +8,8 @@
 
 #define CHUNK 4096 /* records read back at a time */
 
-struct hesper_trace_spool *hesper_trace_spool_open(void)
+struct hesper_trace_spool *
+hesper_trace_spool_open(void)
 {
 	struct hesper_trace_spool *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -25,7 +26,8 @@ struct hesper_trace_spool *hesper_trace_spool_open(void)
 }
 
 /* The group of @e, added on first use; NULL when memory runs out. */
-static struct hesper_spool_group *group_of(struct hesper_trace_spool *s, const struct hesper_trace_event *e)
+static struct hesper_spool_group *
+group_of(struct hesper_trace_spool *s, const struct hesper_trace_event *e)
 {
 	uint32_t key = hesper_trace_kind_is_host(e->kind) ? e->thread : e->queue;
 	for (size_t i = 0; i < s->group_count; i++)
@@ -47,7 +49,8 @@ static struct hesper_spool_group *group_of(struct hesper_trace_spool *s, const s
 }
 
 /* A new track for lane @lane (from 0) of @g; false when memory runs out. */
-static bool add_track(struct hesper_trace_spool *s, struct hesper_spool_group *g, uint32_t lane)
+static bool
+add_track(struct hesper_trace_spool *s, struct hesper_spool_group *g, uint32_t lane)
 {
 	if (s->track_count == s->track_capacity) {
 		size_t capacity = s->track_capacity ? s->track_capacity * 2 : 16;
@@ -64,7 +67,8 @@ static bool add_track(struct hesper_trace_spool *s, struct hesper_spool_group *g
 	return true;
 }
 
-bool hesper_trace_spool_add(struct hesper_trace_spool *s, const struct hesper_trace_event *e)
+bool
+hesper_trace_spool_add(struct hesper_trace_spool *s, const struct hesper_trace_event *e)
 {
 	struct hesper_spool_group *g = group_of(s, e);
 	if (!g) {
@@ -97,8 +101,9 @@ bool hesper_trace_spool_add(struct hesper_trace_spool *s, const struct hesper_tr
 	return true;
 }
 
-int hesper_trace_spool_each(struct hesper_trace_spool *s, int (*fn)(const struct hesper_spool_record *r, void *arg),
-			    void *arg)
+int
+hesper_trace_spool_each(struct hesper_trace_spool *s, int (*fn)(const struct hesper_spool_record *r, void *arg),
+			void *arg)
 {
 	struct hesper_spool_record *buf = malloc(CHUNK * sizeof(*buf));
 	int ret = -1;
@@ -136,7 +141,8 @@ out:
 	return ret;
 }
 
-void hesper_trace_spool_close(struct hesper_trace_spool *s)
+void
+hesper_trace_spool_close(struct hesper_trace_spool *s)
 {
 	if (!s)
 		return;

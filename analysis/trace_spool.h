@@ -20,7 +20,7 @@
 /* One group of tracks: the end of each lane's last event, and its track. */
 struct hesper_spool_group {
 	enum hesper_trace_kind kind;
-	uint32_t key;                       /* queue, or host thread */
+	uint32_t key; /* queue, or host thread */
 	uint32_t lanes;
 	uint64_t lane_end[HESPER_TRACE_MAX_LANES];
 	uint32_t lane_track[HESPER_TRACE_MAX_LANES];
@@ -33,14 +33,14 @@ struct hesper_spool_record {
 };
 
 struct hesper_trace_spool {
-	FILE *file;                         /* unlinked temporary file */
-	uint64_t count;                     /* events in the file */
-	uint64_t lost;                      /* events that could not be written (disk full, memory) */
-	uint64_t unplaced;                  /* events past the lanes of their group: not in the file */
-	uint64_t first_start_ns;            /* earliest start of an event in the file */
+	FILE *file;              /* unlinked temporary file */
+	uint64_t count;          /* events in the file */
+	uint64_t lost;           /* events that could not be written (disk full, memory) */
+	uint64_t unplaced;       /* events past the lanes of their group: not in the file */
+	uint64_t first_start_ns; /* earliest start of an event in the file */
 	struct hesper_spool_group *groups;
 	size_t group_count, group_capacity;
-	struct hesper_trace_track *tracks;  /* in order of creation; record.track indexes it */
+	struct hesper_trace_track *tracks; /* in order of creation; record.track indexes it */
 	size_t track_count, track_capacity;
 };
 

@@ -25,8 +25,7 @@
 static uint64_t rng_state = 0x853c49e6748fea9bull;
 
 /* xorshift64*: deterministic, so every run does the same work. */
-static uint64_t
-rng_next(void)
+static uint64_t rng_next(void)
 {
 	rng_state ^= rng_state >> 12;
 	rng_state ^= rng_state << 25;
@@ -34,8 +33,7 @@ rng_next(void)
 	return rng_state * 0x2545f4914f6cdd1dull;
 }
 
-static double
-now_s(void)
+static double now_s(void)
 {
 	struct timespec ts;
 
@@ -43,16 +41,14 @@ now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static long
-peak_rss_kib(void)
+static long peak_rss_kib(void)
 {
 	struct rusage ru;
 
 	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
 }
 
-static FILE *
-open_out(const char *dir, const char *name)
+static FILE *open_out(const char *dir, const char *name)
 {
 	char path[4200];
 
@@ -63,9 +59,8 @@ open_out(const char *dir, const char *name)
 }
 
 /* Writes one report and returns the seconds it took, or -1 on failure. */
-static double
-time_report(int (*write)(FILE *, const struct hesper_profile *), const struct hesper_profile *p,
-	    const char *dir, const char *name)
+static double time_report(int (*write)(FILE *, const struct hesper_profile *), const struct hesper_profile *p,
+			  const char *dir, const char *name)
 {
 	FILE *f = open_out(dir, name);
 	double t0 = now_s();
@@ -79,8 +74,7 @@ time_report(int (*write)(FILE *, const struct hesper_profile *), const struct he
 	return ret == 0 ? now_s() - t0 : -1;
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : NULL;
 	static char names[NAMES][48];
@@ -138,12 +132,11 @@ main(int argc, char **argv)
 
 	struct hesper_profile_summary s = hesper_profile_summary(&p);
 	printf("events             %" PRIu64 " over %zu kernels\n", s.events, hesper_kernel_table_size(p.kernels));
-	printf("record             %.3f s, %.1f M events/s (first 1M: %.1f M events/s)\n", t_all,
-	       EVENTS / t_all / 1e6, 1e6 / t_1m / 1e6);
-	printf("peak RSS           before %ld KiB, at 1M events %ld KiB, at 10M events %ld KiB\n", rss_start,
-	       rss_1m, rss_10m);
-	printf("reports            text %.2f ms, json %.2f ms, csv %.2f ms\n", t_text * 1e3, t_json * 1e3,
-	       t_csv * 1e3);
+	printf("record             %.3f s, %.1f M events/s (first 1M: %.1f M events/s)\n", t_all, EVENTS / t_all / 1e6,
+	       1e6 / t_1m / 1e6);
+	printf("peak RSS           before %ld KiB, at 1M events %ld KiB, at 10M events %ld KiB\n", rss_start, rss_1m,
+	       rss_10m);
+	printf("reports            text %.2f ms, json %.2f ms, csv %.2f ms\n", t_text * 1e3, t_json * 1e3, t_csv * 1e3);
 	ret = EXIT_SUCCESS;
 out:
 	hesper_profile_free(&p);

@@ -50,7 +50,7 @@ struct probe {
 	struct vb_kernel empty;
 	VkCommandPool pool;
 	VkFence fence;
-	VkQueryPool own;        /* the copy's own pair */
+	VkQueryPool own; /* the copy's own pair */
 	VkBuffer results;
 	VkDeviceMemory results_memory;
 	uint64_t *mapped;
@@ -108,8 +108,8 @@ static VkCommandBuffer record_copy(struct probe *p, VkQueryPool pool, uint32_t c
 	vkCmdResetQueryPool(cmd, p->own, 0, 2);
 	vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, p->own, 0);
 	if (way == COPY_BARRIER || way == COPY_BARRIER_AVAIL)
-		vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL,
-				     0, NULL, 0, NULL);
+		vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+				     NULL, 0, NULL, 0, NULL);
 	if (way == COPY_WAIT)
 		flags |= VK_QUERY_RESULT_WAIT_BIT;
 	if (avail)
@@ -212,8 +212,8 @@ static void probe_copies(struct probe *p, uint32_t queries, unsigned repeat)
 		}
 		printf("{\"probe\": \"copy\", \"queries\": %u, \"way\": \"%s\", \"wall_ns\": %.0f, \"copy_gpu_ns\": %.0f,"
 		       " \"wrong\": %llu, \"unavailable\": %llu, \"repeat\": %u}\n",
-		       2 * pairs, way < 0 ? "none" : copy_way_name[way], vb_median(wall, repeat), vb_median(gpu, repeat),
-		       (unsigned long long)wrong, (unsigned long long)unavailable, repeat);
+		       2 * pairs, way < 0 ? "none" : copy_way_name[way], vb_median(wall, repeat),
+		       vb_median(gpu, repeat), (unsigned long long)wrong, (unsigned long long)unavailable, repeat);
 		fflush(stdout);
 		if (way >= 0)
 			vkFreeCommandBuffers(p->vk.device, p->pool, 1, &cmds[1]);
@@ -246,12 +246,9 @@ static void probe_submits(struct probe *p, unsigned submits, uint32_t pairs, enu
 		uint32_t per_batch, batches;
 		bool signal, needs_timeline;
 	} shapes[] = {
-		{"program_only", 1, 1, false, false},
-		{"extra_batch", 1, 2, false, false},
-		{"extra_batch_signal", 1, 2, true, true},
-		{"same_batch", 2, 1, false, false},
-		{"same_batch_signal", 2, 1, true, true},
-		{"program_signal", 1, 1, true, true},
+		{"program_only", 1, 1, false, false},     {"extra_batch", 1, 2, false, false},
+		{"extra_batch_signal", 1, 2, true, true}, {"same_batch", 2, 1, false, false},
+		{"same_batch_signal", 2, 1, true, true},  {"program_signal", 1, 1, true, true},
 	};
 	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
 		if (shapes[s].needs_timeline && !p->vk.has_timeline)

@@ -55,10 +55,10 @@ enum side {
 struct side_ctx {
 	struct vb_ctx vk;
 	struct vb_kernel kernel;
-	struct vb_slot one;               /* 1 dispatch, plain way */
-	struct vb_slot fresh;             /* 1 dispatch, re-recorded per submission */
-	struct vb_slot frame;             /* N dispatches, re-recorded per submission */
-	struct vb_slot many[VB_WAY_COUNT]; /* N dispatches, per way (plain side: every way) */
+	struct vb_slot one;                   /* 1 dispatch, plain way */
+	struct vb_slot fresh;                 /* 1 dispatch, re-recorded per submission */
+	struct vb_slot frame;                 /* N dispatches, re-recorded per submission */
+	struct vb_slot many[VB_WAY_COUNT];    /* N dispatches, per way (plain side: every way) */
 	struct vb_slot scratch[VB_WAY_COUNT]; /* recorded by the record case, never submitted: one per
 					      way, so each re-recording frees one of its own kind */
 };
@@ -74,7 +74,7 @@ struct series {
 struct options {
 	uint32_t rounds;
 	uint32_t dispatches;
-	const char *only;   /* run this case alone (profiling), or NULL for all */
+	const char *only; /* run this case alone (profiling), or NULL for all */
 	const char *spv_dir;
 	bool json;
 };
@@ -98,7 +98,7 @@ static uint32_t parse_u32(const char *opt, const char *s)
 
 static void parse_options(struct options *o, int argc, char **argv)
 {
-	*o = (struct options){ .rounds = DEFAULT_ROUNDS, .dispatches = DEFAULT_DISPATCHES };
+	*o = (struct options){.rounds = DEFAULT_ROUNDS, .dispatches = DEFAULT_DISPATCHES};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -248,8 +248,7 @@ enum case_id {
 };
 
 /* Runs case @c once on side @side, every way that side measures; stores round @r's values. */
-static void run_case(struct side_ctx *sides, enum side side, enum case_id c, struct series *out, uint32_t r,
-		     uint32_t n)
+static void run_case(struct side_ctx *sides, enum side side, enum case_id c, struct series *out, uint32_t r, uint32_t n)
 {
 	struct side_ctx *s = &sides[side];
 	double *mine = side == SIDE_HESPER ? &out->hesper[r] : &out->plain[VB_WAY_PLAIN][r];
@@ -314,8 +313,8 @@ static void print_series(const struct series *s, uint32_t n, uint32_t dispatches
 				continue;
 			for (uint32_t i = 0; i < n; i++)
 				diff[i] = s->plain[w][i] - s->plain[VB_WAY_PLAIN][i];
-			printf(",\"%s\":%.4f,\"%s_added\":%.4f", vb_way_word((enum vb_way)w), median_copy(s->plain[w], n),
-			       vb_way_word((enum vb_way)w), vb_median(diff, n));
+			printf(",\"%s\":%.4f,\"%s_added\":%.4f", vb_way_word((enum vb_way)w),
+			       median_copy(s->plain[w], n), vb_way_word((enum vb_way)w), vb_median(diff, n));
 		}
 		puts("}");
 	} else {
@@ -327,9 +326,9 @@ static void print_series(const struct series *s, uint32_t n, uint32_t dispatches
 
 int main(int argc, char **argv)
 {
-	static const char *const names[CASE_COUNT] = { "record", "submit1", "fresh1", "submitN", "frame", "wait" };
-	static const char *const units[CASE_COUNT] = { "ns_per_dispatch", "us_per_submit", "us_per_submit",
-						       "us_per_submit", "us_per_frame", "ns_per_wait" };
+	static const char *const names[CASE_COUNT] = {"record", "submit1", "fresh1", "submitN", "frame", "wait"};
+	static const char *const units[CASE_COUNT] = {"ns_per_dispatch", "us_per_submit", "us_per_submit",
+						      "us_per_submit",   "us_per_frame",  "ns_per_wait"};
 	struct options o;
 	struct side_ctx sides[SIDE_COUNT];
 	struct series series[CASE_COUNT];
@@ -341,7 +340,7 @@ int main(int argc, char **argv)
 	side_create(&sides[SIDE_PLAIN], NULL, &o, true);
 	side_create(&sides[SIDE_HESPER], HESPER_LAYER, &o, false);
 	for (int c = 0; c < CASE_COUNT; c++) {
-		series[c] = (struct series){ .name = names[c], .unit = units[c], .hesper = new_values(total) };
+		series[c] = (struct series){.name = names[c], .unit = units[c], .hesper = new_values(total)};
 		series[c].plain[VB_WAY_PLAIN] = new_values(total);
 		if (c == CASE_RECORD || c == CASE_SUBMITN)
 			for (int w = VB_WAY_PLAIN + 1; w < VB_WAY_COUNT; w++)
@@ -355,7 +354,8 @@ int main(int argc, char **argv)
 				break;
 
 			run_case(sides, first, (enum case_id)c, &series[c], r, o.dispatches);
-			run_case(sides, (enum side)(SIDE_COUNT - 1 - first), (enum case_id)c, &series[c], r, o.dispatches);
+			run_case(sides, (enum side)(SIDE_COUNT - 1 - first), (enum case_id)c, &series[c], r,
+				 o.dispatches);
 		}
 	for (int c = 0; c < CASE_COUNT; c++) {
 		struct series warm = series[c];

@@ -77,8 +77,8 @@ int main(int argc, char **argv)
 		if (done >= next_point && n_points < points) {
 			long kib = vb_rss_kib();
 			double secs = (vb_now_ns() - t0) / 1e9;
-			printf("{\"dispatches\": %llu, \"rss_kib\": %ld, \"seconds\": %.2f}\n", (unsigned long long)done, kib,
-			       secs);
+			printf("{\"dispatches\": %llu, \"rss_kib\": %ld, \"seconds\": %.2f}\n",
+			       (unsigned long long)done, kib, secs);
 			fflush(stdout);
 			xs[n_points] = (double)done;
 			ys[n_points] = (double)kib;

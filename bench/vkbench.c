@@ -43,30 +43,30 @@
 #include "vkbench_vk.h"
 
 #define DEFAULT_REPEAT 5u
-#define DEFAULT_GROUPS 1056u         /* 8 work groups of 64 per SM of an H200 (132 SMs) */
-#define SHORT_TARGET_NS 7000.0       /* the "~7 µs" kernel, back-to-back, on an H200 */
-#define LONG_TARGET_NS 10000000.0    /* the "~10 ms" kernel */
+#define DEFAULT_GROUPS 1056u      /* 8 work groups of 64 per SM of an H200 (132 SMs) */
+#define SHORT_TARGET_NS 7000.0    /* the "~7 µs" kernel, back-to-back, on an H200 */
+#define LONG_TARGET_NS 10000000.0 /* the "~10 ms" kernel */
 #define MAX_ITERS (1u << 28)
 #define MAX_THREADS 64u
 
 struct workload {
 	const char *name;
 	enum vb_kernel_kind kernel;
-	uint32_t dispatches;  /* per command buffer (per thread for "threads") */
-	uint32_t submits;     /* per repeat */
-	bool record_once;     /* one recording, resubmitted; else re-recorded every repeat */
+	uint32_t dispatches; /* per command buffer (per thread for "threads") */
+	uint32_t submits;    /* per repeat */
+	bool record_once;    /* one recording, resubmitted; else re-recorded every repeat */
 	uint32_t threads;
-	bool indirect;        /* vkCmdDispatchIndirect from host-written arguments */
+	bool indirect; /* vkCmdDispatchIndirect from host-written arguments */
 };
 
 static const struct workload workloads[] = {
-	{ "empty", VB_KERNEL_EMPTY, 20000, 1, false, 1, false },
-	{ "short", VB_KERNEL_SHORT, 2000, 1, false, 1, false },
-	{ "long", VB_KERNEL_LONG, 200, 1, false, 1, false },
-	{ "resubmit", VB_KERNEL_SHORT, 1000, 10, true, 1, false },
-	{ "threads", VB_KERNEL_EMPTY, 2500, 1, false, 8, false },
-	{ "million", VB_KERNEL_EMPTY, 100000, 100, true, 1, false },
-	{ "indirect", VB_KERNEL_SHORT, 2000, 1, false, 1, true },
+	{"empty", VB_KERNEL_EMPTY, 20000, 1, false, 1, false},
+	{"short", VB_KERNEL_SHORT, 2000, 1, false, 1, false},
+	{"long", VB_KERNEL_LONG, 200, 1, false, 1, false},
+	{"resubmit", VB_KERNEL_SHORT, 1000, 10, true, 1, false},
+	{"threads", VB_KERNEL_EMPTY, 2500, 1, false, 8, false},
+	{"million", VB_KERNEL_EMPTY, 100000, 100, true, 1, false},
+	{"indirect", VB_KERNEL_SHORT, 2000, 1, false, 1, true},
 };
 
 #define WORKLOAD_COUNT (sizeof(workloads) / sizeof(workloads[0]))
@@ -88,16 +88,16 @@ struct options {
 	bool have_workload;
 	enum vb_way way;
 	uint32_t repeat;
-	double scale;         /* multiplies the kernels' target durations */
-	double count_scale;   /* multiplies dispatches per command buffer */
-	uint32_t iters;       /* 0: calibrate in-process */
-	double target_ns;     /* 0: from the kernel and --scale */
+	double scale;       /* multiplies the kernels' target durations */
+	double count_scale; /* multiplies dispatches per command buffer */
+	uint32_t iters;     /* 0: calibrate in-process */
+	double target_ns;   /* 0: from the kernel and --scale */
 	uint32_t groups;
 	int queue_family;
 	const char *spv_dir;
 	const char *tag;
 	bool json;
-	int calibrate;        /* kernel kind to calibrate, or -1 */
+	int calibrate; /* kernel kind to calibrate, or -1 */
 };
 
 /* One repeat's measurements. */
@@ -119,13 +119,13 @@ struct bench {
 	struct vb_ctx vk;
 	struct options opt;
 	struct vb_kernel kernel;
-	uint32_t dispatches;        /* per command buffer, after --count-scale */
-	uint32_t iterations;        /* warm-up + repeats */
-	struct sample *samples;     /* one per iteration; [0] is the warm-up */
+	uint32_t dispatches;    /* per command buffer, after --count-scale */
+	uint32_t iterations;    /* warm-up + repeats */
+	struct sample *samples; /* one per iteration; [0] is the warm-up */
 	double record_once_ns;
-	struct own_stats own_all;   /* warm-up included: what Hesper sees */
+	struct own_stats own_all; /* warm-up included: what Hesper sees */
 	struct own_stats own_measured;
-	double calibrated_ns;       /* back-to-back ns per dispatch at the chosen iters; <0 if not calibrated */
+	double calibrated_ns; /* back-to-back ns per dispatch at the chosen iters; <0 if not calibrated */
 	uint32_t queues_used;
 };
 
@@ -433,7 +433,7 @@ static void run_single(struct bench *b)
 	vb_slot_create(&b->vk, &s, b->dispatches, b->opt.way);
 	for (uint32_t it = 0; it < b->iterations; it++) {
 		struct sample *x = &b->samples[it];
-		struct own_stats own = { 0 };
+		struct own_stats own = {0};
 		double t0;
 
 		x->record_ns = record(b, &s, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
@@ -461,7 +461,7 @@ static void run_resubmit(struct bench *b)
 
 		x->record_ns = b->record_once_ns;
 		for (uint32_t j = 0; j < b->opt.w.submits; j++) {
-			struct own_stats own = { 0 };
+			struct own_stats own = {0};
 			double t0 = vb_now_ns();
 
 			x->submit_ns += submit(&b->vk, &s, 0);
@@ -496,7 +496,7 @@ static void *worker_main(void *arg)
 
 	for (uint32_t it = 0; it < b->iterations; it++) {
 		pthread_barrier_wait(w->start);
-		w->own = (struct own_stats){ 0 };
+		w->own = (struct own_stats){0};
 		w->record_ns = record(b, &w->slot, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 		w->submit_ns = submit(&b->vk, &w->slot, q);
 		wait_fence(&b->vk, &w->slot);
@@ -631,11 +631,10 @@ static void print_result(const struct bench *b, long rss_setup_kib, long rss_end
 	if (!b->opt.json) {
 		printf("%s/%s: %u x %llu dispatches (%s, iters %u): GPU %.3f us/dispatch, wall %.3f ms, "
 		       "record %.1f ns/dispatch, submit %.2f us, own mean %.3f us, maxrss %ld KiB\n",
-		       w->name, vb_way_word(b->opt.way), b->opt.repeat,
-		       (unsigned long long)per_repeat, kernel_names[w->kernel], b->kernel.iters, gpu / per_repeat / 1e3,
-		       wall / 1e6, rec / recorded, sub / submits_per_repeat / 1e3,
-		       b->own_measured.count ? b->own_measured.sum_ns / b->own_measured.count / 1e3 : 0.0,
-		       rss_end_kib);
+		       w->name, vb_way_word(b->opt.way), b->opt.repeat, (unsigned long long)per_repeat,
+		       kernel_names[w->kernel], b->kernel.iters, gpu / per_repeat / 1e3, wall / 1e6, rec / recorded,
+		       sub / submits_per_repeat / 1e3,
+		       b->own_measured.count ? b->own_measured.sum_ns / b->own_measured.count / 1e3 : 0.0, rss_end_kib);
 		return;
 	}
 	fputs("{\"vkbench\":1,\"workload\":", f);
@@ -646,8 +645,9 @@ static void print_result(const struct bench *b, long rss_setup_kib, long rss_end
 	hesper_json_write_string(f, b->opt.tag ? b->opt.tag : "");
 	fputs(",\"device\":", f);
 	hesper_json_write_string(f, b->vk.props.deviceName);
-	fprintf(f, ",\"driver_version\":%u,\"api_version\":%u,\"queue_family\":%u,\"family_queues\":%u,"
-		   "\"queues_used\":%u,\"timestamp_bits\":%u,\"timestamp_period_ns\":%.6g",
+	fprintf(f,
+		",\"driver_version\":%u,\"api_version\":%u,\"queue_family\":%u,\"family_queues\":%u,"
+		"\"queues_used\":%u,\"timestamp_bits\":%u,\"timestamp_period_ns\":%.6g",
 		b->vk.props.driverVersion, b->vk.props.apiVersion, b->vk.family, b->vk.family_queues, b->queues_used,
 		b->vk.timestamp_bits, b->vk.period_ns);
 	fputs(",\"kernel\":", f);
@@ -657,22 +657,24 @@ static void print_result(const struct bench *b, long rss_setup_kib, long rss_end
 		fprintf(f, "%.1f", b->calibrated_ns);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"scale\":%g,\"count_scale\":%g,\"repeat\":%u,\"warmup\":1,\"threads\":%u,"
-		   "\"dispatches_per_cb\":%u,\"submits_per_repeat\":%llu,\"dispatches_per_repeat\":%llu,"
-		   "\"recorded_per_repeat\":%llu,\"record_once\":%s",
+	fprintf(f,
+		",\"scale\":%g,\"count_scale\":%g,\"repeat\":%u,\"warmup\":1,\"threads\":%u,"
+		"\"dispatches_per_cb\":%u,\"submits_per_repeat\":%llu,\"dispatches_per_repeat\":%llu,"
+		"\"recorded_per_repeat\":%llu,\"record_once\":%s",
 		b->opt.scale, b->opt.count_scale, b->opt.repeat, w->threads, b->dispatches,
 		(unsigned long long)submits_per_repeat, (unsigned long long)per_repeat, (unsigned long long)recorded,
 		w->record_once ? "true" : "false");
-	fprintf(f, ",\"total_dispatches\":%llu,\"total_submits\":%llu",
-		(unsigned long long)per_repeat * b->iterations, (unsigned long long)submits_per_repeat * b->iterations);
+	fprintf(f, ",\"total_dispatches\":%llu,\"total_submits\":%llu", (unsigned long long)per_repeat * b->iterations,
+		(unsigned long long)submits_per_repeat * b->iterations);
 	json_array(f, "gpu_ns", b, offsetof(struct sample, gpu_ns));
 	json_array(f, "wall_ns", b, offsetof(struct sample, wall_ns));
 	json_array(f, "record_ns", b, offsetof(struct sample, record_ns));
 	json_array(f, "submit_ns", b, offsetof(struct sample, submit_ns));
 	if (w->threads > 1)
 		json_array(f, "gpu_span_ns", b, offsetof(struct sample, gpu_span_ns));
-	fprintf(f, ",\"median\":{\"gpu_ns\":%.1f,\"gpu_ns_per_dispatch\":%.3f,\"wall_ns\":%.1f,"
-		   "\"wall_ns_per_dispatch\":%.3f,\"record_ns_per_dispatch\":%.3f,\"submit_ns_per_submit\":%.1f}",
+	fprintf(f,
+		",\"median\":{\"gpu_ns\":%.1f,\"gpu_ns_per_dispatch\":%.3f,\"wall_ns\":%.1f,"
+		"\"wall_ns_per_dispatch\":%.3f,\"record_ns_per_dispatch\":%.3f,\"submit_ns_per_submit\":%.1f}",
 		gpu, gpu / per_repeat, wall, wall / per_repeat, rec / recorded, sub / submits_per_repeat);
 	json_own(f, "own", &b->own_measured);
 	json_own(f, "own_all", &b->own_all);

@@ -178,7 +178,8 @@ void *vb_host_buffer(struct vb_ctx *ctx, VkDeviceSize bytes, bool cached, VkBuff
 	VB_CHECK(vkCreateBuffer(ctx->device, &info, NULL, buffer));
 	VkMemoryRequirements req;
 	vkGetBufferMemoryRequirements(ctx->device, *buffer, &req);
-	const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+					       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 	uint32_t type = UINT32_MAX;
 	for (uint32_t i = 0; cached && i < ctx->mem_props.memoryTypeCount && type == UINT32_MAX; i++)
 		if ((req.memoryTypeBits & (1u << i)) &&
@@ -242,7 +243,7 @@ static void create_resources(struct vb_ctx *ctx)
 		.pPushConstantRanges = &range,
 	};
 	VB_CHECK(vkCreatePipelineLayout(ctx->device, &pinfo, NULL, &ctx->pipeline_layout));
-	VkDescriptorPoolSize size = { .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1 };
+	VkDescriptorPoolSize size = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1};
 	VkDescriptorPoolCreateInfo dpinfo = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
 		.maxSets = 1,
@@ -257,7 +258,7 @@ static void create_resources(struct vb_ctx *ctx)
 		.pSetLayouts = &ctx->set_layout,
 	};
 	VB_CHECK(vkAllocateDescriptorSets(ctx->device, &sinfo, &ctx->set));
-	VkDescriptorBufferInfo dbi = { .buffer = ctx->buffer, .offset = 0, .range = VK_WHOLE_SIZE };
+	VkDescriptorBufferInfo dbi = {.buffer = ctx->buffer, .offset = 0, .range = VK_WHOLE_SIZE};
 	VkWriteDescriptorSet write = {
 		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 		.dstSet = ctx->set,
@@ -301,7 +302,8 @@ void vb_init_with_layer(struct vb_ctx *ctx, const char *layer, int family_overri
 	VkPhysicalDeviceTimelineSemaphoreFeatures timeline = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
 	};
-	VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &timeline};
+	VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+					      .pNext = &timeline};
 	if (ctx->props.apiVersion >= VK_API_VERSION_1_2)
 		vkGetPhysicalDeviceFeatures2(ctx->physical_device, &features);
 	ctx->has_timeline = timeline.timelineSemaphore;
@@ -378,12 +380,10 @@ void vb_kernel_create(struct vb_ctx *ctx, struct vb_kernel *k, enum vb_kernel_ki
 	k->module = load_module(ctx, spv_dir, kernel_spv[kind]);
 	VkComputePipelineCreateInfo info = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-		.stage = {
-			.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-			.stage = VK_SHADER_STAGE_COMPUTE_BIT,
-			.module = k->module,
-			.pName = "main",
-		},
+		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+			  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			  .module = k->module,
+			  .pName = "main"},
 		.layout = ctx->pipeline_layout,
 	};
 	VB_CHECK(vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &info, NULL, &k->pipeline));
@@ -407,7 +407,7 @@ void vb_kernel_destroy(struct vb_ctx *ctx, struct vb_kernel *k)
 
 void vb_kernel_bind(struct vb_ctx *ctx, VkCommandBuffer cmd, const struct vb_kernel *k)
 {
-	uint32_t push[2] = { k->iters, k->groups * 64u };
+	uint32_t push[2] = {k->iters, k->groups * 64u};
 
 	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
 	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->pipeline_layout, 0, 1, &ctx->set, 0, NULL);
@@ -461,7 +461,8 @@ void vb_indirect_args(struct vb_ctx *ctx, uint32_t groups)
 		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
 		.allocationSize = req.size,
 		.memoryTypeIndex = find_memory_type(ctx, req.memoryTypeBits,
-						    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
+						    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+							    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
 	};
 	VB_CHECK(vkAllocateMemory(ctx->device, &alloc, NULL, &ctx->indirect_memory));
 	VB_CHECK(vkBindBufferMemory(ctx->device, ctx->indirect, ctx->indirect_memory, 0));
@@ -512,7 +513,8 @@ void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k,
 			if (i) {
 				VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
 						     .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-						     .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+						     .dstAccessMask = VK_ACCESS_SHADER_READ_BIT |
+								      VK_ACCESS_SHADER_WRITE_BIT};
 				vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 						     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0, NULL, 0, NULL);
 			}
@@ -557,7 +559,7 @@ void vb_slot_create(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_w
 		.commandBufferCount = 1,
 	};
 	VB_CHECK(vkAllocateCommandBuffers(ctx->device, &cinfo, &s->cmd));
-	VkFenceCreateInfo finfo = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	VkFenceCreateInfo finfo = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	VB_CHECK(vkCreateFence(ctx->device, &finfo, NULL, &s->fence));
 	s->query_count = vb_way_queries(way, n);
 	VkQueryPoolCreateInfo qinfo = {

@@ -27,10 +27,10 @@
  * whole-buffer TOP_OF_PIPE/BOTTOM_OF_PIPE pair (queries 0 and 1) in every way.
  */
 enum vb_way {
-	VB_WAY_PLAIN,   /* nothing else */
-	VB_WAY_MANUAL,  /* a TOP_OF_PIPE/BOTTOM_OF_PIPE pair around every dispatch: the classic floor */
-	VB_WAY_CHAINED, /* one BOTTOM_OF_PIPE opening the first dispatch, then one after every
-			   dispatch: Hesper's own scheme, written by hand */
+	VB_WAY_PLAIN,    /* nothing else */
+	VB_WAY_MANUAL,   /* a TOP_OF_PIPE/BOTTOM_OF_PIPE pair around every dispatch: the classic floor */
+	VB_WAY_CHAINED,  /* one BOTTOM_OF_PIPE opening the first dispatch, then one after every
+			    dispatch: Hesper's own scheme, written by hand */
 	VB_WAY_BARRIERS, /* a compute-to-compute barrier between dispatches: isolated kernels */
 	VB_WAY_COUNT,
 };
@@ -49,14 +49,14 @@ struct vb_ctx {
 	VkPhysicalDeviceMemoryProperties mem_props;
 	VkDevice device;
 	uint32_t family;
-	uint32_t family_queues;        /* queues the family offers */
-	uint32_t queue_count;          /* queues created (<= VB_MAX_QUEUES) */
+	uint32_t family_queues; /* queues the family offers */
+	uint32_t queue_count;   /* queues created (<= VB_MAX_QUEUES) */
 	VkQueue queues[VB_MAX_QUEUES];
 	pthread_mutex_t queue_locks[VB_MAX_QUEUES]; /* the program's own locking of shared queues */
 	uint32_t timestamp_bits;
 	uint64_t timestamp_mask;
 	double period_ns;
-	bool has_timeline;             /* timelineSemaphore enabled on the device */
+	bool has_timeline;                                /* timelineSemaphore enabled on the device */
 	PFN_vkSetDebugUtilsObjectNameEXT set_object_name; /* NULL without VK_EXT_debug_utils */
 
 	/* Shared by every kernel: one storage buffer, push constants {iters, n}. */
@@ -74,11 +74,11 @@ struct vb_ctx {
 
 struct vb_kernel {
 	enum vb_kernel_kind kind;
-	const char *name;     /* debug-utils name of the pipeline */
+	const char *name; /* debug-utils name of the pipeline */
 	VkShaderModule module;
 	VkPipeline pipeline;
-	uint32_t iters;       /* push constant: loop length (busy kernels) */
-	uint32_t groups;      /* work groups per dispatch */
+	uint32_t iters;  /* push constant: loop length (busy kernels) */
+	uint32_t groups; /* work groups per dispatch */
 };
 
 /* A primary command buffer with its own pool, fence and timestamp queries. */

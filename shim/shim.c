@@ -104,8 +104,10 @@ __attribute__((constructor)) static void hesper_shim_init(void)
 		prepend_env("VK_ADD_LAYER_PATH", dir, ':');
 	} else {
 		/* An old loader: name the system's layer directories too so they stay visible. */
-		prepend_env("VK_LAYER_PATH", "/usr/share/vulkan/explicit_layer.d:/etc/vulkan/explicit_layer.d:"
-					     "/usr/local/share/vulkan/explicit_layer.d", ':');
+		prepend_env("VK_LAYER_PATH",
+			    "/usr/share/vulkan/explicit_layer.d:/etc/vulkan/explicit_layer.d:"
+			    "/usr/local/share/vulkan/explicit_layer.d",
+			    ':');
 		prepend_env("VK_LAYER_PATH", dir, ':');
 	}
 	/* First in the list is closest to the program: above any layer the user enabled. */

@@ -32,8 +32,8 @@ struct change {
 
 enum column { C_COUNT_A, C_COUNT_B, C_TOTAL_A, C_TOTAL_B, C_DELTA, C_MEAN_A, C_MEAN_B, C_RATIO, C_N };
 
-static const char *const titles[C_N] = {"Count A", "Count B", "Total A", "Total B", "Change", "Mean A", "Mean B",
-					"Mean B/A"};
+static const char *const titles[C_N] = {"Count A", "Count B", "Total A", "Total B",
+					"Change",  "Mean A",  "Mean B",  "Mean B/A"};
 
 static int
 compare_changes(const void *pa, const void *pb)
@@ -55,7 +55,8 @@ timed(const struct hesper_kernel *k)
 static void
 cells(const struct change *c, char out[C_N][CELL])
 {
-	double ta = c->a ? (double)hesper_kernel_total_ns(c->a) : 0, tb = c->b ? (double)hesper_kernel_total_ns(c->b) : 0;
+	double ta = c->a ? (double)hesper_kernel_total_ns(c->a) : 0,
+	       tb = c->b ? (double)hesper_kernel_total_ns(c->b) : 0;
 
 	snprintf(out[C_COUNT_A], CELL, c->a ? "%" PRIu64 : "-", c->a ? c->a->count : 0);
 	snprintf(out[C_COUNT_B], CELL, c->b ? "%" PRIu64 : "-", c->b ? c->b->count : 0);
@@ -182,7 +183,8 @@ hesper_cmd_diff(int argc, char **argv)
 		} else if (nfiles < 2) {
 			files[nfiles++] = argv[i];
 		} else {
-			return hesper_usage_error("diff takes two summaries (hesper diff A.json B.json [--threshold PCT])");
+			return hesper_usage_error(
+				"diff takes two summaries (hesper diff A.json B.json [--threshold PCT])");
 		}
 	}
 	if (nfiles != 2)
@@ -214,7 +216,8 @@ hesper_cmd_diff(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		regressed += changes[i].regressed;
 	if (regressed) {
-		printf("\n%zu kernel%s slower by more than %g%% (mean):", regressed, regressed == 1 ? "" : "s", threshold);
+		printf("\n%zu kernel%s slower by more than %g%% (mean):", regressed, regressed == 1 ? "" : "s",
+		       threshold);
 		for (size_t i = 0; i < n; i++) {
 			if (!changes[i].regressed)
 				continue;

@@ -38,8 +38,8 @@ struct process {
 
 struct imbalance {
 	const struct hesper_kernel *merged;
-	size_t ran;              /* processes that ran the kernel */
-	uint64_t min, max;       /* per-process totals, 0 for a process that did not run it */
+	size_t ran;        /* processes that ran the kernel */
+	uint64_t min, max; /* per-process totals, 0 for a process that did not run it */
 	double mean;
 };
 
@@ -58,8 +58,7 @@ process_gpu_time(const struct hesper_profile *p)
 }
 
 static void
-compute_imbalance(struct imbalance *im, const struct hesper_kernel *merged, const struct process *procs,
-		  size_t nprocs)
+compute_imbalance(struct imbalance *im, const struct hesper_kernel *merged, const struct process *procs, size_t nprocs)
 {
 	double sum = 0;
 
@@ -171,8 +170,8 @@ print_imbalance(const struct imbalance *rows, size_t n, size_t nprocs)
 	table_widths(width, titles, NC);
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1)
-			table_head("Imbalance between processes (total time per process, per kernel)", titles, width, NC,
-				   "Name", 4);
+			table_head("Imbalance between processes (total time per process, per kernel)", titles, width,
+				   NC, "Name", 4);
 		for (size_t i = 0; i < n; i++) {
 			const struct imbalance *im = &rows[i];
 
@@ -242,7 +241,8 @@ write_json(const char *path, const struct hesper_profile *merged, const struct p
 
 			json_object_object_add(row, "name", json_object_new_string(sorted[k]->name));
 			json_object_object_add(row, "count", json_object_new_uint64(sorted[k]->count));
-			json_object_object_add(row, "total_ns", json_object_new_uint64(hesper_kernel_total_ns(sorted[k])));
+			json_object_object_add(row, "total_ns",
+					       json_object_new_uint64(hesper_kernel_total_ns(sorted[k])));
 			json_object_object_add(row, "mean_ns", json_object_new_double(sorted[k]->timed.mean_ns));
 			json_object_array_add(kernels, row);
 		}
@@ -331,7 +331,8 @@ hesper_cmd_merge(int argc, char **argv)
 		}
 	}
 	if (!out_prefix || nprocs == 0) {
-		ret = hesper_usage_error("merge takes summaries and an output prefix (hesper merge A.json B.json... -o OUT)");
+		ret = hesper_usage_error(
+			"merge takes summaries and an output prefix (hesper merge A.json B.json... -o OUT)");
 		goto out;
 	}
 	if (hesper_is_database(procs[0].path)) {
@@ -339,15 +340,17 @@ hesper_cmd_merge(int argc, char **argv)
 		for (size_t i = 0; paths && i < nprocs; i++) {
 			if (!hesper_is_database(procs[i].path)) {
 				free(paths);
-				ret = hesper_usage_error("merge: '%s' is not an SQLite database; databases merge only with databases",
-							 procs[i].path);
+				ret = hesper_usage_error(
+					"merge: '%s' is not an SQLite database; databases merge only with databases",
+					procs[i].path);
 				goto out;
 			}
 			paths[i] = (char *)procs[i].path;
 		}
 		if (!paths || ntraces) {
 			free(paths);
-			ret = hesper_usage_error(paths ? "merge: trace files do not merge into a database" : "out of memory");
+			ret = hesper_usage_error(paths ? "merge: trace files do not merge into a database"
+						       : "out of memory");
 			goto out;
 		}
 		ret = hesper_merge_databases(out_prefix, paths, nprocs);
@@ -366,12 +369,12 @@ hesper_cmd_merge(int argc, char **argv)
 		goto oom;
 	merged_init = true;
 	merged.pid = 0;
-	snprintf(merged.exe, sizeof(merged.exe), "%s", common(procs, nprocs, offsetof(struct hesper_profile, exe),
-							       "several programs"));
-	snprintf(merged.host, sizeof(merged.host), "%s", common(procs, nprocs, offsetof(struct hesper_profile, host),
-								 "several hosts"));
-	snprintf(merged.mode, sizeof(merged.mode), "%s", common(procs, nprocs, offsetof(struct hesper_profile, mode),
-								 "mixed"));
+	snprintf(merged.exe, sizeof(merged.exe), "%s",
+		 common(procs, nprocs, offsetof(struct hesper_profile, exe), "several programs"));
+	snprintf(merged.host, sizeof(merged.host), "%s",
+		 common(procs, nprocs, offsetof(struct hesper_profile, host), "several hosts"));
+	snprintf(merged.mode, sizeof(merged.mode), "%s",
+		 common(procs, nprocs, offsetof(struct hesper_profile, mode), "mixed"));
 	merged.sample_every = procs[0].profile.sample_every;
 	for (size_t i = 0; i < nprocs; i++) {
 		if (hesper_profile_merge(&merged, &procs[i].profile) != 0)

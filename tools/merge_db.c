@@ -21,8 +21,8 @@
 /* The copy of one table: @columns read from src (with :po, :do, :qo, :ko, :ro offsets). */
 struct table_copy {
 	const char *table;
-	const char *into;    /* the columns written */
-	const char *select;  /* the expressions read */
+	const char *into;   /* the columns written */
+	const char *select; /* the expressions read */
 };
 
 static const struct table_copy copies[] = {
@@ -39,7 +39,8 @@ static const struct table_copy copies[] = {
 	 "id, process, name, count, timed, total_ns, mean_ns, median_ns, min_ns, max_ns, stddev_ns, p95_ns, p99_ns",
 	 "id + :ko, process + :po, name, count, timed, total_ns, mean_ns, median_ns, min_ns, max_ns, stddev_ns, p95_ns,"
 	 " p99_ns"},
-	{"regions", "id, process, name, count, timed, total_ns", "id + :ro, process + :po, name, count, timed, total_ns"},
+	{"regions", "id, process, name, count, timed, total_ns",
+	 "id + :ro, process + :po, name, count, timed, total_ns"},
 	{"dispatches",
 	 "process, kernel, queue, command_buffer, submission, start_ns, end_ns, groups_x, groups_y, groups_z",
 	 "process + :po, kernel + :ko, queue + :qo, command_buffer, submission, start_ns, end_ns, groups_x, groups_y,"
@@ -111,8 +112,8 @@ copy_input(sqlite3 *db, const char *path, uint64_t *dispatches)
 			&version, path))
 		return false;
 	if (version != HESPER_SQLITE_SCHEMA_VERSION) {
-		fprintf(stderr, "hesper: merge: '%s' has schema version %" PRId64 "; this hesper reads version %d\n", path,
-			version, HESPER_SQLITE_SCHEMA_VERSION);
+		fprintf(stderr, "hesper: merge: '%s' has schema version %" PRId64 "; this hesper reads version %d\n",
+			path, version, HESPER_SQLITE_SCHEMA_VERSION);
 		return false;
 	}
 	for (size_t i = 0; i < OFFSET_COUNT; i++) {
@@ -125,8 +126,8 @@ copy_input(sqlite3 *db, const char *path, uint64_t *dispatches)
 	for (size_t t = 0; t < sizeof(copies) / sizeof(copies[0]); t++) {
 		sqlite3_stmt *s = NULL;
 
-		snprintf(sql, sizeof(sql), "INSERT INTO main.%s(%s) SELECT %s FROM src.%s ORDER BY rowid", copies[t].table,
-			 copies[t].into, copies[t].select, copies[t].table);
+		snprintf(sql, sizeof(sql), "INSERT INTO main.%s(%s) SELECT %s FROM src.%s ORDER BY rowid",
+			 copies[t].table, copies[t].into, copies[t].select, copies[t].table);
 		if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
 			fprintf(stderr, "hesper: merge: '%s': %s\n", path, sqlite3_errmsg(db));
 			return false;

@@ -21,7 +21,7 @@ struct input {
 	const char *path;
 	json_object *root;
 	json_object *events;
-	json_object *metadata;  /* NULL when the file has none */
+	json_object *metadata; /* NULL when the file has none */
 	int64_t pid, new_pid;
 	uint64_t origin_ns;
 	bool has_origin;
@@ -130,8 +130,8 @@ hesper_merge_traces(const char *out_path, char **paths, int n)
 				continue;
 			if (member(e, "pid"))
 				json_object_object_add(e, "pid", json_object_new_int64(in[i].new_pid));
-			if ((v = member(e, "ts")) && (json_object_is_type(v, json_type_double) ||
-						      json_object_is_type(v, json_type_int)))
+			if ((v = member(e, "ts")) &&
+			    (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
 				set_us(e, "ts", json_object_get_double(v) + shift_us);
 			if ((v = member(e, "dur")) && json_object_is_type(v, json_type_double))
 				set_us(e, "dur", json_object_get_double(v));

@@ -40,8 +40,8 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 			if (device < 0 && (device = hesper_profile_add_device(into, d)) < 0)
 				return -1;
 		}
-		struct hesper_queue_info *row =
-			hesper_profile_queue(into, device < 0 ? q->device : (uint32_t)device, q->family, q->index);
+		struct hesper_queue_info *row = hesper_profile_queue(into, device < 0 ? q->device : (uint32_t)device,
+								     q->family, q->index);
 		if (!row)
 			return -1;
 		row->timestamp_bits = q->timestamp_bits;

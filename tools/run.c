@@ -62,13 +62,18 @@ static const char usage[] =
 
 struct format {
 	const char *name;
-	const char *sink;   /* HESPER_REPORT entry; "%s" is the prefix */
+	const char *sink; /* HESPER_REPORT entry; "%s" is the prefix */
 };
 
 static const struct format formats[] = {
-	{"text", "stderr"},           {"stdout", "stdout"},         {"json", "json:%s.json"},
-	{"csv", "csv:%s.csv"},        {"trace", "trace:%s.trace.json"}, {"html", "html:%s.html"},
-	{"sqlite", "sqlite:%s.db"},   {"prom", "prom:%s.prom"},
+	{"text", "stderr"},
+	{"stdout", "stdout"},
+	{"json", "json:%s.json"},
+	{"csv", "csv:%s.csv"},
+	{"trace", "trace:%s.trace.json"},
+	{"html", "html:%s.html"},
+	{"sqlite", "sqlite:%s.db"},
+	{"prom", "prom:%s.prom"},
 };
 #define FORMAT_COUNT (sizeof(formats) / sizeof(formats[0]))
 
@@ -94,7 +99,9 @@ build_report_spec(const char *list, const char *prefix, char *spec, size_t size)
 			if (strcmp(formats[i].name, name) == 0)
 				f = &formats[i];
 		if (!f) {
-			hesper_usage_error("unknown format '%s' (accepted: text, stdout, json, csv, trace, html, sqlite, prom)", name);
+			hesper_usage_error(
+				"unknown format '%s' (accepted: text, stdout, json, csv, trace, html, sqlite, prom)",
+				name);
 			goto out;
 		}
 		int n = snprintf(spec + len, size - len, "%s", len ? "," : "");
@@ -158,8 +165,10 @@ find_library(const char *given, char *out)
 				return true;
 		}
 	}
-	fprintf(stderr, "hesper: cannot find libhesper.so next to this tool (looked for %s and %s relative to "
-		"%s); give it with --lib PATH or HESPER_LIB\n", HESPER_LIB_FROM_BINDIR, BUILD_TREE_LIB, dir);
+	fprintf(stderr,
+		"hesper: cannot find libhesper.so next to this tool (looked for %s and %s relative to "
+		"%s); give it with --lib PATH or HESPER_LIB\n",
+		HESPER_LIB_FROM_BINDIR, BUILD_TREE_LIB, dir);
 	return false;
 }
 
@@ -229,10 +238,14 @@ hesper_cmd_run(int argc, char **argv)
 {
 	enum { OPT_LIB = 256, OPT_MAX_EVENTS };
 	static const struct option options[] = {
-		{"output", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
-		{"mode", required_argument, NULL, 'm'},   {"sample", required_argument, NULL, 's'},
-		{"lib", required_argument, NULL, OPT_LIB}, {"max-events", required_argument, NULL, OPT_MAX_EVENTS},
-		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+		{"output", required_argument, NULL, 'o'},
+		{"format", required_argument, NULL, 'f'},
+		{"mode", required_argument, NULL, 'm'},
+		{"sample", required_argument, NULL, 's'},
+		{"lib", required_argument, NULL, OPT_LIB},
+		{"max-events", required_argument, NULL, OPT_MAX_EVENTS},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *prefix = DEFAULT_PREFIX, *format = DEFAULT_FORMATS, *mode = NULL, *sample = NULL;
@@ -246,7 +259,8 @@ hesper_cmd_run(int argc, char **argv)
 		case 'o': prefix = optarg; break;
 		case 'f': format = optarg; break;
 		case 'm':
-			if (strcmp(optarg, "dispatch") != 0 && strcmp(optarg, "submit") != 0 && strcmp(optarg, "clock") != 0)
+			if (strcmp(optarg, "dispatch") != 0 && strcmp(optarg, "submit") != 0 &&
+			    strcmp(optarg, "clock") != 0)
 				return hesper_usage_error("--mode takes dispatch, submit or clock, not '%s'", optarg);
 			mode = optarg;
 			break;
@@ -263,8 +277,7 @@ hesper_cmd_run(int argc, char **argv)
 		case OPT_LIB: lib_arg = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("hesper %s\n", HESPER_VERSION); return 0;
-		case ':':
-			return hesper_usage_error("option '%s' needs a value", argv[optind - 1]);
+		case ':': return hesper_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (optopt)
 				return hesper_usage_error("unknown option '-%c'", optopt);

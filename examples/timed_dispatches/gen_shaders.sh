@@ -9,6 +9,7 @@ cd "$(dirname "$0")"
 	echo "#define TIMED_DISPATCHES_SHADERS_H"
 	echo
 	echo "#include <stdint.h>"
+	echo "/* clang-format off */"
 	for name in fill saxpy; do
 		echo
 		echo "static const uint32_t ${name}_spv[] = {"
@@ -16,6 +17,7 @@ cd "$(dirname "$0")"
 			awk '{ printf "%s%s,", (NR % 6 == 1 ? (NR > 1 ? "\n\t" : "\t") : " "), $0 } END { print "" }'
 		echo "};"
 	done
+	echo "/* clang-format on */"
 	echo
 	echo "#endif"
 } > shaders.h

@@ -3,6 +3,7 @@
 #define TIMED_DISPATCHES_SHADERS_H
 
 #include <stdint.h>
+/* clang-format off */
 
 static const uint32_t fill_spv[] = {
 	0x07230203, 0x00010000, 0x000d000b, 0x00000034, 0x00000000, 0x00020011,
@@ -104,5 +105,6 @@ static const uint32_t saxpy_spv[] = {
 	0x00000032, 0x0003003e, 0x00000031, 0x00000033, 0x000200f9, 0x0000001d,
 	0x000200f8, 0x0000001d, 0x000100fd, 0x00010038,
 };
+/* clang-format on */
 
 #endif

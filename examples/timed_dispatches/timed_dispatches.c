@@ -61,13 +61,13 @@ struct app {
 };
 
 /* Prints the failed call and its VkResult and jumps to the function's "out" label. */
-#define VK(call)                                                                          \
-	do {                                                                              \
-		VkResult r_ = (call);                                                     \
-		if (r_ != VK_SUCCESS) {                                                   \
+#define VK(call)                                                                                       \
+	do {                                                                                           \
+		VkResult r_ = (call);                                                                  \
+		if (r_ != VK_SUCCESS) {                                                                \
 			fprintf(stderr, "timed_dispatches: %s failed: VkResult %d\n", #call, (int)r_); \
-			goto out;                                                         \
-		}                                                                         \
+			goto out;                                                                      \
+		}                                                                                      \
 	} while (0)
 
 /* The first device with a compute queue family that writes timestamps. */
@@ -199,7 +199,7 @@ create_pipelines(struct app *a)
 
 	for (uint32_t i = 0; i < 2; i++) {
 		bindings[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-							      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+							     VK_SHADER_STAGE_COMPUTE_BIT, NULL};
 		buffer_info[i] = (VkDescriptorBufferInfo){a->buffers[i], 0, VK_WHOLE_SIZE};
 	}
 	VkDescriptorSetLayoutCreateInfo set_info = {
@@ -253,12 +253,10 @@ create_pipelines(struct app *a)
 		VK(vkCreateShaderModule(a->device, &module_info, NULL, &a->modules[k]));
 		VkComputePipelineCreateInfo pipeline_info = {
 			.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-			.stage = {
-				.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-				.stage = VK_SHADER_STAGE_COMPUTE_BIT,
-				.module = a->modules[k],
-				.pName = "main",
-			},
+			.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+				  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+				  .module = a->modules[k],
+				  .pName = "main"},
 			.layout = a->layout,
 		};
 		VK(vkCreateComputePipelines(a->device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &a->pipelines[k]));

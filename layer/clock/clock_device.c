@@ -141,6 +141,7 @@ void hesper_clock_create_end(struct hesper_clock_create *c)
 }
 
 /* An empty compute kernel ("main", local size 1), instrumented for the calibration. */
+/* clang-format off */
 static const uint32_t empty_kernel[] = {
 	0x07230203, 0x00010000, 0, 5, 0,
 	(2u << 16) | 17, 1,                        /* OpCapability Shader */
@@ -154,6 +155,7 @@ static const uint32_t empty_kernel[] = {
 	(1u << 16) | 253,                          /* OpReturn */
 	(1u << 16) | 56,                           /* OpFunctionEnd */
 };
+/* clang-format on */
 
 /* A queue of a family with compute and timestamps the program created, or VK_NULL_HANDLE. */
 static VkQueue calibration_queue(struct hesper_device *dev, const VkDeviceCreateInfo *info, uint32_t *family)

@@ -12,6 +12,7 @@
 #ifndef HESPER_COMMANDS_H
 #define HESPER_COMMANDS_H
 
+/* clang-format off */
 /* vkCreateInstance, vkGetInstanceProcAddr and vkGetDeviceProcAddr are handled by hand. */
 #define HESPER_INSTANCE_COMMANDS(HOOK, NEXT)                                                            \
 	HOOK(void, DestroyInstance, (VkInstance, const VkAllocationCallbacks *))                        \
@@ -190,5 +191,6 @@
 	      s == VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT || s == VK_PIPELINE_STAGE_2_NONE)                        \
 	STAMP(CmdWriteTimestamp2KHR, (HESPER_CB, VkPipelineStageFlags2 s, VkQueryPool p, uint32_t q),           \
 	      (cb, s, p, q), s == VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT || s == VK_PIPELINE_STAGE_2_NONE)
+/* clang-format on */
 
 #endif

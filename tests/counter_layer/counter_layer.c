@@ -99,14 +99,14 @@ static void map_put(struct map *m, uint64_t key, void *val)
 
 /* ---------------------------------------------------------------- state */
 
-struct kernel_src {          /* one shader module: the hash of its SPIR-V */
+struct kernel_src { /* one shader module: the hash of its SPIR-V */
 	uint64_t spirv_hash;
 };
 
-struct pipeline {            /* one compute pipeline, kept after destruction */
-	uint64_t key_hash;       /* SPIR-V + entry point */
-	char *debug_name;        /* last debug-utils name, or NULL */
-	uint64_t count;          /* dispatches submitted */
+struct pipeline {          /* one compute pipeline, kept after destruction */
+	uint64_t key_hash; /* SPIR-V + entry point */
+	char *debug_name;  /* last debug-utils name, or NULL */
+	uint64_t count;    /* dispatches submitted */
 	struct pipeline *next_all;
 };
 
@@ -114,14 +114,14 @@ enum item_kind { ITEM_DISPATCH, ITEM_EXECUTE };
 
 struct item {
 	enum item_kind kind;
-	struct pipeline *pipeline;  /* ITEM_DISPATCH: bound compute pipeline, or NULL */
-	uint64_t secondary;         /* ITEM_EXECUTE: the secondary's handle */
+	struct pipeline *pipeline; /* ITEM_DISPATCH: bound compute pipeline, or NULL */
+	uint64_t secondary;        /* ITEM_EXECUTE: the secondary's handle */
 };
 
 struct cmdbuf {
 	struct item *items;
 	size_t len, cap;
-	struct pipeline *bound;     /* compute pipeline bound now, while recording */
+	struct pipeline *bound; /* compute pipeline bound now, while recording */
 };
 
 struct device {
@@ -152,13 +152,13 @@ struct instance {
 };
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct map g_instances;     /* dispatch key -> struct instance */
-static struct map g_devices;       /* dispatch key -> struct device (device, queues, cmdbufs) */
-static struct map g_modules;       /* VkShaderModule -> struct kernel_src */
-static struct map g_pipelines;     /* VkPipeline -> struct pipeline (live ones) */
-static struct map g_cmdbufs;       /* VkCommandBuffer -> struct cmdbuf */
-static struct pipeline *g_all;     /* every pipeline ever created */
-static uint64_t g_unbound;         /* dispatches submitted with no compute pipeline bound */
+static struct map g_instances; /* dispatch key -> struct instance */
+static struct map g_devices;   /* dispatch key -> struct device (device, queues, cmdbufs) */
+static struct map g_modules;   /* VkShaderModule -> struct kernel_src */
+static struct map g_pipelines; /* VkPipeline -> struct pipeline (live ones) */
+static struct map g_cmdbufs;   /* VkCommandBuffer -> struct cmdbuf */
+static struct pipeline *g_all; /* every pipeline ever created */
+static uint64_t g_unbound;     /* dispatches submitted with no compute pipeline bound */
 
 static uint64_t dkey(const void *dispatchable)
 {
@@ -260,8 +260,10 @@ static void write_counts_locked(void)
 	if (!f) {
 		fprintf(stderr, "counter_layer: cannot write %s\n", tmp);
 	} else {
-		fprintf(f, "{\"schema\": \"hesper-counter/1\", \"pid\": %ld, \"total\": %" PRIu64
-			", \"unbound\": %" PRIu64 ", \"kernels\": {", (long)getpid(), total, g_unbound);
+		fprintf(f,
+			"{\"schema\": \"hesper-counter/1\", \"pid\": %ld, \"total\": %" PRIu64 ", \"unbound\": %" PRIu64
+			", \"kernels\": {",
+			(long)getpid(), total, g_unbound);
 		for (size_t i = 0; i < nk; i++) {
 			fputs(i ? ", " : "", f);
 			json_string(f, keys[i]);
@@ -292,7 +294,7 @@ __attribute__((destructor)) static void at_exit_write(void)
 /* ---------------------------------------------------------------- instance */
 
 static VKAPI_ATTR VkResult VKAPI_CALL counter_CreateInstance(const VkInstanceCreateInfo *info,
-	const VkAllocationCallbacks *alloc, VkInstance *out)
+							     const VkAllocationCallbacks *alloc, VkInstance *out)
 {
 	VkLayerInstanceCreateInfo *chain = (VkLayerInstanceCreateInfo *)info->pNext;
 	while (chain && !(chain->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
@@ -335,11 +337,11 @@ static VKAPI_ATTR void VKAPI_CALL counter_DestroyInstance(VkInstance instance, c
 /* ---------------------------------------------------------------- device */
 
 static VKAPI_ATTR VkResult VKAPI_CALL counter_CreateDevice(VkPhysicalDevice phys, const VkDeviceCreateInfo *info,
-	const VkAllocationCallbacks *alloc, VkDevice *out)
+							   const VkAllocationCallbacks *alloc, VkDevice *out)
 {
 	VkLayerDeviceCreateInfo *chain = (VkLayerDeviceCreateInfo *)info->pNext;
-	while (chain && !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
-			  chain->function == VK_LAYER_LINK_INFO))
+	while (chain &&
+	       !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && chain->function == VK_LAYER_LINK_INFO))
 		chain = (VkLayerDeviceCreateInfo *)chain->pNext;
 	if (!chain)
 		return VK_ERROR_INITIALIZATION_FAILED;
@@ -399,7 +401,8 @@ static VKAPI_ATTR void VKAPI_CALL counter_DestroyDevice(VkDevice dev, const VkAl
 /* ---------------------------------------------------------------- shaders, pipelines, names */
 
 static VKAPI_ATTR VkResult VKAPI_CALL counter_CreateShaderModule(VkDevice dev, const VkShaderModuleCreateInfo *info,
-	const VkAllocationCallbacks *alloc, VkShaderModule *out)
+								 const VkAllocationCallbacks *alloc,
+								 VkShaderModule *out)
 {
 	struct device *d = device_of(dev);
 	VkResult r = d->CreateShaderModule(dev, info, alloc, out);
@@ -417,7 +420,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL counter_CreateShaderModule(VkDevice dev, c
 }
 
 static VKAPI_ATTR void VKAPI_CALL counter_DestroyShaderModule(VkDevice dev, VkShaderModule module,
-	const VkAllocationCallbacks *alloc)
+							      const VkAllocationCallbacks *alloc)
 {
 	struct device *d = device_of(dev);
 	pthread_mutex_lock(&g_lock);
@@ -446,8 +449,10 @@ static uint64_t stage_hash_locked(const VkPipelineShaderStageCreateInfo *st)
 	return fnv1a(h, entry, strlen(entry));
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL counter_CreateComputePipelines(VkDevice dev, VkPipelineCache cache,
-	uint32_t n, const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *alloc, VkPipeline *out)
+static VKAPI_ATTR VkResult VKAPI_CALL counter_CreateComputePipelines(VkDevice dev, VkPipelineCache cache, uint32_t n,
+								     const VkComputePipelineCreateInfo *infos,
+								     const VkAllocationCallbacks *alloc,
+								     VkPipeline *out)
 {
 	struct device *d = device_of(dev);
 	VkResult r = d->CreateComputePipelines(dev, cache, n, infos, alloc, out);
@@ -468,7 +473,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL counter_CreateComputePipelines(VkDevice de
 }
 
 static VKAPI_ATTR void VKAPI_CALL counter_DestroyPipeline(VkDevice dev, VkPipeline pipeline,
-	const VkAllocationCallbacks *alloc)
+							  const VkAllocationCallbacks *alloc)
 {
 	struct device *d = device_of(dev);
 	pthread_mutex_lock(&g_lock);
@@ -478,7 +483,7 @@ static VKAPI_ATTR void VKAPI_CALL counter_DestroyPipeline(VkDevice dev, VkPipeli
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL counter_SetDebugUtilsObjectNameEXT(VkDevice dev,
-	const VkDebugUtilsObjectNameInfoEXT *info)
+									 const VkDebugUtilsObjectNameInfoEXT *info)
 {
 	struct device *d = device_of(dev);
 	if (info->objectType == VK_OBJECT_TYPE_PIPELINE) {
@@ -535,14 +540,14 @@ static PFN_vkVoidFunction debug_utils_fallback(const char *name)
 		const char *name;
 		PFN_vkVoidFunction fn;
 	} table[] = {
-		{ "vkSetDebugUtilsObjectNameEXT", (PFN_vkVoidFunction)counter_SetDebugUtilsObjectNameEXT },
-		{ "vkSetDebugUtilsObjectTagEXT", (PFN_vkVoidFunction)noop_SetDebugUtilsObjectTagEXT },
-		{ "vkCmdBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_CmdLabelEXT },
-		{ "vkCmdInsertDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_CmdLabelEXT },
-		{ "vkCmdEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_CmdEndLabelEXT },
-		{ "vkQueueBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueLabelEXT },
-		{ "vkQueueInsertDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueLabelEXT },
-		{ "vkQueueEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueEndLabelEXT },
+		{"vkSetDebugUtilsObjectNameEXT", (PFN_vkVoidFunction)counter_SetDebugUtilsObjectNameEXT},
+		{"vkSetDebugUtilsObjectTagEXT", (PFN_vkVoidFunction)noop_SetDebugUtilsObjectTagEXT},
+		{"vkCmdBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_CmdLabelEXT},
+		{"vkCmdInsertDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_CmdLabelEXT},
+		{"vkCmdEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_CmdEndLabelEXT},
+		{"vkQueueBeginDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueLabelEXT},
+		{"vkQueueInsertDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueLabelEXT},
+		{"vkQueueEndDebugUtilsLabelEXT", (PFN_vkVoidFunction)noop_QueueEndLabelEXT},
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (strcmp(name, table[i].name) == 0)
@@ -580,7 +585,8 @@ static void push_item(VkCommandBuffer cb, struct item it)
 	pthread_mutex_unlock(&g_lock);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL counter_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
+static VKAPI_ATTR VkResult VKAPI_CALL counter_BeginCommandBuffer(VkCommandBuffer cb,
+								 const VkCommandBufferBeginInfo *info)
 {
 	struct device *d = device_of(cb);
 	pthread_mutex_lock(&g_lock);
@@ -592,7 +598,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL counter_BeginCommandBuffer(VkCommandBuffer
 }
 
 static VKAPI_ATTR void VKAPI_CALL counter_FreeCommandBuffers(VkDevice dev, VkCommandPool pool, uint32_t n,
-	const VkCommandBuffer *cbs)
+							     const VkCommandBuffer *cbs)
 {
 	struct device *d = device_of(dev);
 	pthread_mutex_lock(&g_lock);
@@ -605,7 +611,8 @@ static VKAPI_ATTR void VKAPI_CALL counter_FreeCommandBuffers(VkDevice dev, VkCom
 	d->FreeCommandBuffers(dev, pool, n, cbs);
 }
 
-static VKAPI_ATTR void VKAPI_CALL counter_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipeline pipeline)
+static VKAPI_ATTR void VKAPI_CALL counter_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point,
+							  VkPipeline pipeline)
 {
 	struct device *d = device_of(cb);
 	if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
@@ -618,34 +625,35 @@ static VKAPI_ATTR void VKAPI_CALL counter_CmdBindPipeline(VkCommandBuffer cb, Vk
 
 static VKAPI_ATTR void VKAPI_CALL counter_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
-	push_item(cb, (struct item){ .kind = ITEM_DISPATCH });
+	push_item(cb, (struct item){.kind = ITEM_DISPATCH});
 	device_of(cb)->CmdDispatch(cb, x, y, z);
 }
 
 static VKAPI_ATTR void VKAPI_CALL counter_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off)
 {
-	push_item(cb, (struct item){ .kind = ITEM_DISPATCH });
+	push_item(cb, (struct item){.kind = ITEM_DISPATCH});
 	device_of(cb)->CmdDispatchIndirect(cb, buf, off);
 }
 
 static VKAPI_ATTR void VKAPI_CALL counter_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
-	uint32_t x, uint32_t y, uint32_t z)
+							  uint32_t x, uint32_t y, uint32_t z)
 {
-	push_item(cb, (struct item){ .kind = ITEM_DISPATCH });
+	push_item(cb, (struct item){.kind = ITEM_DISPATCH});
 	device_of(cb)->CmdDispatchBase(cb, bx, by, bz, x, y, z);
 }
 
 static VKAPI_ATTR void VKAPI_CALL counter_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
-	uint32_t x, uint32_t y, uint32_t z)
+							     uint32_t x, uint32_t y, uint32_t z)
 {
-	push_item(cb, (struct item){ .kind = ITEM_DISPATCH });
+	push_item(cb, (struct item){.kind = ITEM_DISPATCH});
 	device_of(cb)->CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
 }
 
-static VKAPI_ATTR void VKAPI_CALL counter_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *secs)
+static VKAPI_ATTR void VKAPI_CALL counter_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
+							     const VkCommandBuffer *secs)
 {
 	for (uint32_t i = 0; i < n; i++)
-		push_item(cb, (struct item){ .kind = ITEM_EXECUTE, .secondary = (uint64_t)(uintptr_t)secs[i] });
+		push_item(cb, (struct item){.kind = ITEM_EXECUTE, .secondary = (uint64_t)(uintptr_t)secs[i]});
 	device_of(cb)->CmdExecuteCommands(cb, n, secs);
 }
 
@@ -668,7 +676,8 @@ static void count_cmdbuf_locked(uint64_t cb, int depth)
 	}
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL counter_QueueSubmit(VkQueue q, uint32_t n, const VkSubmitInfo *submits, VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL counter_QueueSubmit(VkQueue q, uint32_t n, const VkSubmitInfo *submits,
+							  VkFence fence)
 {
 	struct device *d = device_of(q);
 	VkResult r = d->QueueSubmit(q, n, submits, fence);
@@ -689,7 +698,8 @@ static VkResult submit2(PFN_vkQueueSubmit2 next, VkQueue q, uint32_t n, const Vk
 		pthread_mutex_lock(&g_lock);
 		for (uint32_t i = 0; i < n; i++)
 			for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; j++)
-				count_cmdbuf_locked((uint64_t)(uintptr_t)submits[i].pCommandBufferInfos[j].commandBuffer, 0);
+				count_cmdbuf_locked(
+					(uint64_t)(uintptr_t)submits[i].pCommandBufferInfos[j].commandBuffer, 0);
 		pthread_mutex_unlock(&g_lock);
 	}
 	return r;
@@ -709,7 +719,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL counter_QueueSubmit2KHR(VkQueue q, uint32_
 
 static PFN_vkVoidFunction device_hook(const char *name)
 {
+/* clang-format off */
 #define HOOK(fn) if (strcmp(name, "vk" #fn) == 0) return (PFN_vkVoidFunction)counter_##fn
+	/* clang-format on */
 	HOOK(DestroyDevice);
 	HOOK(CreateShaderModule);
 	HOOK(DestroyShaderModule);

@@ -2,7 +2,7 @@
 """Compares a Vulkan test program's HESPER-TRUTH line with Hesper's JSON summary (counts, timed, dropped).
 
 For machines without the validation layer (the GPU machine); run_e2e.py does the full checks.
-Usage: compare_truth.py PROGRAM_OUTPUT HESPER_JSON
+Usage: compare_truth.py PROGRAM_OUTPUT SUMMARY_JSON
 """
 import json, sys
 # Compares a patterns program's HESPER-TRUTH line with Hesper's JSON summary: counts, timed, dropped.

@@ -75,11 +75,11 @@ enum lost_mode { LOST_COMPLETION, LOST_NEXT_SUBMIT };
 
 static struct {
 	bool no_timestamps;
-	bool lose;                  /* FAULT_DEVICE_LOST_AFTER given */
+	bool lose; /* FAULT_DEVICE_LOST_AFTER given */
 	uint64_t lost_after;
 	enum lost_mode mode;
 	uint64_t grace_ms;
-	bool serialize;             /* FAULT_SERIALIZE_QUERY_READS=1 */
+	bool serialize; /* FAULT_SERIALIZE_QUERY_READS=1 */
 	bool log;
 } cfg;
 
@@ -162,9 +162,9 @@ struct device {
 	/* FAULT_SERIALIZE_QUERY_READS: held around query reads and queue calls. Taken before
 	 * submit_lock, never after it. */
 	pthread_mutex_t queue_lock;
-	pthread_mutex_t submit_lock;        /* orders the submit count and the loss (when losing) */
-	atomic_uint_fast64_t submits;       /* submit calls passed through */
-	atomic_uint_fast64_t query_reads;   /* vkGetQueryPoolResults calls serialized */
+	pthread_mutex_t submit_lock;      /* orders the submit count and the loss (when losing) */
+	atomic_uint_fast64_t submits;     /* submit calls passed through */
+	atomic_uint_fast64_t query_reads; /* vkGetQueryPoolResults calls serialized */
 	atomic_bool lost;
 	struct device *next;
 };
@@ -238,8 +238,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateInstance(const VkInstanceCreat
 	GET(GetPhysicalDeviceQueueFamilyProperties);
 	GET(GetPhysicalDeviceQueueFamilyProperties2);
 #undef GET
-	in->GetPhysicalDeviceQueueFamilyProperties2KHR =
-		(PFN_vkGetPhysicalDeviceQueueFamilyProperties2)gipa(*out, "vkGetPhysicalDeviceQueueFamilyProperties2KHR");
+	in->GetPhysicalDeviceQueueFamilyProperties2KHR = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2)gipa(
+		*out, "vkGetPhysicalDeviceQueueFamilyProperties2KHR");
 	pthread_mutex_lock(&g_lock);
 	in->next = g_instances;
 	g_instances = in;
@@ -267,8 +267,7 @@ static VKAPI_ATTR void VKAPI_CALL fault_DestroyInstance(VkInstance instance, con
 	}
 }
 
-static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice phys,
-									       uint32_t *count,
+static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice phys, uint32_t *count,
 									       VkQueueFamilyProperties *props)
 {
 	instance_of(phys)->GetPhysicalDeviceQueueFamilyProperties(phys, count, props);
@@ -277,8 +276,8 @@ static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties(V
 			props[i].timestampValidBits = 0;
 }
 
-static void family_props2(PFN_vkGetPhysicalDeviceQueueFamilyProperties2 next, VkPhysicalDevice phys,
-			  uint32_t *count, VkQueueFamilyProperties2 *props)
+static void family_props2(PFN_vkGetPhysicalDeviceQueueFamilyProperties2 next, VkPhysicalDevice phys, uint32_t *count,
+			  VkQueueFamilyProperties2 *props)
 {
 	next(phys, count, props);
 	if (cfg.no_timestamps && props)
@@ -286,8 +285,7 @@ static void family_props2(PFN_vkGetPhysicalDeviceQueueFamilyProperties2 next, Vk
 			props[i].queueFamilyProperties.timestampValidBits = 0;
 }
 
-static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties2(VkPhysicalDevice phys,
-										uint32_t *count,
+static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties2(VkPhysicalDevice phys, uint32_t *count,
 										VkQueueFamilyProperties2 *props)
 {
 	family_props2(instance_of(phys)->GetPhysicalDeviceQueueFamilyProperties2, phys, count, props);
@@ -306,8 +304,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateDevice(VkPhysicalDevice phys, 
 							 const VkAllocationCallbacks *alloc, VkDevice *out)
 {
 	VkLayerDeviceCreateInfo *chain = (VkLayerDeviceCreateInfo *)info->pNext;
-	while (chain && !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
-			  chain->function == VK_LAYER_LINK_INFO))
+	while (chain &&
+	       !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && chain->function == VK_LAYER_LINK_INFO))
 		chain = (VkLayerDeviceCreateInfo *)chain->pNext;
 	if (!chain || !chain->u.pLayerInfo)
 		return VK_ERROR_INITIALIZATION_FAILED;
@@ -375,7 +373,8 @@ static VKAPI_ATTR void VKAPI_CALL fault_DestroyDevice(VkDevice dev, const VkAllo
 			fprintf(stderr, "fault_layer: vkDestroyDevice after %llu submit calls\n",
 				(unsigned long long)atomic_load(&d->submits));
 		if (cfg.log && cfg.serialize)
-			fprintf(stderr, "fault_layer: vkDestroyDevice after %llu vkGetQueryPoolResults calls serialized\n",
+			fprintf(stderr,
+				"fault_layer: vkDestroyDevice after %llu vkGetQueryPoolResults calls serialized\n",
 				(unsigned long long)atomic_load(&d->query_reads));
 		d->DestroyDevice(dev, alloc);
 		pthread_mutex_destroy(&d->submit_lock);
@@ -402,8 +401,8 @@ static void serial_unlock(struct device *d)
 
 /* Hooked only in FAULT_SERIALIZE_QUERY_READS mode (device_hook). */
 static VKAPI_ATTR VkResult VKAPI_CALL fault_GetQueryPoolResults(VkDevice dev, VkQueryPool pool, uint32_t first,
-								 uint32_t count, size_t size, void *data,
-								 VkDeviceSize stride, VkQueryResultFlags flags)
+								uint32_t count, size_t size, void *data,
+								VkDeviceSize stride, VkQueryResultFlags flags)
 {
 	struct device *d = device_of(dev);
 	serial_lock(d);
@@ -515,8 +514,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueSubmit2(VkQueue queue, uint32_t
 	return submit2(d, d->QueueSubmit2, queue, n, submits, fence);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueSubmit2KHR(VkQueue queue, uint32_t n,
-							    const VkSubmitInfo2 *submits, VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL fault_QueueSubmit2KHR(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits,
+							    VkFence fence)
 {
 	struct device *d = device_of(queue);
 	return submit2(d, d->QueueSubmit2KHR, queue, n, submits, fence);
@@ -542,8 +541,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_DeviceWaitIdle(VkDevice dev)
 	return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL fault_WaitForFences(VkDevice dev, uint32_t n, const VkFence *fences,
-							  VkBool32 all, uint64_t timeout)
+static VKAPI_ATTR VkResult VKAPI_CALL fault_WaitForFences(VkDevice dev, uint32_t n, const VkFence *fences, VkBool32 all,
+							  uint64_t timeout)
 {
 	struct device *d = device_of(dev);
 	return LOST_OR(d, d->WaitForFences(dev, n, fences, all, timeout));
@@ -569,15 +568,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_WaitSemaphoresKHR(VkDevice dev, cons
 	return LOST_OR(d, d->WaitSemaphoresKHR(dev, info, timeout));
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValue(VkDevice dev, VkSemaphore sem,
-								     uint64_t *value)
+static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValue(VkDevice dev, VkSemaphore sem, uint64_t *value)
 {
 	struct device *d = device_of(dev);
 	return LOST_OR(d, d->GetSemaphoreCounterValue(dev, sem, value));
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValueKHR(VkDevice dev, VkSemaphore sem,
-									uint64_t *value)
+static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValueKHR(VkDevice dev, VkSemaphore sem, uint64_t *value)
 {
 	struct device *d = device_of(dev);
 	return LOST_OR(d, d->GetSemaphoreCounterValueKHR(dev, sem, value));
@@ -588,9 +585,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValueKHR(VkDevice
 static PFN_vkVoidFunction device_hook(const char *name)
 {
 	settings();
+/* clang-format off */
 #define HOOK(fn)                          \
 	if (strcmp(name, "vk" #fn) == 0) \
 		return (PFN_vkVoidFunction)fault_##fn
+	/* clang-format on */
 	if (cfg.serialize) {
 		/* Not intercepted otherwise: without the mode these calls reach the driver as
 		 * they would without this layer. */

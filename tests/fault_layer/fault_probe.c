@@ -37,13 +37,13 @@
 #define ROUNDS 5
 #define READS 2000
 
-#define CHECK(expr)                                                                          \
-	do {                                                                                 \
-		VkResult r_ = (expr);                                                        \
-		if (r_ != VK_SUCCESS) {                                                      \
-			fprintf(stderr, "fault_probe: %s failed: %d\n", #expr, (int)r_);     \
-			exit(2);                                                             \
-		}                                                                            \
+#define CHECK(expr)                                                                      \
+	do {                                                                             \
+		VkResult r_ = (expr);                                                    \
+		if (r_ != VK_SUCCESS) {                                                  \
+			fprintf(stderr, "fault_probe: %s failed: %d\n", #expr, (int)r_); \
+			exit(2);                                                         \
+		}                                                                        \
 	} while (0)
 
 static VkInstance instance;
@@ -74,9 +74,8 @@ static void create_instance(void)
 
 static int probe_bits(void)
 {
-	PFN_vkGetPhysicalDeviceQueueFamilyProperties2KHR khr =
-		(PFN_vkGetPhysicalDeviceQueueFamilyProperties2KHR)vkGetInstanceProcAddr(
-			instance, "vkGetPhysicalDeviceQueueFamilyProperties2KHR");
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties2KHR khr = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2KHR)
+		vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceQueueFamilyProperties2KHR");
 	if (!khr) {
 		fprintf(stderr, "fault_probe: no vkGetPhysicalDeviceQueueFamilyProperties2KHR\n");
 		return 2;
@@ -296,8 +295,8 @@ static int probe_lost(void)
 	create_device();
 	PFN_vkQueueSubmit2KHR submit2_khr = (PFN_vkQueueSubmit2KHR)vkGetDeviceProcAddr(device, "vkQueueSubmit2KHR");
 	PFN_vkWaitSemaphoresKHR wait_khr = (PFN_vkWaitSemaphoresKHR)vkGetDeviceProcAddr(device, "vkWaitSemaphoresKHR");
-	PFN_vkGetSemaphoreCounterValueKHR value_khr =
-		(PFN_vkGetSemaphoreCounterValueKHR)vkGetDeviceProcAddr(device, "vkGetSemaphoreCounterValueKHR");
+	PFN_vkGetSemaphoreCounterValueKHR value_khr = (PFN_vkGetSemaphoreCounterValueKHR)vkGetDeviceProcAddr(
+		device, "vkGetSemaphoreCounterValueKHR");
 	if (!submit2_khr || !wait_khr || !value_khr) {
 		fprintf(stderr, "fault_probe: a KHR entry point is missing\n");
 		return 2;

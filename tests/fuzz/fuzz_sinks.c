@@ -14,9 +14,9 @@
 
 #include "sinks.h"
 
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) \
+#define CHECK(cond)              \
+	do {                     \
+		if (!(cond))     \
 			abort(); \
 	} while (0)
 

@@ -15,9 +15,9 @@
 
 #include "spirv.h"
 
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) \
+#define CHECK(cond)              \
+	do {                     \
+		if (!(cond))     \
 			abort(); \
 	} while (0)
 
@@ -51,7 +51,7 @@ check_name(const char *buf, size_t size)
 static void
 names(const struct hesper_spirv_info *info, const char *entry)
 {
-	static const size_t sizes[] = { 1, 2, 5, 9, 10, 11, 17, 64, 140, 300 };
+	static const size_t sizes[] = {1, 2, 5, 9, 10, 11, 17, 64, 140, 300};
 	char full[600];
 
 	hesper_spirv_kernel_name(info, entry, full, sizeof full);

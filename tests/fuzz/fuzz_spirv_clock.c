@@ -16,9 +16,9 @@
 
 #include "spirv_clock.h"
 
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) \
+#define CHECK(cond)              \
+	do {                     \
+		if (!(cond))     \
 			abort(); \
 	} while (0)
 
@@ -38,8 +38,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, data, size);
 	/* a module starts with 0x03: entry "main", set 1 (set 0 is the test shaders' own) */
-	struct hesper_clock_target t = {.entry = entries[pick % 3], .set = (pick >> 2) ^ 1u, .binding = 0,
-					.group_counts = (pick >> 3) & 1u};
+	struct hesper_clock_target t = {
+		.entry = entries[pick % 3], .set = (pick >> 2) ^ 1u, .binding = 0, .group_counts = (pick >> 3) & 1u};
 	int r = hesper_spirv_clock_instrument(copy, size, &t, &out, &words, &why);
 	if (r == 0) {
 		CHECK(out && words > 5 && why == NULL);

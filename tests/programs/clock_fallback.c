@@ -27,16 +27,19 @@ int main(void)
 	layouts[0] = buffer_layout;
 	for (uint32_t i = 1; i < sets; i++)
 		layouts[i] = empty_layout;
-	VkPushConstantRange range = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = 8};
-	VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = sets,
-					 .pSetLayouts = layouts, .pushConstantRangeCount = 1, .pPushConstantRanges = &range};
+	VkPushConstantRange range = { .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = 8 };
+	VkPipelineLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+					  .setLayoutCount = sets,
+					  .pSetLayouts = layouts,
+					  .pushConstantRangeCount = 1,
+					  .pPushConstantRanges = &range };
 	VkPipelineLayout full;
 	VKC_CHECK(vkCreatePipelineLayout(vk.device, &li, NULL, &full));
 	VkPipelineLayout roomy = vkc_pipeline_layout(&vk, buffer_layout, 8);
 
 	struct vkc_buffer buf;
 	vkc_buffer_create(&vk, &buf, N * 4, 0);
-	struct vkc_buffer *bufs[] = {&buf};
+	struct vkc_buffer *bufs[] = { &buf };
 	VkDescriptorPool pool = vkc_descriptor_pool(&vk, 1, 1);
 	VkDescriptorSet set = vkc_descriptor_set(&vk, pool, buffer_layout, bufs, 1);
 	VkPipeline p_full = vkc_compute_pipeline(&vk, full, module, 0);
@@ -44,7 +47,7 @@ int main(void)
 	vkc_name_pipeline(&vk, p_full, "full_layout");
 	vkc_name_pipeline(&vk, p_roomy, "roomy_layout");
 
-	uint32_t push[2] = {100, N};
+	uint32_t push[2] = { 100, N };
 	VkCommandBuffer cmd = vkc_command_buffer(&vk);
 	vkc_begin(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 	for (int i = 0; i < 5; i++) {

@@ -56,15 +56,15 @@ int main(void)
 	struct vkc_ctx vk;
 	vkc_init(&vk, "clock_overlap");
 	uint32_t groups = vkc_env_u32("TEST_OVERLAP_GROUPS", 8);
-	struct push pc = {.iters = vkc_env_u32("TEST_OVERLAP_ITERS", 50000), .n = groups * 64};
+	struct push pc = { .iters = vkc_env_u32("TEST_OVERLAP_ITERS", 50000), .n = groups * 64 };
 
 	VkShaderModule module = vkc_shader_module(&vk, "busy.spv");
 	VkDescriptorSetLayout set_layout = vkc_set_layout(&vk, 1);
 	VkPipelineLayout layout = vkc_pipeline_layout(&vk, set_layout, sizeof(pc));
 	VkDescriptorPool pool = vkc_descriptor_pool(&vk, 2, 2);
-	struct kernel a = {0}, b = {0};
-	struct kernel *both[] = {&a, &b};
-	const char *names[] = {"ov_a", "ov_b"};
+	struct kernel a = { 0 }, b = { 0 };
+	struct kernel *both[] = { &a, &b };
+	const char *names[] = { "ov_a", "ov_b" };
 	for (int i = 0; i < 2; i++) {
 		struct vkc_buffer *buf = &both[i]->buf;
 		vkc_buffer_create(&vk, buf, (VkDeviceSize)pc.n * 4, 0);
@@ -78,7 +78,7 @@ int main(void)
 	vkc_timer_create(&vk, &timer, 4);
 	VkFence fence = vkc_fence(&vk);
 	VkCommandBuffer cmd[4];
-	struct kernel *only_a[] = {&a}, *only_b[] = {&b};
+	struct kernel *only_a[] = { &a }, *only_b[] = { &b };
 	for (int i = 0; i < 4; i++)
 		cmd[i] = vkc_command_buffer(&vk);
 	record(cmd[0], &timer, 0, layout, both, 2, &pc, groups);

@@ -247,7 +247,8 @@ int main(void)
 	}
 	vkc_truth_end(!vkc_provoke_validation());
 
-	printf("demo_pipeline: %u frames, %u dispatches, %s\n", frames, dispatches, errors ? "WRONG RESULTS" : "results ok");
+	printf("demo_pipeline: %u frames, %u dispatches, %s\n", frames, dispatches,
+	       errors ? "WRONG RESULTS" : "results ok");
 	teardown(&a);
 	vkc_finish(&a.vk);
 	free(input);

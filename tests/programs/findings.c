@@ -188,9 +188,9 @@ static int c_waits(struct prog *p)
 	VkDevice d = p->vk.device;
 	VkCommandBuffer cb = record(p, p->busy, 2, BUSY_N / 64, 400);
 	VkFence fence = vkc_fence(&p->vk);
-	struct own own[6] = { { "vkWaitForFences", 0, 0 }, { "vkQueueWaitIdle", 0, 0 }, { "vkDeviceWaitIdle", 0, 0 },
-			      { "vkWaitSemaphores", 0, 0 }, { "vkGetQueryPoolResults", 0, 0 },
-			      { "vkGetFenceStatus", 0, 0 } };
+	struct own own[6] = { { "vkWaitForFences", 0, 0 },       { "vkQueueWaitIdle", 0, 0 },
+			      { "vkDeviceWaitIdle", 0, 0 },      { "vkWaitSemaphores", 0, 0 },
+			      { "vkGetQueryPoolResults", 0, 0 }, { "vkGetFenceStatus", 0, 0 } };
 	VkSemaphoreTypeCreateInfo type = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
 					   .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE };
 	VkSemaphoreCreateInfo sem_info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
@@ -237,12 +237,19 @@ static int c_waits(struct prog *p)
 		/* vkWaitSemaphores */
 		uint64_t value = (uint64_t)r + 1;
 		VkTimelineSemaphoreSubmitInfo tsi = { .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-						      .signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &value };
-		VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &tsi, .commandBufferCount = 1,
-				    .pCommandBuffers = &cb, .signalSemaphoreCount = 1, .pSignalSemaphores = &timeline };
+						      .signalSemaphoreValueCount = 1,
+						      .pSignalSemaphoreValues = &value };
+		VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+				    .pNext = &tsi,
+				    .commandBufferCount = 1,
+				    .pCommandBuffers = &cb,
+				    .signalSemaphoreCount = 1,
+				    .pSignalSemaphores = &timeline };
 		VKC_CHECK(vkQueueSubmit(p->vk.queue, 1, &si, VK_NULL_HANDLE));
-		VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
-					   .pSemaphores = &timeline, .pValues = &value };
+		VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+					   .semaphoreCount = 1,
+					   .pSemaphores = &timeline,
+					   .pValues = &value };
 		t0 = now_ns();
 		VKC_CHECK(vkWaitSemaphores(d, &wi, UINT64_MAX));
 		own[3].total_ns += now_ns() - t0;
@@ -289,7 +296,8 @@ static int c_waits(struct prog *p)
 	vkDestroyFence(d, fence, NULL);
 	/* Every wait the program makes is counted and timed here, but prog_finish's vkDeviceWaitIdle calls (after). */
 	printf("HESPER-TRUTH {\"program\": \"findings\", \"case\": \"waits\", \"rounds\": %d, "
-	       "\"untimed_after\": {\"vkDeviceWaitIdle\": 2}, \"waits\": {", WAIT_ROUNDS);
+	       "\"untimed_after\": {\"vkDeviceWaitIdle\": 2}, \"waits\": {",
+	       WAIT_ROUNDS);
 	for (int i = 0; i < 6; i++)
 		printf("%s\"%s\": {\"count\": %d, \"total_ns\": %llu}", i ? ", " : "", own[i].name, own[i].count,
 		       (unsigned long long)own[i].total_ns);
@@ -305,7 +313,8 @@ static int c_dispatches(struct prog *p, const char *name, VkPipeline pipe, uint3
 	vkc_submit_wait(&p->vk, cb, fence);
 	vkDestroyFence(p->vk.device, fence, NULL);
 	printf("HESPER-TRUTH {\"program\": \"findings\", \"case\": \"%s\", \"kernel\": \"%s\", \"dispatches\": %u, "
-	       "\"groups\": %u}\n", name, pipe == p->busy ? "busy" : "empty", count, groups);
+	       "\"groups\": %u}\n",
+	       name, pipe == p->busy ? "busy" : "empty", count, groups);
 	return 0;
 }
 
@@ -324,7 +333,8 @@ static int c_copies(struct prog *p, const char *name, uint32_t small, uint32_t b
 	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
 	vkc_begin(cb, 0);
 	for (uint32_t i = 0; i < small; i++) {
-		VkBufferCopy r = { (VkDeviceSize)(i % 1024) * COPY_SMALL, (VkDeviceSize)(i % 1024) * COPY_SMALL, COPY_SMALL };
+		VkBufferCopy r = { (VkDeviceSize)(i % 1024) * COPY_SMALL, (VkDeviceSize)(i % 1024) * COPY_SMALL,
+				   COPY_SMALL };
 		vkCmdCopyBuffer(cb, src.buffer, dst.buffer, 1, &r);
 	}
 	for (uint32_t i = 0; i < big; i++) {
@@ -339,8 +349,9 @@ static int c_copies(struct prog *p, const char *name, uint32_t small, uint32_t b
 	vkc_buffer_destroy(&p->vk, &src);
 	vkc_buffer_destroy(&p->vk, &dst);
 	printf("HESPER-TRUTH {\"program\": \"findings\", \"case\": \"%s\", \"copies\": %u, \"bytes\": %llu, "
-	       "\"copied_ok\": %s}\n", name, small + big,
-	       (unsigned long long)small * COPY_SMALL + (unsigned long long)big * COPY_BIG, same ? "true" : "false");
+	       "\"copied_ok\": %s}\n",
+	       name, small + big, (unsigned long long)small * COPY_SMALL + (unsigned long long)big * COPY_BIG,
+	       same ? "true" : "false");
 	return same ? 0 : 1;
 }
 

@@ -33,7 +33,7 @@ struct push {
 /* One dispatch of the counting kernel: its counter, arguments per run, place in the recording. */
 struct dispatch {
 	uint32_t groups[RUNS][3];
-	uint32_t order;     /* the kernel's dispatches recorded before it */
+	uint32_t order; /* the kernel's dispatches recorded before it */
 	bool secondary;
 };
 
@@ -42,8 +42,9 @@ static struct dispatch truth[SLOTS];
 static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_access, VkPipelineStageFlags dst,
 		    VkAccessFlags dst_access)
 {
-	VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = src_access,
-			     .dstAccessMask = dst_access};
+	VkMemoryBarrier b = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			      .srcAccessMask = src_access,
+			      .dstAccessMask = dst_access };
 	vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &b, 0, NULL, 0, NULL);
 }
 
@@ -58,20 +59,21 @@ static void written_to_indirect(VkCommandBuffer cmd)
 /* One counting dispatch's atomics before the next one's. */
 static void counters_written(VkCommandBuffer cmd)
 {
-	barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+	barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+		VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 /* The indirect reads and counting of earlier dispatches before a kernel writes B (and the counters) again. */
 static void read_before_write(VkCommandBuffer cmd)
 {
-	barrier(cmd, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-		VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+	barrier(cmd, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+		VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+		VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 static void push(VkCommandBuffer cmd, VkPipelineLayout layout, uint32_t at, uint32_t x, uint32_t y, uint32_t z)
 {
-	struct push p = {at, x, y, z};
+	struct push p = { at, x, y, z };
 	vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
 }
 
@@ -101,7 +103,7 @@ int main(void)
 	VkDescriptorSetLayout set_layout = vkc_set_layout(&ctx, 2);
 	VkPipelineLayout layout = vkc_pipeline_layout(&ctx, set_layout, sizeof(struct push));
 	VkDescriptorPool pool = vkc_descriptor_pool(&ctx, 1, 2);
-	struct vkc_buffer *bufs[2] = {&counters, &args};
+	struct vkc_buffer *bufs[2] = { &counters, &args };
 	VkDescriptorSet set = vkc_descriptor_set(&ctx, pool, set_layout, bufs, 2);
 	VkPipeline count_pipe = vkc_compute_pipeline(&ctx, layout, count, 0);
 	VkPipeline write_pipe = vkc_compute_pipeline(&ctx, layout, write, 0);
@@ -110,17 +112,17 @@ int main(void)
 
 	/* (d) the secondary, recorded first: the counting kernel's first dispatch recorded. */
 	VkCommandBuffer sec = vkc_command_buffer_from(&ctx, ctx.cmd_pool, VK_COMMAND_BUFFER_LEVEL_SECONDARY);
-	VkCommandBufferInheritanceInfo inherit = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
-	VkCommandBufferBeginInfo sec_begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-					      .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
-					      .pInheritanceInfo = &inherit};
+	VkCommandBufferInheritanceInfo inherit = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO };
+	VkCommandBufferBeginInfo sec_begin = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+					       .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
+					       .pInheritanceInfo = &inherit };
 	VKC_CHECK(vkBeginCommandBuffer(sec, &sec_begin));
 	vkCmdBindPipeline(sec, VK_PIPELINE_BIND_POINT_COMPUTE, count_pipe);
 	vkCmdBindDescriptorSets(sec, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
 	push(sec, layout, 4, 0, 0, 0);
 	vkCmdDispatchIndirect(sec, host.buffer, 32);
 	vkc_end(sec);
-	truth[4] = (struct dispatch){.order = 0, .secondary = true};
+	truth[4] = (struct dispatch){ .order = 0, .secondary = true };
 	for (uint32_t r = 0; r < RUNS; r++)
 		expect(4, r, 2, 1, 1);
 
@@ -185,13 +187,14 @@ int main(void)
 	memset(args.map, 0, 64);
 	int rc = 0;
 	/* Run 0 alone; runs 1 and 2 in one call, after the host changed (c)'s arguments. */
-	const uint32_t first_run[] = {0, 1}, runs_in[] = {1, 2};
+	const uint32_t first_run[] = { 0, 1 }, runs_in[] = { 1, 2 };
 	for (uint32_t k = 0; k < 2; k++) {
 		memset(counters.map, 0, 64);
 		h[4] = truth[3].groups[first_run[k]][0], h[5] = 1, h[6] = 1; /* (c): the host's arguments */
-		VkCommandBuffer both[2] = {cmd, cmd};
-		VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = runs_in[k],
-				       .pCommandBuffers = both};
+		VkCommandBuffer both[2] = { cmd, cmd };
+		VkSubmitInfo submit = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+					.commandBufferCount = runs_in[k],
+					.pCommandBuffers = both };
 		VKC_CHECK(vkQueueSubmit(ctx.queue, 1, &submit, fence));
 		vkc_wait_fence(&ctx, fence);
 		const uint32_t *got = counters.map;
@@ -211,8 +214,8 @@ int main(void)
 	}
 
 	/* The counting kernel's dispatches per run; the writing kernel's are direct (1,1,1). */
-	printf("HESPER-TRUTH {\"program\":\"indirect\",\"named\":%s,\"runs\":%u,\"count_groups\":[", named ? "true" : "false",
-	       RUNS);
+	printf("HESPER-TRUTH {\"program\":\"indirect\",\"named\":%s,\"runs\":%u,\"count_groups\":[",
+	       named ? "true" : "false", RUNS);
 	for (uint32_t s = 0; s < SLOTS; s++) {
 		printf("%s{\"order\":%u,\"secondary\":%s,\"groups\":[", s ? "," : "", truth[s].order,
 		       truth[s].secondary ? "true" : "false");

@@ -62,7 +62,7 @@ static double now_ms(void)
 
 static void sleep_ms(unsigned ms)
 {
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 	while (nanosleep(&ts, &ts) != 0)
 		;
 }
@@ -78,7 +78,7 @@ static void app_init(struct app *a)
 	a->dsl = vkc_set_layout(&a->vk, 1);
 	a->layout = vkc_pipeline_layout(&a->vk, a->dsl, 8);
 	a->pool = vkc_descriptor_pool(&a->vk, 1, 1);
-	struct vkc_buffer *b[] = {&a->counter};
+	struct vkc_buffer *b[] = { &a->counter };
 	a->set = vkc_descriptor_set(&a->vk, a->pool, a->dsl, b, 1);
 	a->module = vkc_shader_module(&a->vk, "count.spv");
 	a->pipe = vkc_compute_pipeline(&a->vk, a->layout, a->module, 0);
@@ -90,7 +90,7 @@ static void app_init(struct app *a)
 /* Records @n dispatches of the kernel into @cb (bound first). */
 static void rec_dispatches(struct app *a, VkCommandBuffer cb, uint32_t n)
 {
-	uint32_t push[2] = {0, 0};
+	uint32_t push[2] = { 0, 0 };
 	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, a->pipe);
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, a->layout, 0, 1, &a->set, 0, NULL);
 	vkCmdPushConstants(cb, a->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
@@ -152,7 +152,8 @@ static int p_steps(struct app *a, uint32_t n, uint32_t d, uint32_t ms)
 		sleep_ms(ms);
 	}
 	char extra[128];
-	snprintf(extra, sizeof(extra), "\"per_submission\": %u, \"regions\": [{\"name\": \"step\", \"count\": %u}]", d, n);
+	snprintf(extra, sizeof(extra), "\"per_submission\": %u, \"regions\": [{\"name\": \"step\", \"count\": %u}]", d,
+		 n);
 	return finish(a, "steps", extra);
 }
 
@@ -210,7 +211,7 @@ static int p_phases(struct app *a, double t0, uint32_t n1, uint32_t n2, uint32_t
 	vkc_begin(cb, 0);
 	rec_dispatches(a, cb, 1);
 	vkc_end(cb);
-	uint32_t counts[3] = {n1, n2, n3};
+	uint32_t counts[3] = { n1, n2, n3 };
 	double begin[3], end[3];
 	for (int p = 0; p < 3; p++) {
 		if (p)
@@ -246,7 +247,7 @@ int main(int argc, char **argv)
 	static struct app a;
 	double t0 = now_ms();
 	if (getenv("LONG_RUN_OWN_USR1")) {
-		struct sigaction sa = {.sa_handler = own_usr1, .sa_flags = SA_RESTART};
+		struct sigaction sa = { .sa_handler = own_usr1, .sa_flags = SA_RESTART };
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGUSR1, &sa, NULL);
 	}

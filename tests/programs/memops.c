@@ -18,9 +18,18 @@
 #define DST_SIZE 65550 /* not a multiple of 4: a whole-size fill rounds down */
 #define FILL_OFFSET 8
 
-enum { COPY_BUFFER, COPY_IMAGE, COPY_BUFFER_TO_IMAGE, COPY_IMAGE_TO_BUFFER, FILL_BUFFER, UPDATE_BUFFER, CLEAR_COLOR_IMAGE, KINDS };
+enum {
+	COPY_BUFFER,
+	COPY_IMAGE,
+	COPY_BUFFER_TO_IMAGE,
+	COPY_IMAGE_TO_BUFFER,
+	FILL_BUFFER,
+	UPDATE_BUFFER,
+	CLEAR_COLOR_IMAGE,
+	KINDS
+};
 static const char *const kind_names[KINDS] = {
-	"copy_buffer", "copy_image", "copy_buffer_to_image", "copy_image_to_buffer",
+	"copy_buffer", "copy_image",    "copy_buffer_to_image", "copy_image_to_buffer",
 	"fill_buffer", "update_buffer", "clear_color_image",
 };
 static unsigned long long truth_count[KINDS], truth_bytes[KINDS];
@@ -35,7 +44,8 @@ static void did(int kind, unsigned long long bytes)
 static uint32_t memory_type(const struct vkc_ctx *ctx, uint32_t bits)
 {
 	for (uint32_t i = 0; i < ctx->mem_props.memoryTypeCount; i++)
-		if ((bits & (1u << i)) && (ctx->mem_props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+		if ((bits & (1u << i)) &&
+		    (ctx->mem_props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
 			return i;
 	for (uint32_t i = 0; i < ctx->mem_props.memoryTypeCount; i++)
 		if (bits & (1u << i))
@@ -49,7 +59,7 @@ static void image_create(struct vkc_ctx *ctx, VkImage *image, VkDeviceMemory *me
 		.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
 		.imageType = VK_IMAGE_TYPE_2D,
 		.format = VK_FORMAT_R8G8B8A8_UNORM,
-		.extent = {IMAGE_W, IMAGE_H, 1},
+		.extent = { IMAGE_W, IMAGE_H, 1 },
 		.mipLevels = 1,
 		.arrayLayers = IMAGE_LAYERS,
 		.samples = VK_SAMPLE_COUNT_1_BIT,
@@ -76,8 +86,9 @@ static void barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkIm
 	VkMemoryBarrier mem = {
 		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
 		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-		.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT |
-				 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT,
+		.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+				 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+				 VK_ACCESS_INDIRECT_COMMAND_READ_BIT,
 	};
 	VkImageMemoryBarrier img = {
 		.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
@@ -88,7 +99,7 @@ static void barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkIm
 		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
 		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
 		.image = image,
-		.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, IMAGE_LAYERS},
+		.subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, IMAGE_LAYERS },
 	};
 	VkPipelineStageFlags stages = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
 				      VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
@@ -98,16 +109,21 @@ static void barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkIm
 static void record_memops(VkCommandBuffer cmd, struct vkc_buffer *src, struct vkc_buffer *dst, VkImage a, VkImage b)
 {
 	/* Buffer copies: three identical ones (one run), then a vkCmdCopyBuffer2. */
-	VkBufferCopy regions[2] = {{0, 0, 1000}, {4096, 8192, 3000}};
+	VkBufferCopy regions[2] = { { 0, 0, 1000 }, { 4096, 8192, 3000 } };
 	for (int i = 0; i < 3; i++) {
 		vkCmdCopyBuffer(cmd, src->buffer, dst->buffer, 2, regions);
 		did(COPY_BUFFER, 1000 + 3000);
 	}
 	barrier(cmd, VK_NULL_HANDLE, 0, 0);
-	VkBufferCopy2 region2 = {.sType = VK_STRUCTURE_TYPE_BUFFER_COPY_2, .srcOffset = 256, .dstOffset = 0, .size = 2048};
+	VkBufferCopy2 region2 = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_COPY_2, .srcOffset = 256, .dstOffset = 0, .size = 2048
+	};
 	VkCopyBufferInfo2 copy2 = {
 		.sType = VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2,
-		.srcBuffer = src->buffer, .dstBuffer = dst->buffer, .regionCount = 1, .pRegions = &region2,
+		.srcBuffer = src->buffer,
+		.dstBuffer = dst->buffer,
+		.regionCount = 1,
+		.pRegions = &region2,
 	};
 	vkCmdCopyBuffer2(cmd, &copy2);
 	did(COPY_BUFFER, 2048);
@@ -119,42 +135,46 @@ static void record_memops(VkCommandBuffer cmd, struct vkc_buffer *src, struct vk
 	vkCmdFillBuffer(cmd, dst->buffer, FILL_OFFSET, VK_WHOLE_SIZE, 0);
 	did(FILL_BUFFER, (DST_SIZE - FILL_OFFSET) / 4 * 4);
 	barrier(cmd, VK_NULL_HANDLE, 0, 0);
-	static const uint32_t words[64] = {1, 2, 3};
+	static const uint32_t words[64] = { 1, 2, 3 };
 	vkCmdUpdateBuffer(cmd, dst->buffer, 512, sizeof(words), words);
 	did(UPDATE_BUFFER, sizeof(words));
 
 	barrier(cmd, a, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
 	barrier(cmd, b, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-	VkClearColorValue color = {.float32 = {0.25f, 0.5f, 0.75f, 1.0f}};
-	VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
+	VkClearColorValue color = { .float32 = { 0.25f, 0.5f, 0.75f, 1.0f } };
+	VkImageSubresourceRange all = { VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0,
+					VK_REMAINING_ARRAY_LAYERS };
 	vkCmdClearColorImage(cmd, a, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1, &all);
 	did(CLEAR_COLOR_IMAGE, (unsigned long long)IMAGE_W * IMAGE_H * IMAGE_LAYERS * TEXEL);
 	barrier(cmd, a, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
 
 	VkBufferImageCopy to_image = {
-		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-		.imageExtent = {IMAGE_W, IMAGE_H, 1},
+		.imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+		.imageExtent = { IMAGE_W, IMAGE_H, 1 },
 	};
 	vkCmdCopyBufferToImage(cmd, src->buffer, a, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &to_image);
 	did(COPY_BUFFER_TO_IMAGE, IMAGE_W * IMAGE_H * TEXEL);
 	VkBufferImageCopy2 to_image2 = {
 		.sType = VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2,
-		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1},
-		.imageExtent = {32, 16, 1},
+		.imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1 },
+		.imageExtent = { 32, 16, 1 },
 	};
 	VkCopyBufferToImageInfo2 to_info2 = {
 		.sType = VK_STRUCTURE_TYPE_COPY_BUFFER_TO_IMAGE_INFO_2,
-		.srcBuffer = src->buffer, .dstImage = a, .dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-		.regionCount = 1, .pRegions = &to_image2,
+		.srcBuffer = src->buffer,
+		.dstImage = a,
+		.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+		.regionCount = 1,
+		.pRegions = &to_image2,
 	};
 	vkCmdCopyBufferToImage2(cmd, &to_info2);
 	did(COPY_BUFFER_TO_IMAGE, 32 * 16 * TEXEL);
 	barrier(cmd, a, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
 
 	VkImageCopy image_copy = {
-		.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2},
-		.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2},
-		.extent = {16, 16, 1},
+		.srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2 },
+		.dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 2 },
+		.extent = { 16, 16, 1 },
 	};
 	vkCmdCopyImage(cmd, a, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, b, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
 		       &image_copy);
@@ -162,36 +182,42 @@ static void record_memops(VkCommandBuffer cmd, struct vkc_buffer *src, struct vk
 	barrier(cmd, VK_NULL_HANDLE, 0, 0);
 	VkImageCopy2 image_copy2 = {
 		.sType = VK_STRUCTURE_TYPE_IMAGE_COPY_2,
-		.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1},
-		.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-		.extent = {IMAGE_W, IMAGE_H, 1},
+		.srcSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1 },
+		.dstSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+		.extent = { IMAGE_W, IMAGE_H, 1 },
 	};
 	VkCopyImageInfo2 image_info2 = {
 		.sType = VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2,
-		.srcImage = a, .srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-		.dstImage = b, .dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-		.regionCount = 1, .pRegions = &image_copy2,
+		.srcImage = a,
+		.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+		.dstImage = b,
+		.dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+		.regionCount = 1,
+		.pRegions = &image_copy2,
 	};
 	vkCmdCopyImage2(cmd, &image_info2);
 	did(COPY_IMAGE, IMAGE_W * IMAGE_H * TEXEL);
 
 	VkBufferImageCopy to_buffer = {
 		.bufferOffset = 0,
-		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-		.imageExtent = {IMAGE_W, IMAGE_H, 1},
+		.imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+		.imageExtent = { IMAGE_W, IMAGE_H, 1 },
 	};
 	vkCmdCopyImageToBuffer(cmd, a, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->buffer, 1, &to_buffer);
 	did(COPY_IMAGE_TO_BUFFER, IMAGE_W * IMAGE_H * TEXEL);
 	VkBufferImageCopy2 to_buffer2 = {
 		.sType = VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2,
 		.bufferOffset = 32768,
-		.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1},
-		.imageExtent = {8, 8, 1},
+		.imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 1 },
+		.imageExtent = { 8, 8, 1 },
 	};
 	VkCopyImageToBufferInfo2 to_buffer_info2 = {
 		.sType = VK_STRUCTURE_TYPE_COPY_IMAGE_TO_BUFFER_INFO_2,
-		.srcImage = a, .srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, .dstBuffer = dst->buffer,
-		.regionCount = 1, .pRegions = &to_buffer2,
+		.srcImage = a,
+		.srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+		.dstBuffer = dst->buffer,
+		.regionCount = 1,
+		.pRegions = &to_buffer2,
 	};
 	vkCmdCopyImageToBuffer2(cmd, &to_buffer_info2);
 	did(COPY_IMAGE_TO_BUFFER, 8 * 8 * TEXEL);
@@ -227,12 +253,14 @@ int main(void)
 	VkDescriptorSetLayout set_layout = vkc_set_layout(&ctx, 1);
 	VkPipelineLayout layout = vkc_pipeline_layout(&ctx, set_layout, 0);
 	VkDescriptorPool pool = vkc_descriptor_pool(&ctx, 1, 1);
-	struct vkc_buffer *bufs[1] = {&out};
+	struct vkc_buffer *bufs[1] = { &out };
 	VkDescriptorSet set = vkc_descriptor_set(&ctx, pool, set_layout, bufs, 1);
 	VkPipeline shape_pipe = vkc_compute_pipeline(&ctx, layout, shape, VK_PIPELINE_CREATE_DISPATCH_BASE_BIT);
 	uint32_t spec_x = 16;
-	VkSpecializationMapEntry entry = {.constantID = 0, .offset = 0, .size = sizeof(spec_x)};
-	VkSpecializationInfo spec = {.mapEntryCount = 1, .pMapEntries = &entry, .dataSize = sizeof(spec_x), .pData = &spec_x};
+	VkSpecializationMapEntry entry = { .constantID = 0, .offset = 0, .size = sizeof(spec_x) };
+	VkSpecializationInfo spec = {
+		.mapEntryCount = 1, .pMapEntries = &entry, .dataSize = sizeof(spec_x), .pData = &spec_x
+	};
 	VkPipeline spec_pipe = vkc_compute_pipeline_entry(&ctx, layout, shape_spec, "main", &spec, 0);
 
 	VkCommandBuffer cmd = vkc_command_buffer(&ctx);
@@ -260,7 +288,8 @@ int main(void)
 	printf("memops: %u %u\n", ((uint32_t *)dst.map)[0], ((uint32_t *)out.map)[0]);
 	printf("HESPER-TRUTH {\"program\":\"memops\",\"memory_operations\":{");
 	for (int k = 0; k < KINDS; k++)
-		printf("%s\"%s\":{\"count\":%llu,\"bytes\":%llu}", k ? "," : "", kind_names[k], truth_count[k], truth_bytes[k]);
+		printf("%s\"%s\":{\"count\":%llu,\"bytes\":%llu}", k ? "," : "", kind_names[k], truth_count[k],
+		       truth_bytes[k]);
 	printf("},\"shapes\":{"
 	       "\"shape\":{\"count\":10,\"local_size\":[8,4,2],\"min\":[4,1,1],\"max\":[2,2,2],"
 	       "\"most_common\":[3,2,1],\"most_common_count\":5,\"indirect\":2,\"unknown\":0},"

@@ -22,13 +22,13 @@
 
 #include "vk_common.h"
 
-#define N 4096u                /* elements in every data buffer */
-#define GROUP 64u              /* local_size_x of every shader */
-#define GROUPS (N / GROUP)     /* work groups covering N */
-#define MAIN_SUBMITS 4u        /* times the recorded command buffer is submitted */
-#define REDUCE_CHUNK 8u        /* work groups per reduce dispatch */
-#define SCALE_PER_MAIN 10u     /* scale dispatches in the main command buffer */
-#define SAXPY_PER_MAIN 3u      /* saxpy dispatches in the main command buffer */
+#define N 4096u            /* elements in every data buffer */
+#define GROUP 64u          /* local_size_x of every shader */
+#define GROUPS (N / GROUP) /* work groups covering N */
+#define MAIN_SUBMITS 4u    /* times the recorded command buffer is submitted */
+#define REDUCE_CHUNK 8u    /* work groups per reduce dispatch */
+#define SCALE_PER_MAIN 10u /* scale dispatches in the main command buffer */
+#define SAXPY_PER_MAIN 3u  /* saxpy dispatches in the main command buffer */
 #define DEFAULT_BUSY_ITERS 2500u
 #define SAXPY_NAME "saxpy_named"
 
@@ -142,8 +142,8 @@ static void collect_busy(struct app *a, uint32_t pair)
 
 /* Creates a kernel from @spv on @layout/@set (module reused when @module is given). */
 static void make_kernel(struct app *a, struct kernel *k, const char *spv, VkShaderModule module,
-			VkPipelineLayout layout, VkDescriptorSetLayout set_layout,
-			struct vkc_buffer *const *bufs, uint32_t nbufs, VkPipelineCreateFlags flags)
+			VkPipelineLayout layout, VkDescriptorSetLayout set_layout, struct vkc_buffer *const *bufs,
+			uint32_t nbufs, VkPipelineCreateFlags flags)
 {
 	k->module = module ? module : vkc_shader_module(&a->vk, spv);
 	k->layout = layout;
@@ -210,7 +210,8 @@ static void teardown(struct app *a)
 	vkDestroyPipelineLayout(dev, a->layout2, NULL);
 	vkDestroyDescriptorSetLayout(dev, a->set1, NULL);
 	vkDestroyDescriptorSetLayout(dev, a->set2, NULL);
-	struct vkc_buffer *bs[] = { &a->fill_buf, &a->indirect, &a->x, &a->y, &a->src, &a->sums, &a->busy_buf, &a->scale_buf };
+	struct vkc_buffer *bs[] = { &a->fill_buf, &a->indirect, &a->x,        &a->y,
+				    &a->src,      &a->sums,     &a->busy_buf, &a->scale_buf };
 	for (size_t i = 0; i < sizeof(bs) / sizeof(bs[0]); i++)
 		vkc_buffer_destroy(&a->vk, bs[i]);
 }
@@ -274,7 +275,9 @@ static uint32_t run(struct app *a)
 	vkc_end(cb_e);
 	VkCommandBuffer pair[2] = { cb_d, cb_e };
 	VkSubmitInfo one_batch = {
-		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 2, .pCommandBuffers = pair,
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 2,
+		.pCommandBuffers = pair,
 	};
 	VKC_CHECK(vkQueueSubmit(a->vk.queue, 1, &one_batch, fence));
 	vkc_wait_fence(&a->vk, fence);
@@ -349,7 +352,8 @@ int main(void)
 
 	vkc_truth_begin("multi_kernel");
 	vkc_truth_kernel("fill.spv", "fill.comp", NULL, false, MAIN_SUBMITS + 1 + 2, -1);
-	vkc_truth_kernel("saxpy.spv", "saxpy.comp", a.saxpy_named ? SAXPY_NAME : NULL, false, MAIN_SUBMITS * SAXPY_PER_MAIN + 1, -1);
+	vkc_truth_kernel("saxpy.spv", "saxpy.comp", a.saxpy_named ? SAXPY_NAME : NULL, false,
+			 MAIN_SUBMITS * SAXPY_PER_MAIN + 1, -1);
 	vkc_truth_kernel("reduce_g.spv", "reduce.comp", NULL, true, MAIN_SUBMITS * (GROUPS / REDUCE_CHUNK - 1) + 1, -1);
 	vkc_truth_kernel("busy.spv", "busy.comp", NULL, false, MAIN_SUBMITS + 1, a.busy_ns_sum / a.busy_timed);
 	vkc_truth_kernel("scale.spv", "scale.comp", NULL, false, MAIN_SUBMITS * SCALE_PER_MAIN + 1, -1);

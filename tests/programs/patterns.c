@@ -69,9 +69,9 @@
 
 #include "vk_common.h"
 
-#define SLOTS 256u          /* counter slots */
-#define BUSY_N 4096u        /* invocations of a busy dispatch */
-#define CALIB_ITERS 200u    /* busy loop length of the calibration run */
+#define SLOTS 256u       /* counter slots */
+#define BUSY_N 4096u     /* invocations of a busy dispatch */
+#define CALIB_ITERS 200u /* busy loop length of the calibration run */
 
 /* --- ground truth ------------------------------------------------------------------- */
 
@@ -108,7 +108,8 @@ enum naming { DEBUG_NAMED, SOURCE_NAMED, UNNAMED };
  */
 static void truth_kernel(enum naming how, const char *name, uint64_t count, int64_t timed)
 {
-	append(&truth.kernels, "%s{\"spv\":\"%s\",\"source\":%s%s%s,\"debug_name\":%s%s%s,\"source_named\":%s,"
+	append(&truth.kernels,
+	       "%s{\"spv\":\"%s\",\"source\":%s%s%s,\"debug_name\":%s%s%s,\"source_named\":%s,"
 	       "\"count\":%llu,\"timed\":%lld,\"own_mean_ns\":null}",
 	       truth.nk++ ? "," : "", name, how == SOURCE_NAMED ? "\"" : "", how == SOURCE_NAMED ? name : "null",
 	       how == SOURCE_NAMED ? "\"" : "", how == DEBUG_NAMED ? "\"" : "", how == DEBUG_NAMED ? name : "null",
@@ -161,8 +162,8 @@ struct pat {
 	struct vkc_buffer counters, busy, indirect;
 	VkShaderModule count_mod, count_g_mod, busy_mod;
 	VkPipeline busy_pipe;
-	uint32_t busy_iters;   /* for the calibrated busy dispatch */
-	uint64_t busy_runs;    /* busy dispatches recorded and submitted */
+	uint32_t busy_iters;    /* for the calibrated busy dispatch */
+	uint64_t busy_runs;     /* busy dispatches recorded and submitted */
 	uint64_t expect[SLOTS]; /* dispatches expected per counter slot */
 	int errors;
 };
@@ -679,11 +680,18 @@ static void submit2_round(struct pat *p, PFN_vkQueueSubmit2 fn, VkPipeline k, ui
 		.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
 	};
 	VkSubmitInfo2 batches[2] = {
-		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 2, .pCommandBufferInfos = cbi,
-		  .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &signal_between },
-		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = 1,
-		  .pWaitSemaphoreInfos = &signal_between, .commandBufferInfoCount = 2, .pCommandBufferInfos = cbi + 2,
-		  .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &signal_timeline },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+		  .commandBufferInfoCount = 2,
+		  .pCommandBufferInfos = cbi,
+		  .signalSemaphoreInfoCount = 1,
+		  .pSignalSemaphoreInfos = &signal_between },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+		  .waitSemaphoreInfoCount = 1,
+		  .pWaitSemaphoreInfos = &signal_between,
+		  .commandBufferInfoCount = 2,
+		  .pCommandBufferInfos = cbi + 2,
+		  .signalSemaphoreInfoCount = 1,
+		  .pSignalSemaphoreInfos = &signal_timeline },
 	};
 	VKC_CHECK(fn(p->vk.queue, 2, batches, VK_NULL_HANDLE));
 	wait_timeline(p, timeline, value);
@@ -694,8 +702,8 @@ static int p_multisubmit(struct pat *p)
 {
 	const char *ext[] = { VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME };
 	pat_init(p, "patterns-multisubmit",
-		 &(struct vkc_options){ .device_pnext = &features12, .device_extensions = ext,
-					.device_extension_count = 1 });
+		 &(struct vkc_options){
+			 .device_pnext = &features12, .device_extensions = ext, .device_extension_count = 1 });
 	VkDevice d = p->vk.device;
 	VkPipeline k1 = make_pipeline(p, p->count_mod, "main", NULL, 0, "ms_submit");
 	VkPipeline k2 = make_pipeline(p, p->count_mod, "main", NULL, 0, "ms_submit2");
@@ -711,13 +719,25 @@ static int p_multisubmit(struct pat *p)
 		record_counts(p, cbs[i], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, k1, 0, 1 + (uint32_t)i % 3);
 	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 	VkSubmitInfo batches[4] = {
-		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 3, .pCommandBuffers = cbs,
-		  .signalSemaphoreCount = 1, .pSignalSemaphores = &sem[0] },
-		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1, .pWaitSemaphores = &sem[0],
-		  .pWaitDstStageMask = &stage, .commandBufferCount = 3, .pCommandBuffers = cbs + 3,
-		  .signalSemaphoreCount = 1, .pSignalSemaphores = &sem[1] },
-		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1, .pWaitSemaphores = &sem[1],
-		  .pWaitDstStageMask = &stage, .commandBufferCount = 3, .pCommandBuffers = cbs + 6 },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		  .commandBufferCount = 3,
+		  .pCommandBuffers = cbs,
+		  .signalSemaphoreCount = 1,
+		  .pSignalSemaphores = &sem[0] },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		  .waitSemaphoreCount = 1,
+		  .pWaitSemaphores = &sem[0],
+		  .pWaitDstStageMask = &stage,
+		  .commandBufferCount = 3,
+		  .pCommandBuffers = cbs + 3,
+		  .signalSemaphoreCount = 1,
+		  .pSignalSemaphores = &sem[1] },
+		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		  .waitSemaphoreCount = 1,
+		  .pWaitSemaphores = &sem[1],
+		  .pWaitDstStageMask = &stage,
+		  .commandBufferCount = 3,
+		  .pCommandBuffers = cbs + 6 },
 		{ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO },
 	};
 	VKC_CHECK(vkQueueSubmit(p->vk.queue, 4, batches, fence));
@@ -770,8 +790,8 @@ static int p_lifetimes(struct pat *p)
 {
 	pat_init(p, "patterns-lifetimes", NULL);
 	VkDevice d = p->vk.device;
-	const char *names[] = { "lt_reset", "lt_free", "lt_pool_reset", "lt_pool_destroy", "lt_rerecord",
-				"lt_waitidle_free" };
+	const char *names[] = { "lt_reset",        "lt_free",     "lt_pool_reset",
+				"lt_pool_destroy", "lt_rerecord", "lt_waitidle_free" };
 	const uint32_t per_round[] = { 2, 2, 3, 1, 3, 2 };
 	VkPipeline k[6];
 	VkFence fence = vkc_fence(&p->vk);
@@ -812,7 +832,8 @@ static int p_lifetimes(struct pat *p)
 		vkc_submit_wait(&p->vk, again_cb, fence);
 
 		/* a pipeline destroyed right after the fence; the next one (maybe the same handle) named otherwise */
-		VkPipeline gen = make_pipeline(p, p->count_mod, "main", NULL, 0, r % 2 ? "lt_pipe_odd" : "lt_pipe_even");
+		VkPipeline gen = make_pipeline(p, p->count_mod, "main", NULL, 0,
+					       r % 2 ? "lt_pipe_odd" : "lt_pipe_even");
 		record_counts(p, reset_cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, gen, 6 + r % 2, 1 + r % 2);
 		vkc_submit_wait(&p->vk, reset_cb, fence);
 		vkDestroyPipeline(d, gen, NULL);
@@ -898,7 +919,8 @@ static void *thread_main(void *arg)
 		} else {
 			VkCommandBufferSubmitInfo cbi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
 							  .commandBuffer = cb };
-			VkSubmitInfo2 info = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1,
+			VkSubmitInfo2 info = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+					       .commandBufferInfoCount = 1,
 					       .pCommandBufferInfos = &cbi };
 			VKC_CHECK(vkQueueSubmit2(w->queue, 1, &info, fence));
 		}
@@ -935,7 +957,11 @@ static int p_threads(struct pat *p, int nthreads, enum thread_submit how, bool c
 	uint32_t first_runs = main_first ? p->vk.queue_count : 0;
 	for (int i = 0; i < nthreads; i++) {
 		uint32_t q = (uint32_t)i % p->vk.queue_count;
-		w[i] = (struct worker){ .p = p, .index = i, .how = how, .churn = churn, .shared = shared,
+		w[i] = (struct worker){ .p = p,
+					.index = i,
+					.how = how,
+					.churn = churn,
+					.shared = shared,
 					.queue_lock = &locks[q],
 					.queue = p->vk.queues[q] };
 		if (pthread_create(&t[i], NULL, thread_main, &w[i]) != 0)
@@ -966,8 +992,10 @@ static int p_dispatch_kinds(struct pat *p)
 	const char *iext[] = { VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME };
 	const char *dext[] = { VK_KHR_DEVICE_GROUP_EXTENSION_NAME };
 	pat_init(p, "patterns-dispatch-kinds",
-		 &(struct vkc_options){ .instance_extensions = iext, .instance_extension_count = 1,
-					.device_extensions = dext, .device_extension_count = 1 });
+		 &(struct vkc_options){ .instance_extensions = iext,
+					.instance_extension_count = 1,
+					.device_extensions = dext,
+					.device_extension_count = 1 });
 	const char *names[] = { "dk_direct", "dk_indirect", "dk_base", "dk_base_khr" };
 	VkPipeline k[4];
 	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
@@ -975,8 +1003,8 @@ static int p_dispatch_kinds(struct pat *p)
 
 	dispatch_base_khr = (PFN_vkCmdDispatchBaseKHR)device_proc(p, "vkCmdDispatchBaseKHR");
 	for (int i = 0; i < 4; i++)
-		k[i] = make_pipeline(p, p->count_mod, "main", NULL, i >= BASE ? VK_PIPELINE_CREATE_DISPATCH_BASE_BIT : 0,
-				     names[i]);
+		k[i] = make_pipeline(p, p->count_mod, "main", NULL,
+				     i >= BASE ? VK_PIPELINE_CREATE_DISPATCH_BASE_BIT : 0, names[i]);
 	begin(cb, 0);
 	for (uint32_t how = DIRECT; how <= BASE_KHR; how++)
 		for (uint32_t n = 0; n < 3 + how; n++)
@@ -1417,12 +1445,15 @@ static int p_many_pipelines(struct pat *p, uint32_t n)
 		uint32_t count = n - first < PIPELINE_BATCH ? n - first : PIPELINE_BATCH;
 		for (uint32_t i = 0; i < count; i++) {
 			slots[first + i] = (first + i) % 64;
-			specs[i] = (VkSpecializationInfo){ .mapEntryCount = 1, .pMapEntries = &entry, .dataSize = 4,
-							   .pData = &slots[first + i] };
+			specs[i] = (VkSpecializationInfo){
+				.mapEntryCount = 1, .pMapEntries = &entry, .dataSize = 4, .pData = &slots[first + i]
+			};
 			infos[i] = (VkComputePipelineCreateInfo){
 				.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
 				.stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-					   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = spec, .pName = "main",
+					   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+					   .module = spec,
+					   .pName = "main",
 					   .pSpecializationInfo = &specs[i] },
 				.layout = p->layout,
 			};
@@ -1532,7 +1563,8 @@ static int p_many_modules(struct pat *p, uint32_t n)
 		memcpy(code, base, size);
 		rename_entry(code, size, name);
 		VkShaderModuleCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-						  .codeSize = size, .pCode = code };
+						  .codeSize = size,
+						  .pCode = code };
 		VkShaderModule m;
 		VKC_CHECK(vkCreateShaderModule(d, &info, NULL, &m));
 		pipes[i] = make_pipeline(p, m, name, NULL, 0, NULL);
@@ -1638,14 +1670,14 @@ static int p_exhaust(struct pat *p)
 
 /* --- 12. programs that use queries themselves; two queue families; submit2 semaphores ---- */
 
-#define COUNT_LOCAL 64u      /* local_size_x of count.comp */
-#define OQ_TARGET_NS 2e6     /* about how long one own_queries dispatch runs (calibrated) */
-#define OQ_CALIB_STEPS 3u    /* calibration dispatches after the one that compiles */
+#define COUNT_LOCAL 64u          /* local_size_x of count.comp */
+#define OQ_TARGET_NS 2e6         /* about how long one own_queries dispatch runs (calibrated) */
+#define OQ_CALIB_STEPS 3u        /* calibration dispatches after the one that compiles */
 #define OQ_MAX_GROUPS (1u << 24) /* so the counters stay far below 2^32 */
 #define OQ_KERNELS 3
-#define OQ_DISPATCHES 60u    /* per round */
+#define OQ_DISPATCHES 60u /* per round */
 #define OQ_QUERIES (2 * OQ_DISPATCHES)
-#define OQ_ROUNDS 2u         /* reset in the command buffer, then on the host */
+#define OQ_ROUNDS 2u /* reset in the command buffer, then on the host */
 
 /* One dispatch of @groups work groups of the count kernel @pipe: counters[@slot] grows by @groups. */
 static void rec_groups(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, uint32_t slot, uint32_t groups)
@@ -1688,7 +1720,8 @@ static VkPipeline renamed_pipeline(struct pat *p, const char *spv_name, const ch
 	VkShaderModule m;
 
 	rename_entry(code, size, entry);
-	VkShaderModuleCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+	VkShaderModuleCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+					  .codeSize = size,
 					  .pCode = code };
 	VKC_CHECK(vkCreateShaderModule(p->vk.device, &info, NULL, &m));
 	VkPipeline pipe = make_pipeline(p, m, entry, NULL, 0, NULL);
@@ -1699,11 +1732,11 @@ static VkPipeline renamed_pipeline(struct pat *p, const char *spv_name, const ch
 
 /* One kernel of own_queries: what the program's own timestamp pairs measured of it. */
 struct oq_kernel {
-	const char *name;     /* truth name: debug name or "<source>#" label */
+	const char *name; /* truth name: debug name or "<source>#" label */
 	enum naming how;
-	uint32_t per_round;   /* dispatches per round, counting into slot = its index */
+	uint32_t per_round; /* dispatches per round, counting into slot = its index */
 	VkPipeline pipe;
-	double ns;            /* sum of its pairs' durations */
+	double ns; /* sum of its pairs' durations */
 	uint64_t pairs;
 };
 
@@ -1764,8 +1797,8 @@ static struct groups oq_calibrate(struct pat *p, VkPipeline calib, uint32_t slot
  * @order gets the kernel of each pair. @reset_in_cb: the pool is reset here (else the host
  * reset it).
  */
-static void oq_record(struct pat *p, VkCommandBuffer cb, VkQueryPool pool, const struct oq_kernel *k,
-		      struct groups g, bool reset_in_cb, uint8_t *order)
+static void oq_record(struct pat *p, VkCommandBuffer cb, VkQueryPool pool, const struct oq_kernel *k, struct groups g,
+		      bool reset_in_cb, uint8_t *order)
 {
 	uint32_t left[OQ_KERNELS], d = 0;
 
@@ -1795,8 +1828,8 @@ static void oq_record(struct pat *p, VkCommandBuffer cb, VkQueryPool pool, const
  * WITH_AVAILABILITY_BIT and through the GPU (@copy_cb: vkCmdCopyQueryPoolResults into
  * @copied); any disagreement or unavailable query is an error.
  */
-static void oq_read(struct pat *p, VkQueryPool pool, VkCommandBuffer copy_cb, struct vkc_buffer *copied,
-		    VkFence fence, uint64_t *ticks, uint32_t round)
+static void oq_read(struct pat *p, VkQueryPool pool, VkCommandBuffer copy_cb, struct vkc_buffer *copied, VkFence fence,
+		    uint64_t *ticks, uint32_t round)
 {
 	uint64_t avail[2 * OQ_QUERIES];
 	const uint64_t *gpu = copied->map;
@@ -1818,14 +1851,14 @@ static void oq_read(struct pat *p, VkQueryPool pool, VkCommandBuffer copy_cb, st
 			bad++;
 	if (bad) {
 		printf("patterns: own_queries: round %u: %u of %u queries disagree between the three reads "
-		       "(or are unavailable)\n", round, bad, OQ_QUERIES);
+		       "(or are unavailable)\n",
+		       round, bad, OQ_QUERIES);
 		p->errors++;
 	}
 }
 
 /* Adds each pair's duration (masked to timestampValidBits) to its kernel; one ending before it starts is an error. */
-static void oq_account(struct pat *p, const uint64_t *ticks, const uint8_t *order, struct oq_kernel *k,
-		       uint32_t round)
+static void oq_account(struct pat *p, const uint64_t *ticks, const uint8_t *order, struct oq_kernel *k, uint32_t round)
 {
 	uint32_t bits = p->vk.timestamp_valid_bits;
 	uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
@@ -1835,7 +1868,8 @@ static void oq_account(struct pat *p, const uint64_t *ticks, const uint8_t *orde
 		/* With fewer than 64 bits a pair may wrap: a "negative" delta is one in the upper half. */
 		if (bits >= 64 ? e < s : delta > mask >> 1) {
 			printf("patterns: own_queries: round %u, dispatch %u: its pair ends (%llu) before it starts "
-			       "(%llu)\n", round, d, (unsigned long long)e, (unsigned long long)s);
+			       "(%llu)\n",
+			       round, d, (unsigned long long)e, (unsigned long long)s);
 			p->errors++;
 			continue;
 		}
@@ -1923,7 +1957,8 @@ static void ps_check(struct pat *p, VkQueryPool pool, const uint64_t *want, uint
 	for (int q = 0; q < 2; q++) {
 		if (got[q] != want[q]) {
 			printf("patterns: pipeline_stats: submission %u, query %d: %llu compute invocations, "
-			       "want %llu\n", submit_no, q, (unsigned long long)got[q], (unsigned long long)want[q]);
+			       "want %llu\n",
+			       submit_no, q, (unsigned long long)got[q], (unsigned long long)want[q]);
 			p->errors++;
 		}
 	}
@@ -1959,9 +1994,9 @@ static int p_pipeline_stats(struct pat *p)
 		vkCmdBeginQuery(cb, pool, 0, 0);
 	rec_groups(p, cb, named, 0, 3);
 	rec_groups(p, cb, named, 0, 5);
-	vkCmdDispatch(cb, 2, 2, 1); /* 4 groups, same bindings */
+	vkCmdDispatch(cb, 2, 2, 1);                       /* 4 groups, same bindings */
 	vkCmdDispatchIndirect(cb, p->indirect.buffer, 0); /* 1 group */
-	compute_barrier(cb); /* see the comment above */
+	compute_barrier(cb);                              /* see the comment above */
 	if (have) {
 		vkCmdEndQuery(cb, pool, 0);
 		vkCmdBeginQuery(cb, pool, 1, 0);
@@ -1995,7 +2030,7 @@ static int p_pipeline_stats(struct pat *p)
 }
 
 #define TF_ROUNDS 4u
-#define TF_GROUPS 2048u  /* queue A's dispatches are long, so queue B's submission waits */
+#define TF_GROUPS 2048u /* queue A's dispatches are long, so queue B's submission waits */
 
 /* A resettable command pool of queue family @family. */
 static VkCommandPool family_pool(struct pat *p, uint32_t family)
@@ -2120,17 +2155,22 @@ static int p_two_families(struct pat *p)
 /* A wait or signal entry of vkQueueSubmit2: @sem (a timeline at @value; binary: 0) at @stage. */
 static VkSemaphoreSubmitInfo sem_at(VkSemaphore sem, uint64_t value, VkPipelineStageFlags2 stage)
 {
-	return (VkSemaphoreSubmitInfo){ .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = sem,
-					.value = value, .stageMask = stage };
+	return (VkSemaphoreSubmitInfo){
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = sem, .value = value, .stageMask = stage
+	};
 }
 
 /* A VkSubmitInfo2 of @ncb command buffers @cbi with @nw waits and @ns signals. */
 static VkSubmitInfo2 batch2(const VkSemaphoreSubmitInfo *w, uint32_t nw, const VkCommandBufferSubmitInfo *cbi,
 			    uint32_t ncb, const VkSemaphoreSubmitInfo *s, uint32_t ns)
 {
-	return (VkSubmitInfo2){ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = nw,
-				.pWaitSemaphoreInfos = w, .commandBufferInfoCount = ncb, .pCommandBufferInfos = cbi,
-				.signalSemaphoreInfoCount = ns, .pSignalSemaphoreInfos = s };
+	return (VkSubmitInfo2){ .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+				.waitSemaphoreInfoCount = nw,
+				.pWaitSemaphoreInfos = w,
+				.commandBufferInfoCount = ncb,
+				.pCommandBufferInfos = cbi,
+				.signalSemaphoreInfoCount = ns,
+				.pSignalSemaphoreInfos = s };
 }
 
 /* Host wait through vkWaitSemaphores for @n semaphores at @values (@any: the first one reached). */
@@ -2210,8 +2250,9 @@ static int p_submit2_semaphores(struct pat *p)
 			    make_pipeline(p, p->count_mod, "main", NULL, 0, "s2_b"),
 			    make_pipeline(p, p->count_mod, "main", NULL, 0, "s2_c") };
 	/* cb0: a a; cb1: b b b; cb2: a; cb3: c c c c; cb4: b c */
-	const uint32_t plan[5][2][2] = { { { 0, 2 } }, { { 1, 3 } }, { { 0, 1 } }, { { 2, 4 } },
-					 { { 1, 1 }, { 2, 1 } } };
+	const uint32_t plan[5][2][2] = {
+		{ { 0, 2 } }, { { 1, 3 } }, { { 0, 1 } }, { { 2, 4 } }, { { 1, 1 }, { 2, 1 } }
+	};
 	VkCommandBufferSubmitInfo cbi[5];
 	VkSemaphore bin[2] = { binary_semaphore(p), binary_semaphore(p) };
 	VkSemaphore t = timeline_semaphore(p), t2 = timeline_semaphore(p);

@@ -17,24 +17,27 @@
 static const char *result_name(VkResult r)
 {
 	switch (r) {
-#define CASE(x) case x: return #x
-	CASE(VK_SUCCESS);
-	CASE(VK_NOT_READY);
-	CASE(VK_TIMEOUT);
-	CASE(VK_INCOMPLETE);
-	CASE(VK_ERROR_OUT_OF_HOST_MEMORY);
-	CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY);
-	CASE(VK_ERROR_INITIALIZATION_FAILED);
-	CASE(VK_ERROR_DEVICE_LOST);
-	CASE(VK_ERROR_MEMORY_MAP_FAILED);
-	CASE(VK_ERROR_LAYER_NOT_PRESENT);
-	CASE(VK_ERROR_EXTENSION_NOT_PRESENT);
-	CASE(VK_ERROR_FEATURE_NOT_PRESENT);
-	CASE(VK_ERROR_INCOMPATIBLE_DRIVER);
-	CASE(VK_ERROR_TOO_MANY_OBJECTS);
-	CASE(VK_ERROR_UNKNOWN);
+#define CASE(x) \
+	case x: \
+		return #x
+		CASE(VK_SUCCESS);
+		CASE(VK_NOT_READY);
+		CASE(VK_TIMEOUT);
+		CASE(VK_INCOMPLETE);
+		CASE(VK_ERROR_OUT_OF_HOST_MEMORY);
+		CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY);
+		CASE(VK_ERROR_INITIALIZATION_FAILED);
+		CASE(VK_ERROR_DEVICE_LOST);
+		CASE(VK_ERROR_MEMORY_MAP_FAILED);
+		CASE(VK_ERROR_LAYER_NOT_PRESENT);
+		CASE(VK_ERROR_EXTENSION_NOT_PRESENT);
+		CASE(VK_ERROR_FEATURE_NOT_PRESENT);
+		CASE(VK_ERROR_INCOMPATIBLE_DRIVER);
+		CASE(VK_ERROR_TOO_MANY_OBJECTS);
+		CASE(VK_ERROR_UNKNOWN);
 #undef CASE
-	default: return "VkResult";
+	default:
+		return "VkResult";
 	}
 }
 
@@ -209,15 +212,15 @@ static VkPhysicalDeviceFeatures supported_features(const struct vkc_ctx *ctx, co
 }
 
 /* A compute family other than @not with timestamps, preferring one without graphics; UINT32_MAX if none. */
-static uint32_t pick_other_family(const VkQueueFamilyProperties *qf, uint32_t n, uint32_t not)
+static uint32_t pick_other_family(const VkQueueFamilyProperties *qf, uint32_t n, uint32_t not )
 {
 	uint32_t best = UINT32_MAX;
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (i == not || !(qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || !qf[i].timestampValidBits)
 			continue;
-		if (best == UINT32_MAX || ((qf[best].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
-					   !(qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)))
+		if (best == UINT32_MAX ||
+		    ((qf[best].queueFlags & VK_QUEUE_GRAPHICS_BIT) && !(qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)))
 			best = i;
 	}
 	return best;
@@ -354,8 +357,7 @@ static uint32_t find_memory_type(const struct vkc_ctx *ctx, uint32_t type_bits, 
 	vkc_fail("no host-visible coherent memory type");
 }
 
-void vkc_buffer_create(struct vkc_ctx *ctx, struct vkc_buffer *buf, VkDeviceSize size,
-		       VkBufferUsageFlags extra_usage)
+void vkc_buffer_create(struct vkc_ctx *ctx, struct vkc_buffer *buf, VkDeviceSize size, VkBufferUsageFlags extra_usage)
 {
 	VkMemoryRequirements req;
 
@@ -447,8 +449,7 @@ VkDescriptorSetLayout vkc_set_layout(struct vkc_ctx *ctx, uint32_t n)
 	return layout;
 }
 
-VkPipelineLayout vkc_pipeline_layout(struct vkc_ctx *ctx, VkDescriptorSetLayout set_layout,
-				     uint32_t push_bytes)
+VkPipelineLayout vkc_pipeline_layout(struct vkc_ctx *ctx, VkDescriptorSetLayout set_layout, uint32_t push_bytes)
 {
 	VkPipelineLayout layout;
 	VkPushConstantRange range = {
@@ -484,9 +485,8 @@ VkDescriptorPool vkc_descriptor_pool(struct vkc_ctx *ctx, uint32_t max_sets, uin
 	return pool;
 }
 
-VkDescriptorSet vkc_descriptor_set(struct vkc_ctx *ctx, VkDescriptorPool pool,
-				   VkDescriptorSetLayout layout, struct vkc_buffer *const *bufs,
-				   uint32_t n)
+VkDescriptorSet vkc_descriptor_set(struct vkc_ctx *ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout,
+				   struct vkc_buffer *const *bufs, uint32_t n)
 {
 	VkDescriptorSet set;
 	VkDescriptorBufferInfo infos[8];
@@ -633,7 +633,8 @@ void vkc_wait_fence(struct vkc_ctx *ctx, VkFence fence)
 {
 	/* VKC_FENCE_TIMEOUT_MS bounds the wait, so a fence that is never signalled ends the run with what the driver says. */
 	uint32_t timeout_ms = vkc_env_u32("VKC_FENCE_TIMEOUT_MS", 0);
-	VkResult r = vkWaitForFences(ctx->device, 1, &fence, VK_TRUE, timeout_ms ? timeout_ms * 1000000ull : UINT64_MAX);
+	VkResult r = vkWaitForFences(ctx->device, 1, &fence, VK_TRUE,
+				     timeout_ms ? timeout_ms * 1000000ull : UINT64_MAX);
 	if (r == VK_TIMEOUT) {
 		/* One thread ends the process; others that time out too wait for that. */
 		static atomic_flag failing = ATOMIC_FLAG_INIT;
@@ -688,8 +689,7 @@ void vkc_timer_mark(VkCommandBuffer cmd, const struct vkc_timer *t, uint32_t pai
 			    t->pool, 2 * pair + (end ? 1 : 0));
 }
 
-void vkc_timer_read(struct vkc_ctx *ctx, const struct vkc_timer *t, uint32_t first, uint32_t count,
-		    double *out_ns)
+void vkc_timer_read(struct vkc_ctx *ctx, const struct vkc_timer *t, uint32_t first, uint32_t count, double *out_ns)
 {
 	uint64_t ticks[2 * 64];
 	uint32_t bits = ctx->timestamp_valid_bits;

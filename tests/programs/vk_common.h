@@ -34,12 +34,12 @@ struct vkc_ctx {
 	uint32_t queue_family;
 	uint32_t timestamp_valid_bits;
 	VkQueue queue;
-	uint32_t queue_count;        /* queues of queue_family created (vkc_init: 1) */
-	VkQueue queues[8];           /* queues[0] == queue */
+	uint32_t queue_count; /* queues of queue_family created (vkc_init: 1) */
+	VkQueue queues[8];    /* queues[0] == queue */
 	VkCommandPool cmd_pool;
 	VkPhysicalDeviceFeatures features; /* the core features enabled (vkc_options.features) */
-	uint32_t other_family;       /* vkc_options.other_family: its family, UINT32_MAX when none */
-	VkQueue other_queue;         /* its queue 0, VK_NULL_HANDLE when none */
+	uint32_t other_family;             /* vkc_options.other_family: its family, UINT32_MAX when none */
+	VkQueue other_queue;               /* its queue 0, VK_NULL_HANDLE when none */
 	bool has_debug_utils;
 	PFN_vkSetDebugUtilsObjectNameEXT set_object_name; /* these three: NULL without VK_EXT_debug_utils */
 	PFN_vkCmdBeginDebugUtilsLabelEXT cmd_begin_label;
@@ -76,13 +76,13 @@ void vkc_init(struct vkc_ctx *ctx, const char *app_name);
 struct vkc_options {
 	const char *const *instance_extensions; /* enabled when the instance offers them */
 	uint32_t instance_extension_count;
-	const char *const *device_extensions;   /* required: a missing one fails */
+	const char *const *device_extensions; /* required: a missing one fails */
 	uint32_t device_extension_count;
-	const void *device_pnext;               /* e.g. a feature struct chain for vkCreateDevice */
-	uint32_t queue_count;                   /* wanted queues of the family, cut to what it has (0: 1) */
-	bool no_volk_device;                    /* volk: keep the loader's trampolines (several devices) */
+	const void *device_pnext;                 /* e.g. a feature struct chain for vkCreateDevice */
+	uint32_t queue_count;                     /* wanted queues of the family, cut to what it has (0: 1) */
+	bool no_volk_device;                      /* volk: keep the loader's trampolines (several devices) */
 	const VkPhysicalDeviceFeatures *features; /* wanted core features: those the device has are enabled */
-	bool other_family;                      /* also one queue of another compute family with timestamps */
+	bool other_family;                        /* also one queue of another compute family with timestamps */
 };
 
 /* vkc_init with @opts (may be NULL). */
@@ -101,8 +101,7 @@ void vkc_finish_device(struct vkc_ctx *ctx);
 void vkc_finish(struct vkc_ctx *ctx);
 
 /* Creates a host-visible coherent storage buffer of @size bytes (plus @extra_usage), mapped. */
-void vkc_buffer_create(struct vkc_ctx *ctx, struct vkc_buffer *buf, VkDeviceSize size,
-		       VkBufferUsageFlags extra_usage);
+void vkc_buffer_create(struct vkc_ctx *ctx, struct vkc_buffer *buf, VkDeviceSize size, VkBufferUsageFlags extra_usage);
 
 /* Unmaps and destroys @buf. */
 void vkc_buffer_destroy(struct vkc_ctx *ctx, struct vkc_buffer *buf);
@@ -114,16 +113,14 @@ VkShaderModule vkc_shader_module(struct vkc_ctx *ctx, const char *spv_name);
 VkDescriptorSetLayout vkc_set_layout(struct vkc_ctx *ctx, uint32_t n);
 
 /* Pipeline layout with one set layout and @push_bytes of compute push constants (0: none). */
-VkPipelineLayout vkc_pipeline_layout(struct vkc_ctx *ctx, VkDescriptorSetLayout set_layout,
-				     uint32_t push_bytes);
+VkPipelineLayout vkc_pipeline_layout(struct vkc_ctx *ctx, VkDescriptorSetLayout set_layout, uint32_t push_bytes);
 
 /* Descriptor pool for @max_sets sets holding up to @max_buffers storage buffers in all. */
 VkDescriptorPool vkc_descriptor_pool(struct vkc_ctx *ctx, uint32_t max_sets, uint32_t max_buffers);
 
 /* Allocates a set of @layout from @pool and points bindings 0..n-1 at @bufs. */
-VkDescriptorSet vkc_descriptor_set(struct vkc_ctx *ctx, VkDescriptorPool pool,
-				   VkDescriptorSetLayout layout, struct vkc_buffer *const *bufs,
-				   uint32_t n);
+VkDescriptorSet vkc_descriptor_set(struct vkc_ctx *ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout,
+				   struct vkc_buffer *const *bufs, uint32_t n);
 
 /* Compute pipeline of entry point "main" in @module, with @flags. */
 VkPipeline vkc_compute_pipeline(struct vkc_ctx *ctx, VkPipelineLayout layout, VkShaderModule module,
@@ -182,8 +179,7 @@ void vkc_timer_mark(VkCommandBuffer cmd, const struct vkc_timer *t, uint32_t pai
  * Reads pairs [first, first + count) (waiting for them) and stores each region's
  * duration in nanoseconds into @out_ns.
  */
-void vkc_timer_read(struct vkc_ctx *ctx, const struct vkc_timer *t, uint32_t first, uint32_t count,
-		    double *out_ns);
+void vkc_timer_read(struct vkc_ctx *ctx, const struct vkc_timer *t, uint32_t first, uint32_t count, double *out_ns);
 
 /*
  * Ground-truth line builder: vkc_truth_begin, one vkc_truth_kernel per distinct kernel,

@@ -34,17 +34,14 @@ struct plan_spec {
 	const char *name;
 	unsigned dim;
 	uint64_t size[3];
-	unsigned resubmits;  /* times the forward+inverse command buffer is submitted */
-	int secondary;       /* record that command buffer as a secondary */
+	unsigned resubmits; /* times the forward+inverse command buffer is submitted */
+	int secondary;      /* record that command buffer as a secondary */
 };
 
 static const struct plan_spec plans[] = {
-	{ "1d-256", 1, { 256, 1, 1 }, 2, 0 },
-	{ "1d-1000", 1, { 1000, 1, 1 }, 3, 0 },
-	{ "1d-4096", 1, { 4096, 1, 1 }, 4, 0 },
-	{ "2d-64x48", 2, { 64, 48, 1 }, 5, 1 },
-	{ "2d-128x128", 2, { 128, 128, 1 }, 2, 0 },
-	{ "3d-16x16x16", 3, { 16, 16, 16 }, 3, 0 },
+	{ "1d-256", 1, { 256, 1, 1 }, 2, 0 },       { "1d-1000", 1, { 1000, 1, 1 }, 3, 0 },
+	{ "1d-4096", 1, { 4096, 1, 1 }, 4, 0 },     { "2d-64x48", 2, { 64, 48, 1 }, 5, 1 },
+	{ "2d-128x128", 2, { 128, 128, 1 }, 2, 0 }, { "3d-16x16x16", 3, { 16, 16, 16 }, 3, 0 },
 	{ "3d-32x16x8", 3, { 32, 16, 8 }, 6, 0 },
 };
 
@@ -59,13 +56,13 @@ struct vk {
 	uint32_t host_memory_type;
 };
 
-#define VK_CHECK(expr)                                                                   \
-	do {                                                                             \
-		VkResult r_ = (expr);                                                    \
-		if (r_ != VK_SUCCESS) {                                                  \
+#define VK_CHECK(expr)                                                                    \
+	do {                                                                              \
+		VkResult r_ = (expr);                                                     \
+		if (r_ != VK_SUCCESS) {                                                   \
 			fprintf(stderr, "vkfft_driver: %s failed: %d\n", #expr, (int)r_); \
-			exit(2);                                                         \
-		}                                                                        \
+			exit(2);                                                          \
+		}                                                                         \
 	} while (0)
 
 static void vk_init(struct vk *vk)
@@ -96,9 +93,12 @@ static void vk_init(struct vk *vk)
 	}
 	float prio = 1.0f;
 	VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-					.queueFamilyIndex = vk->family, .queueCount = 1, .pQueuePriorities = &prio };
+					.queueFamilyIndex = vk->family,
+					.queueCount = 1,
+					.pQueuePriorities = &prio };
 	VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-				   .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci };
+				   .queueCreateInfoCount = 1,
+				   .pQueueCreateInfos = &qci };
 	VK_CHECK(vkCreateDevice(vk->phys, &dci, NULL, &vk->device));
 	vkGetDeviceQueue(vk->device, vk->family, 0, &vk->queue);
 	VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -131,7 +131,9 @@ static void vk_destroy(struct vk *vk)
 static VkCommandBuffer alloc_cmd(struct vk *vk, VkCommandBufferLevel level)
 {
 	VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-					   .commandPool = vk->pool, .level = level, .commandBufferCount = 1 };
+					   .commandPool = vk->pool,
+					   .level = level,
+					   .commandBufferCount = 1 };
 	VkCommandBuffer cb;
 	VK_CHECK(vkAllocateCommandBuffers(vk->device, &ai, &cb));
 	return cb;
@@ -151,8 +153,8 @@ static void barrier(VkCommandBuffer cb)
 	VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
 			       .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
 			       .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT };
-	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
-			     1, &mb, 0, NULL, 0, NULL);
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb,
+			     0, NULL, 0, NULL);
 }
 
 /* Naive DFT of @data (interleaved complex, double) along @axis of the @size volume. */
@@ -213,7 +215,8 @@ static int run_plan(struct vk *vk, const struct plan_spec *p)
 	uint64_t n = p->size[0] * p->size[1] * p->size[2];
 	uint64_t bytes = n * 2 * sizeof(float);
 
-	VkBufferCreateInfo bci = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = bytes,
+	VkBufferCreateInfo bci = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+				   .size = bytes,
 				   .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
 					    VK_BUFFER_USAGE_TRANSFER_DST_BIT };
 	VkBuffer buffer;
@@ -224,7 +227,8 @@ static int run_plan(struct vk *vk, const struct plan_spec *p)
 		fprintf(stderr, "vkfft_driver: buffer cannot live in host-visible memory\n");
 		exit(2);
 	}
-	VkMemoryAllocateInfo mai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+	VkMemoryAllocateInfo mai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				     .allocationSize = req.size,
 				     .memoryTypeIndex = vk->host_memory_type };
 	VkDeviceMemory memory;
 	VK_CHECK(vkAllocateMemory(vk->device, &mai, NULL, &memory));
@@ -326,7 +330,8 @@ static int run_plan(struct vk *vk, const struct plan_spec *p)
 		submit_wait(vk, cb);
 	double err_rep = rel_error(map, input, n);
 
-	int ok = err_fwd < FORWARD_TOLERANCE && err_rt < ROUNDTRIP_TOLERANCE && err_rep < ROUNDTRIP_TOLERANCE * p->resubmits;
+	int ok = err_fwd < FORWARD_TOLERANCE && err_rt < ROUNDTRIP_TOLERANCE &&
+		 err_rep < ROUNDTRIP_TOLERANCE * p->resubmits;
 	printf("vkfft %-12s forward %.1e  round trip %.1e  after %u resubmits%s %.1e  %s\n", p->name, err_fwd, err_rt,
 	       p->resubmits, p->secondary ? " (secondary)" : "", err_rep, ok ? "ok" : "FAIL");
 

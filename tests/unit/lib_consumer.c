@@ -12,12 +12,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
 			fprintf(stderr, "lib_consumer: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                  \
-		}                                                                    \
+			failures++;                                                              \
+		}                                                                                \
 	} while (0)
 
 static int

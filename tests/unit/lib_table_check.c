@@ -82,8 +82,10 @@ main(int argc, char **argv)
 	a = table_of(layer);
 	b = table_of(lib);
 	if (!a || !b || strcmp(a, b) != 0) {
-		fprintf(stderr, "lib_table_check: the tables differ\n--- the layer's report ---\n%s\n"
-			"--- hesper_print_report of its trace (%zu dispatches) ---\n%s\n", layer, n, lib);
+		fprintf(stderr,
+			"lib_table_check: the tables differ\n--- the layer's report ---\n%s\n"
+			"--- hesper_print_report of its trace (%zu dispatches) ---\n%s\n",
+			layer, n, lib);
 		goto out;
 	}
 	printf("lib_table_check: the same table from the layer and from %zu events of its trace:\n%s", n, a);

@@ -13,8 +13,10 @@
 static void
 live_profile(struct hesper_profile *p, uint64_t cost_ns, uint32_t units)
 {
-	struct hesper_device_info d = {.timestamp_period_ns = 1, .dispatch_cost_ns = cost_ns,
-				       .timestamp_cost_ns = 100, .compute_units = units};
+	struct hesper_device_info d = {.timestamp_period_ns = 1,
+				       .dispatch_cost_ns = cost_ns,
+				       .timestamp_cost_ns = 100,
+				       .compute_units = units};
 
 	ck_assert_int_eq(hesper_profile_init(p), 0);
 	strcpy(d.name, "Test GPU");
@@ -53,10 +55,12 @@ START_TEST(settings_defaults_and_parse)
 	ck_assert_uint_eq(s.idle_min_ns, 1000000);
 	ck_assert_uint_eq(s.launch_bound_min, 100);
 	ck_assert_uint_eq(s.underfilled_min, 100);
-	ck_assert_int_eq(hesper_findings_settings_parse(&s, "idle_share=0.5, launch_bound_min=7,idle_min_us=20,"
+	ck_assert_int_eq(hesper_findings_settings_parse(&s,
+							"idle_share=0.5, launch_bound_min=7,idle_min_us=20,"
 							"launch_factor=3,round_trip_share=0.25,round_trip_min=4,"
-							"underfilled_min=9,hesper_share=0.01,slow_memory_share=0.5", err,
-							sizeof(err)), 0);
+							"underfilled_min=9,hesper_share=0.01,slow_memory_share=0.5",
+							err, sizeof(err)),
+			 0);
 	ck_assert(fabs(s.idle_share - 0.5) < 1e-12);
 	ck_assert_uint_eq(s.launch_bound_min, 7);
 	ck_assert_uint_eq(s.idle_min_ns, 20000);
@@ -74,8 +78,15 @@ END_TEST
 START_TEST(settings_bad_values_keep_everything)
 {
 	static const char *const bad[] = {
-		"idle_share=2", "idle_share=-0.1", "idle_share=", "nope=1", "launch_bound_min=1.5",
-		"idle_share=0.3,launch_bound_min=x", "launch_factor=nan", "idle_share", "on",
+		"idle_share=2",
+		"idle_share=-0.1",
+		"idle_share=",
+		"nope=1",
+		"launch_bound_min=1.5",
+		"idle_share=0.3,launch_bound_min=x",
+		"launch_factor=nan",
+		"idle_share",
+		"on",
 	};
 	char err[512];
 
@@ -84,7 +95,8 @@ START_TEST(settings_bad_values_keep_everything)
 
 		hesper_findings_settings_default(&s);
 		before = s;
-		ck_assert_msg(hesper_findings_settings_parse(&s, bad[i], err, sizeof(err)) == -1, "%s accepted", bad[i]);
+		ck_assert_msg(hesper_findings_settings_parse(&s, bad[i], err, sizeof(err)) == -1, "%s accepted",
+			      bad[i]);
 		ck_assert_msg(memcmp(&s, &before, sizeof(s)) == 0, "%s changed the settings", bad[i]);
 		ck_assert_msg(strstr(err, "HESPER_FINDINGS") && !strchr(err, '\n'), "message for %s: %s", bad[i], err);
 	}
@@ -319,7 +331,8 @@ START_TEST(sorted_by_stake_and_gated)
 	capture_open(&c);
 	ck_assert_int_eq(hesper_findings_write_json(c.f, &f), 0);
 	capture_close(&c);
-	ck_assert_ptr_nonnull(strstr(c.buf, "{\"kind\": \"gpu_idle\", \"time_at_stake_ns\": 500000000, \"numbers\": {"));
+	ck_assert_ptr_nonnull(
+		strstr(c.buf, "{\"kind\": \"gpu_idle\", \"time_at_stake_ns\": 500000000, \"numbers\": {"));
 	ck_assert_ptr_nonnull(strstr(c.buf, "\"about\": [\"tiny\"]"));
 	capture_free(&c);
 	capture_open(&c);

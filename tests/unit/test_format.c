@@ -17,20 +17,20 @@ static const struct format_case cases[] = {
 	{1, "1 ns"},
 	{812, "812 ns"},
 	{999.4, "999 ns"},
-	{999.6, "1.000 \u00b5s"},        /* rounds up into the next unit */
+	{999.6, "1.000 \u00b5s"}, /* rounds up into the next unit */
 	{1000, "1.000 \u00b5s"},
 	{1234, "1.234 \u00b5s"},
 	{12350, "12.35 \u00b5s"},
 	{123450.5, "123.5 \u00b5s"},
-	{9999.6, "10.00 \u00b5s"},       /* still four significant digits */
+	{9999.6, "10.00 \u00b5s"}, /* still four significant digits */
 	{999960, "1.000 ms"},
 	{4210000, "4.210 ms"},
 	{56780000, "56.78 ms"},
 	{1250000000, "1.250 s"},
 	{61500000000.0, "61.50 s"},
-	{1234000000000.0, "1234 s"},      /* seconds never move on */
+	{1234000000000.0, "1234 s"}, /* seconds never move on */
 	{-1500, "-1.500 \u00b5s"},
-	{-0.2, "0 ns"},                   /* no "-0" */
+	{-0.2, "0 ns"}, /* no "-0" */
 	{18446744073709551615.0, "18446744074 s"},
 };
 

@@ -71,8 +71,8 @@ START_TEST(ticks_wrap_at_32_bits)
 	ck_assert_uint_eq(hesper_event_duration_ns(&e), 26665);
 	ck_assert_uint_eq(e.start_ns, (uint64_t)llround((double)start * (double)52.08f));
 	/* Bits above the valid ones are not part of the counter. */
-	struct hesper_event high = hesper_event_from_ticks("k", 0xab00000000000000ull | start, 0xcd00000000000000ull | end,
-							   52.08f, 32);
+	struct hesper_event high = hesper_event_from_ticks("k", 0xab00000000000000ull | start,
+							   0xcd00000000000000ull | end, 52.08f, 32);
 	ck_assert_uint_eq(hesper_event_duration_ns(&high), 26665);
 	ck_assert_uint_eq(high.start_ns, e.start_ns);
 }

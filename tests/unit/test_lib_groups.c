@@ -101,7 +101,8 @@ START_TEST(many)
 	for (int i = 0; i < NAMES; i++)
 		snprintf(names[i], sizeof(names[i]), "k%d", i);
 	for (int i = 0; i < N; i++) {
-		ev[i] = (struct hesper_event){names[(i * 7) % NAMES], (uint64_t)(N - i) * 10, (uint64_t)(N - i) * 10 + (uint64_t)i};
+		ev[i] = (struct hesper_event){names[(i * 7) % NAMES], (uint64_t)(N - i) * 10,
+					      (uint64_t)(N - i) * 10 + (uint64_t)i};
 		total += (uint64_t)i;
 	}
 	size_t n = hesper_group_by_kernel(ev, N, &g);

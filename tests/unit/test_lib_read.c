@@ -9,8 +9,8 @@
 #include <hesper/profiling.h>
 
 static const struct hesper_event events[] = {
-	{"softmax", 106000, 107000}, {"matmul", 100000, 101000}, {"matmul", 101000, 103000},
-	{"matmul", 103000, 106000}, {"soft\"max\n", 107000, 108000}, {"backwards", 200500, 200000},
+	{"softmax", 106000, 107000}, {"matmul", 100000, 101000},      {"matmul", 101000, 103000},
+	{"matmul", 103000, 106000},  {"soft\"max\n", 107000, 108000}, {"backwards", 200500, 200000},
 };
 #define N_EVENTS (sizeof(events) / sizeof(events[0]))
 
@@ -96,13 +96,13 @@ START_TEST(trace_times_and_kinds)
 	size_t n = 0;
 
 	/* Only "X" events of category "dispatch"; exponent notation is read too; no origin: 0. */
-	const char *path = write_text("k.json",
-		"{\"traceEvents\": ["
-		"{\"ph\": \"X\", \"cat\": \"dispatch\", \"name\": \"late\", \"ts\": 2.5e3, \"dur\": 1},"
-		"{\"ph\": \"X\", \"cat\": \"region\", \"name\": \"label\", \"ts\": 0, \"dur\": 9},"
-		"{\"ph\": \"M\", \"name\": \"thread_name\", \"args\": {\"name\": \"x\"}},"
-		"{\"ph\": \"X\", \"cat\": \"dispatch\", \"name\": \"early\", \"ts\": 12.3456, \"dur\": 0.5}"
-		"], \"metadata\": {\"schema\": \"hesper-trace/1\"}}\n");
+	const char *path = write_text(
+		"k.json", "{\"traceEvents\": ["
+			  "{\"ph\": \"X\", \"cat\": \"dispatch\", \"name\": \"late\", \"ts\": 2.5e3, \"dur\": 1},"
+			  "{\"ph\": \"X\", \"cat\": \"region\", \"name\": \"label\", \"ts\": 0, \"dur\": 9},"
+			  "{\"ph\": \"M\", \"name\": \"thread_name\", \"args\": {\"name\": \"x\"}},"
+			  "{\"ph\": \"X\", \"cat\": \"dispatch\", \"name\": \"early\", \"ts\": 12.3456, \"dur\": 0.5}"
+			  "], \"metadata\": {\"schema\": \"hesper-trace/1\"}}\n");
 	ck_assert_int_eq(hesper_read_trace(path, &ev, &n, NULL, 0), HESPER_OK);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(ev[0].name, "early");
@@ -113,7 +113,8 @@ START_TEST(trace_times_and_kinds)
 	ck_assert_uint_eq(ev[1].end_ns, 2501000);
 	hesper_events_free(ev);
 
-	path = write_text("none.json", "{\"traceEvents\": [], \"metadata\": {\"schema\": \"hesper-trace/1\", \"origin_ns\": 5}}");
+	path = write_text("none.json",
+			  "{\"traceEvents\": [], \"metadata\": {\"schema\": \"hesper-trace/1\", \"origin_ns\": 5}}");
 	ev = (struct hesper_event *)path;
 	ck_assert_int_eq(hesper_read_trace(path, &ev, &n, NULL, 0), HESPER_OK);
 	ck_assert_ptr_null(ev);
@@ -128,8 +129,9 @@ START_TEST(summary_round_trip)
 	size_t n_read = 0, n_made = hesper_group_by_kernel(events, N_EVENTS, &made);
 	char err[256] = "";
 
-	ck_assert_int_eq(hesper_read_summary(write_report("s.json", HESPER_REPORT_JSON), &read, &n_read, err,
-					     sizeof(err)), HESPER_OK);
+	ck_assert_int_eq(
+		hesper_read_summary(write_report("s.json", HESPER_REPORT_JSON), &read, &n_read, err, sizeof(err)),
+		HESPER_OK);
 	ck_assert_uint_eq(n_read, n_made);
 	for (size_t i = 0; i < n_read; i++) {
 		const struct hesper_summary *a = &read[i].summary, *b = &made[i].summary;
@@ -145,7 +147,8 @@ START_TEST(summary_round_trip)
 		ck_assert_double_eq_tol(a->max_duration_ms, b->max_duration_ms, 1e-12);
 		ck_assert_double_eq_tol(a->stddev_duration_ms, b->stddev_duration_ms, 1e-9);
 		/* The file's quantiles come from Hesper's histogram: within its 1/128. */
-		ck_assert_double_eq_tol(a->median_duration_ms, b->median_duration_ms, b->median_duration_ms / 128 + 1e-12);
+		ck_assert_double_eq_tol(a->median_duration_ms, b->median_duration_ms,
+					b->median_duration_ms / 128 + 1e-12);
 		ck_assert_double_eq_tol(a->p99_duration_ms, b->p99_duration_ms, b->p99_duration_ms / 128 + 1e-12);
 	}
 	hesper_kernel_groups_free(read, n_read);
@@ -180,7 +183,8 @@ START_TEST(not_hesper_files)
 	snprintf(trace, sizeof(trace), "%s", write_report("t.json", HESPER_REPORT_TRACE));
 
 	assert_fails(HESPER_ERROR_IO, "input/output error", path_of("missing.json"), "cannot open: No such file", true);
-	assert_fails(HESPER_ERROR_IO, "input/output error", path_of("missing.json"), "cannot open: No such file", false);
+	assert_fails(HESPER_ERROR_IO, "input/output error", path_of("missing.json"), "cannot open: No such file",
+		     false);
 	assert_fails(HESPER_ERROR_IO, "input/output error", dir, "cannot read: Is a directory", false);
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind", summary,
 		     "not a Hesper trace (\"metadata\".\"schema\" is not \"hesper-trace/1\")", true);
@@ -195,13 +199,15 @@ START_TEST(not_hesper_files)
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind", write_text("null.json", "null\n"),
 		     "not a Hesper summary", false);
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind",
-		     write_text("bad.json", "{\"schema\": \"hesper-summary/1\", \"kernels\": [{\"name\": \"k\", \"count\": -3}]}"),
+		     write_text("bad.json",
+				"{\"schema\": \"hesper-summary/1\", \"kernels\": [{\"name\": \"k\", \"count\": -3}]}"),
 		     "a kernel: \"count\" is negative", false);
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind",
 		     write_text("nok.json", "{\"schema\": \"hesper-summary/1\"}"), "no \"kernels\" array", false);
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind",
-		     write_text("nots.json", "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"dispatch\", \"name\": \"k\"}],"
-					     " \"metadata\": {\"schema\": \"hesper-trace/1\"}}"),
+		     write_text("nots.json",
+				"{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"dispatch\", \"name\": \"k\"}],"
+				" \"metadata\": {\"schema\": \"hesper-trace/1\"}}"),
 		     "a dispatch event has no number \"ts\"", true);
 }
 END_TEST

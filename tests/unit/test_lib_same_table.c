@@ -81,8 +81,8 @@ assert_same_table(const struct hesper_event *events, size_t n)
 START_TEST(known_events)
 {
 	struct hesper_event ev[] = {
-		{"matmul", 0, 1000}, {"softmax", 1000, 2000}, {"matmul", 2000, 4000}, {"softmax", 4000, 5000},
-		{"matmul", 5000, 8000},
+		{"matmul", 0, 1000},     {"softmax", 1000, 2000}, {"matmul", 2000, 4000},
+		{"softmax", 4000, 5000}, {"matmul", 5000, 8000},
 	};
 
 	assert_same_table(ev, 5);

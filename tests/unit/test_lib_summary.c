@@ -71,7 +71,7 @@ START_TEST(single_and_backwards)
 	ck_assert_double_eq_tol(s.median_duration_ms, 0.0025, 1e-15);
 	ck_assert_double_eq(s.stddev_duration_ms, 0); /* below two events */
 	s = hesper_summary_from_events(back, 2);
-	ck_assert_uint_eq(s.total_events, 2);   /* an event whose end came first counts, as no time */
+	ck_assert_uint_eq(s.total_events, 2); /* an event whose end came first counts, as no time */
 	ck_assert_uint_eq(s.total_duration_ns, 300);
 	ck_assert_double_eq(s.min_duration_ms, 0);
 }

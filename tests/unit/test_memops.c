@@ -24,7 +24,7 @@ START_TEST(memop_rows_count_bytes_and_gbps)
 	hesper_memop_record(row, 1000, true, 500);  /* 2 GB/s */
 	hesper_memop_record(row, 3000, true, 1000); /* 3 GB/s */
 	hesper_memop_count_untimed(row, 2, 700, true);
-	hesper_memop_record(row, 0, false, 100);    /* unsized: time only */
+	hesper_memop_record(row, 0, false, 100); /* unsized: time only */
 	ck_assert_uint_eq(row->k.count, 5);
 	ck_assert_uint_eq(row->k.timed.count, 3);
 	ck_assert_uint_eq(row->bytes, 1000 + 3000 + 1400);

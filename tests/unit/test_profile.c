@@ -95,7 +95,7 @@ START_TEST(summary_values)
 	struct hesper_kernel *c = hesper_kernel_table_get(p.kernels, "c");
 
 	hesper_kernel_record(a, 100);
-	hesper_kernel_record(a, 300);   /* a: 2 timed, total 400 */
+	hesper_kernel_record(a, 300); /* a: 2 timed, total 400 */
 	hesper_kernel_record(b, 50);
 	hesper_kernel_count_untimed(b, 3); /* b: 1 timed of 4, estimated 200 */
 	hesper_kernel_count_untimed(c, 7); /* c: never timed, total 0 */

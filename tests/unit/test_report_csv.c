@@ -20,9 +20,8 @@ START_TEST(known_profile)
 
 	fixture_known_profile(&p);
 	char *s = render(&p);
-	ck_assert_str_eq(s, HEADER
-			 "75.00,6000,3,2000.0,2008,1000,3000,1000.0,3000,3000,3,matmul\r\n"
-			 "25.00,2000,2,1000.0,1000,1000,1000,0.0,1000,1000,2,softmax\r\n");
+	ck_assert_str_eq(s, HEADER "75.00,6000,3,2000.0,2008,1000,3000,1000.0,3000,3000,3,matmul\r\n"
+				   "25.00,2000,2,1000.0,1000,1000,1000,0.0,1000,1000,2,softmax\r\n");
 	free(s);
 	hesper_profile_free(&p);
 }
@@ -50,11 +49,10 @@ START_TEST(rfc4180_quoting)
 	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "line\r\nbreak"), 20);
 	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "plain \u00e9"), 10);
 	char *s = render(&p);
-	ck_assert_str_eq(s, HEADER
-			 "40.00,40,1,40.0,40,40,40,0.0,40,40,1,\"a,b\"\r\n"
-			 "30.00,30,1,30.0,30,30,30,0.0,30,30,1,\"say \"\"x\"\"\"\r\n"
-			 "20.00,20,1,20.0,20,20,20,0.0,20,20,1,\"line\r\nbreak\"\r\n"
-			 "10.00,10,1,10.0,10,10,10,0.0,10,10,1,plain \u00e9\r\n");
+	ck_assert_str_eq(s, HEADER "40.00,40,1,40.0,40,40,40,0.0,40,40,1,\"a,b\"\r\n"
+				   "30.00,30,1,30.0,30,30,30,0.0,30,30,1,\"say \"\"x\"\"\"\r\n"
+				   "20.00,20,1,20.0,20,20,20,0.0,20,20,1,\"line\r\nbreak\"\r\n"
+				   "10.00,10,1,10.0,10,10,10,0.0,10,10,1,plain \u00e9\r\n");
 	free(s);
 	hesper_profile_free(&p);
 }
@@ -70,9 +68,8 @@ START_TEST(untimed_and_estimated)
 	hesper_kernel_count_untimed(k, 3);
 	hesper_kernel_count_untimed(hesper_kernel_table_get(p.kernels, "never"), 9);
 	char *s = render(&p);
-	ck_assert_str_eq(s, HEADER
-			 "100.00,400,4,100.0,100,100,100,0.0,100,100,1,sampled\r\n"
-			 "0.00,0,9,0.0,0,0,0,0.0,0,0,0,never\r\n");
+	ck_assert_str_eq(s, HEADER "100.00,400,4,100.0,100,100,100,0.0,100,100,1,sampled\r\n"
+				   "0.00,0,9,0.0,0,0,0,0.0,0,0,0,never\r\n");
 	free(s);
 	hesper_profile_free(&p);
 }

@@ -190,7 +190,8 @@ START_TEST(names_escaped)
 	assert_page(html); /* still exactly two <script> elements */
 	ck_assert_ptr_null(strstr(html, "<b>"));
 	ck_assert_ptr_nonnull(strstr(html, "&lt;b&gt;exe&lt;/b&gt;"));
-	ck_assert_ptr_nonnull(strstr(html, "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;\xef\xbf\xbd"));
+	ck_assert_ptr_nonnull(
+		strstr(html, "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;\xef\xbf\xbd"));
 
 	json_object *d = data_of(html);
 	json_object *ev = json_object_array_get_idx(get(d, "events"), 0);
@@ -235,7 +236,10 @@ START_TEST(timeline_first_events)
 	for (int i = 0; i < N; i++) {
 		uint64_t start = 1000 + (uint64_t)((i * 7919) % N) * 100;
 		struct hesper_trace_event e = {
-			.kind = HESPER_TRACE_DISPATCH, .name = "matmul", .start_ns = start, .end_ns = start + 150,
+			.kind = HESPER_TRACE_DISPATCH,
+			.name = "matmul",
+			.start_ns = start,
+			.end_ns = start + 150,
 		};
 		ck_assert(hesper_trace_add(&p.trace, &e));
 	}

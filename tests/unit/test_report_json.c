@@ -93,24 +93,26 @@ START_TEST(empty_profile)
 
 	hesper_profile_init(&p);
 	char *s = render(&p);
-	ck_assert_str_eq(s, "{\n"
-			    "  \"schema\": \"hesper-summary/1\",\n"
-			    "  \"process\": {\"pid\": 0, \"exe\": \"\", \"host\": \"\"},\n"
-			    "  \"devices\": [],\n"
-			    "  \"wall_ns\": 0,\n"
-			    "  \"gpu_busy_ns\": 0,\n"
-			    "  \"kernels\": [],\n"
-			    "  \"regions\": [],\n"
-			    "  \"submits\": {\"count\": 0, \"total_ns\": 0},\n"
-			    "  \"dropped\": 0,\n"
-			    "  \"queues\": [],\n"
-			    "  \"clamped\": 0,\n"
-			    "  \"mode\": \"dispatch\",\n"
-			    "  \"sample_every\": 1,\n"
-			    "  \"hesper\": {\"timestamps_written\": 0, \"hook_ns\": 0, \"submit_hook_ns\": 0, \"collector_ns\": 0, \"collected\": 0, "
-			    "\"trace_events\": 0, \"trace_left_out\": 0, \"copies_ahead\": 0},\n"
-			    "  \"kernels_by_label\": []\n"
-			    "}\n");
+	ck_assert_str_eq(
+		s,
+		"{\n"
+		"  \"schema\": \"hesper-summary/1\",\n"
+		"  \"process\": {\"pid\": 0, \"exe\": \"\", \"host\": \"\"},\n"
+		"  \"devices\": [],\n"
+		"  \"wall_ns\": 0,\n"
+		"  \"gpu_busy_ns\": 0,\n"
+		"  \"kernels\": [],\n"
+		"  \"regions\": [],\n"
+		"  \"submits\": {\"count\": 0, \"total_ns\": 0},\n"
+		"  \"dropped\": 0,\n"
+		"  \"queues\": [],\n"
+		"  \"clamped\": 0,\n"
+		"  \"mode\": \"dispatch\",\n"
+		"  \"sample_every\": 1,\n"
+		"  \"hesper\": {\"timestamps_written\": 0, \"hook_ns\": 0, \"submit_hook_ns\": 0, \"collector_ns\": 0, \"collected\": 0, "
+		"\"trace_events\": 0, \"trace_left_out\": 0, \"copies_ahead\": 0},\n"
+		"  \"kernels_by_label\": []\n"
+		"}\n");
 	free(s);
 	hesper_profile_free(&p);
 }
@@ -168,19 +170,21 @@ END_TEST
 
 START_TEST(escape_invalid_utf8)
 {
-	assert_escape("\x80", "\"\\ufffd\"");                               /* lone continuation */
-	assert_escape("a\xbf" "b", "\"a\\ufffdb\"");
-	assert_escape("\xc0\x80", "\"\\ufffd\\ufffd\"");                    /* overlong NUL */
-	assert_escape("\xc1\xbf", "\"\\ufffd\\ufffd\"");                    /* overlong */
-	assert_escape("\xe0\x80\x80", "\"\\ufffd\\ufffd\\ufffd\"");         /* overlong 3-byte */
+	assert_escape("\x80", "\"\\ufffd\""); /* lone continuation */
+	assert_escape("a\xbf"
+		      "b",
+		      "\"a\\ufffdb\"");
+	assert_escape("\xc0\x80", "\"\\ufffd\\ufffd\"");                       /* overlong NUL */
+	assert_escape("\xc1\xbf", "\"\\ufffd\\ufffd\"");                       /* overlong */
+	assert_escape("\xe0\x80\x80", "\"\\ufffd\\ufffd\\ufffd\"");            /* overlong 3-byte */
 	assert_escape("\xf0\x80\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* overlong 4-byte */
-	assert_escape("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");         /* surrogate U+D800 */
+	assert_escape("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");            /* surrogate U+D800 */
 	assert_escape("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* above U+10FFFF */
 	assert_escape("\xf5\xff\xfe", "\"\\ufffd\\ufffd\\ufffd\"");
-	assert_escape("\xe6\x97", "\"\\ufffd\"");                           /* truncated at the end */
-	assert_escape("\xe6\x97z", "\"\\ufffdz\"");                         /* truncated mid-string */
+	assert_escape("\xe6\x97", "\"\\ufffd\"");   /* truncated at the end */
+	assert_escape("\xe6\x97z", "\"\\ufffdz\""); /* truncated mid-string */
 	assert_escape("\xf0\x9f\x98", "\"\\ufffd\"");
-	assert_escape("\xc3\"", "\"\\ufffd\\\"\"");                         /* the quote still escaped */
+	assert_escape("\xc3\"", "\"\\ufffd\\\"\""); /* the quote still escaped */
 	assert_escape("ok\xc3\xa9\xff\xc3\xa9", "\"ok\u00e9\\ufffd\u00e9\"");
 }
 END_TEST

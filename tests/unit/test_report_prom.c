@@ -75,13 +75,17 @@ START_TEST(label_escaping)
 
 	fixture_profile(&p, 7, "a\"pp", "h", "drv");
 	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "say \"hi\"\\now\nnext"), 5);
-	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "bad\xff" "byte \xc3\xa9"), 5);
+	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "bad\xff"
+								"byte \xc3\xa9"),
+			     5);
 	text = render_with(hesper_report_prom, &p, NULL);
 
-	ck_assert_ptr_nonnull(
-		strstr(text, "hesper_kernel_dispatches_total{pid=\"7\",exe=\"a\\\"pp\",kernel=\"say \\\"hi\\\"\\\\now\\nnext\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(
+		text,
+		"hesper_kernel_dispatches_total{pid=\"7\",exe=\"a\\\"pp\",kernel=\"say \\\"hi\\\"\\\\now\\nnext\"} 1\n"));
 	/* An invalid byte becomes U+FFFD; valid UTF-8 stays. */
-	ck_assert_ptr_nonnull(strstr(text, "kernel=\"bad\xef\xbf\xbd" "byte \xc3\xa9\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(text, "kernel=\"bad\xef\xbf\xbd"
+					   "byte \xc3\xa9\"} 1\n"));
 	/* No raw newline inside a sample line: every line is a comment or "name{...} value". */
 	for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
 		ck_assert(strncmp(line, "# ", 2) == 0 || strncmp(line, "hesper_", 7) == 0);
@@ -156,8 +160,8 @@ START_TEST(counters_only_grow)
 				while (j < na && strcmp(a[j].series, b[i].series) != 0)
 					j++;
 				ck_assert_msg(j < na, "series %s vanished", b[i].series);
-				ck_assert_msg(a[j].value >= b[i].value, "%s went from %.9f to %.9f", b[i].series, b[i].value,
-					      a[j].value);
+				ck_assert_msg(a[j].value >= b[i].value, "%s went from %.9f to %.9f", b[i].series,
+					      b[i].value, a[j].value);
 			}
 			free(a);
 			free(b);

@@ -61,8 +61,13 @@ static struct hesper_trace_event
 dispatch(const char *kernel, uint64_t start, uint64_t ns)
 {
 	return (struct hesper_trace_event){
-		.kind = HESPER_TRACE_DISPATCH, .name = kernel, .start_ns = start, .end_ns = start + ns,
-		.groups = {4, 2, 1}, .command_buffer = 0xabc, .submission = 3,
+		.kind = HESPER_TRACE_DISPATCH,
+		.name = kernel,
+		.start_ns = start,
+		.end_ns = start + ns,
+		.groups = {4, 2, 1},
+		.command_buffer = 0xabc,
+		.submission = 3,
 	};
 }
 
@@ -89,13 +94,16 @@ START_TEST(stream_then_summary)
 
 	/* Two batches, as two harvests: the profile's kernels, plus every other kind of event. */
 	struct hesper_trace_event first[] = {
-		dispatch("matmul", 100, 1000), dispatch("matmul", 2000, 2000), dispatch("softmax", 5000, 1000),
+		dispatch("matmul", 100, 1000),
+		dispatch("matmul", 2000, 2000),
+		dispatch("softmax", 5000, 1000),
 		{.kind = HESPER_TRACE_REGION, .name = "frame", .start_ns = 100, .end_ns = 8100},
 		{.kind = HESPER_TRACE_BATCH, .name = "batch", .start_ns = 100, .end_ns = 4100, .submission = 3},
 		{.kind = HESPER_TRACE_HOST_SUBMIT, .name = "vkQueueSubmit", .thread = 77, .start_ns = 10, .end_ns = 20},
 	};
 	struct hesper_trace_event second[] = {
-		dispatch("matmul", 9000, 3000), dispatch("softmax", 13000, 1000),
+		dispatch("matmul", 9000, 3000),
+		dispatch("softmax", 13000, 1000),
 		{.kind = HESPER_TRACE_MEMORY_OP, .name = "vkCmdCopyBuffer", .bytes = 4096, .start_ns = 1, .end_ns = 9},
 		{.kind = HESPER_TRACE_HOST_WAIT, .name = "vkWaitForFences", .thread = 77, .start_ns = 30, .end_ns = 90},
 	};

@@ -76,7 +76,9 @@ START_TEST(sampling_marks_estimates)
 	char *s = render(&p);
 	ck_assert_ptr_nonnull(strstr(s, "  mode         dispatch, sample every 4\n"));
 	ck_assert_ptr_nonnull(strstr(s, "    100.0  ~8.000 \u00b5s          4  2.000 \u00b5s  2.000 \u00b5s"));
-	ck_assert_ptr_nonnull(strstr(s, "      0.0          -          2         -         -         -         -         -       -  never\n"));
+	ck_assert_ptr_nonnull(strstr(
+		s,
+		"      0.0          -          2         -         -         -         -         -       -  never\n"));
 	ck_assert_ptr_nonnull(strstr(s, "Note: 2 of 2 kernels ran more often than they were timed"));
 	ck_assert_ptr_nonnull(strstr(s, "  dispatches   6: 1 timed, 0 dropped, 0 clamped\n"));
 	free(s);

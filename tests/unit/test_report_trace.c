@@ -114,8 +114,15 @@ add(struct hesper_profile *p, enum hesper_trace_kind kind, uint32_t queue, const
     uint64_t end)
 {
 	struct hesper_trace_event e = {
-		.kind = kind, .queue = queue, .thread = 77, .name = name, .start_ns = start, .end_ns = end,
-		.groups = {4, 2, 1}, .command_buffer = 0xabcdef, .submission = 5,
+		.kind = kind,
+		.queue = queue,
+		.thread = 77,
+		.name = name,
+		.start_ns = start,
+		.end_ns = end,
+		.groups = {4, 2, 1},
+		.command_buffer = 0xabcdef,
+		.submission = 5,
 	};
 
 	ck_assert(hesper_trace_add(&p->trace, &e));
@@ -182,11 +189,13 @@ START_TEST(tracks_and_events)
 	ck_assert_int_eq(json_object_get_int(get(args, "submission")), 5);
 	ck_assert_int_eq(json_object_array_length(get(args, "groups")), 3);
 	ck_assert_int_eq(json_object_get_int(json_object_array_get_idx(get(args, "groups"), 0)), 4);
-	ck_assert_str_eq(thread_name(root, json_object_get_int64(get(e, "tid"))), "GPU 0 Test GPU queue family 0 index 0");
+	ck_assert_str_eq(thread_name(root, json_object_get_int64(get(e, "tid"))),
+			 "GPU 0 Test GPU queue family 0 index 0");
 
 	e = find_x(root, "copy", 0);
 	ck_assert_int_eq(ns_of(e, "dur"), 1);
-	ck_assert_str_eq(thread_name(root, json_object_get_int64(get(e, "tid"))), "GPU 0 Test GPU queue family 2 index 1");
+	ck_assert_str_eq(thread_name(root, json_object_get_int64(get(e, "tid"))),
+			 "GPU 0 Test GPU queue family 2 index 1");
 
 	e = find_x(root, "frame", 0);
 	ck_assert_str_eq(json_object_get_string(get(get(e, "args"), "label")), "frame");
@@ -315,9 +324,9 @@ START_TEST(no_partial_overlap_on_any_thread)
 			depth = 0;
 		while (depth > 0 && stack[depth - 1] <= spans[i].start)
 			depth--;
-		ck_assert_msg(depth == 0 || spans[i].end <= stack[depth - 1], "tid %" PRId64 ": [%" PRId64 ", %" PRId64
-			      ") overlaps an open event ending at %" PRId64, spans[i].tid, spans[i].start, spans[i].end,
-			      stack[depth - 1]);
+		ck_assert_msg(depth == 0 || spans[i].end <= stack[depth - 1],
+			      "tid %" PRId64 ": [%" PRId64 ", %" PRId64 ") overlaps an open event ending at %" PRId64,
+			      spans[i].tid, spans[i].start, spans[i].end, stack[depth - 1]);
 		stack[depth++] = spans[i].end;
 	}
 	free(spans);

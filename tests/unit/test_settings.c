@@ -11,8 +11,9 @@
 #include "fixtures.h"
 #include "settings.h"
 
-#define KNOWN "(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
-	      "HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_INDIRECT, HESPER_CLOCK_ISOLATED, HESPER_FINDINGS)"
+#define KNOWN                                                                    \
+	"(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
+	"HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_INDIRECT, HESPER_CLOCK_ISOLATED, HESPER_FINDINGS)"
 
 /* Applies one setting to defaults; returns its result and the error text in @out_err. */
 static int
@@ -100,15 +101,15 @@ START_TEST(apply_copy_forms)
 END_TEST
 
 /* A two-word setting: @off and @on (the default) set @field, anything else is refused naming both. */
-#define ASSERT_SWITCH(name, field, off, on, bad, expected)                                        \
-	do {                                                                                      \
-		struct hesper_settings s_;                                                        \
-		hesper_settings_default(&s_);                                                     \
-		ck_assert(s_.field);                                                              \
-		assert_accepted(name, off, &s_);                                                  \
-		ck_assert(!s_.field);                                                             \
-		assert_accepted(name, on, &s_);                                                   \
-		ck_assert(s_.field);                                                              \
+#define ASSERT_SWITCH(name, field, off, on, bad, expected)                                                  \
+	do {                                                                                                \
+		struct hesper_settings s_;                                                                  \
+		hesper_settings_default(&s_);                                                               \
+		ck_assert(s_.field);                                                                        \
+		assert_accepted(name, off, &s_);                                                            \
+		ck_assert(!s_.field);                                                                       \
+		assert_accepted(name, on, &s_);                                                             \
+		ck_assert(s_.field);                                                                        \
 		assert_rejected(name, bad, "hesper: ignoring " name "='" bad "': expected " expected "\n"); \
 	} while (0)
 
@@ -179,8 +180,8 @@ END_TEST
 
 START_TEST(apply_disable_forms)
 {
-	static const char *const on[] = { "1", "true", "TRUE", "yes", "Yes", "on", "ON", " 1 " };
-	static const char *const off[] = { "0", "false", "False", "no", "NO", "off", "oFF", "\toff\t" };
+	static const char *const on[] = {"1", "true", "TRUE", "yes", "Yes", "on", "ON", " 1 "};
+	static const char *const off[] = {"0", "false", "False", "no", "NO", "off", "oFF", "\toff\t"};
 	struct hesper_settings s;
 
 	for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) {
@@ -249,10 +250,13 @@ END_TEST
 
 START_TEST(apply_rejects_bad_words)
 {
-	assert_rejected("HESPER_MODE", "kernel", "hesper: ignoring HESPER_MODE='kernel': expected dispatch, submit or clock\n");
+	assert_rejected("HESPER_MODE", "kernel",
+			"hesper: ignoring HESPER_MODE='kernel': expected dispatch, submit or clock\n");
 	assert_rejected("HESPER_MODE", "", "hesper: ignoring HESPER_MODE='': expected dispatch, submit or clock\n");
-	assert_rejected("HESPER_MODE", "submits", "hesper: ignoring HESPER_MODE='submits': expected dispatch, submit or clock\n");
-	assert_rejected("HESPER_MODE", "sub mit", "hesper: ignoring HESPER_MODE='sub mit': expected dispatch, submit or clock\n");
+	assert_rejected("HESPER_MODE", "submits",
+			"hesper: ignoring HESPER_MODE='submits': expected dispatch, submit or clock\n");
+	assert_rejected("HESPER_MODE", "sub mit",
+			"hesper: ignoring HESPER_MODE='sub mit': expected dispatch, submit or clock\n");
 	assert_rejected("HESPER_DISABLE", "2",
 			"hesper: ignoring HESPER_DISABLE='2': expected 1, 0, true, false, yes, no, on or off\n");
 	assert_rejected("HESPER_DISABLE", "",
@@ -269,8 +273,9 @@ START_TEST(apply_quotes_values_safely)
 	char value[200], line[512];
 
 	/* Unprintable bytes, quotes and backslashes as \xHH. */
-	assert_rejected("HESPER_MODE", "a\nb\x01'\\\xff",
-			"hesper: ignoring HESPER_MODE='a\\x0Ab\\x01\\x27\\x5C\\xFF': expected dispatch, submit or clock\n");
+	assert_rejected(
+		"HESPER_MODE", "a\nb\x01'\\\xff",
+		"hesper: ignoring HESPER_MODE='a\\x0Ab\\x01\\x27\\x5C\\xFF': expected dispatch, submit or clock\n");
 
 	/* 64 bytes are shown whole; more are cut with "...". */
 	memset(value, 'v', 64);
@@ -280,7 +285,8 @@ START_TEST(apply_quotes_values_safely)
 	memset(value, 'v', 150);
 	value[150] = '\0';
 	value[64] = '\0';
-	snprintf(line, sizeof line, "hesper: ignoring HESPER_MODE='%s...': expected dispatch, submit or clock\n", value);
+	snprintf(line, sizeof line, "hesper: ignoring HESPER_MODE='%s...': expected dispatch, submit or clock\n",
+		 value);
 	value[64] = 'v';
 	assert_rejected("HESPER_MODE", value, line);
 
@@ -381,17 +387,10 @@ END_TEST
 START_TEST(env_reports_bad_and_unknown)
 {
 	char *env[] = {
-		"HESPER_SAMPLE=abc",
-		"HESPER_FOO=1",
-		"HESPER_MODE=submit",
-		"HESPER_DISABLE=",
-		"HESPER_MAX_EVENTS=5",
-		"HESPER_MAX_EVENTS=-5", /* the earlier value stays */
-		"HESPER_NOVALUE",       /* not NAME=VALUE: skipped */
-		"HESPER_=x",
-		"XHESPER_SAMPLE=0",
-		"hesper_sample=0",
-		NULL,
+		"HESPER_SAMPLE=abc",   "HESPER_FOO=1",         "HESPER_MODE=submit", "HESPER_DISABLE=",
+		"HESPER_MAX_EVENTS=5", "HESPER_MAX_EVENTS=-5", /* the earlier value stays */
+		"HESPER_NOVALUE",                              /* not NAME=VALUE: skipped */
+		"HESPER_=x",           "XHESPER_SAMPLE=0",     "hesper_sample=0",    NULL,
 	};
 	struct hesper_settings s;
 	struct capture c;
@@ -414,8 +413,8 @@ END_TEST
 
 START_TEST(env_empty_and_null)
 {
-	char *empty[] = { NULL };
-	char *report_only[] = { "HESPER_REPORT=", "HESPER_REPORT=bogus:x", NULL };
+	char *empty[] = {NULL};
+	char *report_only[] = {"HESPER_REPORT=", "HESPER_REPORT=bogus:x", NULL};
 	struct hesper_settings s;
 
 	memset(&s, 0x5a, sizeof s);
@@ -432,8 +431,8 @@ END_TEST
 
 START_TEST(env_starts_from_defaults)
 {
-	char *env[] = { "HESPER_SAMPLE=3", NULL };
-	char *none[] = { NULL };
+	char *env[] = {"HESPER_SAMPLE=3", NULL};
+	char *none[] = {NULL};
 	struct hesper_settings s;
 
 	ck_assert_int_eq(hesper_settings_from_env(&s, env, NULL), 0);

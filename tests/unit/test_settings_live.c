@@ -80,7 +80,7 @@ START_TEST(interval_forms)
 	rejected("HESPER_INTERVAL", "");
 	rejected("HESPER_INTERVAL", "0");
 	rejected("HESPER_INTERVAL", "0.05");
-	rejected("HESPER_INTERVAL", "0.0001");   /* finer than a millisecond */
+	rejected("HESPER_INTERVAL", "0.0001"); /* finer than a millisecond */
 	rejected("HESPER_INTERVAL", "86401");
 	rejected("HESPER_INTERVAL", "-1");
 	rejected("HESPER_INTERVAL", "1.");

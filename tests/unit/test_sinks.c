@@ -294,8 +294,9 @@ START_TEST(write_files)
 
 	make_dir();
 	small_profile(&p);
-	snprintf(spec, sizeof(spec), "json:%s/r-%%p.json,csv:%s/r.csv,text:%s/r.txt,trace:%s/r.trace.json,html:%s/r.html",
-		 dir, dir, dir, dir, dir);
+	snprintf(spec, sizeof(spec),
+		 "json:%s/r-%%p.json,csv:%s/r.csv,text:%s/r.txt,trace:%s/r.trace.json,html:%s/r.html", dir, dir, dir,
+		 dir, dir);
 	free(parse(spec, 0, &l));
 
 	/* An existing file is truncated. */
@@ -312,7 +313,7 @@ START_TEST(write_files)
 
 	const char *names[] = {"r-4242.json", "r.csv", "r.txt", "r.trace.json", "r.html"};
 	report_writer writers[] = {hesper_report_json, hesper_report_csv, hesper_report_text, hesper_report_trace,
-			    hesper_report_html};
+				   hesper_report_html};
 	for (int i = 0; i < 5; i++) {
 		struct stat st;
 

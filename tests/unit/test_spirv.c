@@ -64,8 +64,7 @@ put_string(struct mod *m, const char *s)
 
 /* Emits @op with @npre operand words, then optionally a string, then @npost words. */
 static void
-emit(struct mod *m, uint32_t op, const uint32_t *pre, size_t npre, const char *str, const uint32_t *post,
-     size_t npost)
+emit(struct mod *m, uint32_t op, const uint32_t *pre, size_t npre, const char *str, const uint32_t *post, size_t npost)
 {
 	size_t start = m->n++;
 
@@ -82,8 +81,8 @@ emit(struct mod *m, uint32_t op, const uint32_t *pre, size_t npre, const char *s
 static void
 entry_point(struct mod *m, uint32_t model, uint32_t id, const char *name)
 {
-	uint32_t pre[] = { model, id };
-	uint32_t interface[] = { 7, 8 };
+	uint32_t pre[] = {model, id};
+	uint32_t interface[] = {7, 8};
 
 	emit(m, OP_ENTRY_POINT, pre, 2, name, interface, 2);
 }
@@ -103,7 +102,7 @@ op_string(struct mod *m, uint32_t id, const char *s)
 static void
 op_source(struct mod *m, uint32_t lang, uint32_t file, const char *text)
 {
-	uint32_t pre[] = { lang, 450, file };
+	uint32_t pre[] = {lang, 450, file};
 
 	emit(m, OP_SOURCE, pre, file ? 3 : 2, text, NULL, 0);
 }
@@ -111,7 +110,7 @@ op_source(struct mod *m, uint32_t lang, uint32_t file, const char *text)
 static void
 op_function(struct mod *m, uint32_t id)
 {
-	uint32_t pre[] = { 2, id, 0, 3 };
+	uint32_t pre[] = {2, id, 0, 3};
 
 	emit(m, OP_FUNCTION, pre, 4, NULL, NULL, 0);
 	emit(m, OP_FUNCTION_END, NULL, 0, NULL, NULL, 0);
@@ -120,7 +119,7 @@ op_function(struct mod *m, uint32_t id)
 static void
 op_plain(struct mod *m, uint32_t op, uint32_t a, uint32_t b)
 {
-	uint32_t pre[] = { a, b };
+	uint32_t pre[] = {a, b};
 
 	emit(m, op, pre, 2, NULL, NULL, 0);
 }
@@ -205,7 +204,7 @@ START_TEST(parse_rejects_short_and_foreign)
 {
 	struct hesper_spirv_info info;
 	struct mod m;
-	uint32_t words[5] = { 0x12345678u, 1, 2, 3, 4 };
+	uint32_t words[5] = {0x12345678u, 1, 2, 3, 4};
 
 	ck_assert_int_eq(hesper_spirv_parse(NULL, 0, &info), -1);
 	ck_assert_uint_eq(info.hash, 0xcbf29ce484222325ull); /* FNV-1a of nothing */
@@ -596,7 +595,7 @@ START_TEST(parse_strings_without_nul)
 	mod_header(&m);
 	entry_point(&m, GLCOMPUTE, 4, "first");
 	{
-		uint32_t pre[] = { GLCOMPUTE, 5 };
+		uint32_t pre[] = {GLCOMPUTE, 5};
 
 		emit(&m, OP_ENTRY_POINT, pre, 2, "abcd", NULL, 0);
 	}
@@ -633,7 +632,7 @@ START_TEST(parse_strings_without_nul)
 	/* Instructions too short to hold their operands. */
 	mod_header(&m);
 	{
-		uint32_t pre[] = { GLCOMPUTE, 4 };
+		uint32_t pre[] = {GLCOMPUTE, 4};
 
 		emit(&m, OP_ENTRY_POINT, pre, 2, NULL, NULL, 0);
 	}
@@ -643,7 +642,7 @@ START_TEST(parse_strings_without_nul)
 
 	mod_header(&m);
 	{
-		uint32_t pre[] = { LANG_GLSL };
+		uint32_t pre[] = {LANG_GLSL};
 
 		emit(&m, OP_SOURCE, pre, 1, NULL, NULL, 0);
 	}
@@ -818,13 +817,16 @@ START_TEST(name_text_is_printable_utf8)
 	char buf[64];
 
 	mod_header(&m);
-	entry_point(&m, GLCOMPUTE, 4, "a\nb\tc\x7f" "d");
+	entry_point(&m, GLCOMPUTE, 4,
+		    "a\nb\tc\x7f"
+		    "d");
 	info = parse_ok(&m);
 	kernel_name(&info, info.entries[0].name, buf, sizeof buf);
 	check_name_form(buf, "a?b?c?d");
 
 	kernel_name(NULL, "bad\xff\xc3(\xe2\x82", buf, sizeof buf);
-	check_name_form(buf, "bad?" "?(??");
+	check_name_form(buf, "bad?"
+			     "?(??");
 	kernel_name(NULL, "\xc0\xaf\xed\xa0\x80", buf, sizeof buf); /* overlong, surrogate */
 	check_name_form(buf, "?????");
 	kernel_name(NULL, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", buf, sizeof buf);
@@ -857,7 +859,6 @@ START_TEST(name_long_entry_matches_cut_name)
 }
 END_TEST
 
-
 /* Specialization for the local-size tests: constant 0 is 16, any other unspecialized. */
 static bool
 spec_16(void *ctx, uint32_t id, uint32_t *value)
@@ -882,7 +883,7 @@ local_size_module(struct mod *m, uint32_t op, const uint32_t *mode, size_t n)
 START_TEST(local_size_literal)
 {
 	struct mod m;
-	uint32_t mode[] = { 4, 17, 8, 4, 2 }; /* LocalSize 8 4 2 */
+	uint32_t mode[] = {4, 17, 8, 4, 2}; /* LocalSize 8 4 2 */
 	uint32_t out[3];
 
 	local_size_module(&m, OP_EXECUTION_MODE, mode, 5);
@@ -906,16 +907,16 @@ START_TEST(local_size_workgroup_size_spec_constant)
 {
 	/* glslang's local_size_x_id = 0, local_size_y = 2: LocalSize 1 2 1 and a WorkgroupSize composite. */
 	struct mod m;
-	uint32_t mode[] = { 4, 17, 1, 2, 1 };
+	uint32_t mode[] = {4, 17, 1, 2, 1};
 	uint32_t out[3];
 
 	local_size_module(&m, OP_EXECUTION_MODE, mode, 5);
-	emit(&m, 71, (uint32_t[]){ 10, 1, 0 }, 3, NULL, NULL, 0);   /* OpDecorate %10 SpecId 0 */
-	emit(&m, 71, (uint32_t[]){ 13, 11, 25 }, 3, NULL, NULL, 0); /* OpDecorate %13 BuiltIn WorkgroupSize */
-	emit(&m, 50, (uint32_t[]){ 9, 10, 4 }, 3, NULL, NULL, 0);   /* %10 = OpSpecConstant %uint 4 */
-	emit(&m, 43, (uint32_t[]){ 9, 11, 2 }, 3, NULL, NULL, 0);   /* %11 = OpConstant %uint 2 */
-	emit(&m, 43, (uint32_t[]){ 9, 12, 1 }, 3, NULL, NULL, 0);   /* %12 = OpConstant %uint 1 */
-	emit(&m, 51, (uint32_t[]){ 14, 13, 10, 11, 12 }, 5, NULL, NULL, 0); /* %13 = OpSpecConstantComposite */
+	emit(&m, 71, (uint32_t[]){10, 1, 0}, 3, NULL, NULL, 0);           /* OpDecorate %10 SpecId 0 */
+	emit(&m, 71, (uint32_t[]){13, 11, 25}, 3, NULL, NULL, 0);         /* OpDecorate %13 BuiltIn WorkgroupSize */
+	emit(&m, 50, (uint32_t[]){9, 10, 4}, 3, NULL, NULL, 0);           /* %10 = OpSpecConstant %uint 4 */
+	emit(&m, 43, (uint32_t[]){9, 11, 2}, 3, NULL, NULL, 0);           /* %11 = OpConstant %uint 2 */
+	emit(&m, 43, (uint32_t[]){9, 12, 1}, 3, NULL, NULL, 0);           /* %12 = OpConstant %uint 1 */
+	emit(&m, 51, (uint32_t[]){14, 13, 10, 11, 12}, 5, NULL, NULL, 0); /* %13 = OpSpecConstantComposite */
 	op_function(&m, 4);
 	struct hesper_spirv_info info = parse_ok(&m);
 	/* The default without specialization, the specialized value with it. */
@@ -933,13 +934,13 @@ END_TEST
 START_TEST(local_size_id)
 {
 	struct mod m;
-	uint32_t mode[] = { 4, 38, 10, 11, 12 }; /* OpExecutionModeId LocalSizeId %10 %11 %12 */
+	uint32_t mode[] = {4, 38, 10, 11, 12}; /* OpExecutionModeId LocalSizeId %10 %11 %12 */
 	uint32_t out[3];
 
 	local_size_module(&m, 331, mode, 5);
-	emit(&m, 43, (uint32_t[]){ 9, 10, 32 }, 3, NULL, NULL, 0);
-	emit(&m, 43, (uint32_t[]){ 9, 11, 1 }, 3, NULL, NULL, 0);
-	emit(&m, 43, (uint32_t[]){ 9, 12, 3 }, 3, NULL, NULL, 0);
+	emit(&m, 43, (uint32_t[]){9, 10, 32}, 3, NULL, NULL, 0);
+	emit(&m, 43, (uint32_t[]){9, 11, 1}, 3, NULL, NULL, 0);
+	emit(&m, 43, (uint32_t[]){9, 12, 3}, 3, NULL, NULL, 0);
 	op_function(&m, 4);
 	struct hesper_spirv_info info = parse_ok(&m);
 	ck_assert(hesper_spirv_local_size(&info, "main", spec_16, NULL, out));
@@ -948,9 +949,9 @@ START_TEST(local_size_id)
 	ck_assert_uint_eq(out[2], 3);
 	/* A component whose constant is missing (here after OpFunction, unread): unknown. */
 	local_size_module(&m, 331, mode, 5);
-	emit(&m, 43, (uint32_t[]){ 9, 10, 32 }, 3, NULL, NULL, 0);
+	emit(&m, 43, (uint32_t[]){9, 10, 32}, 3, NULL, NULL, 0);
 	op_function(&m, 4);
-	emit(&m, 43, (uint32_t[]){ 9, 11, 1 }, 3, NULL, NULL, 0);
+	emit(&m, 43, (uint32_t[]){9, 11, 1}, 3, NULL, NULL, 0);
 	info = parse_ok(&m);
 	ck_assert(!hesper_spirv_local_size(&info, "main", NULL, NULL, out));
 }

@@ -25,8 +25,12 @@ get(json_object *o, const char *key)
 static struct hesper_trace_event
 dispatch(uint64_t start, uint64_t end)
 {
-	return (struct hesper_trace_event){
-		.kind = HESPER_TRACE_DISPATCH, .queue = 0, .name = "k", .start_ns = start, .end_ns = end, .groups = {1, 1, 1}};
+	return (struct hesper_trace_event){.kind = HESPER_TRACE_DISPATCH,
+					   .queue = 0,
+					   .name = "k",
+					   .start_ns = start,
+					   .end_ns = end,
+					   .groups = {1, 1, 1}};
 }
 
 START_TEST(spool_keeps_every_event)
@@ -44,12 +48,12 @@ START_TEST(spool_keeps_every_event)
 		hesper_trace_add(&p.trace, &e);
 	}
 	/* Two overlapping regions (the second inside the first) and a host submit. */
-	struct hesper_trace_event outer = {.kind = HESPER_TRACE_REGION, .name = "outer", .start_ns = 2000,
-					   .end_ns = 900000};
-	struct hesper_trace_event inner = {.kind = HESPER_TRACE_REGION, .name = "inner", .start_ns = 3000,
-					   .end_ns = 4000};
-	struct hesper_trace_event sub = {.kind = HESPER_TRACE_HOST_SUBMIT, .thread = 42, .start_ns = 1500,
-					 .end_ns = 1800};
+	struct hesper_trace_event outer = {
+		.kind = HESPER_TRACE_REGION, .name = "outer", .start_ns = 2000, .end_ns = 900000};
+	struct hesper_trace_event inner = {
+		.kind = HESPER_TRACE_REGION, .name = "inner", .start_ns = 3000, .end_ns = 4000};
+	struct hesper_trace_event sub = {
+		.kind = HESPER_TRACE_HOST_SUBMIT, .thread = 42, .start_ns = 1500, .end_ns = 1800};
 	hesper_trace_add(&p.trace, &outer);
 	hesper_trace_add(&p.trace, &inner);
 	hesper_trace_add(&p.trace, &sub);
