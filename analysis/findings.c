@@ -196,7 +196,8 @@ round_trips(const struct hesper_profile *p, const struct hesper_findings_setting
 		number(f, "round_trips", (double)q->round_trips);
 		number(f, "round_trip_share", share);
 		number(f, "idle_ns", (double)q->idle_ns);
-		number(f, "mean_gap_ns", q->timed_batches > 1 ? (double)q->idle_ns / (double)(q->timed_batches - 1) : 0);
+		number(f, "mean_gap_ns",
+		       q->timed_batches > 1 ? (double)q->idle_ns / (double)(q->timed_batches - 1) : 0);
 		snprintf(f->advice, sizeof(f->advice),
 			 "%" PRIu64 " of %" PRIu64 " submissions were waited for before the next one: the queue drains "
 			 "between batches; submit more work per wait, or wait for an earlier batch (fences per frame)",
@@ -329,11 +330,37 @@ const char *
 hesper_finding_number_key(const char *key)
 {
 	static const char *const known[] = {
-		"idle_ns", "wall_ns", "idle_share", "busy_ns", "batches", "mean_gap_ns", "largest_gap_ns",
-		"submit_calls", "round_trips", "round_trip_share", "dispatches", "launch_bound_dispatches",
-		"dispatch_cost_ns", "limit_ns", "mean_ns", "total_ns", "underfilled_dispatches", "compute_units",
-		"idle_unit_ns", "hook_ns", "host_share", "timestamp_cost_ns", "timed_dispatches", "gpu_ns", "gpu_share",
-		"operations", "timed_ns", "bytes", "mean_gbps", "best_gbps", "excess_ns",
+		"idle_ns",
+		"wall_ns",
+		"idle_share",
+		"busy_ns",
+		"batches",
+		"mean_gap_ns",
+		"largest_gap_ns",
+		"submit_calls",
+		"round_trips",
+		"round_trip_share",
+		"dispatches",
+		"launch_bound_dispatches",
+		"dispatch_cost_ns",
+		"limit_ns",
+		"mean_ns",
+		"total_ns",
+		"underfilled_dispatches",
+		"compute_units",
+		"idle_unit_ns",
+		"hook_ns",
+		"host_share",
+		"timestamp_cost_ns",
+		"timed_dispatches",
+		"gpu_ns",
+		"gpu_share",
+		"operations",
+		"timed_ns",
+		"bytes",
+		"mean_gbps",
+		"best_gbps",
+		"excess_ns",
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)

@@ -44,20 +44,16 @@ parse_number(const char *text, size_t len, double *out)
 
 struct key {
 	const char *name;
-	bool share;                 /* a share in [0, 1], else a count (whole number) or a factor */
+	bool share; /* a share in [0, 1], else a count (whole number) or a factor */
 	bool whole;
 	double max;
 };
 
 static const struct key keys[] = {
-	{"idle_share", true, false, 1},
-	{"idle_min_us", false, true, 1e9},
-	{"launch_bound_min", false, true, 1e12},
-	{"launch_factor", false, false, 1e6},
-	{"round_trip_share", true, false, 1},
-	{"round_trip_min", false, true, 1e12},
-	{"underfilled_min", false, true, 1e12},
-	{"hesper_share", true, false, 1},
+	{"idle_share", true, false, 1},          {"idle_min_us", false, true, 1e9},
+	{"launch_bound_min", false, true, 1e12}, {"launch_factor", false, false, 1e6},
+	{"round_trip_share", true, false, 1},    {"round_trip_min", false, true, 1e12},
+	{"underfilled_min", false, true, 1e12},  {"hesper_share", true, false, 1},
 	{"slow_memory_share", true, false, 1},
 };
 
@@ -106,7 +102,8 @@ hesper_findings_settings_parse(struct hesper_findings_settings *s, const char *t
 		}
 		if (!eq)
 			goto bad;
-		while (k < n && !((size_t)(eq - p) == strlen(keys[k].name) && memcmp(p, keys[k].name, (size_t)(eq - p)) == 0))
+		while (k < n &&
+		       !((size_t)(eq - p) == strlen(keys[k].name) && memcmp(p, keys[k].name, (size_t)(eq - p)) == 0))
 			k++;
 		if (k == n || !parse_number(eq + 1, len - (size_t)(eq + 1 - p), &v) || v > keys[k].max ||
 		    (keys[k].whole && v != floor(v)))

@@ -182,7 +182,7 @@ enum hesper_work_kind {
 	HESPER_WORK_DISPATCH,  /* compute dispatches of kernel @name */
 	HESPER_WORK_MEMORY_OP, /* memory operations of kind @memop: copies, fills, updates, clears */
 	HESPER_WORK_REGION,    /* runs of the debug-label region @name */
-	HESPER_WORK_BATCH,     /* one batch of command buffers on queue @queue, timed from its first start to its last end */
+	HESPER_WORK_BATCH, /* one batch of command buffers on queue @queue, timed from its first start to its last end */
 };
 
 /*
@@ -199,23 +199,23 @@ struct hesper_work_rows {
 /* One finished piece of GPU work, or @count alike whose time is unknown (hesper_profile_add_work). */
 struct hesper_work {
 	enum hesper_work_kind kind;
-	uint64_t count;            /* how many alike (1 when @timed) */
-	bool timed;                /* @ns is its GPU time */
+	uint64_t count; /* how many alike (1 when @timed) */
+	bool timed;     /* @ns is its GPU time */
 	uint64_t ns;
-	bool dropped;              /* not timed though it was meant to be: counted as dropped too */
-	bool outside;              /* DISPATCH: ran outside the capture window: counted in its kernel rows only */
-	const char *name;          /* DISPATCH: the kernel; REGION: the label */
-	const char *label;         /* DISPATCH: the innermost debug label around it, or NULL */
+	bool dropped;                  /* not timed though it was meant to be: counted as dropped too */
+	bool outside;                  /* DISPATCH: ran outside the capture window: counted in its kernel rows only */
+	const char *name;              /* DISPATCH: the kernel; REGION: the label */
+	const char *label;             /* DISPATCH: the innermost debug label around it, or NULL */
 	struct hesper_work_rows *rows; /* DISPATCH: the caller's rows for @name and @label, or NULL (looked up) */
-	uint32_t groups[3];        /* DISPATCH: work-group counts; 0 0 0 unknown (indirect, not read back) */
-	bool groups_read_back;     /* DISPATCH: @groups were read back from an indirect dispatch: known even when 0 0 0 */
-	uint32_t local_size[3];    /* DISPATCH: the work-group size; 0 0 0 unknown */
-	bool local_size_varies;    /* DISPATCH: pipelines of this name have different work-group sizes */
-	uint32_t compute_units;    /* DISPATCH: of its device; fewer work groups is under-filled (0: not counted so) */
+	uint32_t groups[3];            /* DISPATCH: work-group counts; 0 0 0 unknown (indirect, not read back) */
+	bool groups_read_back;  /* DISPATCH: @groups were read back from an indirect dispatch: known even when 0 0 0 */
+	uint32_t local_size[3]; /* DISPATCH: the work-group size; 0 0 0 unknown */
+	bool local_size_varies; /* DISPATCH: pipelines of this name have different work-group sizes */
+	uint32_t compute_units; /* DISPATCH: of its device; fewer work groups is under-filled (0: not counted so) */
 	enum hesper_memop_kind memop; /* MEMORY_OP */
-	uint64_t bytes;            /* MEMORY_OP: the bytes each one moved */
-	bool sized;                /* MEMORY_OP: @bytes are known */
-	uint32_t queue;            /* BATCH: index into queues */
+	uint64_t bytes;               /* MEMORY_OP: the bytes each one moved */
+	bool sized;                   /* MEMORY_OP: @bytes are known */
+	uint32_t queue;               /* BATCH: index into queues */
 	const struct hesper_gap *gap; /* BATCH: the queue's idle time before it, or NULL */
 };
 

@@ -115,7 +115,8 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 		goto out;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Hesper: ", out);
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Hesper: ",
+	      out);
 	hesper_html_text_n(out, p->exe[0] ? p->exe : "?", HESPER_NAME_MAX);
 	fputs("</title>\n", out);
 	fputs(style, out);
@@ -142,7 +143,8 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 	hesper_html_timeline(out, p);
 	fputs("</section>\n", out);
 	fputs("<footer>Hesper " HESPER_VERSION " &middot; durations are GPU time from timestamps; see the README for "
-	      "what they include. <span id=\"status\">The page script has not run.</span></footer>\n", out);
+	      "what they include. <span id=\"status\">The page script has not run.</span></footer>\n",
+	      out);
 
 	fputs("<script type=\"application/json\" id=\"hesper-data\">", out);
 	if (hesper_html_timeline_data(out, p) != 0)

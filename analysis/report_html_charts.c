@@ -10,9 +10,9 @@
 
 #include "histogram.h"
 
-#define HTML_BARS_MAX 25u       /* kernels in the bar chart */
-#define HTML_HISTOGRAMS_MAX 4u  /* kernels with a histogram */
-#define BIN_PER_OCTAVE 4        /* histogram bins per power of two */
+#define HTML_BARS_MAX 25u      /* kernels in the bar chart */
+#define HTML_HISTOGRAMS_MAX 4u /* kernels with a histogram */
+#define BIN_PER_OCTAVE 4       /* histogram bins per power of two */
 #define BIN_MAX (1 + 64 * BIN_PER_OCTAVE)
 
 void
@@ -28,8 +28,10 @@ hesper_html_bar_chart(FILE *out, struct hesper_kernel **rows, size_t n)
 		fputs("<p class=\"note\">No kernels.</p>\n", out);
 		return;
 	}
-	fprintf(out, "<svg id=\"bars\" role=\"img\" aria-label=\"total time per kernel\" width=\"%d\" height=\"%zu\" "
-		"viewBox=\"0 0 %d %zu\">\n", width, shown * (size_t)row_h + 4, width, shown * (size_t)row_h + 4);
+	fprintf(out,
+		"<svg id=\"bars\" role=\"img\" aria-label=\"total time per kernel\" width=\"%d\" height=\"%zu\" "
+		"viewBox=\"0 0 %d %zu\">\n",
+		width, shown * (size_t)row_h + 4, width, shown * (size_t)row_h + 4);
 	for (size_t i = 0; i < shown; i++) {
 		uint64_t total = hesper_kernel_total_ns(rows[i]);
 		double w = max ? (double)bar_w * (double)total / (double)max : 0;
@@ -42,8 +44,8 @@ hesper_html_bar_chart(FILE *out, struct hesper_kernel **rows, size_t n)
 		hesper_html_label(out, rows[i]->name);
 		fprintf(out, "</text><rect class=\"bar\" x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"%d\" rx=\"2\"/>",
 			label_w, y + 2, w < 1 && total ? 1.0 : w, row_h - 6);
-		fprintf(out, "<text class=\"muted\" x=\"%.1f\" y=\"%zu\">%s</text></g>\n", label_w + (w < 1 ? 1 : w) + 6,
-			y + 15, hesper_html_duration(a, (double)total));
+		fprintf(out, "<text class=\"muted\" x=\"%.1f\" y=\"%zu\">%s</text></g>\n",
+			label_w + (w < 1 ? 1 : w) + 6, y + 15, hesper_html_duration(a, (double)total));
 	}
 	if (n > shown)
 		fprintf(out, "</svg>\n<p class=\"note\">The %zu largest of %zu kernels.</p>\n", shown, n);
@@ -109,23 +111,28 @@ put_histogram(FILE *out, const struct hesper_kernel *k)
 	double bw = (double)plot_w / nbins;
 	int label_every = nbins <= 8 ? 1 : (nbins + 7) / 8;
 
-	fprintf(out, "<svg role=\"img\" aria-label=\"duration histogram\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\">\n", width, height, width, height);
+	fprintf(out,
+		"<svg role=\"img\" aria-label=\"duration histogram\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\">\n",
+		width, height, width, height);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>", left, top + plot_h,
 		left + plot_w, top + plot_h);
-	fprintf(out, "<text class=\"muted\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>", left - 4, top + 10,
-		max);
+	fprintf(out, "<text class=\"muted\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>", left - 4,
+		top + 10, max);
 	fprintf(out, "<text class=\"muted\" x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n", left - 4, top + plot_h);
 	for (int i = first; i <= last; i++) {
 		double hgt = max ? (double)plot_h * (double)bins[i] / (double)max : 0;
 		double x = left + (i - first) * bw;
 
 		bin_range(i, &lo, &hi);
-		fprintf(out, "<rect class=\"hbar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s to %s: "
-			"%" PRIu64 "</title></rect>", x + 0.5, top + plot_h - hgt, bw > 2 ? bw - 1 : bw, hgt,
-			hesper_html_duration(a, (double)lo), hesper_html_duration(b, (double)hi), bins[i]);
+		fprintf(out,
+			"<rect class=\"hbar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s to %s: "
+			"%" PRIu64 "</title></rect>",
+			x + 0.5, top + plot_h - hgt, bw > 2 ? bw - 1 : bw, hgt, hesper_html_duration(a, (double)lo),
+			hesper_html_duration(b, (double)hi), bins[i]);
 		if ((i - first) % label_every == 0)
-			fprintf(out, "<text class=\"muted\" x=\"%.1f\" y=\"%d\" transform=\"rotate(35 %.1f %d)\">%s</text>",
+			fprintf(out,
+				"<text class=\"muted\" x=\"%.1f\" y=\"%d\" transform=\"rotate(35 %.1f %d)\">%s</text>",
 				x, top + plot_h + 14, x, top + plot_h + 14, hesper_html_duration(a, (double)lo));
 		fputc('\n', out);
 	}
@@ -138,8 +145,10 @@ hesper_html_histograms(FILE *out, struct hesper_kernel **rows, size_t n)
 	size_t shown = 0;
 
 	fputs("<h2>Duration histograms</h2>\n", out);
-	fprintf(out, "<p class=\"note\">Timed durations of the top kernels by total time, %d bins per power of two "
-		"(log scale on the time axis, linear counts).</p>\n<div class=\"hists\">\n", BIN_PER_OCTAVE);
+	fprintf(out,
+		"<p class=\"note\">Timed durations of the top kernels by total time, %d bins per power of two "
+		"(log scale on the time axis, linear counts).</p>\n<div class=\"hists\">\n",
+		BIN_PER_OCTAVE);
 	for (size_t i = 0; i < n && shown < HTML_HISTOGRAMS_MAX; i++) {
 		if (rows[i]->timed.count == 0)
 			continue;

@@ -84,7 +84,8 @@ hesper_html_findings(FILE *out, const struct hesper_profile *p)
 			hesper_html_text(out, x->about);
 			fprintf(out, ": %s at stake<br><small>", hesper_html_duration(a, (double)x->time_at_stake_ns));
 			for (size_t k = 0; k < x->number_count; k++) {
-				snprintf(num, sizeof(num), "%s%s=%.6g", k ? " " : "", x->numbers[k].key, x->numbers[k].value);
+				snprintf(num, sizeof(num), "%s%s=%.6g", k ? " " : "", x->numbers[k].key,
+					 x->numbers[k].value);
 				hesper_html_text(out, num);
 			}
 			fputs("</small><br>", out);
@@ -103,12 +104,15 @@ hesper_html_findings(FILE *out, const struct hesper_profile *p)
 	hesper_findings_free(&f);
 	if (p->host_wait_count) {
 		fputs("<section id=\"host-waits\"><h2>Host waits</h2>\n<table><thead><tr><th>thread</th><th>call</th>"
-		      "<th>count</th><th>total</th><th>max</th></tr></thead><tbody>\n", out);
+		      "<th>count</th><th>total</th><th>max</th></tr></thead><tbody>\n",
+		      out);
 		for (size_t i = 0; i < p->host_wait_count; i++) {
 			const struct hesper_host_wait *w = &p->host_waits[i];
 
-			fprintf(out, "<tr><td>%" PRIu32 "</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
-				w->thread, hesper_wait_call_name(w->call), w->count, hesper_html_duration(a, (double)w->total_ns),
+			fprintf(out,
+				"<tr><td>%" PRIu32 "</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
+				w->thread, hesper_wait_call_name(w->call), w->count,
+				hesper_html_duration(a, (double)w->total_ns),
 				hesper_html_duration(b, (double)w->max_ns));
 		}
 		fputs("</tbody></table></section>\n", out);

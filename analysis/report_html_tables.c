@@ -55,8 +55,8 @@ put_kernel_row(FILE *out, const struct hesper_kernel *k, uint64_t sum)
 void
 hesper_html_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows, size_t n)
 {
-	static const char *const titles[] = {"Time (%)", "Total", "Instances", "Avg", "Med", "Min", "Max", "P95",
-					     "StdDev"};
+	static const char *const titles[] = {"Time (%)", "Total", "Instances", "Avg",   "Med",
+					     "Min",      "Max",   "P95",       "StdDev"};
 	uint64_t sum = hesper_rows_total_ns(rows, n);
 	size_t estimated = hesper_rows_not_all_timed(rows, n);
 
@@ -68,10 +68,12 @@ hesper_html_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows,
 		put_kernel_row(out, rows[i], sum);
 	if (n == 0)
 		fputs("<tr><td class=\"name\" colspan=\"10\">No GPU work was recorded (no compute dispatches ran on a "
-		      "timed queue).</td></tr>\n", out);
+		      "timed queue).</td></tr>\n",
+		      out);
 	fputs("</tbody></table>\n", out);
 	if (estimated)
-		fprintf(out, "<p class=\"note\">%zu of %zu kernels ran more often than they were timed (sampling or "
+		fprintf(out,
+			"<p class=\"note\">%zu of %zu kernels ran more often than they were timed (sampling or "
 			"submit mode): totals marked ~ are estimates (Avg &times; Instances); '-' means never timed.</p>\n",
 			estimated, n);
 	fputs("<p class=\"note\">Click a column header to sort.</p>\n", out);
@@ -84,12 +86,14 @@ hesper_html_region_table(FILE *out, struct hesper_kernel **rows, size_t n)
 
 	fputs("<h2>Regions (debug labels)</h2>\n<table id=\"regions\" class=\"sortable\"><thead><tr>"
 	      "<th data-type=\"num\">Total</th><th data-type=\"num\">Instances</th><th data-type=\"num\">Avg</th>"
-	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
+	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n",
+	      out);
 	for (size_t i = 0; i < n; i++) {
 		const struct hesper_kernel *k = rows[i];
 
 		fputs("<tr>", out);
-		put_cell(out, (double)hesper_kernel_total_ns(k), hesper_html_duration(a, (double)hesper_kernel_total_ns(k)));
+		put_cell(out, (double)hesper_kernel_total_ns(k),
+			 hesper_html_duration(a, (double)hesper_kernel_total_ns(k)));
 		snprintf(a, sizeof(a), "%" PRIu64, k->count);
 		put_cell(out, (double)k->count, a);
 		put_cell(out, k->timed.mean_ns, hesper_html_duration(a, k->timed.mean_ns));
@@ -129,7 +133,8 @@ hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
 	      "<th data-type=\"text\">Local size</th><th data-type=\"text\">Groups min</th>"
 	      "<th data-type=\"text\">Groups max</th><th data-type=\"text\">Most common</th>"
 	      "<th data-type=\"num\">Its count</th><th data-type=\"num\">Unknown</th>"
-	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n", out);
+	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n",
+	      out);
 	for (size_t i = 0; i < n; i++) {
 		const struct hesper_launch_shapes *s = &rows[i]->shapes;
 		const struct hesper_shape_count *top = hesper_shapes_most_common(s);
@@ -170,7 +175,8 @@ hesper_html_memop_table(FILE *out, const struct hesper_profile *p)
 	fputs("<h2>Memory operations</h2>\n<table id=\"memops\" class=\"sortable\"><thead><tr>"
 	      "<th data-type=\"num\">Count</th><th data-type=\"num\">Total</th><th data-type=\"num\">Mean</th>"
 	      "<th data-type=\"num\">Bytes</th><th data-type=\"num\">GB/s</th><th data-type=\"num\">Share (%)</th>"
-	      "<th class=\"name\" data-type=\"text\">Operation</th></tr></thead>\n<tbody>\n", out);
+	      "<th class=\"name\" data-type=\"text\">Operation</th></tr></thead>\n<tbody>\n",
+	      out);
 	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
 		const struct hesper_memop_row *row = &p->memops.rows[i];
 		struct hesper_row r = hesper_row_numbers(&row->k, 0);

@@ -10,7 +10,7 @@
 
 #include "report.h"
 
-#define LABEL_CHARS 40          /* characters of a name shown in a chart label */
+#define LABEL_CHARS 40 /* characters of a name shown in a chart label */
 
 /* Writes @len bytes of @s as HTML text: markup characters as references, controls as U+FFFD. */
 void

@@ -109,9 +109,10 @@ hesper_html_timeline_data(FILE *out, const struct hesper_profile *p)
 			continue;
 		fprintf(out, "%s[%zu, %" PRIu64 ", %" PRIu64 ", %d, ", n++ ? ",\n" : "\n", l.track_of[i],
 			e->start_ns - origin, end - e->start_ns, (int)e->kind);
-		hesper_html_json_string(out, e->kind == HESPER_TRACE_BATCH ? "batch"
-				   : e->kind == HESPER_TRACE_HOST_SUBMIT ? "vkQueueSubmit"
-				   : e->name ? e->name : "?");
+		hesper_html_json_string(out, e->kind == HESPER_TRACE_BATCH         ? "batch"
+					     : e->kind == HESPER_TRACE_HOST_SUBMIT ? "vkQueueSubmit"
+					     : e->name                             ? e->name
+										   : "?");
 		fputc(']', out);
 	}
 	fputs("]}", out);
@@ -138,7 +139,8 @@ hesper_html_timeline(FILE *out, const struct hesper_profile *p)
 		if (t->left_out)
 			fprintf(out, " (%" PRIu64 " more were left out by the cap)", t->left_out);
 		fputs(", from the first event on; one row per queue lane, labels, submissions and host threads. "
-		      "Hover for details; the trace report has all of them.</p>\n", out);
+		      "Hover for details; the trace report has all of them.</p>\n",
+		      out);
 	}
 	fputs("<div id=\"timeline\"><div id=\"tip\"></div></div>\n", out);
 }

@@ -304,12 +304,13 @@ hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
 				const struct hesper_gap *gap = &x->queue->gaps[g];
 
 				fprintf(out,
-					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64 ", \"waiting_ns\": %" PRIu64
-					", \"recording_ns\": %" PRIu64 ", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
+					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64
+					", \"waiting_ns\": %" PRIu64 ", \"recording_ns\": %" PRIu64
+					", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
 					", \"thread\": %" PRIu32 ", \"submission\": %" PRIu64 ", \"doing\": \"%s\"}",
-					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns, gap->recording_ns,
-					gap->submitting_ns, gap->other_ns, gap->thread, gap->submission,
-					hesper_gap_activity(gap));
+					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns,
+					gap->recording_ns, gap->submitting_ns, gap->other_ns, gap->thread,
+					gap->submission, hesper_gap_activity(gap));
 			}
 			fputc(']', out);
 		}

@@ -347,7 +347,8 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 			char len[32];
 
 			hesper_format_duration(len, sizeof(len), (double)gap->length_ns);
-			fprintf(out, "     gap %" PRIu32 ": %s before submission %" PRIu64 " (thread %" PRIu32 "): %s\n",
+			fprintf(out,
+				"     gap %" PRIu32 ": %s before submission %" PRIu64 " (thread %" PRIu32 "): %s\n",
 				g + 1, len, gap->submission, gap->thread, hesper_gap_activity(gap));
 		}
 		fprintf(out, "     %s\n", x->advice);

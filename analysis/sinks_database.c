@@ -39,7 +39,8 @@ static void
 database_failed(const struct hesper_sink_list *list, struct hesper_sink *s, const char *why, FILE *err)
 {
 	if (err)
-		fprintf(err, "hesper: cannot write SQLite database '%s': %s; it is left as it was, the other sinks go on\n",
+		fprintf(err,
+			"hesper: cannot write SQLite database '%s': %s; it is left as it was, the other sinks go on\n",
 			s->path, why);
 	list->database->close(s->store);
 	s->store = NULL;
@@ -47,8 +48,8 @@ database_failed(const struct hesper_sink_list *list, struct hesper_sink *s, cons
 }
 
 int
-hesper_sinks_write_database(const struct hesper_sink_list *list, struct hesper_sink *s,
-			    const struct hesper_profile *p, FILE *err)
+hesper_sinks_write_database(const struct hesper_sink_list *list, struct hesper_sink *s, const struct hesper_profile *p,
+			    FILE *err)
 {
 	char why[256] = "";
 	void *db = database_of(list, s, err);
@@ -72,8 +73,7 @@ hesper_sinks_streaming(const struct hesper_sink_list *list)
 }
 
 int
-hesper_sinks_stream(const struct hesper_sink_list *list, const struct hesper_trace_event *events, size_t n,
-		    FILE *err)
+hesper_sinks_stream(const struct hesper_sink_list *list, const struct hesper_trace_event *events, size_t n, FILE *err)
 {
 	int failed = 0;
 

@@ -12,8 +12,8 @@ struct kind_name {
 };
 
 static const struct kind_name path_kinds[] = {
-	{"text", HESPER_SINK_TEXT},   {"json", HESPER_SINK_JSON}, {"csv", HESPER_SINK_CSV},
-	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML}, {"sqlite", HESPER_SINK_SQLITE},
+	{"text", HESPER_SINK_TEXT},   {"json", HESPER_SINK_JSON},         {"csv", HESPER_SINK_CSV},
+	{"trace", HESPER_SINK_TRACE}, {"html", HESPER_SINK_HTML},         {"sqlite", HESPER_SINK_SQLITE},
 	{"prom", HESPER_SINK_PROM},   {"memcsv", HESPER_SINK_MEMOPS_CSV},
 };
 #define PATH_KIND_COUNT (sizeof(path_kinds) / sizeof(path_kinds[0]))

@@ -16,8 +16,8 @@
 
 #include "sinks_parts.h"
 
-#define PATH_LIMIT 4096    /* bytes of an expanded PATH */
-#define QUOTE_LIMIT 80     /* bytes of a bad entry quoted in an error line */
+#define PATH_LIMIT 4096 /* bytes of an expanded PATH */
+#define QUOTE_LIMIT 80  /* bytes of a bad entry quoted in an error line */
 
 static bool
 is_space(char c)

@@ -213,7 +213,8 @@ report_failure(FILE *err, const struct hesper_sink *s, int errnum)
 		return;
 	}
 	if (!s->path) {
-		fprintf(err, "hesper: cannot write text report to %s: %s\n", hesper_sink_kind_name(s->kind), strerror(errnum));
+		fprintf(err, "hesper: cannot write text report to %s: %s\n", hesper_sink_kind_name(s->kind),
+			strerror(errnum));
 		return;
 	}
 	fprintf(err, "hesper: cannot write %s report to '%s': %s%s\n", hesper_sink_kind_name(s->kind), s->path,
@@ -227,8 +228,7 @@ hesper_sinks_write(const struct hesper_sink_list *list, const struct hesper_prof
 }
 
 int
-hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper_profile *p, bool files_only,
-			FILE *err)
+hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper_profile *p, bool files_only, FILE *err)
 {
 	struct pipe_guard guard;
 	int failed = 0;
@@ -254,9 +254,7 @@ hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper
 				s->failed = true;
 			}
 			break;
-		case HESPER_SINK_SQLITE:
-			ret = hesper_sinks_write_database(list, s, p, err);
-			break;
+		case HESPER_SINK_SQLITE: ret = hesper_sinks_write_database(list, s, p, err); break;
 		default:
 			ret = write_file(s, p);
 			/* Rewritten many times a run: its failure is told once. */

@@ -111,7 +111,8 @@ hesper_stats_count_below(const struct hesper_stats *s, uint64_t limit_ns)
 
 	for (int row = h->lo_row; row <= h->hi_row; row++) {
 		for (int sub = 0; sub < HESPER_HISTOGRAM_SUB_BUCKETS; sub++) {
-			uint64_t lo, hi, c = h->counts[(size_t)(row - h->lo_row) * HESPER_HISTOGRAM_SUB_BUCKETS + (size_t)sub];
+			uint64_t lo, hi,
+				c = h->counts[(size_t)(row - h->lo_row) * HESPER_HISTOGRAM_SUB_BUCKETS + (size_t)sub];
 
 			if (!c)
 				continue;

@@ -51,7 +51,7 @@ enum hesper_status {
 
 /* One timed piece of GPU work; start and end on one clock, in ns. */
 struct hesper_event {
-	const char *name;  /* kernel name; borrowed, NULL reads as "?" */
+	const char *name; /* kernel name; borrowed, NULL reads as "?" */
 	uint64_t start_ns;
 	uint64_t end_ns;
 };
@@ -76,9 +76,9 @@ struct hesper_summary {
 
 /* The events of one kernel name with their summary. */
 struct hesper_kernel_group {
-	const char *name;               /* borrowed from the events (or owned by the array, see readers) */
+	const char *name; /* borrowed from the events (or owned by the array, see readers) */
 	struct hesper_summary summary;
-	struct hesper_event *events;    /* by start (hesper_event_compare); owned by the array */
+	struct hesper_event *events; /* by start (hesper_event_compare); owned by the array */
 	size_t n_events;
 };
 
@@ -169,8 +169,7 @@ HESPER_API int hesper_print_report(FILE *out, const struct hesper_event *events,
  * Returns HESPER_OK, HESPER_ERROR_IO, HESPER_ERROR_FORMAT (not a Hesper trace), or
  * HESPER_ERROR_NO_MEMORY, with the reason in @err; *@events is NULL and *@n 0 on failure.
  */
-HESPER_API int hesper_read_trace(const char *path, struct hesper_event **events, size_t *n, char *err,
-				 size_t err_size);
+HESPER_API int hesper_read_trace(const char *path, struct hesper_event **events, size_t *n, char *err, size_t err_size);
 
 /* Frees an array from hesper_read_trace with its names. NULL is fine. */
 HESPER_API void hesper_events_free(struct hesper_event *events);

@@ -39,7 +39,8 @@ uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock, 
 	/* the clock's reading at @anchor, by the calibration */
 	double since = ((double)anchor - cal->ts0) / cal->ts_per_clock;
 	uint64_t at_anchor = cal->clock0 + (uint64_t)(int64_t)llround(since);
-	double ts = (double)anchor + clock_distance(at_anchor & cal->mask, clock & cal->mask, cal->mask) * cal->ts_per_clock;
+	double ts = (double)anchor +
+		    clock_distance(at_anchor & cal->mask, clock & cal->mask, cal->mask) * cal->ts_per_clock;
 	return ts <= 0 ? 0 : (uint64_t)llround(ts);
 }
 
@@ -50,7 +51,8 @@ static uint32_t chunk_memory_type(const struct hesper_device *dev, uint32_t allo
 	const VkMemoryPropertyFlags wanted[] = {host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host};
 	for (size_t w = 0; w < 2; w++)
 		for (uint32_t i = 0; i < dev->memory.memoryTypeCount; i++)
-			if ((allowed & (1u << i)) && (dev->memory.memoryTypes[i].propertyFlags & wanted[w]) == wanted[w])
+			if ((allowed & (1u << i)) &&
+			    (dev->memory.memoryTypes[i].propertyFlags & wanted[w]) == wanted[w])
 				return i;
 	return UINT32_MAX;
 }
@@ -78,7 +80,8 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 		return NULL;
 	VkDevice d = dev->handle;
 	VkDeviceSize size = (VkDeviceSize)HESPER_CLOCK_CHUNK_SLOTS * cd->stride;
-	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
+	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+				 .size = size,
 				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
 					  VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
@@ -88,7 +91,8 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	}
 	VkMemoryRequirements req;
 	dev->next.GetBufferMemoryRequirements(d, c->buffer, &req);
-	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				   .allocationSize = req.size,
 				   .memoryTypeIndex = chunk_memory_type(dev, req.memoryTypeBits)};
 	if (ai.memoryTypeIndex == UINT32_MAX || dev->next.AllocateMemory(d, &ai, NULL, &c->memory) != VK_SUCCESS) {
 		c->memory = VK_NULL_HANDLE;
@@ -99,21 +103,27 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 		goto fail;
 	memset(c->mapped, 0, (size_t)size);
 	VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .descriptorCount = 1};
-	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-					 .poolSizeCount = 1, .pPoolSizes = &ps};
+	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+					 .maxSets = 1,
+					 .poolSizeCount = 1,
+					 .pPoolSizes = &ps};
 	if (dev->next.CreateDescriptorPool(d, &pi, NULL, &c->pool) != VK_SUCCESS) {
 		c->pool = VK_NULL_HANDLE;
 		goto fail;
 	}
 	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-					  .descriptorPool = c->pool, .descriptorSetCount = 1,
+					  .descriptorPool = c->pool,
+					  .descriptorSetCount = 1,
 					  .pSetLayouts = &cd->set_layout};
 	if (dev->next.AllocateDescriptorSets(d, &si, &c->set) != VK_SUCCESS)
 		goto fail;
 	/* Descriptor sets are dispatchable-free handles: no loader data needed. */
 	VkDescriptorBufferInfo buf = {.buffer = c->buffer, .offset = 0, .range = 8 * HESPER_CLOCK_SLOT_WORDS};
-	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
-				  .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+				  .dstSet = c->set,
+				  .dstBinding = 0,
+				  .descriptorCount = 1,
+				  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
 				  .pBufferInfo = &buf};
 	dev->next.UpdateDescriptorSets(d, 1, &w, 0, NULL);
 	return c;
@@ -160,8 +170,8 @@ void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_
 void hesper_clock_bind_sink(struct hesper_device *dev, VkCommandBuffer cb, VkPipelineLayout layout, uint32_t set)
 {
 	uint32_t offset = 0;
-	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1,
-					&dev->clock_mode->sink->set, 1, &offset);
+	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &dev->clock_mode->sink->set,
+					1, &offset);
 }
 
 uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_slots *slots, VkCommandBuffer cb,
@@ -171,8 +181,8 @@ uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_s
 		/* the last chunk is full (or there is none) */
 		struct hesper_clock_chunk *c = NULL;
 		if (slots->used / HESPER_CLOCK_CHUNK_SLOTS >= 4096 ||
-		    !hesper_reserve_one((void **)&slots->chunks, slots->chunk_count,
-					&slots->chunk_capacity, sizeof(*slots->chunks)) ||
+		    !hesper_reserve_one((void **)&slots->chunks, slots->chunk_count, &slots->chunk_capacity,
+					sizeof(*slots->chunks)) ||
 		    !(c = take_chunk(dev))) {
 			hesper_clock_bind_sink(dev, cb, layout, set);
 			return UINT32_MAX;
@@ -189,8 +199,8 @@ uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_s
 
 /* What Hesper knows of a pipeline layout in clock mode (struct hesper_device.layouts). */
 struct clock_layout {
-	uint32_t set;                       /* Hesper's set index, or UINT32_MAX */
-	const char *why;                    /* when UINT32_MAX: why not */
+	uint32_t set;    /* Hesper's set index, or UINT32_MAX */
+	const char *why; /* when UINT32_MAX: why not */
 };
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
@@ -277,12 +287,14 @@ static const char *create_instrumented(struct hesper_device *dev, VkPipelineCach
 	size_t count = 0;
 	const char *why = NULL;
 	struct hesper_clock_target target = {.entry = info->stage.pName ? info->stage.pName : "main",
-					     .set = set, .binding = 0, .group_counts = group_counts};
+					     .set = set,
+					     .binding = 0,
+					     .group_counts = group_counts};
 	*out = VK_NULL_HANDLE;
 	if (hesper_spirv_clock_instrument(code, size, &target, &words, &count, &why) != 0)
 		return why;
-	VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = count * 4,
-				       .pCode = words};
+	VkShaderModuleCreateInfo mi = {
+		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = count * 4, .pCode = words};
 	VkShaderModule module = VK_NULL_HANDLE;
 	why = "the instrumented shader module was refused";
 	if (dev->next.CreateShaderModule(dev->handle, &mi, NULL, &module) == VK_SUCCESS) {

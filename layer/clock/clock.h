@@ -46,11 +46,11 @@ struct hesper_clock_slots {
  * nanoseconds: it wraps every 4.3 s).
  */
 struct hesper_clock_calibration {
-	uint64_t mask;                      /* the clock's width: 2^32 - 1 or all ones */
+	uint64_t mask; /* the clock's width: 2^32 - 1 or all ones */
 	uint64_t clock0;
 	double ts0;
 	double ts_per_clock;
-	double error_ns;                    /* bound of the mapping's error at calibration */
+	double error_ns; /* bound of the mapping's error at calibration */
 };
 
 /* A device's clock-mode state (struct hesper_device.clock_mode). */
@@ -60,7 +60,7 @@ struct hesper_clock_device {
 	uint32_t stride;                    /* bytes between slots: HESPER_CLOCK_SLOT_WORDS words, aligned */
 	uint32_t max_sets;
 	struct hesper_clock_calibration cal;
-	struct hesper_clock_chunk *sink;    /* bound where a slot cannot be had; never read */
+	struct hesper_clock_chunk *sink; /* bound where a slot cannot be had; never read */
 	struct hesper_clock_chunk *free_chunks;
 	uint32_t memory_type;
 };
@@ -74,7 +74,7 @@ struct hesper_clock_create {
 	VkPhysicalDeviceFeatures features;
 	VkPhysicalDeviceShaderClockFeaturesKHR clock;
 	VkPhysicalDeviceShaderAtomicInt64Features atomics;
-	VkBool32 *flipped[4];               /* the program's switches set for the call */
+	VkBool32 *flipped[4]; /* the program's switches set for the call */
 	VkBool32 saved[4];
 	uint32_t flipped_count;
 	const char **names;

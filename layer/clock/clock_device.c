@@ -58,13 +58,15 @@ const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDe
 	    !inst->next.GetPhysicalDeviceFeatures2)
 		return "the device or instance is older than Vulkan 1.2/1.1";
 	/* What the device has. */
-	VkPhysicalDeviceShaderClockFeaturesKHR clock = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+	VkPhysicalDeviceShaderClockFeaturesKHR clock = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
 	VkPhysicalDeviceShaderAtomicInt64Features atomics = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES, .pNext = &clock};
 	VkPhysicalDeviceFeatures2 all = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &atomics};
 	inst->next.GetPhysicalDeviceFeatures2(physical, &all);
 	VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-	VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &subgroup};
+	VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+					      .pNext = &subgroup};
 	inst->next.GetPhysicalDeviceProperties2(physical, &props2);
 	if (!clock.shaderDeviceClock)
 		return "no shaderDeviceClock (VK_KHR_shader_clock)";
@@ -239,8 +241,8 @@ static int run_bracket(struct hesper_device *dev, struct calibration *k, VkQueue
 	uint64_t *slot = cd->sink->mapped; /* one work group, x index 0: lane 0 */
 	slot[0] = 0;
 	slot[1] = 0;
-	VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
-			       .pCommandBuffers = &k->cb};
+	VkSubmitInfo submit = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &k->cb};
 	if (dev->next.QueueSubmit(queue, 1, &submit, VK_NULL_HANDLE) != VK_SUCCESS ||
 	    dev->next.QueueWaitIdle(queue) != VK_SUCCESS)
 		return -1;
@@ -274,12 +276,14 @@ static const char *calibrate(struct hesper_device *dev, const VkDeviceCreateInfo
 	if (hesper_spirv_clock_instrument(empty_kernel, sizeof(empty_kernel), &target, &words, &count, &reason) != 0)
 		return reason;
 	VkDevice d = dev->handle;
-	VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = count * 4,
-				       .pCode = words};
-	VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+	VkShaderModuleCreateInfo mi = {
+		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = count * 4, .pCode = words};
+	VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+					 .setLayoutCount = 1,
 					 .pSetLayouts = &cd->set_layout};
 	VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-				    .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2};
+				    .queryType = VK_QUERY_TYPE_TIMESTAMP,
+				    .queryCount = 2};
 	VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = family};
 	if (dev->next.CreateShaderModule(d, &mi, NULL, &k.module) != VK_SUCCESS ||
 	    dev->next.CreatePipelineLayout(d, &li, NULL, &k.layout) != VK_SUCCESS ||
@@ -289,11 +293,14 @@ static const char *calibrate(struct hesper_device *dev, const VkDeviceCreateInfo
 	VkComputePipelineCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
 		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-			  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = k.module, .pName = "main"},
+			  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			  .module = k.module,
+			  .pName = "main"},
 		.layout = k.layout,
 	};
 	VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-					  .commandPool = k.pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+					  .commandPool = k.pool,
+					  .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 					  .commandBufferCount = 1};
 	if (dev->next.CreateComputePipelines(d, VK_NULL_HANDLE, 1, &ci, NULL, &k.pipeline) != VK_SUCCESS ||
 	    dev->next.AllocateCommandBuffers(d, &ai, &k.cb) != VK_SUCCESS)
@@ -333,10 +340,12 @@ out:
 /* A descriptor set layout with @count STORAGE_BUFFER_DYNAMIC bindings (0 or 1). */
 static VkResult make_set_layout(struct hesper_device *dev, uint32_t count, VkDescriptorSetLayout *out)
 {
-	VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
-					  .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-	VkDescriptorSetLayoutCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-						.bindingCount = count, .pBindings = &b};
+	VkDescriptorSetLayoutBinding b = {.binding = 0,
+					  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+					  .descriptorCount = 1,
+					  .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+	VkDescriptorSetLayoutCreateInfo info = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = count, .pBindings = &b};
 	return dev->next.CreateDescriptorSetLayout(dev->handle, &info, NULL, out);
 }
 

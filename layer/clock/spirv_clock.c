@@ -32,16 +32,31 @@
 #include "spirv_clock_parts.h"
 
 /* Instructions of the sections before types (capabilities ... annotations). */
-static bool
-is_preamble(uint32_t op)
+static bool is_preamble(uint32_t op)
 {
 	switch (op) {
-	case OP_CAPABILITY: case OP_EXTENSION: case OP_EXT_INST_IMPORT: case OP_MEMORY_MODEL:
-	case OP_ENTRY_POINT: case OP_EXECUTION_MODE: case OP_EXECUTION_MODE_ID: case OP_STRING:
-	case OP_SOURCE_EXTENSION: case OP_SOURCE: case OP_SOURCE_CONTINUED: case OP_NAME:
-	case OP_MEMBER_NAME: case OP_MODULE_PROCESSED: case OP_DECORATE: case OP_MEMBER_DECORATE:
-	case OP_DECORATION_GROUP: case OP_GROUP_DECORATE: case OP_GROUP_MEMBER_DECORATE:
-	case OP_DECORATE_ID: case OP_DECORATE_STRING: case OP_MEMBER_DECORATE_STRING:
+	case OP_CAPABILITY:
+	case OP_EXTENSION:
+	case OP_EXT_INST_IMPORT:
+	case OP_MEMORY_MODEL:
+	case OP_ENTRY_POINT:
+	case OP_EXECUTION_MODE:
+	case OP_EXECUTION_MODE_ID:
+	case OP_STRING:
+	case OP_SOURCE_EXTENSION:
+	case OP_SOURCE:
+	case OP_SOURCE_CONTINUED:
+	case OP_NAME:
+	case OP_MEMBER_NAME:
+	case OP_MODULE_PROCESSED:
+	case OP_DECORATE:
+	case OP_MEMBER_DECORATE:
+	case OP_DECORATION_GROUP:
+	case OP_GROUP_DECORATE:
+	case OP_GROUP_MEMBER_DECORATE:
+	case OP_DECORATE_ID:
+	case OP_DECORATE_STRING:
+	case OP_MEMBER_DECORATE_STRING:
 		return true;
 	default:
 		return false;
@@ -49,8 +64,7 @@ is_preamble(uint32_t op)
 }
 
 /* Whether OpEntryPoint at @i (@n words) lists @id among its interface ids. */
-static bool
-in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id)
+static bool in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id)
 {
 	/* the interface follows the name, whose last word holds its NUL */
 	uint32_t k = 3;
@@ -63,9 +77,8 @@ in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id)
 }
 
 /* The second pass: copies @w while adding the instrumentation. */
-static void
-rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t, const struct hesper_clock_scan *s,
-	struct hesper_clock_ids *d, struct hesper_spirv_out *o)
+static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t,
+		    const struct hesper_clock_scan *s, struct hesper_clock_ids *d, struct hesper_spirv_out *o)
 {
 	bool extensions_done = false, decorations_done = false, globals_done = false;
 	bool in_entry = false, first_block = false, start_read = false;
@@ -139,9 +152,8 @@ rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t, co
 	o->w[3] = d->next;
 }
 
-int
-hesper_spirv_clock_instrument(const void *code, size_t size, const struct hesper_clock_target *target,
-			      uint32_t **out, size_t *out_words, const char **why)
+int hesper_spirv_clock_instrument(const void *code, size_t size, const struct hesper_clock_target *target,
+				  uint32_t **out, size_t *out_words, const char **why)
 {
 	struct hesper_clock_scan s;
 	struct hesper_clock_ids d;

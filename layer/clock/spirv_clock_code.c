@@ -8,15 +8,13 @@
 
 #include <string.h>
 
-static uint32_t
-fresh(struct hesper_clock_ids *d)
+static uint32_t fresh(struct hesper_clock_ids *d)
 {
 	return d->next++;
 }
 
 /* A uint32 constant of value @v: the module's own, or a fresh id to declare. */
-static uint32_t
-constant(const struct hesper_clock_scan *s, struct hesper_clock_ids *d, uint32_t v, bool *is_new)
+static uint32_t constant(const struct hesper_clock_scan *s, struct hesper_clock_ids *d, uint32_t v, bool *is_new)
 {
 	if (!d->new_u32 && s->c[v])
 		return s->c[v];
@@ -24,9 +22,8 @@ constant(const struct hesper_clock_scan *s, struct hesper_clock_ids *d, uint32_t
 	return fresh(d);
 }
 
-void
-hesper_clock_plan_ids(const struct hesper_clock_scan *s, const struct hesper_clock_target *t,
-		      struct hesper_clock_ids *d)
+void hesper_clock_plan_ids(const struct hesper_clock_scan *s, const struct hesper_clock_target *t,
+			   struct hesper_clock_ids *d)
 {
 	memset(d, 0, sizeof *d);
 	d->group_counts = t->group_counts;
@@ -69,9 +66,8 @@ hesper_clock_plan_ids(const struct hesper_clock_scan *s, const struct hesper_clo
 	d->start = fresh(d);
 }
 
-void
-hesper_clock_emit_decorations(struct hesper_spirv_out *o, const struct hesper_clock_target *t,
-			      const struct hesper_clock_ids *d)
+void hesper_clock_emit_decorations(struct hesper_spirv_out *o, const struct hesper_clock_target *t,
+				   const struct hesper_clock_ids *d)
 {
 	INST(o, OP_DECORATE, d->array, DEC_ARRAY_STRIDE, 8);
 	INST(o, OP_DECORATE, d->strukt, DEC_BLOCK);
@@ -85,8 +81,7 @@ hesper_clock_emit_decorations(struct hesper_spirv_out *o, const struct hesper_cl
 }
 
 /* Types, constants and the variable, declared before the first function. */
-void
-hesper_clock_emit_globals(struct hesper_spirv_out *o, const struct hesper_clock_ids *d)
+void hesper_clock_emit_globals(struct hesper_spirv_out *o, const struct hesper_clock_ids *d)
 {
 	if (d->new_u32)
 		INST(o, OP_TYPE_INT, d->u32, 32, 0);
@@ -134,8 +129,7 @@ hesper_clock_emit_globals(struct hesper_spirv_out *o, const struct hesper_clock_
  * atomicMax like the rest (every writer writes the same values). An indirect dispatch's
  * counts are known to the host only from here.
  */
-static void
-emit_group_counts(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t wid, uint32_t wx)
+static void emit_group_counts(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t wid, uint32_t wx)
 {
 	uint32_t wy = fresh(d), wz = fresh(d), or1 = fresh(d), or2 = fresh(d), first = fresh(d);
 	uint32_t then = fresh(d), merge = fresh(d), ng = fresh(d), nx = fresh(d), ny = fresh(d), nz = fresh(d);
@@ -168,8 +162,7 @@ emit_group_counts(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32
 }
 
 /* Replaces one OpReturn of the entry function: elected end clock and atomics, return. */
-void
-hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_ids *d)
+void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_ids *d)
 {
 	uint32_t end = fresh(d), elected = fresh(d), then = fresh(d), merge = fresh(d);
 	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d), inverted = fresh(d);

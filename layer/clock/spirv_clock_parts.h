@@ -18,28 +18,80 @@
 #define HEADER_WORDS 5u
 
 enum {
-	OP_SOURCE_CONTINUED = 2, OP_SOURCE = 3, OP_SOURCE_EXTENSION = 4, OP_NAME = 5, OP_MEMBER_NAME = 6,
-	OP_STRING = 7, OP_LINE = 8, OP_EXTENSION = 10, OP_EXT_INST_IMPORT = 11, OP_EXT_INST = 12,
-	OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_CAPABILITY = 17,
-	OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_VECTOR = 23, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30,
-	OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_LOAD = 61, OP_COMPOSITE_EXTRACT = 81, OP_U_CONVERT = 113,
+	OP_SOURCE_CONTINUED = 2,
+	OP_SOURCE = 3,
+	OP_SOURCE_EXTENSION = 4,
+	OP_NAME = 5,
+	OP_MEMBER_NAME = 6,
+	OP_STRING = 7,
+	OP_LINE = 8,
+	OP_EXTENSION = 10,
+	OP_EXT_INST_IMPORT = 11,
+	OP_EXT_INST = 12,
+	OP_MEMORY_MODEL = 14,
+	OP_ENTRY_POINT = 15,
+	OP_EXECUTION_MODE = 16,
+	OP_CAPABILITY = 17,
+	OP_TYPE_BOOL = 20,
+	OP_TYPE_INT = 21,
+	OP_TYPE_VECTOR = 23,
+	OP_TYPE_ARRAY = 28,
+	OP_TYPE_STRUCT = 30,
+	OP_TYPE_POINTER = 32,
+	OP_CONSTANT = 43,
+	OP_LOAD = 61,
+	OP_COMPOSITE_EXTRACT = 81,
+	OP_U_CONVERT = 113,
 	OP_I_EQUAL = 170,
-	OP_SHIFT_LEFT_LOGICAL = 196, OP_BITWISE_OR = 197, OP_BITWISE_AND = 199,
-	OP_FUNCTION = 54, OP_FUNCTION_END = 56, OP_VARIABLE = 59, OP_ACCESS_CHAIN = 65,
-	OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_DECORATION_GROUP = 73, OP_GROUP_DECORATE = 74,
-	OP_GROUP_MEMBER_DECORATE = 75, OP_NOT = 200, OP_ATOMIC_UMAX = 239, OP_SELECTION_MERGE = 247,
-	OP_LABEL = 248, OP_BRANCH = 249, OP_BRANCH_CONDITIONAL = 250, OP_RETURN = 253, OP_NO_LINE = 317,
-	OP_MODULE_PROCESSED = 330, OP_EXECUTION_MODE_ID = 331, OP_DECORATE_ID = 332,
-	OP_GROUP_NON_UNIFORM_ELECT = 333, OP_READ_CLOCK_KHR = 5056, OP_DECORATE_STRING = 5632,
+	OP_SHIFT_LEFT_LOGICAL = 196,
+	OP_BITWISE_OR = 197,
+	OP_BITWISE_AND = 199,
+	OP_FUNCTION = 54,
+	OP_FUNCTION_END = 56,
+	OP_VARIABLE = 59,
+	OP_ACCESS_CHAIN = 65,
+	OP_DECORATE = 71,
+	OP_MEMBER_DECORATE = 72,
+	OP_DECORATION_GROUP = 73,
+	OP_GROUP_DECORATE = 74,
+	OP_GROUP_MEMBER_DECORATE = 75,
+	OP_NOT = 200,
+	OP_ATOMIC_UMAX = 239,
+	OP_SELECTION_MERGE = 247,
+	OP_LABEL = 248,
+	OP_BRANCH = 249,
+	OP_BRANCH_CONDITIONAL = 250,
+	OP_RETURN = 253,
+	OP_NO_LINE = 317,
+	OP_MODULE_PROCESSED = 330,
+	OP_EXECUTION_MODE_ID = 331,
+	OP_DECORATE_ID = 332,
+	OP_GROUP_NON_UNIFORM_ELECT = 333,
+	OP_READ_CLOCK_KHR = 5056,
+	OP_DECORATE_STRING = 5632,
 	OP_MEMBER_DECORATE_STRING = 5633,
 };
 
 enum {
-	CAP_INT64 = 11, CAP_INT64_ATOMICS = 12, CAP_GROUP_NON_UNIFORM = 61, CAP_SHADER_CLOCK = 5055,
-	DEC_BLOCK = 2, DEC_ARRAY_STRIDE = 6, DEC_BUILTIN = 11, DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34,
-	DEC_OFFSET = 35, BUILTIN_NUM_WORKGROUPS = 24, BUILTIN_WORKGROUP_ID = 26, SC_INPUT = 1, SC_STORAGE_BUFFER = 12,
-	MODEL_GLCOMPUTE = 5, MEMORY_MODEL_VULKAN = 3,
-	SCOPE_DEVICE = 1, SCOPE_SUBGROUP = 3, SCOPE_QUEUE_FAMILY = 5,
+	CAP_INT64 = 11,
+	CAP_INT64_ATOMICS = 12,
+	CAP_GROUP_NON_UNIFORM = 61,
+	CAP_SHADER_CLOCK = 5055,
+	DEC_BLOCK = 2,
+	DEC_ARRAY_STRIDE = 6,
+	DEC_BUILTIN = 11,
+	DEC_BINDING = 33,
+	DEC_DESCRIPTOR_SET = 34,
+	DEC_OFFSET = 35,
+	BUILTIN_NUM_WORKGROUPS = 24,
+	BUILTIN_WORKGROUP_ID = 26,
+	SC_INPUT = 1,
+	SC_STORAGE_BUFFER = 12,
+	MODEL_GLCOMPUTE = 5,
+	MEMORY_MODEL_VULKAN = 3,
+	SCOPE_DEVICE = 1,
+	SCOPE_SUBGROUP = 3,
+	SCOPE_QUEUE_FAMILY = 5,
 };
 
 #define VERSION_1_3 0x00010300u
@@ -52,15 +104,15 @@ struct hesper_clock_scan {
 	bool cap_clock, cap_int64, cap_int64_atomics, cap_non_uniform, ext_clock;
 	bool vulkan_memory_model, set_taken;
 	uint32_t entry_function;
-	size_t entry_at;               /* word index of the entry's OpEntryPoint */
-	uint32_t u32, u64, boolean;    /* reusable type ids, 0 if none */
-	uint32_t v3u32, ptr_v3u32;     /* uvec3 and an Input pointer to it, 0 if none */
-	uint32_t ptr_u64;              /* OpTypePointer StorageBuffer %u64, 0 if none */
-	uint32_t workgroup_id;         /* a variable decorated BuiltIn WorkgroupId, 0 if none */
-	uint32_t workgroup_id_type;    /* its pointer type */
-	uint32_t num_workgroups;       /* a variable decorated BuiltIn NumWorkgroups, 0 if none */
-	uint32_t num_workgroups_type;  /* its pointer type */
-	uint32_t c[33];                /* uint32 constants 0..32 (the largest used: a shift by 32), 0 if none */
+	size_t entry_at;              /* word index of the entry's OpEntryPoint */
+	uint32_t u32, u64, boolean;   /* reusable type ids, 0 if none */
+	uint32_t v3u32, ptr_v3u32;    /* uvec3 and an Input pointer to it, 0 if none */
+	uint32_t ptr_u64;             /* OpTypePointer StorageBuffer %u64, 0 if none */
+	uint32_t workgroup_id;        /* a variable decorated BuiltIn WorkgroupId, 0 if none */
+	uint32_t workgroup_id_type;   /* its pointer type */
+	uint32_t num_workgroups;      /* a variable decorated BuiltIn NumWorkgroups, 0 if none */
+	uint32_t num_workgroups_type; /* its pointer type */
+	uint32_t c[33];               /* uint32 constants 0..32 (the largest used: a shift by 32), 0 if none */
 	bool has_function;
 };
 
@@ -75,7 +127,7 @@ struct hesper_clock_ids {
 	bool new_u32, new_u64, new_bool, new_ptr_u64, new_c0, new_c1, new_c3, new_c5, new_mask, new_words;
 	bool new_c32, new_groups_xy, new_groups_z;
 	bool new_v3u32, new_ptr_v3u32, new_workgroup_id, new_num_workgroups;
-	bool group_counts;             /* the target's: fold NumWorkgroups in (num_workgroups 0 when not) */
+	bool group_counts; /* the target's: fold NumWorkgroups in (num_workgroups 0 when not) */
 };
 
 /* spirv_clock_scan.c ------------------------------------------------------------------ */

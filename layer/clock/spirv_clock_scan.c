@@ -9,8 +9,7 @@
 #include <string.h>
 
 /* True when the literal string at words [@first, @end) equals @s. */
-static bool
-string_is(const uint32_t *w, size_t first, size_t end, const char *s)
+static bool string_is(const uint32_t *w, size_t first, size_t end, const char *s)
 {
 	size_t len = strlen(s) + 1;
 
@@ -22,9 +21,8 @@ string_is(const uint32_t *w, size_t first, size_t end, const char *s)
 	return true;
 }
 
-const char *
-hesper_clock_scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t,
-			 struct hesper_clock_scan *s)
+const char *hesper_clock_scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t,
+				     struct hesper_clock_scan *s)
 {
 	size_t i = HEADER_WORDS;
 	uint32_t set_ids[64], n_set = 0, bind_ids[64], n_bind = 0;
@@ -72,7 +70,8 @@ hesper_clock_scan_module(const uint32_t *w, size_t count, const struct hesper_cl
 				s->set_taken = true; /* too many to check: assume the worst */
 			if (n == 4 && w[i + 2] == DEC_BUILTIN && w[i + 3] == BUILTIN_WORKGROUP_ID && !s->workgroup_id)
 				s->workgroup_id = w[i + 1];
-			if (n == 4 && w[i + 2] == DEC_BUILTIN && w[i + 3] == BUILTIN_NUM_WORKGROUPS && !s->num_workgroups)
+			if (n == 4 && w[i + 2] == DEC_BUILTIN && w[i + 3] == BUILTIN_NUM_WORKGROUPS &&
+			    !s->num_workgroups)
 				s->num_workgroups = w[i + 1];
 			break;
 		case OP_TYPE_BOOL:

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void
-hesper_spirv_put(struct hesper_spirv_out *o, uint32_t v)
+void hesper_spirv_put(struct hesper_spirv_out *o, uint32_t v)
 {
 	if (o->failed)
 		return;
@@ -27,16 +26,14 @@ hesper_spirv_put(struct hesper_spirv_out *o, uint32_t v)
 	o->w[o->n++] = v;
 }
 
-void
-hesper_spirv_inst(struct hesper_spirv_out *o, uint32_t op, const uint32_t *ops, uint32_t count)
+void hesper_spirv_inst(struct hesper_spirv_out *o, uint32_t op, const uint32_t *ops, uint32_t count)
 {
 	hesper_spirv_put(o, ((count + 1) << 16) | op);
 	for (uint32_t i = 0; i < count; i++)
 		hesper_spirv_put(o, ops[i]);
 }
 
-void
-hesper_spirv_inst_string(struct hesper_spirv_out *o, uint32_t op, const char *s)
+void hesper_spirv_inst_string(struct hesper_spirv_out *o, uint32_t op, const char *s)
 {
 	size_t len = strlen(s) + 1, words = (len + 3) / 4;
 

@@ -28,10 +28,10 @@ void hesper_spirv_inst(struct hesper_spirv_out *o, uint32_t op, const uint32_t *
 void hesper_spirv_inst_string(struct hesper_spirv_out *o, uint32_t op, const char *s);
 
 /* Emits @op with the operand words that follow, listed in place: INST(o, OP_LABEL, id). */
-#define INST(o, op, ...)                                                                        \
-	do {                                                                                    \
-		const uint32_t ops_[] = {__VA_ARGS__};                                          \
-		hesper_spirv_inst((o), (op), ops_, (uint32_t)(sizeof ops_ / sizeof ops_[0]));   \
+#define INST(o, op, ...)                                                                      \
+	do {                                                                                  \
+		const uint32_t ops_[] = {__VA_ARGS__};                                        \
+		hesper_spirv_inst((o), (op), ops_, (uint32_t)(sizeof ops_ / sizeof ops_[0])); \
 	} while (0)
 
 #endif

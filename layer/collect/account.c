@@ -35,15 +35,19 @@ static void account_memop(struct hesper_profile *p, const struct hesper_queue *q
 	uint64_t mask = q->dev->families[q->family].tick_mask;
 	double period = q->dev->props.limits.timestampPeriod;
 	bool timed = inside && ts && d->start != HESPER_NO_QUERY;
-	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP, .count = d->repeat, .timed = timed,
-				.memop = d->op.kind, .bytes = d->bytes, .sized = d->op.sized};
+	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP,
+				.count = d->repeat,
+				.timed = timed,
+				.memop = d->op.kind,
+				.bytes = d->bytes,
+				.sized = d->op.sized};
 	for (uint32_t k = 0; timed && k < d->repeat; k++) {
 		uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 		w.ns = hesper_interval_ns(ts[start], ts[end], mask, period, &p->clamped);
 		hesper_profile_add_work(p, &w);
 		if (trace)
 			hesper_trace_gpu_bytes(p, q, HESPER_TRACE_MEMORY_OP, row->k.name, ts[start], ts[end], NULL,
-					rec->command_buffer, sub->index, d->bytes);
+					       rec->command_buffer, sub->index, d->bytes);
 	}
 	if (!timed)
 		hesper_profile_add_work(p, &w);
@@ -87,8 +91,8 @@ static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b
  * dispatch (@d's groups 0 0 0) the work-group counts its slot holds are its launch shape.
  */
 static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
-			      const struct hesper_recording *rec, const struct hesper_work_record *d,
-			      uint64_t lo, uint64_t hi, const uint64_t *ts, const struct hesper_work *w, bool trace)
+			      const struct hesper_recording *rec, const struct hesper_work_record *d, uint64_t lo,
+			      uint64_t hi, const uint64_t *ts, const struct hesper_work *w, bool trace)
 {
 	bool indirect = !d->groups[0] && !d->groups[1] && !d->groups[2];
 	const struct hesper_device *dev = q->dev;
@@ -143,8 +147,8 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		}
 		hesper_profile_add_work(p, &one);
 		if (trace)
-			hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, w->name, start, end, one.groups, rec->command_buffer,
-				  sub->index);
+			hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, w->name, start, end, one.groups,
+					 rec->command_buffer, sub->index);
 	}
 	return empty;
 }
@@ -154,8 +158,7 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
  * capture window. Called with the process lock held.
  */
 static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
-			       const struct hesper_run *o, struct batch_span *span, struct hesper_name *unknown,
-			       bool trace)
+			const struct hesper_run *o, struct batch_span *span, struct hesper_name *unknown, bool trace)
 {
 	const struct hesper_recording *rec = o->rec;
 	const struct hesper_queue_family *family = &q->dev->families[q->family];
@@ -246,8 +249,8 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			w.ns = hesper_interval_ns(ts[start], ts[end], mask, period, &p->clamped);
 			hesper_profile_add_work(p, &w);
 			if (trace)
-				hesper_trace_dispatch(p, q, kernel, rows.kernel, ts[start], ts[end], groups, rec->command_buffer,
-					       sub->index);
+				hesper_trace_dispatch(p, q, kernel, rows.kernel, ts[start], ts[end], groups,
+						      rec->command_buffer, sub->index);
 		}
 		if (untimed) {
 			w.timed = false;
@@ -265,8 +268,8 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		const struct hesper_region_record *r = &rec->regions[i];
 		struct hesper_work w = {.kind = HESPER_WORK_REGION, .name = r->label->text, .count = runs};
 		/* Inside: begun after the region that opened the window, before the window closed. */
-		bool in_window = inside && (opened_at == UINT32_MAX || i >= opened_at) &&
-				 r->begin_at < window.to && r->begin_at >= window.from;
+		bool in_window = inside && (opened_at == UINT32_MAX || i >= opened_at) && r->begin_at < window.to &&
+				 r->begin_at >= window.from;
 		if (!in_window) {
 			hesper_profile_add_work(p, &w);
 			continue;
@@ -276,8 +279,8 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			w.timed = true;
 			w.ns = hesper_interval_ns(ts[r->query], ts[r->query + 1], mask, period, &p->clamped);
 			if (hesper_profile_add_work(p, &w) == 0 && trace)
-				hesper_trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, ts[r->query], ts[r->query + 1], NULL,
-					  rec->command_buffer, sub->index);
+				hesper_trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, ts[r->query],
+						 ts[r->query + 1], NULL, rec->command_buffer, sub->index);
 		}
 		w.timed = false;
 		w.count = timed ? untimed_runs : runs;
@@ -307,7 +310,8 @@ void hesper_account_submission(struct hesper_queue *q, struct hesper_submission 
 	pthread_mutex_lock(&proc->lock);
 	struct hesper_profile *p = proc->profile;
 	struct batch_span span = {0};
-	struct hesper_trace_event submit_event = {0}; /* kept when any of the submission was inside the capture window */
+	struct hesper_trace_event submit_event = {
+		0}; /* kept when any of the submission was inside the capture window */
 	p->copies_ahead += ahead;
 	p->queues[q->profile_queue].submits += sub->batch_count;
 	p->queues[q->profile_queue].submit_calls++;

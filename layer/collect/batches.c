@@ -50,7 +50,10 @@ static void note_batch(struct hesper_profile *p, struct hesper_queue *q, const s
 	const struct hesper_device *dev = q->dev;
 	double period = dev->props.limits.timestampPeriod;
 	struct hesper_gap g = {0};
-	struct hesper_work w = {.kind = HESPER_WORK_BATCH, .count = 1, .timed = true, .queue = q->profile_queue,
+	struct hesper_work w = {.kind = HESPER_WORK_BATCH,
+				.count = 1,
+				.timed = true,
+				.queue = q->profile_queue,
 				.ns = (uint64_t)llround((double)(span->end - span->start) * period)};
 	if (q->batch_seen && span->start > q->batch_end) {
 		g = (struct hesper_gap){
@@ -59,7 +62,9 @@ static void note_batch(struct hesper_profile *p, struct hesper_queue *q, const s
 			.submission = sub->index,
 		};
 		w.gap = &g;
-		uint64_t start_host = dev->clock.valid ? hesper_to_host_ns(dev, span->raw_start, dev->families[q->family].tick_mask) : 0;
+		uint64_t start_host = dev->clock.valid ? hesper_to_host_ns(dev, span->raw_start,
+									   dev->families[q->family].tick_mask)
+						       : 0;
 		if (start_host > g.length_ns) {
 			g.start_ns = start_host - g.length_ns;
 			classify_gap(&g, sub);
@@ -85,7 +90,7 @@ void hesper_close_span(struct hesper_profile *p, struct batch_span *span, struct
 		return;
 	note_batch(p, q, sub, span);
 	if (trace)
-		hesper_trace_gpu(p, q, HESPER_TRACE_BATCH, "batch", span->raw_start, span->raw_start + (span->end - span->start),
-			  NULL, 0, sub->index);
+		hesper_trace_gpu(p, q, HESPER_TRACE_BATCH, "batch", span->raw_start,
+				 span->raw_start + (span->end - span->start), NULL, 0, sub->index);
 	span->any = false;
 }

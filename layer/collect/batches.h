@@ -17,8 +17,8 @@ struct hesper_submission;
 struct batch_span {
 	uint32_t batch;
 	bool any;
-	uint64_t start, end;      /* extended ticks */
-	uint64_t raw_start;       /* the raw tick of the start, for placing it on the host clock */
+	uint64_t start, end; /* extended ticks */
+	uint64_t raw_start;  /* the raw tick of the start, for placing it on the host clock */
 };
 
 /* Adds @span (when any) of @sub on @q to the profile and the timeline (@trace), and empties it. */

@@ -28,8 +28,8 @@ static struct {
 	struct hesper_name *start_label, *stop_label; /* interned: compared by pointer */
 	uint64_t process_start_ns;
 	enum window_state state;
-	uint64_t opened_host_ns, closed_host_ns;   /* host clock */
-	uint64_t stop_seen;                        /* runs of the stop label ended inside so far */
+	uint64_t opened_host_ns, closed_host_ns; /* host clock */
+	uint64_t stop_seen;                      /* runs of the stop label ended inside so far */
 	uint64_t outside;
 } window;
 
@@ -136,8 +136,7 @@ static uint64_t stop_label_end(const struct hesper_recording *rec, uint32_t firs
 	return closes;
 }
 
-struct hesper_capture_span hesper_capture_run(const struct hesper_recording *rec, uint64_t host_ns,
-					      uint32_t *opened_at)
+struct hesper_capture_span hesper_capture_run(const struct hesper_recording *rec, uint64_t host_ns, uint32_t *opened_at)
 {
 	struct hesper_capture_span none = {0, 0};
 	*opened_at = UINT32_MAX;

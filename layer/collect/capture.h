@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-
 struct hesper_capture_info;
 struct hesper_recording;
 

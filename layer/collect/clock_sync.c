@@ -16,7 +16,8 @@ bool hesper_device_calibrate(struct hesper_device *dev, struct hesper_clock_sync
 		return false;
 	const VkCalibratedTimestampInfoEXT domains[2] = {
 		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, .timeDomain = VK_TIME_DOMAIN_DEVICE_EXT},
-		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, .timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT},
+		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT,
+		 .timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT},
 	};
 	bool found = false;
 	uint64_t best = UINT64_MAX;

@@ -1,9 +1,9 @@
 /*
  * The collector: a thread that waits for submissions to complete, collects their
- * timestamps (runs.h), reads them,
- * turns ticks into nanoseconds and feeds the profile. The program's threads never wait
- * for it. At vkDestroyDevice and at exit the same harvesting runs on the caller's
- * thread, for a bounded time.
+ * timestamps (the GPU copy, or the host way of submit/host_reads.h) and hands their runs
+ * to the accounting (account.h). The program's threads never wait for it. At
+ * vkDestroyDevice and at exit the same harvesting runs on the caller's thread, for a
+ * bounded time.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -26,8 +26,8 @@
  */
 #define POLL_WAIT_NS 2000000ull
 static struct {
-	pthread_mutex_t harvest;            /* one harvester at a time; devices are unlinked under it */
-	pthread_mutex_t lock;               /* guards started and stopped */
+	pthread_mutex_t harvest; /* one harvester at a time; devices are unlinked under it */
+	pthread_mutex_t lock;    /* guards started and stopped */
 	pthread_t thread;
 	bool started, stopped;
 	const struct hesper_collector_duties *duties; /* the stage above's work, or NULL */

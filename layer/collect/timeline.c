@@ -25,8 +25,8 @@ void hesper_trace_gpu_bytes(struct hesper_profile *p, const struct hesper_queue 
 		.submission = submission,
 		.bytes = bytes,
 	};
-	e.end_ns = e.start_ns + (uint64_t)llround((double)((raw_end - raw_start) & mask) *
-						  dev->props.limits.timestampPeriod);
+	e.end_ns = e.start_ns +
+		   (uint64_t)llround((double)((raw_end - raw_start) & mask) * dev->props.limits.timestampPeriod);
 	if (((raw_end - raw_start) & mask) > mask / 2)
 		e.end_ns = e.start_ns;
 	if (groups) {
@@ -47,11 +47,12 @@ void hesper_trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 
 /* Keeps a timed dispatch of @kernel for the timeline, with the local size its row knows. */
 void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
-			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
-			   uint64_t command_buffer, uint64_t submission)
+			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end,
+			   const uint32_t *groups, uint64_t command_buffer, uint64_t submission)
 {
 	size_t before = p->trace.count;
-	hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, raw_start, raw_end, groups, command_buffer, submission);
+	hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, raw_start, raw_end, groups, command_buffer,
+			 submission);
 	if (row && p->trace.count > before)
 		memcpy(p->trace.events[before].local_size, row->shapes.local_size, sizeof(row->shapes.local_size));
 }

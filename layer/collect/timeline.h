@@ -23,7 +23,7 @@ void hesper_trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 
 /* Keeps a timed dispatch of @kernel, with the local size its profile row @row knows. */
 void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
-			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
-			   uint64_t command_buffer, uint64_t submission);
+			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end,
+			   const uint32_t *groups, uint64_t command_buffer, uint64_t submission);
 
 #endif

@@ -66,8 +66,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitForFences(VkDevice device, uint32_t co
 	return after_wait(r);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
-						     uint64_t timeout)
+VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info, uint64_t timeout)
 {
 	struct hesper_device *dev = hesper_device_from(device);
 	uint64_t t0 = hesper_now_ns();

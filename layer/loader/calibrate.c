@@ -1,4 +1,4 @@
-/* A device's compute units, and the measured cost of a dispatch on it (calibrate.h). */
+/* A device's compute units, and the measured cost of a dispatch on it (loader.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -8,17 +8,13 @@
 
 /* glslc -O of: #version 450 / layout(local_size_x = 1) in; / void main() {} */
 static const uint32_t empty_shader[] = {
-	0x07230203, 0x00010000, 0x000d000b, 0x0000000a, 0x00000000, 0x00020011,
-	0x00000001, 0x0006000b, 0x00000001, 0x4c534c47, 0x6474732e, 0x3035342e,
-	0x00000000, 0x0003000e, 0x00000000, 0x00000001, 0x0005000f, 0x00000005,
-	0x00000004, 0x6e69616d, 0x00000000, 0x00060010, 0x00000004, 0x00000011,
-	0x00000001, 0x00000001, 0x00000001, 0x00040047, 0x00000009, 0x0000000b,
-	0x00000019, 0x00020013, 0x00000002, 0x00030021, 0x00000003, 0x00000002,
-	0x00040015, 0x00000006, 0x00000020, 0x00000000, 0x00040017, 0x00000007,
-	0x00000006, 0x00000003, 0x0004002b, 0x00000006, 0x00000008, 0x00000001,
-	0x0006002c, 0x00000007, 0x00000009, 0x00000008, 0x00000008, 0x00000008,
-	0x00050036, 0x00000002, 0x00000004, 0x00000000, 0x00000003, 0x000200f8,
-	0x00000005, 0x000100fd, 0x00010038,
+	0x07230203, 0x00010000, 0x000d000b, 0x0000000a, 0x00000000, 0x00020011, 0x00000001, 0x0006000b, 0x00000001,
+	0x4c534c47, 0x6474732e, 0x3035342e, 0x00000000, 0x0003000e, 0x00000000, 0x00000001, 0x0005000f, 0x00000005,
+	0x00000004, 0x6e69616d, 0x00000000, 0x00060010, 0x00000004, 0x00000011, 0x00000001, 0x00000001, 0x00000001,
+	0x00040047, 0x00000009, 0x0000000b, 0x00000019, 0x00020013, 0x00000002, 0x00030021, 0x00000003, 0x00000002,
+	0x00040015, 0x00000006, 0x00000020, 0x00000000, 0x00040017, 0x00000007, 0x00000006, 0x00000003, 0x0004002b,
+	0x00000006, 0x00000008, 0x00000001, 0x0006002c, 0x00000007, 0x00000009, 0x00000008, 0x00000008, 0x00000008,
+	0x00050036, 0x00000002, 0x00000004, 0x00000000, 0x00000003, 0x000200f8, 0x00000005, 0x000100fd, 0x00010038,
 };
 
 /* Whether @dev's physical device offers extension @name. */
@@ -56,7 +52,8 @@ uint32_t hesper_device_compute_units(const struct hesper_device *dev)
 	if (has_extension(dev, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
 		VkPhysicalDeviceShaderCorePropertiesAMD core = {
 			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
-		VkPhysicalDeviceProperties2 p = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &core};
+		VkPhysicalDeviceProperties2 p = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+						 .pNext = &core};
 		props2(dev->physical, &p);
 		return core.shaderEngineCount * core.shaderArraysPerEngineCount * core.computeUnitsPerShaderArray;
 	}
@@ -87,7 +84,8 @@ static uint32_t compute_family(const struct hesper_device *dev, const VkDeviceCr
 		const VkDeviceQueueCreateInfo *q = &info->pQueueCreateInfos[i];
 		uint32_t f = q->queueFamilyIndex;
 		if (q->flags == 0 && q->queueCount > 0 && f < dev->family_count &&
-		    (dev->families[f].props.queueFlags & VK_QUEUE_COMPUTE_BIT) && dev->families[f].props.timestampValidBits)
+		    (dev->families[f].props.queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+		    dev->families[f].props.timestampValidBits)
 			return f;
 	}
 	return UINT32_MAX;
@@ -98,11 +96,14 @@ static int create_objects(struct hesper_device *dev, uint32_t family, struct ben
 	const struct hesper_device_table *n = &dev->next;
 	VkDevice d = dev->handle;
 	VkShaderModuleCreateInfo module = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-					   .codeSize = sizeof(empty_shader), .pCode = empty_shader};
+					   .codeSize = sizeof(empty_shader),
+					   .pCode = empty_shader};
 	VkPipelineLayoutCreateInfo layout = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-	VkCommandPoolCreateInfo pool = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = family};
+	VkCommandPoolCreateInfo pool = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+					.queueFamilyIndex = family};
 	VkQueryPoolCreateInfo queries = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-					 .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = QUERIES};
+					 .queryType = VK_QUERY_TYPE_TIMESTAMP,
+					 .queryCount = QUERIES};
 	VkFenceCreateInfo fence = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	if (!n->CreatePipelineLayout || !n->DestroyPipelineLayout ||
 	    n->CreateShaderModule(d, &module, NULL, &b->module) != VK_SUCCESS ||
@@ -111,7 +112,9 @@ static int create_objects(struct hesper_device *dev, uint32_t family, struct ben
 	VkComputePipelineCreateInfo pipeline = {
 		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
 		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-			  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = b->module, .pName = "main"},
+			  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			  .module = b->module,
+			  .pName = "main"},
 		.layout = b->layout,
 	};
 	if (n->CreateComputePipelines(d, VK_NULL_HANDLE, 1, &pipeline, NULL, &b->pipeline) != VK_SUCCESS ||
@@ -120,7 +123,8 @@ static int create_objects(struct hesper_device *dev, uint32_t family, struct ben
 	    n->CreateFence(d, &fence, NULL, &b->fence) != VK_SUCCESS)
 		return -1;
 	VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-					     .commandPool = b->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+					     .commandPool = b->pool,
+					     .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 					     .commandBufferCount = 1};
 	if (n->AllocateCommandBuffers(d, &alloc, &b->cb) != VK_SUCCESS)
 		return -1;
@@ -181,8 +185,8 @@ static int record(struct hesper_device *dev, struct bench *b)
 static int run(struct hesper_device *dev, VkQueue queue, struct bench *b)
 {
 	const struct hesper_device_table *n = &dev->next;
-	VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
-			       .pCommandBuffers = &b->cb};
+	VkSubmitInfo submit = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &b->cb};
 	if (n->QueueSubmit(queue, 1, &submit, b->fence) != VK_SUCCESS)
 		return -1;
 	return n->WaitForFences(dev->handle, 1, &b->fence, VK_TRUE, WAIT_NS) == VK_SUCCESS ? 0 : -1;

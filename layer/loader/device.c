@@ -211,7 +211,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	if (dev->clock_mode) {
 		snprintf(described.timing, sizeof(described.timing), "clock");
 		described.clock_error_ns = dev->clock_mode->cal.error_ns;
-		described.clock_ticks_per_us = 1e3 / (dev->clock_mode->cal.ts_per_clock * dev->props.limits.timestampPeriod);
+		described.clock_ticks_per_us = 1e3 /
+					       (dev->clock_mode->cal.ts_per_clock * dev->props.limits.timestampPeriod);
 	} else if (dev->clock_fallback) {
 		snprintf(described.timing, sizeof(described.timing), "timestamps: %s", dev->clock_fallback);
 	}
@@ -241,13 +242,12 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	return VK_SUCCESS;
 fail:
 	free_device(dev);
-fail_after_list:
-	{
-		PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*out, "vkDestroyDevice");
-		if (destroy)
-			destroy(*out, allocator);
-		*out = VK_NULL_HANDLE;
-	}
+fail_after_list : {
+	PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*out, "vkDestroyDevice");
+	if (destroy)
+		destroy(*out, allocator);
+	*out = VK_NULL_HANDLE;
+}
 	return VK_ERROR_OUT_OF_HOST_MEMORY;
 }
 
@@ -351,5 +351,3 @@ VKAPI_ATTR void VKAPI_CALL hesper_GetDeviceQueue2(VkDevice device, const VkDevic
 	dev->next.GetDeviceQueue2(device, info, out);
 	track_queue(dev, *out, info->queueFamilyIndex, info->queueIndex);
 }
-
-

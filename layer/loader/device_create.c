@@ -73,7 +73,8 @@ static VkBool32 *timeline_feature(const VkDeviceCreateInfo *info)
 
 VkResult hesper_create_device(PFN_vkCreateDevice create, VkLayerDeviceCreateInfo *link, struct hesper_instance *inst,
 			      VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
-			      const VkAllocationCallbacks *allocator, VkDevice *out, struct hesper_device_additions *added)
+			      const VkAllocationCallbacks *allocator, VkDevice *out,
+			      struct hesper_device_additions *added)
 {
 	VkLayerDeviceLink *self = link->u.pLayerInfo;
 	VkBool32 *feature = timeline_feature(info);
@@ -101,7 +102,8 @@ VkResult hesper_create_device(PFN_vkCreateDevice create, VkLayerDeviceCreateInfo
 	const char *local[LOCAL_NAMES];
 	const char **names = n + 2 <= LOCAL_NAMES ? local : malloc((n + 2) * sizeof(*names));
 	if (!names) {
-		added->timeline = program_timeline && enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+		added->timeline = program_timeline &&
+				  enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
 		return create(physical, info, allocator, out);
 	}
 	for (uint32_t i = 0; i < n; i++)

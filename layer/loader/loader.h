@@ -22,7 +22,8 @@ struct hesper_device_additions {
  */
 VkResult hesper_create_device(PFN_vkCreateDevice create, VkLayerDeviceCreateInfo *link, struct hesper_instance *inst,
 			      VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
-			      const VkAllocationCallbacks *allocator, VkDevice *out, struct hesper_device_additions *added);
+			      const VkAllocationCallbacks *allocator, VkDevice *out,
+			      struct hesper_device_additions *added);
 
 /* SMs (VK_NV_shader_sm_builtins) or CUs (VK_AMD_shader_core_properties) of @dev; 0 when neither is there. */
 uint32_t hesper_device_compute_units(const struct hesper_device *dev);

@@ -9,8 +9,8 @@
 #include "state/state.h"
 
 #define HESPER_NOTHING(name)
-#define HESPER_LOOKUP(name)                                   \
-	if (strcmp(pname, "vk" #name) == 0)                   \
+#define HESPER_LOOKUP(name)                 \
+	if (strcmp(pname, "vk" #name) == 0) \
 		return (PFN_vkVoidFunction)hesper_##name;
 
 #define HESPER_HOOK_LOOKUP(ret, name, params) HESPER_LOOKUP(name)

@@ -219,7 +219,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
 		}
 		rec->label_depth = 0;
 		if (rec->cb_query != HESPER_NO_QUERY)
-			hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, rec->cb_query + 1);
+			hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+							 rec->cb_query + 1);
 	}
 	VkResult result = s->dev->next.EndCommandBuffer(cb);
 	hesper_waits_end_recording(hesper_now_ns());

@@ -24,12 +24,12 @@ struct hesper_command_buffer {
 	struct hesper_device *dev;
 	struct hesper_command_pool *pool;
 	bool primary;
-	struct hesper_recording *rec;       /* current recording, NULL before the first begin */
-	struct hesper_name *bound_kernel;   /* compute pipeline bound now */
-	VkPipeline bound_pipeline;          /* its handle */
-	VkPipelineLayout clock_layout;      /* and, when it is instrumented (clock mode), its layout */
-	uint32_t clock_set;                 /* and Hesper's set index in it */
-	VkPipeline clock_counting;          /* and its group-counting twin (pipeline.h), or VK_NULL_HANDLE */
+	struct hesper_recording *rec;     /* current recording, NULL before the first begin */
+	struct hesper_name *bound_kernel; /* compute pipeline bound now */
+	VkPipeline bound_pipeline;        /* its handle */
+	VkPipelineLayout clock_layout;    /* and, when it is instrumented (clock mode), its layout */
+	uint32_t clock_set;               /* and Hesper's set index in it */
+	VkPipeline clock_counting;        /* and its group-counting twin (pipeline.h), or VK_NULL_HANDLE */
 	struct hesper_command_buffer *pool_prev, *pool_next;
 };
 

@@ -79,7 +79,8 @@ uint64_t hesper_indirect_copy_args(struct hesper_recording *rec, VkCommandBuffer
 	 * are covered by the submission itself. No availability operation is needed here:
 	 * nothing is written before the copy that it must see.
 	 */
-	VkMemoryBarrier before = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = 0,
+	VkMemoryBarrier before = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+				  .srcAccessMask = 0,
 				  .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT};
 	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
 				     &before, 0, NULL, 0, NULL);
@@ -97,8 +98,8 @@ uint64_t hesper_indirect_copy_args(struct hesper_recording *rec, VkCommandBuffer
 	 * Hesper's copy after the program's batch, behind its own barrier (copies.c).
 	 */
 	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-				     VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL,
-				     0, NULL, 0, NULL);
+				     VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0,
+				     NULL, 0, NULL, 0, NULL);
 	return (uint64_t)slot + 1;
 }
 

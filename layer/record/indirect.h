@@ -25,7 +25,7 @@ struct hesper_recording;
 
 /* A chunk of argument slots in host-visible memory; recycled per device. */
 struct hesper_args_chunk {
-	struct hesper_host_buffer buf;      /* the padding words zeroed once */
+	struct hesper_host_buffer buf; /* the padding words zeroed once */
 	struct hesper_args_chunk *next_free;
 };
 
@@ -47,8 +47,7 @@ uint32_t hesper_indirect_slot_word(const struct hesper_recording *rec, uint32_t 
  * (hesper_indirect_copy_args) of a run of @rec whose result words start at @ts. False when
  * they are not known (no slot, no words, or the copy did not happen).
  */
-bool hesper_indirect_groups(const struct hesper_recording *rec, uint64_t args, const uint64_t *ts,
-			    uint32_t out[3]);
+bool hesper_indirect_groups(const struct hesper_recording *rec, uint64_t args, const uint64_t *ts, uint32_t out[3]);
 
 /* Gives @rec's argument chunks back to its device. */
 void hesper_indirect_release_chunks(struct hesper_recording *rec);

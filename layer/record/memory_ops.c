@@ -167,11 +167,10 @@ static struct hesper_op_size sum_regions(struct hesper_device *dev, VkImage imag
 	return sum;
 }
 
-#define SUM_REGIONS(dev, image, regions, n, type, extent, layers)                                       \
+#define SUM_REGIONS(dev, image, regions, n, type, extent, layers) \
 	sum_regions((dev), (image), (regions), (n), sizeof(type), offsetof(type, extent), offsetof(type, layers))
 
-struct hesper_op_size hesper_size_image_copies(struct hesper_device *dev, VkImage src, uint32_t n,
-					       const VkImageCopy *r)
+struct hesper_op_size hesper_size_image_copies(struct hesper_device *dev, VkImage src, uint32_t n, const VkImageCopy *r)
 {
 	return SUM_REGIONS(dev, src, r, n, VkImageCopy, extent, srcSubresource);
 }
@@ -180,7 +179,8 @@ struct hesper_op_size hesper_size_image_copies2(struct hesper_device *dev, const
 {
 	if (!info)
 		return (struct hesper_op_size){0};
-	return SUM_REGIONS(dev, info->srcImage, info->pRegions, info->regionCount, VkImageCopy2, extent, srcSubresource);
+	return SUM_REGIONS(dev, info->srcImage, info->pRegions, info->regionCount, VkImageCopy2, extent,
+			   srcSubresource);
 }
 
 struct hesper_op_size hesper_size_buffer_image_copies(struct hesper_device *dev, VkImage image_handle, uint32_t n,
@@ -214,7 +214,8 @@ struct hesper_op_size hesper_size_clear(struct hesper_device *dev, VkImage image
 	uint64_t bytes = 0;
 	for (uint32_t i = 0; r && i < n; i++) {
 		uint32_t levels = r[i].levelCount == VK_REMAINING_MIP_LEVELS
-					  ? (image.mip_levels > r[i].baseMipLevel ? image.mip_levels - r[i].baseMipLevel : 0)
+					  ? (image.mip_levels > r[i].baseMipLevel ? image.mip_levels - r[i].baseMipLevel
+										  : 0)
 					  : r[i].levelCount;
 		uint32_t layers = r[i].layerCount == VK_REMAINING_ARRAY_LAYERS
 					  ? (image.array_layers > r[i].baseArrayLayer
@@ -268,14 +269,16 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateBuffer(VkDevice device, const VkBuff
 		return result;
 	struct hesper_buffer_info *b = malloc(sizeof(*b));
 	if (b)
-		*b = (struct hesper_buffer_info){.size = info->size, .usage = info->usage, .transfer_readable = readable};
+		*b = (struct hesper_buffer_info){
+			.size = info->size, .usage = info->usage, .transfer_readable = readable};
 	/* Out of memory: the buffer stays unknown, and a whole-size fill of it unsized. */
 	if (b && hesper_map_put(&dev->buffers, (uint64_t)*out, b) != 0)
 		free(b);
 	return result;
 }
 
-VKAPI_ATTR void VKAPI_CALL hesper_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks *allocator)
+VKAPI_ATTR void VKAPI_CALL hesper_DestroyBuffer(VkDevice device, VkBuffer buffer,
+						const VkAllocationCallbacks *allocator)
 {
 	struct hesper_device *dev = hesper_device_from(device);
 	if (buffer)

@@ -17,8 +17,8 @@ struct hesper_device;
 
 struct hesper_buffer_info {
 	VkDeviceSize size;
-	VkBufferUsageFlags usage;           /* as the program asked */
-	bool transfer_readable;             /* a transfer may read it: the program asked, or Hesper added it */
+	VkBufferUsageFlags usage; /* as the program asked */
+	bool transfer_readable;   /* a transfer may read it: the program asked, or Hesper added it */
 };
 
 struct hesper_image_info {
@@ -29,7 +29,7 @@ struct hesper_image_info {
 
 /* The bytes one memory operation moves, and whether they are known. */
 struct hesper_op_size {
-	uint64_t bytes;   /* 0 when unknown */
+	uint64_t bytes; /* 0 when unknown */
 	bool sized;
 };
 

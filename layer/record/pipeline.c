@@ -153,7 +153,8 @@ static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache,
 			continue;
 		VkComputePipelineCreateInfo one = infos[i];
 		if (one.basePipelineIndex >= 0) {
-			one.basePipelineHandle = (uint32_t)one.basePipelineIndex < i ? out[one.basePipelineIndex] : VK_NULL_HANDLE;
+			one.basePipelineHandle = (uint32_t)one.basePipelineIndex < i ? out[one.basePipelineIndex]
+										     : VK_NULL_HANDLE;
 			one.basePipelineIndex = -1;
 		}
 		VkResult r = dev->next.CreateComputePipelines(dev->handle, cache, 1, &one, allocator, &out[i]);

@@ -11,7 +11,7 @@ struct hesper_spirv_info;
 
 struct hesper_module {
 	struct hesper_spirv_info *info;
-	void *code;                         /* clock mode: a copy of the SPIR-V, to instrument */
+	void *code; /* clock mode: a copy of the SPIR-V, to instrument */
 	size_t code_size;
 };
 

@@ -129,10 +129,10 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 			start = chained ? rec->last_end : first;
 			end = chained ? first : first + 1;
 			if (!chained)
-				hesper_recording_write_timestamp(rec, cb,
-						rec->after_program_top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
-								       : HESPER_START_STAGE,
-						start);
+				hesper_recording_write_timestamp(
+					rec, cb,
+					rec->after_program_top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : HESPER_START_STAGE,
+					start);
 		}
 	}
 	closing = next->clock ? HESPER_NO_QUERY : end;
@@ -148,8 +148,7 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 		rec->work[rec->work_count - 1].repeat++;
 		rec->work[rec->work_count - 1].closed = 0;
 		rec->dispatch_total += !next->memop;
-	} else if (hesper_reserve_one((void **)&rec->work, rec->work_count, &rec->work_capacity,
-				      sizeof(*rec->work))) {
+	} else if (hesper_reserve_one((void **)&rec->work, rec->work_count, &rec->work_capacity, sizeof(*rec->work))) {
 		rec->work[rec->work_count++] = *next;
 		rec->dispatch_total += !next->memop;
 	} else {
@@ -189,7 +188,8 @@ static uint32_t dispatch_begin_as(struct hesper_command_buffer *s, VkCommandBuff
 		 * timestamps (record_work), the kernel's buffer bound all the same.
 		 */
 		hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);
-		if (s->bound_kernel && !atomic_exchange_explicit(&s->bound_kernel->clock_noted, true, memory_order_relaxed))
+		if (s->bound_kernel &&
+		    !atomic_exchange_explicit(&s->bound_kernel->clock_noted, true, memory_order_relaxed))
 			hesper_process_note_clock_fallback(s->bound_kernel->text,
 							   "dispatched from a secondary command buffer");
 	}
@@ -262,19 +262,19 @@ static void busy_again(struct hesper_command_buffer *s)
  * command, call down. The program's own timestamps run no work between a dispatch and a
  * barrier: clock mode's barrier timestamps stay where they were across them.
  */
-#define HESPER_WORK_HOOK(name, params, args)                                  \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
-	{                                                                     \
+#define HESPER_WORK_HOOK(name, params, args)                                           \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                \
+	{                                                                              \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
-		busy_again(state_);                                           \
-		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
+		busy_again(state_);                                                    \
+		(state_ ? state_->dev : hesper_device_from(cb))->next.name args;       \
 	}
-#define HESPER_STAMP_HOOK(name, params, args, program_top)                    \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                       \
-	{                                                                     \
+#define HESPER_STAMP_HOOK(name, params, args, program_top)                             \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                \
+	{                                                                              \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
-		note_last_command(state_, HESPER_NO_QUERY, program_top);      \
-		(state_ ? state_->dev : hesper_device_from(cb))->next.name args; \
+		note_last_command(state_, HESPER_NO_QUERY, program_top);               \
+		(state_ ? state_->dev : hesper_device_from(cb))->next.name args;       \
 	}
 HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
 HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
@@ -285,20 +285,20 @@ HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
  * then lets the next one open after it (clock_edges.h); any other barrier leaves that
  * state as it was (it holds no compute back).
  */
-#define HESPER_BARRIER_HOOK(name, params, args, orders_compute)                               \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                       \
-	{                                                                                     \
-		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);        \
-		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);   \
+#define HESPER_BARRIER_HOOK(name, params, args, orders_compute)                                \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                        \
+	{                                                                                      \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);         \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);    \
 		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute); \
-		if (compute_)                                                                 \
-			hesper_clock_edge_close(state_->rec, cb);                             \
-		note_last_command(state_, HESPER_NO_QUERY, false);                            \
-		dev_->next.name args;                                                         \
-		if (compute_) {                                                               \
-			state_->rec->after_compute_barrier = true;                            \
-			state_->rec->open_edge = HESPER_NO_QUERY;                             \
-		}                                                                             \
+		if (compute_)                                                                  \
+			hesper_clock_edge_close(state_->rec, cb);                              \
+		note_last_command(state_, HESPER_NO_QUERY, false);                             \
+		dev_->next.name args;                                                          \
+		if (compute_) {                                                                \
+			state_->rec->after_compute_barrier = true;                             \
+			state_->rec->open_edge = HESPER_NO_QUERY;                              \
+		}                                                                              \
 	}
 HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 
@@ -306,15 +306,15 @@ HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
  * The hooks of HESPER_MEMORY_COMMANDS: record the operation and its size, timed like a
  * dispatch. The size is worked out only for command buffers Hesper records.
  */
-#define HESPER_MEMORY_HOOK(name, params, args, kind, size)                               \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                  \
-	{                                                                                \
-		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);   \
-		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb); \
+#define HESPER_MEMORY_HOOK(name, params, args, kind, size)                                                   \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                                      \
+	{                                                                                                    \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);                       \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);                  \
 		uint32_t q_ = state_ && state_->rec ? memop_begin(state_, cb, kind, size) : HESPER_NO_QUERY; \
-		dev_->next.name args;                                                    \
-		if (state_)                                                              \
-			dispatch_end(state_, cb, q_);                                    \
+		dev_->next.name args;                                                                        \
+		if (state_)                                                                                  \
+			dispatch_end(state_, cb, q_);                                                        \
 	}
 HESPER_MEMORY_COMMANDS(HESPER_MEMORY_HOOK)
 
@@ -369,8 +369,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuff
 }
 
 /* vkCmdDispatchBase or (@khr) its KHR alias, which may reach the next layer by either name. */
-static void dispatch_base(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y,
-			  uint32_t z, bool khr)
+static void dispatch_base(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z,
+			  bool khr)
 {
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
@@ -381,8 +381,8 @@ static void dispatch_base(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t
 		dispatch_end(s, cb, q);
 }
 
-VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
-						  uint32_t x, uint32_t y, uint32_t z)
+VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
+						  uint32_t y, uint32_t z)
 {
 	dispatch_base(cb, bx, by, bz, x, y, z, false);
 }
@@ -486,7 +486,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_
 			save_execution(rec, cb, &rec->secondaries[last]);
 		}
 		hesper_recording_ref(sec->rec);
-		rec->secondaries[index] = (struct hesper_secondary_execution){.rec = sec->rec, .shadow = HESPER_NO_SHADOW};
+		rec->secondaries[index] = (struct hesper_secondary_execution){.rec = sec->rec,
+									      .shadow = HESPER_NO_SHADOW};
 	}
 	if (count > from)
 		dev->next.CmdExecuteCommands(cb, count - from, secondaries + from);
@@ -508,7 +509,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 	rec->open_regions[rec->label_depth - 1] = HESPER_NO_REGION;
 	struct hesper_name *name = hesper_intern(label && label->pLabelName ? label->pLabelName : "");
 	if (!name || !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
-				  sizeof(*rec->regions)))
+					 sizeof(*rec->regions)))
 		return; /* the depth still counts, so the matching end stays matched */
 	uint32_t q = sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
 	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;

@@ -32,9 +32,9 @@ struct hesper_run;
  * shadow buffers (command_buffer.c), from where they are collected.
  */
 struct hesper_secondary_execution {
-	struct hesper_recording *rec;       /* a reference is held */
-	uint32_t shadow;                    /* index of the primary's shadow buffer, or HESPER_NO_SHADOW */
-	uint32_t shadow_slot;               /* first slot of the copy in it */
+	struct hesper_recording *rec; /* a reference is held */
+	uint32_t shadow;              /* index of the primary's shadow buffer, or HESPER_NO_SHADOW */
+	uint32_t shadow_slot;         /* first slot of the copy in it */
 };
 
 /*
@@ -46,29 +46,29 @@ struct hesper_secondary_execution {
  */
 struct hesper_work_record {
 	struct hesper_name *kernel;
-	struct hesper_name *label;          /* innermost debug label, or NULL */
-	uint32_t start, end;                /* the first dispatch's timestamps (start may be the
+	struct hesper_name *label; /* innermost debug label, or NULL */
+	uint32_t start, end;       /* the first dispatch's timestamps (start may be the
 					       previous dispatch's end), or HESPER_NO_QUERY */
-	uint32_t repeat : 28;               /* dispatches in the repeat, at least 1 */
-	uint32_t dropped : 1;               /* should have been timed but could not be */
-	uint32_t memop : 1;                 /* a memory operation, not a dispatch */
-	uint32_t clock : 1;                 /* timed by the shader clock: start is its clock slot
+	uint32_t repeat : 28;      /* dispatches in the repeat, at least 1 */
+	uint32_t dropped : 1;      /* should have been timed but could not be */
+	uint32_t memop : 1;        /* a memory operation, not a dispatch */
+	uint32_t clock : 1;        /* timed by the shader clock: start is its clock slot
 					       (dispatch k of the repeat: start + k); end, when not
 					       HESPER_NO_QUERY, the barrier timestamps around it
 					       (clock_edges.h: dispatch k's pair end + 2k, end + 2k + 1) */
-	uint32_t closed : 1;                /* clock: the repeat's last dispatch got its closing barrier
+	uint32_t closed : 1;       /* clock: the repeat's last dispatch got its closing barrier
 					       timestamp (the others all have theirs) */
 	union {
-		uint32_t groups[3];         /* a dispatch's group counts (0 0 0: indirect; see args) */
+		uint32_t groups[3]; /* a dispatch's group counts (0 0 0: indirect; see args) */
 		struct {
-			uint32_t kind;      /* enum hesper_memop_kind */
-			uint32_t sized;     /* 1 when bytes is known */
-			uint32_t unused;    /* 0, so a repeat compares all 12 bytes */
-		} op;                       /* a memory operation's */
+			uint32_t kind;   /* enum hesper_memop_kind */
+			uint32_t sized;  /* 1 when bytes is known */
+			uint32_t unused; /* 0, so a repeat compares all 12 bytes */
+		} op;                    /* a memory operation's */
 	};
 	union {
-		uint64_t bytes;             /* bytes each memory operation of the repeat moved */
-		uint64_t args;              /* a dispatch: 1 + the argument slot an indirect one's
+		uint64_t bytes; /* bytes each memory operation of the repeat moved */
+		uint64_t args;  /* a dispatch: 1 + the argument slot an indirect one's
 					       counts are read back into (indirect.h), else 0 */
 	};
 };
@@ -81,43 +81,43 @@ struct hesper_work_record {
 /* One debug-utils label range as recorded. */
 struct hesper_region_record {
 	struct hesper_name *label;
-	uint32_t query;                     /* first of a pair, or HESPER_NO_QUERY */
-	uint64_t begin_at, end_at;          /* dispatches recorded before its begin and before its end
+	uint32_t query;            /* first of a pair, or HESPER_NO_QUERY */
+	uint64_t begin_at, end_at; /* dispatches recorded before its begin and before its end
 					       (end_at HESPER_REGION_OPEN until ended): its place among them */
 };
 
 struct hesper_recording {
 	atomic_uint refs;
-	uint64_t id;                        /* unique in the process, never reused */
+	uint64_t id; /* unique in the process, never reused */
 	struct hesper_device *dev;
 	uint32_t family;
 	bool primary;
-	bool can_query;                     /* queries may be written (timed family, outside render passes) */
+	bool can_query; /* queries may be written (timed family, outside render passes) */
 	struct hesper_query_block **blocks;
 	uint32_t block_count, block_capacity;
 	uint32_t queries_used;
-	uint32_t query_capacity;            /* queries in the blocks held */
-	uint32_t last_end;                  /* when the last command was a timed dispatch's closing
+	uint32_t query_capacity; /* queries in the blocks held */
+	uint32_t last_end;       /* when the last command was a timed dispatch's closing
 					       timestamp, its query; else HESPER_NO_QUERY */
-	bool after_program_top;             /* the last command was the program's own TOP_OF_PIPE
+	bool after_program_top;  /* the last command was the program's own TOP_OF_PIPE
 					       timestamp (HESPER_STAMP_COMMANDS) */
 	/* Clock mode (clock_edges.h): where the last command leaves the GPU's compute work. */
-	bool after_compute_barrier;         /* a barrier that makes compute wait for compute */
-	uint32_t open_edge;                 /* a clock-timed dispatch opened by this barrier timestamp,
+	bool after_compute_barrier;      /* a barrier that makes compute wait for compute */
+	uint32_t open_edge;              /* a clock-timed dispatch opened by this barrier timestamp,
 					       which a compute barrier next closes; else HESPER_NO_QUERY */
-	uint32_t cb_query;                  /* begin/end pair of a primary, or HESPER_NO_QUERY */
-	uint64_t command_buffer;            /* the handle it was recorded in, for traces */
-	struct hesper_work_record *work;    /* dispatches and memory operations, in order */
+	uint32_t cb_query;               /* begin/end pair of a primary, or HESPER_NO_QUERY */
+	uint64_t command_buffer;         /* the handle it was recorded in, for traces */
+	struct hesper_work_record *work; /* dispatches and memory operations, in order */
 	size_t work_count, work_capacity;
-	uint64_t dispatch_total;            /* dispatches in @work, each of a repeat counted */
+	uint64_t dispatch_total; /* dispatches in @work, each of a repeat counted */
 	struct hesper_region_record *regions;
 	size_t region_count, region_capacity;
-	uint32_t open_regions[HESPER_MAX_LABEL_DEPTH]; /* indices into regions */
-	uint32_t label_depth;               /* may exceed the array: deeper labels are untimed */
+	uint32_t open_regions[HESPER_MAX_LABEL_DEPTH];  /* indices into regions */
+	uint32_t label_depth;                           /* may exceed the array: deeper labels are untimed */
 	struct hesper_secondary_execution *secondaries; /* executed, in order (may repeat) */
 	size_t secondary_count, secondary_capacity;
-	struct hesper_host_buffer *shadows;  /* copies of secondaries' runs executed again after them */
-	uint32_t shadow_count, shadow_used;  /* buffers, and slots used in the last one */
+	struct hesper_host_buffer *shadows; /* copies of secondaries' runs executed again after them */
+	uint32_t shadow_count, shadow_used; /* buffers, and slots used in the last one */
 	uint64_t lost_dispatches;           /* dispatches not recorded: memory ran out */
 	/*
 	 * Runs submitted and not yet harvested, and the queue of the last one: a cheap test
@@ -126,9 +126,9 @@ struct hesper_recording {
 	atomic_uint pending;
 	struct hesper_queue *_Atomic pending_queue;
 	struct hesper_run *_Atomic unread; /* host way: its newest run not read yet (host_reads.h) */
-	atomic_uint_fast64_t seen;          /* the submit call and run index it last ran in (submit.c) */
-	atomic_uint_fast64_t executed;      /* the primary and index of its last execution (command_buffer.c) */
-	uint64_t hook_ns;                   /* host time spent recording, sampled */
+	atomic_uint_fast64_t seen;         /* the submit call and run index it last ran in (submit.c) */
+	atomic_uint_fast64_t executed;     /* the primary and index of its last execution (command_buffer.c) */
+	uint64_t hook_ns;                  /* host time spent recording, sampled */
 	/* Clock mode (clock.h): chunks of slots, slots taken, and result words per run after the queries. */
 	struct hesper_clock_slots clock;
 	/* Indirect dispatches' arguments (indirect.h): chunks of slots, slots taken, result words per run after the clock's. */
@@ -157,8 +157,6 @@ uint32_t hesper_recording_take(struct hesper_recording *rec, VkCommandBuffer cb,
 
 /* The pool and index in it of query @query of @rec. */
 void hesper_recording_query(const struct hesper_recording *rec, uint32_t query, VkQueryPool *pool, uint32_t *index);
-
-
 
 /* Notes a run of @rec submitted on @queue; returns the queue of a run still pending elsewhere, or NULL. */
 struct hesper_queue *hesper_recording_submitted(struct hesper_recording *rec, struct hesper_queue *queue);

@@ -46,8 +46,7 @@
 
 #define EXECUTION_MODEL_GLCOMPUTE 5u
 
-static bool
-entry_is_compute(const struct hesper_spirv_entry *e)
+static bool entry_is_compute(const struct hesper_spirv_entry *e)
 {
 	return e->execution_model == EXECUTION_MODEL_GLCOMPUTE;
 }
@@ -56,8 +55,7 @@ entry_is_compute(const struct hesper_spirv_entry *e)
  * Slot for a new entry point: the next free one, or, once all are taken, the first
  * non-compute one when the new entry is a compute kernel (Hesper only names kernels).
  */
-static struct hesper_spirv_entry *
-entry_slot(struct hesper_spirv_info *out, uint32_t model)
+static struct hesper_spirv_entry *entry_slot(struct hesper_spirv_info *out, uint32_t model)
 {
 	if (out->entry_count < HESPER_SPIRV_MAX_ENTRIES)
 		return &out->entries[out->entry_count++];
@@ -75,8 +73,7 @@ entry_slot(struct hesper_spirv_info *out, uint32_t model)
  * the first OpSource file id; pass 2 (@file_id known) resolves names. Returns false when
  * a malformed instruction stopped the walk.
  */
-static bool
-walk(const struct hesper_spirv_words *w, struct hesper_spirv_info *out, int pass, uint32_t *file_id)
+static bool walk(const struct hesper_spirv_words *w, struct hesper_spirv_info *out, int pass, uint32_t *file_id)
 {
 	size_t i = SPIRV_HEADER_WORDS;
 	bool file_found = false;
@@ -123,7 +120,8 @@ walk(const struct hesper_spirv_words *w, struct hesper_spirv_info *out, int pass
 
 					/* The first OpName of a function wins. */
 					if (e->function_id == target && e->function_name[0] == '\0')
-						hesper_spirv_copy_string(w, i + 2, 0, len, e->function_name, sizeof e->function_name);
+						hesper_spirv_copy_string(w, i + 2, 0, len, e->function_name,
+									 sizeof e->function_name);
 				}
 			}
 			break;
@@ -187,8 +185,7 @@ walk(const struct hesper_spirv_words *w, struct hesper_spirv_info *out, int pass
  * specialization constant, its SpecId (else HESPER_SPIRV_NO_SPEC). Returns false when
  * no such constant precedes the first OpFunction.
  */
-static bool
-constant_value(const struct hesper_spirv_words *w, uint32_t id, uint32_t *value, uint32_t *spec_id)
+static bool constant_value(const struct hesper_spirv_words *w, uint32_t id, uint32_t *value, uint32_t *spec_id)
 {
 	bool found = false;
 
@@ -198,7 +195,8 @@ constant_value(const struct hesper_spirv_words *w, uint32_t id, uint32_t *value,
 
 		if (count == 0 || count > w->count - i || op == OP_FUNCTION)
 			break;
-		if ((op == OP_CONSTANT || op == OP_SPEC_CONSTANT) && count == 4 && hesper_spirv_word_at(w, i + 2) == id) {
+		if ((op == OP_CONSTANT || op == OP_SPEC_CONSTANT) && count == 4 &&
+		    hesper_spirv_word_at(w, i + 2) == id) {
 			*value = hesper_spirv_word_at(w, i + 3);
 			found = true;
 		} else if (op == OP_DECORATE && count >= 4 && hesper_spirv_word_at(w, i + 1) == id &&
@@ -211,8 +209,7 @@ constant_value(const struct hesper_spirv_words *w, uint32_t id, uint32_t *value,
 }
 
 /* The three component ids of composite constant @id, or false. */
-static bool
-composite_ids(const struct hesper_spirv_words *w, uint32_t id, uint32_t ids[3])
+static bool composite_ids(const struct hesper_spirv_words *w, uint32_t id, uint32_t ids[3])
 {
 	for (size_t i = SPIRV_HEADER_WORDS; i < w->count;) {
 		uint32_t first = hesper_spirv_word_at(w, i), count = first >> 16, op = first & 0xffffu;
@@ -231,8 +228,7 @@ composite_ids(const struct hesper_spirv_words *w, uint32_t id, uint32_t ids[3])
 }
 
 /* Sets @e's local size (and spec ids) from the constants @ids; all unknown when one is not found. */
-static void
-local_size_from_ids(const struct hesper_spirv_words *w, struct hesper_spirv_entry *e, const uint32_t ids[3])
+static void local_size_from_ids(const struct hesper_spirv_words *w, struct hesper_spirv_entry *e, const uint32_t ids[3])
 {
 	for (int c = 0; c < 3; c++) {
 		if (!constant_value(w, ids[c], &e->local_size[c], &e->local_size_spec[c])) {
@@ -243,8 +239,7 @@ local_size_from_ids(const struct hesper_spirv_words *w, struct hesper_spirv_entr
 }
 
 /* Resolves each compute entry's local size once the walks are done (spirv.h: which source wins). */
-static void
-resolve_local_sizes(const struct hesper_spirv_words *w, struct hesper_spirv_info *out)
+static void resolve_local_sizes(const struct hesper_spirv_words *w, struct hesper_spirv_info *out)
 {
 	uint32_t wg[3];
 	bool have_wg = out->workgroup_size_id && composite_ids(w, out->workgroup_size_id, wg);
@@ -263,9 +258,8 @@ resolve_local_sizes(const struct hesper_spirv_words *w, struct hesper_spirv_info
 	}
 }
 
-bool
-hesper_spirv_local_size(const struct hesper_spirv_info *info, const char *entry,
-			bool (*spec)(void *ctx, uint32_t spec_id, uint32_t *value), void *ctx, uint32_t out[3])
+bool hesper_spirv_local_size(const struct hesper_spirv_info *info, const char *entry,
+			     bool (*spec)(void *ctx, uint32_t spec_id, uint32_t *value), void *ctx, uint32_t out[3])
 {
 	memset(out, 0, 3 * sizeof(uint32_t));
 	for (uint32_t k = 0; info && entry && k < info->entry_count; k++) {
@@ -289,10 +283,9 @@ hesper_spirv_local_size(const struct hesper_spirv_info *info, const char *entry,
 	return false;
 }
 
-int
-hesper_spirv_parse(const void *code, size_t size, struct hesper_spirv_info *out)
+int hesper_spirv_parse(const void *code, size_t size, struct hesper_spirv_info *out)
 {
-	struct hesper_spirv_words w = { .bytes = code, .count = size / 4, .swap = false };
+	struct hesper_spirv_words w = {.bytes = code, .count = size / 4, .swap = false};
 	uint32_t magic;
 	uint32_t file_id = 0;
 

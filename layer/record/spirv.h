@@ -15,7 +15,7 @@
 #define HESPER_SPIRV_NAME_MAX 128
 
 struct hesper_spirv_entry {
-	uint32_t execution_model;               /* SpvExecutionModel; 5 = GLCompute */
+	uint32_t execution_model; /* SpvExecutionModel; 5 = GLCompute */
 	uint32_t function_id;
 	char name[HESPER_SPIRV_NAME_MAX];          /* OpEntryPoint name, cut to fit */
 	char function_name[HESPER_SPIRV_NAME_MAX]; /* OpName of the function, "" if none */
@@ -27,18 +27,18 @@ struct hesper_spirv_entry {
 	 */
 	uint32_t local_size[3];
 	uint32_t local_size_spec[3];
-	uint32_t local_size_ids[3];              /* LocalSizeId's constant ids while parsing (0: none) */
+	uint32_t local_size_ids[3]; /* LocalSizeId's constant ids while parsing (0: none) */
 };
 
 #define HESPER_SPIRV_NO_SPEC UINT32_MAX
 
 struct hesper_spirv_info {
-	uint64_t hash;                          /* FNV-1a 64 of all the bytes given */
-	char source_file[HESPER_SPIRV_NAME_MAX];   /* base name of OpSource's file, "" if none */
+	uint64_t hash;                           /* FNV-1a 64 of all the bytes given */
+	char source_file[HESPER_SPIRV_NAME_MAX]; /* base name of OpSource's file, "" if none */
 	struct hesper_spirv_entry entries[HESPER_SPIRV_MAX_ENTRIES];
 	uint32_t entry_count;
-	int truncated;                          /* 1 when parsing stopped at a malformed instruction */
-	uint32_t workgroup_size_id;             /* the WorkgroupSize-decorated constant's id, 0 if none */
+	int truncated;              /* 1 when parsing stopped at a malformed instruction */
+	uint32_t workgroup_size_id; /* the WorkgroupSize-decorated constant's id, 0 if none */
 };
 
 /*

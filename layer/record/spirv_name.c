@@ -13,8 +13,7 @@
 #include "spirv_words.h"
 
 /* One UTF-8 sequence at @s (@avail bytes): its length, or 0 when it is not valid. */
-static size_t
-utf8_sequence(const unsigned char *s, size_t avail)
+static size_t utf8_sequence(const unsigned char *s, size_t avail)
 {
 	unsigned char c = s[0];
 	size_t n;
@@ -42,8 +41,7 @@ utf8_sequence(const unsigned char *s, size_t avail)
 		cp = (cp << 6) | (s[k] & 0x3fu);
 	}
 	/* Overlong forms, surrogates, past U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return n;
 }
@@ -60,8 +58,7 @@ struct out_text {
  * Appends @s as valid, printable UTF-8: control bytes and invalid sequences become '?'.
  * A sequence that does not fit whole is left out, with everything after it.
  */
-static void
-append(struct out_text *t, const char *s)
+static void append(struct out_text *t, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t avail = strlen(s);
@@ -88,8 +85,7 @@ append(struct out_text *t, const char *s)
 }
 
 /* @stored matches @entry exactly, or is @entry cut to fit an entry's name field. */
-static bool
-entry_matches(const char *stored, const char *entry)
+static bool entry_matches(const char *stored, const char *entry)
 {
 	size_t len = strlen(stored);
 
@@ -98,8 +94,7 @@ entry_matches(const char *stored, const char *entry)
 	return len + 4 >= HESPER_SPIRV_NAME_MAX - 1 && strncmp(stored, entry, len) == 0;
 }
 
-void
-hesper_spirv_kernel_name(const struct hesper_spirv_info *info, const char *entry, char *buf, size_t size)
+void hesper_spirv_kernel_name(const struct hesper_spirv_info *info, const char *entry, char *buf, size_t size)
 {
 	const struct hesper_spirv_entry *found = NULL;
 	const char *kernel;
@@ -146,7 +141,7 @@ hesper_spirv_kernel_name(const struct hesper_spirv_info *info, const char *entry
 	 * label is cut instead.
 	 */
 	size_t suffix_len = strlen(suffix);
-	struct out_text t = { .buf = buf, .len = 0, .cap = size - 1 };
+	struct out_text t = {.buf = buf, .len = 0, .cap = size - 1};
 
 	if (t.cap >= suffix_len)
 		t.cap -= suffix_len;

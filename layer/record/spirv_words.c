@@ -9,8 +9,7 @@
 
 #define FNV64_PRIME 0x100000001b3ull
 
-uint64_t
-hesper_spirv_fnv1a64(uint64_t h, const void *data, size_t size)
+uint64_t hesper_spirv_fnv1a64(uint64_t h, const void *data, size_t size)
 {
 	const unsigned char *p = data;
 
@@ -21,14 +20,12 @@ hesper_spirv_fnv1a64(uint64_t h, const void *data, size_t size)
 	return h;
 }
 
-uint32_t
-hesper_spirv_bswap32(uint32_t v)
+uint32_t hesper_spirv_bswap32(uint32_t v)
 {
 	return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
 }
 
-uint32_t
-hesper_spirv_word_at(const struct hesper_spirv_words *w, size_t i)
+uint32_t hesper_spirv_word_at(const struct hesper_spirv_words *w, size_t i)
 {
 	uint32_t v;
 
@@ -37,8 +34,7 @@ hesper_spirv_word_at(const struct hesper_spirv_words *w, size_t i)
 }
 
 /* Byte @k of a literal string that starts at word @first (SPIR-V packs octets little-endian). */
-static unsigned char
-string_byte(const struct hesper_spirv_words *w, size_t first, size_t k)
+static unsigned char string_byte(const struct hesper_spirv_words *w, size_t first, size_t k)
 {
 	return (unsigned char)(hesper_spirv_word_at(w, first + k / 4) >> (8 * (k % 4)));
 }
@@ -47,8 +43,7 @@ string_byte(const struct hesper_spirv_words *w, size_t first, size_t k)
  * Measures the literal string at words [first, end): its length in bytes without the
  * NUL. Returns false when no NUL comes before @end.
  */
-bool
-hesper_spirv_string_length(const struct hesper_spirv_words *w, size_t first, size_t end, size_t *out_len)
+bool hesper_spirv_string_length(const struct hesper_spirv_words *w, size_t first, size_t end, size_t *out_len)
 {
 	for (size_t i = first; i < end; i++) {
 		uint32_t v = hesper_spirv_word_at(w, i);
@@ -68,9 +63,8 @@ hesper_spirv_string_length(const struct hesper_spirv_words *w, size_t first, siz
  * (@size bytes, at least 1), cut so that a UTF-8 sequence is never split, always
  * NUL-terminated.
  */
-void
-hesper_spirv_copy_string(const struct hesper_spirv_words *w, size_t first, size_t from, size_t len, char *dst,
-			 size_t size)
+void hesper_spirv_copy_string(const struct hesper_spirv_words *w, size_t first, size_t from, size_t len, char *dst,
+			      size_t size)
 {
 	size_t n = len < size - 1 ? len : size - 1;
 
@@ -92,8 +86,7 @@ hesper_spirv_copy_string(const struct hesper_spirv_words *w, size_t first, size_
 }
 
 /* Copies the part of a path after its last '/' or '\\'. */
-void
-hesper_spirv_copy_base_name(const struct hesper_spirv_words *w, size_t first, size_t len, char *dst, size_t size)
+void hesper_spirv_copy_base_name(const struct hesper_spirv_words *w, size_t first, size_t len, char *dst, size_t size)
 {
 	size_t start = 0;
 

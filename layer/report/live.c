@@ -22,14 +22,14 @@
 #define CONTROL_POLL_NS 100000000ull
 
 static struct {
-	bool armed;                     /* hesper_live_start ran with something to do */
+	bool armed; /* hesper_live_start ran with something to do */
 	uint64_t interval_ns;
-	uint64_t next_due_ns;           /* next interval report */
+	uint64_t next_due_ns; /* next interval report */
 	uint64_t control_checked_ns;
-	bool control_seen;              /* the file existed at the last look */
+	bool control_seen; /* the file existed at the last look */
 	struct timespec control_mtime;
 	ino_t control_ino;
-	pid_t owner;                    /* the process that armed it (a forked child did not) */
+	pid_t owner; /* the process that armed it (a forked child did not) */
 } live;
 
 static volatile sig_atomic_t requested;

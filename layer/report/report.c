@@ -36,7 +36,8 @@ static void start_spool(struct hesper_process *p)
 	p->profile->trace.spool = hesper_trace_spool_open();
 	if (!p->profile->trace.spool)
 		hesper_log("HESPER_TRACE_ALL: cannot create a temporary file (%s); the trace keeps at most "
-			   "HESPER_MAX_EVENTS events", strerror(errno));
+			   "HESPER_MAX_EVENTS events",
+			   strerror(errno));
 }
 
 static void open_sinks(void)

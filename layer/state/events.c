@@ -17,7 +17,7 @@ static struct {
 	pthread_mutex_t lock;
 	struct hesper_trace_event *items;
 	size_t count, capacity;
-	uint64_t lost;          /* events not kept for lack of memory */
+	uint64_t lost; /* events not kept for lack of memory */
 } stream = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 void hesper_events_add(struct hesper_profile *p, const struct hesper_trace_event *e)

@@ -13,7 +13,7 @@ struct hesper_host_buffer {
 	VkBuffer buffer;
 	VkDeviceMemory memory;
 	uint64_t *mapped;
-	uint32_t slots;                     /* 64-bit slots it holds */
+	uint32_t slots; /* 64-bit slots it holds */
 };
 
 /* Creates a mapped buffer of @slots 64-bit slots for transfers to and from it; 0 on success. */

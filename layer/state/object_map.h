@@ -8,9 +8,9 @@
 
 struct hesper_map {
 	pthread_mutex_t lock;
-	uint64_t *keys;   /* 0 marks an empty slot: no Vulkan handle is 0 */
+	uint64_t *keys; /* 0 marks an empty slot: no Vulkan handle is 0 */
 	void **values;
-	size_t capacity;  /* a power of two, or 0 before the first insert */
+	size_t capacity; /* a power of two, or 0 before the first insert */
 	size_t count;
 };
 

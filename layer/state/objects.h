@@ -20,8 +20,8 @@ struct hesper_clock_device;
 
 /* How a device's timestamps reach Hesper's results (HESPER_COPY; submission.h says more). */
 enum hesper_copy_way {
-	HESPER_WAY_WAIT,                    /* a GPU copy after each submission, waiting per query */
-	HESPER_WAY_HOST,                    /* read on the host once the submission completed */
+	HESPER_WAY_WAIT, /* a GPU copy after each submission, waiting per query */
+	HESPER_WAY_HOST, /* read on the host once the submission completed */
 };
 
 struct hesper_instance {
@@ -32,8 +32,8 @@ struct hesper_instance {
 
 struct hesper_queue_family {
 	VkQueueFamilyProperties props;
-	uint64_t tick_mask;                 /* timestampValidBits as a mask */
-	bool timed;                         /* has valid bits and graphics or compute */
+	uint64_t tick_mask; /* timestampValidBits as a mask */
+	bool timed;         /* has valid bits and graphics or compute */
 };
 
 struct hesper_queue {
@@ -41,14 +41,14 @@ struct hesper_queue {
 	struct hesper_device *dev;
 	uint32_t family;
 	uint32_t index;
-	uint32_t profile_queue;             /* index of the queue's row in the profile */
-	pthread_mutex_t lock;               /* guards the two lists */
+	uint32_t profile_queue; /* index of the queue's row in the profile */
+	pthread_mutex_t lock;   /* guards the two lists */
 	struct hesper_submission *pending_head, *pending_tail;
-	unsigned pending_count;             /* submissions on the pending list */
+	unsigned pending_count; /* submissions on the pending list */
 	struct hesper_submission *free_list;
-	VkCommandPool pool;                 /* Hesper's; used only inside the app's queue submits */
-	VkSemaphore timeline;               /* Hesper's; signalled by its copy batch */
-	uint64_t timeline_value;            /* last value submitted for signalling */
+	VkCommandPool pool;      /* Hesper's; used only inside the app's queue submits */
+	VkSemaphore timeline;    /* Hesper's; signalled by its copy batch */
+	uint64_t timeline_value; /* last value submitted for signalling */
 	uint64_t submit_index;
 	/* For the round-trip finding (waits.h): a submit call not yet covered by a wait, and its fence. */
 	atomic_bool unwaited;
@@ -58,18 +58,18 @@ struct hesper_queue {
 	uint64_t last_raw, last_ext, busy_end;
 	/* Collector-only: the GPU span of timed batches so far, for the idle gaps between them. */
 	bool batch_seen;
-	uint64_t batch_first, batch_end;    /* extended ticks */
+	uint64_t batch_first, batch_end; /* extended ticks */
 	struct hesper_queue *next_in_device;
 };
 
 /* A pair of simultaneous device and host clock readings, for placing GPU times on the host's clock. */
 struct hesper_clock_sync {
 	bool valid;
-	bool calibrated;                    /* from calibrated timestamps; else anchored at a submit */
+	bool calibrated; /* from calibrated timestamps; else anchored at a submit */
 	uint64_t device_ticks;
-	uint64_t host_ns;                   /* CLOCK_MONOTONIC */
-	double error_ns;                    /* bound of the pairing error; negative when unknown */
-	uint64_t taken_at;                  /* host time of the reading, for recalibration */
+	uint64_t host_ns;  /* CLOCK_MONOTONIC */
+	double error_ns;   /* bound of the pairing error; negative when unknown */
+	uint64_t taken_at; /* host time of the reading, for recalibration */
 };
 
 struct hesper_device {
@@ -82,29 +82,29 @@ struct hesper_device {
 	VkPhysicalDeviceMemoryProperties memory;
 	struct hesper_queue_family *families;
 	uint32_t family_count;
-	uint32_t profile_device;            /* index of the device in the profile */
-	bool calibrated_timestamps;         /* VK_EXT_calibrated_timestamps is enabled */
-	bool timeline;                      /* timeline semaphores are enabled: Hesper signals its own */
-	struct hesper_clock_sync clock;     /* collector-only after creation */
+	uint32_t profile_device;        /* index of the device in the profile */
+	bool calibrated_timestamps;     /* VK_EXT_calibrated_timestamps is enabled */
+	bool timeline;                  /* timeline semaphores are enabled: Hesper signals its own */
+	struct hesper_clock_sync clock; /* collector-only after creation */
 
-	pthread_mutex_t lock;               /* guards free_blocks and queues */
+	pthread_mutex_t lock; /* guards free_blocks and queues */
 	struct hesper_query_block *free_blocks[HESPER_BLOCK_CLASSES];
-	uint64_t queries_made;              /* queries in blocks made, bounded by HESPER_MAX_QUERIES */
+	uint64_t queries_made; /* queries in blocks made, bounded by HESPER_MAX_QUERIES */
 	struct hesper_queue *queues;
-	struct hesper_map pools;            /* VkCommandPool -> struct hesper_command_pool */
-	struct hesper_map modules;          /* VkShaderModule -> struct hesper_module */
-	struct hesper_map pipelines;        /* VkPipeline -> struct hesper_pipeline */
-	struct hesper_map buffers;          /* VkBuffer -> struct hesper_buffer_info (memory_ops.h) */
-	struct hesper_map images;           /* VkImage -> struct hesper_image_info (memory_ops.h) */
-	struct hesper_map layouts;          /* clock mode: VkPipelineLayout -> Hesper's set in it (clock.c) */
+	struct hesper_map pools;                /* VkCommandPool -> struct hesper_command_pool */
+	struct hesper_map modules;              /* VkShaderModule -> struct hesper_module */
+	struct hesper_map pipelines;            /* VkPipeline -> struct hesper_pipeline */
+	struct hesper_map buffers;              /* VkBuffer -> struct hesper_buffer_info (memory_ops.h) */
+	struct hesper_map images;               /* VkImage -> struct hesper_image_info (memory_ops.h) */
+	struct hesper_map layouts;              /* clock mode: VkPipelineLayout -> Hesper's set in it (clock.c) */
 	struct hesper_clock_device *clock_mode; /* HESPER_MODE=clock state; NULL: timestamps only */
-	struct hesper_args_chunk *free_args;  /* argument chunks to reuse (indirect.h), guarded by lock */
-	const char *clock_fallback;         /* HESPER_MODE=clock and no clock_mode: why not */
-	atomic_int collector_users;         /* collector waits in progress on this device */
+	struct hesper_args_chunk *free_args;    /* argument chunks to reuse (indirect.h), guarded by lock */
+	const char *clock_fallback;             /* HESPER_MODE=clock and no clock_mode: why not */
+	atomic_int collector_users;             /* collector waits in progress on this device */
 	atomic_bool closing;
-	atomic_bool lost;                   /* said once, when a wait first reports the device lost */
-	enum hesper_copy_way copy_way;      /* how timestamps reach the results (submission.h) */
-	uint32_t compute_units;             /* SMs or CUs when the driver tells; 0 unknown */
+	atomic_bool lost;              /* said once, when a wait first reports the device lost */
+	enum hesper_copy_way copy_way; /* how timestamps reach the results (submission.h) */
+	uint32_t compute_units;        /* SMs or CUs when the driver tells; 0 unknown */
 	struct hesper_device *next_in_process;
 };
 

@@ -22,11 +22,11 @@ struct hesper_device;
 /* A name interned for the life of the process: kernels and debug labels. */
 struct hesper_name {
 	char *text;
-	struct hesper_kernel *row;          /* profile row, resolved by the collector */
-	atomic_uint_fast64_t recorded;      /* dispatches recorded, for HESPER_SAMPLE */
-	atomic_uint_fast64_t local_size;    /* work-group size of its pipelines (hesper_local_size_pack) */
-	atomic_bool clock_noted;            /* clock mode: its timestamp fallback is in the report */
-	struct hesper_name *next;           /* intern table chain */
+	struct hesper_kernel *row;       /* profile row, resolved by the collector */
+	atomic_uint_fast64_t recorded;   /* dispatches recorded, for HESPER_SAMPLE */
+	atomic_uint_fast64_t local_size; /* work-group size of its pipelines (hesper_local_size_pack) */
+	atomic_bool clock_noted;         /* clock mode: its timestamp fallback is in the report */
+	struct hesper_name *next;        /* intern table chain */
 };
 
 /* A work-group size x, y, z (each below 2^21) in one word; 0: unknown, UINT64_MAX: its pipelines differ. */
@@ -43,18 +43,18 @@ void hesper_name_note_local_size(struct hesper_name *name, uint64_t packed);
 
 struct hesper_process {
 	struct hesper_settings settings;
-	pthread_mutex_t lock;               /* guards devices, names, the profile */
+	pthread_mutex_t lock; /* guards devices, names, the profile */
 	struct hesper_device *devices;
-	struct hesper_map instances;        /* dispatch key -> struct hesper_instance */
-	struct hesper_map device_keys;      /* dispatch key -> struct hesper_device */
-	struct hesper_map queues;           /* VkQueue -> struct hesper_queue */
-	struct hesper_map command_buffers[16]; /* VkCommandBuffer -> state, sharded */
+	struct hesper_map instances;               /* dispatch key -> struct hesper_instance */
+	struct hesper_map device_keys;             /* dispatch key -> struct hesper_device */
+	struct hesper_map queues;                  /* VkQueue -> struct hesper_queue */
+	struct hesper_map command_buffers[16];     /* VkCommandBuffer -> state, sharded */
 	atomic_uint_fast64_t command_buffer_epoch; /* bumped whenever a command buffer is forgotten */
 	struct hesper_profile *profile;
 	uint64_t start_ns;
-	bool keep_trace;                    /* a sink shows the timeline (trace, html): keep the bounded trace */
-	bool stream_events;                 /* a sink takes every timeline event (sqlite) */
-	atomic_bool capture_closed;         /* the capture window closed for good (collect/capture.c) */
+	bool keep_trace;            /* a sink shows the timeline (trace, html): keep the bounded trace */
+	bool stream_events;         /* a sink takes every timeline event (sqlite) */
+	atomic_bool capture_closed; /* the capture window closed for good (collect/capture.c) */
 };
 
 /* The process state, set up on first use. */
@@ -68,7 +68,6 @@ static inline bool hesper_capture_closed(void)
 
 /* Monotonic clock in ns. */
 uint64_t hesper_now_ns(void);
-
 
 /* Interns @text (NULL on allocation failure). Names live until the process ends. */
 struct hesper_name *hesper_intern(const char *text);

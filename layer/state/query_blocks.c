@@ -19,7 +19,7 @@ static void push_free(struct hesper_device *dev, struct hesper_query_block *bloc
 #define AFFINITY_SCAN 64
 
 struct hesper_query_block *hesper_query_block_take_at(struct hesper_device *dev, uint32_t size_class, uint64_t owner,
-					     uint32_t position)
+						      uint32_t position)
 {
 	uint32_t size = HESPER_BLOCK_QUERIES << size_class;
 	uint64_t limit = hesper_process()->settings.max_queries;

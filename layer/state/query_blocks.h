@@ -21,9 +21,9 @@ struct hesper_device;
 
 struct hesper_query_block {
 	VkQueryPool pool;
-	uint32_t size_class;                /* holds HESPER_BLOCK_QUERIES << size_class queries */
-	uint32_t position;                  /* its index among the last recording's blocks */
-	uint64_t owner;                     /* the command buffer that recording was made in */
+	uint32_t size_class; /* holds HESPER_BLOCK_QUERIES << size_class queries */
+	uint32_t position;   /* its index among the last recording's blocks */
+	uint64_t owner;      /* the command buffer that recording was made in */
 	struct hesper_query_block *next_free;
 };
 

@@ -16,8 +16,7 @@
 #define PREFIX "HESPER_"
 #define QUOTE_MAX 64 /* bytes of a rejected value or name shown in an error line */
 
-const char *
-hesper_mode_name(enum hesper_mode mode)
+const char *hesper_mode_name(enum hesper_mode mode)
 {
 	switch (mode) {
 	case HESPER_MODE_DISPATCH:
@@ -36,14 +35,12 @@ struct span {
 	size_t len;
 };
 
-static bool
-is_blank(char c)
+static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static struct span
-trim(struct span v)
+static struct span trim(struct span v)
 {
 	while (v.len > 0 && is_blank(v.p[0])) {
 		v.p++;
@@ -54,14 +51,12 @@ trim(struct span v)
 	return v;
 }
 
-static char
-lower(char c)
+static char lower(char c)
 {
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
-static bool
-equals_nocase(struct span v, const char *word)
+static bool equals_nocase(struct span v, const char *word)
 {
 	size_t len = strlen(word);
 
@@ -75,8 +70,7 @@ equals_nocase(struct span v, const char *word)
 }
 
 /* The index in @words (lower case, NULL-terminated) of the word @v is, ignoring case; -1 when none. */
-static int
-word_index(struct span v, const char *const *words)
+static int word_index(struct span v, const char *const *words)
 {
 	for (int i = 0; words[i]; i++) {
 		if (equals_nocase(v, words[i]))
@@ -85,8 +79,7 @@ word_index(struct span v, const char *const *words)
 	return -1;
 }
 
-static bool
-parse_number(struct span v, uint64_t min, uint64_t max, uint64_t *out)
+static bool parse_number(struct span v, uint64_t min, uint64_t max, uint64_t *out)
 {
 	uint64_t n = 0;
 
@@ -109,10 +102,9 @@ parse_number(struct span v, uint64_t min, uint64_t max, uint64_t *out)
 }
 
 /* BOOL's words, each true one before its false one. */
-static const char *const bool_words[] = { "1", "0", "true", "false", "yes", "no", "on", "off", NULL };
+static const char *const bool_words[] = {"1", "0", "true", "false", "yes", "no", "on", "off", NULL};
 
-static bool
-parse_bool(struct span v, bool *out)
+static bool parse_bool(struct span v, bool *out)
 {
 	int i = word_index(v, bool_words);
 
@@ -126,11 +118,10 @@ parse_bool(struct span v, bool *out)
  * Seconds as plain decimal with an optional fraction ("2", "0.25", "1.5"), into ns;
  * fractions past the ns are refused rather than rounded.
  */
-static bool
-parse_seconds(struct span v, uint64_t *ns)
+static bool parse_seconds(struct span v, uint64_t *ns)
 {
 	const char *dot = memchr(v.p, '.', v.len);
-	struct span whole = { v.p, dot ? (size_t)(dot - v.p) : v.len };
+	struct span whole = {v.p, dot ? (size_t)(dot - v.p) : v.len};
 	uint64_t secs, frac = 0;
 
 	if (whole.len == 0 || !parse_number(whole, 0, 1000000000ull, &secs))
@@ -165,14 +156,12 @@ static const struct {
 	const char *name;
 	int number;
 } report_signals[] = {
-	{ "hup", SIGHUP },   { "quit", SIGQUIT }, { "usr1", SIGUSR1 }, { "usr2", SIGUSR2 },
-	{ "alrm", SIGALRM }, { "winch", SIGWINCH }, { "urg", SIGURG }, { "pwr", SIGPWR },
-	{ "prof", SIGPROF }, { "vtalrm", SIGVTALRM }, { "xcpu", SIGXCPU }, { "xfsz", SIGXFSZ },
-	{ "io", SIGIO },     { "stkflt", SIGSTKFLT },
+	{"hup", SIGHUP},     {"quit", SIGQUIT}, {"usr1", SIGUSR1}, {"usr2", SIGUSR2},     {"alrm", SIGALRM},
+	{"winch", SIGWINCH}, {"urg", SIGURG},   {"pwr", SIGPWR},   {"prof", SIGPROF},     {"vtalrm", SIGVTALRM},
+	{"xcpu", SIGXCPU},   {"xfsz", SIGXFSZ}, {"io", SIGIO},     {"stkflt", SIGSTKFLT},
 };
 
-static bool
-signal_allowed(int sig)
+static bool signal_allowed(int sig)
 {
 	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
 		return true;
@@ -183,8 +172,7 @@ signal_allowed(int sig)
 }
 
 /* A signal by name (USR1, SIGUSR1, RTMIN+2, RTMAX-1; any case) or number. */
-static bool
-parse_signal(struct span v, int *out)
+static bool parse_signal(struct span v, int *out)
 {
 	uint64_t n;
 
@@ -194,7 +182,7 @@ parse_signal(struct span v, int *out)
 		*out = (int)n;
 		return true;
 	}
-	if (v.len >= 3 && equals_nocase((struct span){ v.p, 3 }, "sig")) {
+	if (v.len >= 3 && equals_nocase((struct span){v.p, 3}, "sig")) {
 		v.p += 3;
 		v.len -= 3;
 	}
@@ -204,14 +192,14 @@ parse_signal(struct span v, int *out)
 			return true;
 		}
 	}
-	if (v.len >= 5 && (equals_nocase((struct span){ v.p, 5 }, "rtmin") ||
-			   equals_nocase((struct span){ v.p, 5 }, "rtmax"))) {
+	if (v.len >= 5 &&
+	    (equals_nocase((struct span){v.p, 5}, "rtmin") || equals_nocase((struct span){v.p, 5}, "rtmax"))) {
 		bool from_max = lower(v.p[3]) == 'a';
 		int sig = from_max ? SIGRTMAX : SIGRTMIN;
 
 		if (v.len > 5) {
 			if (v.p[5] != (from_max ? '-' : '+') ||
-			    !parse_number((struct span){ v.p + 6, v.len - 6 }, 0, (uint64_t)(SIGRTMAX - SIGRTMIN), &n))
+			    !parse_number((struct span){v.p + 6, v.len - 6}, 0, (uint64_t)(SIGRTMAX - SIGRTMIN), &n))
 				return false;
 			sig = from_max ? sig - (int)n : sig + (int)n;
 		}
@@ -222,13 +210,13 @@ parse_signal(struct span v, int *out)
 }
 
 /* "SECONDS" or "label:NAME" (and "#N" after NAME when @is_stop). */
-static bool
-parse_bound(struct span v, const struct hesper_setting_row *row, bool is_stop, struct hesper_capture_bound *out)
+static bool parse_bound(struct span v, const struct hesper_setting_row *row, bool is_stop,
+			struct hesper_capture_bound *out)
 {
-	struct hesper_capture_bound b = { 0 };
+	struct hesper_capture_bound b = {0};
 
-	if (v.len >= 6 && equals_nocase((struct span){ v.p, 6 }, "label:")) {
-		struct span name = { v.p + 6, v.len - 6 };
+	if (v.len >= 6 && equals_nocase((struct span){v.p, 6}, "label:")) {
+		struct span name = {v.p + 6, v.len - 6};
 		const char *hash = NULL;
 
 		b.kind = HESPER_BOUND_LABEL;
@@ -242,7 +230,7 @@ parse_bound(struct span v, const struct hesper_setting_row *row, bool is_stop, s
 				}
 			}
 			if (hash) {
-				struct span count = { hash + 1, (size_t)(name.p + name.len - hash - 1) };
+				struct span count = {hash + 1, (size_t)(name.p + name.len - hash - 1)};
 
 				if (!parse_number(count, 1, UINT64_MAX, &b.nth))
 					return false;
@@ -266,12 +254,11 @@ parse_bound(struct span v, const struct hesper_setting_row *row, bool is_stop, s
 /* The parsers of settings_list.h's PARSED rows: each writes its field only when it accepts. */
 
 /* HESPER_INTERVAL: seconds to the millisecond, into milliseconds (uint32_t) from row->min to row->max. */
-static bool
-hesper_parse_interval(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+static bool hesper_parse_interval(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
 {
 	uint64_t ns, ms;
 
-	if (!parse_seconds((struct span){ value, len }, &ns) || ns % 1000000ull != 0)
+	if (!parse_seconds((struct span){value, len}, &ns) || ns % 1000000ull != 0)
 		return false;
 	ms = ns / 1000000ull;
 	if (ms < row->min || ms > row->max)
@@ -281,71 +268,64 @@ hesper_parse_interval(const char *value, size_t len, const struct hesper_setting
 }
 
 /* HESPER_REPORT_SIGNAL: an allowed signal, into an int. */
-static bool
-hesper_parse_signal(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+static bool hesper_parse_signal(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
 {
 	int sig;
 
 	(void)row;
-	if (!parse_signal((struct span){ value, len }, &sig))
+	if (!parse_signal((struct span){value, len}, &sig))
 		return false;
 	*(int *)field = sig;
 	return true;
 }
 
 /* HESPER_START: into a struct hesper_capture_bound, times from row->min to row->max ns. */
-static bool
-hesper_parse_start(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+static bool hesper_parse_start(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
 {
-	return parse_bound((struct span){ value, len }, row, false, field);
+	return parse_bound((struct span){value, len}, row, false, field);
 }
 
 /* HESPER_STOP: as HESPER_START, with "#N" after a label. */
-static bool
-hesper_parse_stop(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+static bool hesper_parse_stop(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
 {
-	return parse_bound((struct span){ value, len }, row, true, field);
+	return parse_bound((struct span){value, len}, row, true, field);
 }
 
 /* ---- the table ---------------------------------------------------------------------- */
 
 /* The VALUES shapes of settings_list.h, as initializers of struct hesper_setting_row. */
-#define ONE_OF(...) .words = (const char *const[]){ __VA_ARGS__, NULL },
-#define OFF_ON(off, on) .words = (const char *const[]){ off, on, NULL },
+#define ONE_OF(...) .words = (const char *const[]){__VA_ARGS__, NULL},
+#define OFF_ON(off, on) .words = (const char *const[]){off, on, NULL},
 #define ANY
 #define RANGE(lo, hi) .min = (lo), .max = (hi),
 #define PARSER(fn, lo, hi, accepted_, unset_) \
 	.parse = fn, .min = (lo), .max = (hi), .accepted = accepted_, .unset = unset_,
 #define READ_BY(accepted_, unset_) .accepted = accepted_, .unset = unset_,
-#define ROW(name_, kind_, values, type, field, def, doc_)                                 \
-	{ .name = #name_,                                                                 \
-	  .kind = HESPER_SETTING_##kind_,                                                 \
-	  HESPER_IF_FIELD_##kind_(.offset = offsetof(struct hesper_settings, field),      \
-				  .size = sizeof(HESPER_SETTINGS_MEMBER_OF(field)), ) values \
-	  .doc = doc_ },
+#define ROW(name_, kind_, values, type, field, def, doc_)                           \
+	{.name = #name_,                                                            \
+	 .kind = HESPER_SETTING_##kind_,                                            \
+	 HESPER_IF_FIELD_##kind_(.offset = offsetof(struct hesper_settings, field), \
+				 .size = sizeof(HESPER_SETTINGS_MEMBER_OF(field)), ) values.doc = doc_},
 
-static const struct hesper_setting_row rows[] = { HESPER_SETTINGS(ROW) };
+static const struct hesper_setting_row rows[] = {HESPER_SETTINGS(ROW)};
 
 #define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 #define DEFAULT_MEMBER(name, kind, values, type, field, def, doc) HESPER_IF_FIELD_##kind(.field = def, )
-static const struct hesper_settings defaults = { HESPER_SETTINGS(DEFAULT_MEMBER) };
+static const struct hesper_settings defaults = {HESPER_SETTINGS(DEFAULT_MEMBER)};
 
-void
-hesper_settings_default(struct hesper_settings *s)
+void hesper_settings_default(struct hesper_settings *s)
 {
 	*s = defaults;
 }
 
-const struct hesper_setting_row *
-hesper_settings_row(size_t i)
+const struct hesper_setting_row *hesper_settings_row(size_t i)
 {
 	return i < ROW_COUNT ? &rows[i] : NULL;
 }
 
 /* @words as a list in words: "a, b or c", into @out (not empty). */
-static void
-join_words(char *out, size_t size, const char *const *words)
+static void join_words(char *out, size_t size, const char *const *words)
 {
 	size_t n = 0, o = 0;
 
@@ -356,8 +336,7 @@ join_words(char *out, size_t size, const char *const *words)
 		o += (size_t)snprintf(out + o, size - o, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", words[i]);
 }
 
-void
-hesper_settings_accepted(const struct hesper_setting_row *row, char *out, size_t size)
+void hesper_settings_accepted(const struct hesper_setting_row *row, char *out, size_t size)
 {
 	if (size == 0)
 		return;
@@ -367,7 +346,7 @@ hesper_settings_accepted(const struct hesper_setting_row *row, char *out, size_t
 		return;
 	case HESPER_SETTING_SWITCH: {
 		/* The on word first: it is the usual one. */
-		const char *const on_off[] = { row->words[1], row->words[0], NULL };
+		const char *const on_off[] = {row->words[1], row->words[0], NULL};
 
 		join_words(out, size, on_off);
 		return;
@@ -392,8 +371,7 @@ hesper_settings_accepted(const struct hesper_setting_row *row, char *out, size_t
 
 /* ---- errors and applying ------------------------------------------------------------ */
 
-void
-hesper_capture_bound_format(const struct hesper_capture_bound *b, bool is_stop, char *out, size_t size)
+void hesper_capture_bound_format(const struct hesper_capture_bound *b, bool is_stop, char *out, size_t size)
 {
 	switch (b->kind) {
 	case HESPER_BOUND_NONE:
@@ -417,8 +395,7 @@ hesper_capture_bound_format(const struct hesper_capture_bound *b, bool is_stop, 
  * it, then "..." if there was more; bytes outside printable ASCII, quotes and
  * backslashes as \xHH. @dst holds QUOTE_MAX * 4 + 4 bytes.
  */
-static void
-quote(char *dst, struct span v)
+static void quote(char *dst, struct span v)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t n = v.len < QUOTE_MAX ? v.len : QUOTE_MAX;
@@ -445,8 +422,7 @@ quote(char *dst, struct span v)
 
 typedef char quoted[QUOTE_MAX * 4 + 4];
 
-static void
-reject_value(FILE *err, const char *name, struct span value, const char *expected)
+static void reject_value(FILE *err, const char *name, struct span value, const char *expected)
 {
 	quoted q;
 
@@ -457,8 +433,7 @@ reject_value(FILE *err, const char *name, struct span value, const char *expecte
 	fflush(err);
 }
 
-static void
-reject_name(FILE *err, struct span name)
+static void reject_name(FILE *err, struct span name)
 {
 	char line[sizeof(quoted) + 64 + ROW_COUNT * 32];
 	quoted q;
@@ -477,8 +452,7 @@ reject_name(FILE *err, struct span name)
 	fflush(err);
 }
 
-static const struct hesper_setting_row *
-find_setting(struct span name)
+static const struct hesper_setting_row *find_setting(struct span name)
 {
 	for (size_t i = 0; i < ROW_COUNT; i++) {
 		if (strlen(rows[i].name) == name.len && memcmp(rows[i].name, name.p, name.len) == 0)
@@ -488,10 +462,9 @@ find_setting(struct span name)
 }
 
 /* Reads @value into @row's member of @s as its kind says; 0, or -1 with the error line on @err. */
-static int
-apply_value(struct hesper_settings *s, const struct hesper_setting_row *row, const char *value, FILE *err)
+static int apply_value(struct hesper_settings *s, const struct hesper_setting_row *row, const char *value, FILE *err)
 {
-	struct span raw = { value ? value : "", value ? strlen(value) : 0 };
+	struct span raw = {value ? value : "", value ? strlen(value) : 0};
 	struct span v = trim(raw);
 	char *field = (char *)s + row->offset;
 	char accepted[256];
@@ -550,10 +523,9 @@ apply_value(struct hesper_settings *s, const struct hesper_setting_row *row, con
 	return -1;
 }
 
-int
-hesper_settings_apply(struct hesper_settings *s, const char *name, const char *value, FILE *err)
+int hesper_settings_apply(struct hesper_settings *s, const char *name, const char *value, FILE *err)
 {
-	struct span n = { name ? name : "", name ? strlen(name) : 0 };
+	struct span n = {name ? name : "", name ? strlen(name) : 0};
 	const struct hesper_setting_row *row = find_setting(n);
 
 	if (!row) {
@@ -563,8 +535,7 @@ hesper_settings_apply(struct hesper_settings *s, const char *name, const char *v
 	return apply_value(s, row, value, err);
 }
 
-int
-hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err)
+int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err)
 {
 	int rejected = 0;
 

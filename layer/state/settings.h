@@ -62,10 +62,10 @@ struct hesper_settings {
 #define HESPER_SETTINGS_MEMBER_OF(field) (((struct hesper_settings *)0)->field)
 #define HESPER_FITS_ELSEWHERE(field) 1
 #define HESPER_FITS_WORD(field) (sizeof(HESPER_SETTINGS_MEMBER_OF(field)) == sizeof(unsigned)) /* an enum */
-#define HESPER_FITS_SWITCH(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), bool: 1, default: 0)
-#define HESPER_FITS_BOOL(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), bool: 1, default: 0)
-#define HESPER_FITS_COUNT(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), uint32_t: 1, uint64_t: 1, default: 0)
-#define HESPER_FITS_PATH(field) _Generic(&HESPER_SETTINGS_MEMBER_OF(field)[0], char *: 1, default: 0)
+#define HESPER_FITS_SWITCH(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), bool : 1, default : 0)
+#define HESPER_FITS_BOOL(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), bool : 1, default : 0)
+#define HESPER_FITS_COUNT(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), uint32_t : 1, uint64_t : 1, default : 0)
+#define HESPER_FITS_PATH(field) _Generic(&HESPER_SETTINGS_MEMBER_OF(field)[0], char * : 1, default : 0)
 #define HESPER_FITS_PARSED(field) 1 /* its parser's own */
 #define HESPER_SETTINGS_CHECK(name, kind, values, type, field, def, doc) \
 	_Static_assert(HESPER_FITS_##kind(field), #name ": the member's type does not fit the kind");

@@ -113,8 +113,7 @@ enum hesper_setting_kind {
 struct hesper_setting_row;
 
 /* Reads @len bytes at @value (trimmed, not NUL-terminated) into @field; false when refused. */
-typedef bool hesper_setting_parser(const char *value, size_t len, const struct hesper_setting_row *row,
-				   void *field);
+typedef bool hesper_setting_parser(const char *value, size_t len, const struct hesper_setting_row *row, void *field);
 
 /* One row of HESPER_SETTINGS as settings.c reads it. */
 struct hesper_setting_row {

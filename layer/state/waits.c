@@ -18,11 +18,11 @@ struct thread_waits {
 	uint32_t thread;
 	atomic_uint_fast64_t count[HESPER_WAIT_CALLS];
 	atomic_uint_fast64_t total_ns[HESPER_WAIT_CALLS];
-	atomic_uint_fast64_t max_ns[HESPER_WAIT_CALLS];  /* written by the owner only */
+	atomic_uint_fast64_t max_ns[HESPER_WAIT_CALLS]; /* written by the owner only */
 	/* Owner-only. */
-	uint64_t polled_fence;                           /* the fence being polled, 0 when none */
+	uint64_t polled_fence; /* the fence being polled, 0 when none */
 	uint64_t poll_start_ns;
-	uint64_t record_begin_ns;                        /* 0 when no command buffer is being recorded */
+	uint64_t record_begin_ns; /* 0 when no command buffer is being recorded */
 	struct hesper_thread_activity activity;
 	struct thread_waits *next;
 };
@@ -149,9 +149,10 @@ void hesper_waits_report(struct hesper_profile *p)
 			uint64_t count = atomic_load_explicit(&t->count[call], memory_order_relaxed);
 			if (!count)
 				continue;
-			if (hesper_profile_add_host_wait(p, t->thread, (enum hesper_wait_call)call, count,
-							 atomic_load_explicit(&t->total_ns[call], memory_order_relaxed),
-							 atomic_load_explicit(&t->max_ns[call], memory_order_relaxed)) != 0)
+			if (hesper_profile_add_host_wait(
+				    p, t->thread, (enum hesper_wait_call)call, count,
+				    atomic_load_explicit(&t->total_ns[call], memory_order_relaxed),
+				    atomic_load_explicit(&t->max_ns[call], memory_order_relaxed)) != 0)
 				return;
 		}
 	}

@@ -17,7 +17,7 @@ struct hesper_queue;
 
 /* What a thread did between two of its submit calls: the envelope and the total of its waits and recordings. */
 struct hesper_thread_activity {
-	uint64_t wait_first_ns, wait_last_ns;  /* first wait's start, last wait's end; 0 when none */
+	uint64_t wait_first_ns, wait_last_ns; /* first wait's start, last wait's end; 0 when none */
 	uint64_t wait_ns;
 	uint64_t record_first_ns, record_last_ns;
 	uint64_t record_ns;

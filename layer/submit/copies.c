@@ -116,8 +116,8 @@ static bool block_copy(const struct hesper_run *o, uint32_t b, struct hesper_cop
 	uint32_t count = b < rec->block_count ? hesper_block_used(b, rec->queries_used) : 0;
 	if (!count)
 		return false;
-	*out = (struct hesper_copy_key){.pool = rec->blocks[b]->pool, .count = count,
-					.slot = o->base + hesper_block_start(b)};
+	*out = (struct hesper_copy_key){
+		.pool = rec->blocks[b]->pool, .count = count, .slot = o->base + hesper_block_start(b)};
 	return true;
 }
 
@@ -134,7 +134,8 @@ static bool chunk_copy(const struct hesper_run *o, uint32_t j, struct hesper_cop
 	uint32_t slots = rec->clock.used - j * HESPER_CLOCK_CHUNK_SLOTS;
 	if (slots > HESPER_CLOCK_CHUNK_SLOTS)
 		slots = HESPER_CLOCK_CHUNK_SLOTS;
-	*out = (struct hesper_copy_key){.shadow = rec->clock.chunks[j]->buffer, .first = 0,
+	*out = (struct hesper_copy_key){.shadow = rec->clock.chunks[j]->buffer,
+					.first = 0,
 					.count = slots * (dev->clock_mode->stride / 8),
 					.slot = o->base + rec->queries_used + j * hesper_clock_chunk_words(dev),
 					.clock = true};
@@ -153,7 +154,8 @@ static bool args_copy(const struct hesper_run *o, uint32_t j, struct hesper_copy
 	uint32_t slots = rec->args_slots - j * HESPER_ARGS_CHUNK_SLOTS;
 	if (slots > HESPER_ARGS_CHUNK_SLOTS)
 		slots = HESPER_ARGS_CHUNK_SLOTS;
-	*out = (struct hesper_copy_key){.shadow = rec->args_chunks[j]->buf.buffer, .first = 0,
+	*out = (struct hesper_copy_key){.shadow = rec->args_chunks[j]->buf.buffer,
+					.first = 0,
 					.count = slots * HESPER_ARGS_SLOT_WORDS,
 					.slot = o->base + hesper_indirect_slot_word(rec, j * HESPER_ARGS_CHUNK_SLOTS)};
 	return true;
@@ -213,8 +215,10 @@ static bool next_copy(const struct hesper_submission *sub, bool queries, size_t 
 			break;
 		case 2:
 			if (*b == 0) {
-				*out = (struct hesper_copy_key){.shadow = o->shadow, .first = o->shadow_slot,
-								.count = o->rec->queries_used, .slot = o->base};
+				*out = (struct hesper_copy_key){.shadow = o->shadow,
+								.first = o->shadow_slot,
+								.count = o->rec->queries_used,
+								.slot = o->base};
 				++*b;
 				return true;
 			}
@@ -272,7 +276,8 @@ static bool adopt_matching_copies(struct hesper_queue *q, struct hesper_submissi
 /* Appends @c to what @sub's command buffer copies; false when memory runs out. */
 static bool remember_copy(struct hesper_submission *sub, const struct hesper_copy_key *c)
 {
-	if (!hesper_reserve_one((void **)&sub->kit.key, sub->kit.key_count, &sub->kit.key_capacity, sizeof(*sub->kit.key)))
+	if (!hesper_reserve_one((void **)&sub->kit.key, sub->kit.key_count, &sub->kit.key_capacity,
+				sizeof(*sub->kit.key)))
 		return false;
 	sub->kit.key[sub->kit.key_count++] = *c;
 	return true;
@@ -318,15 +323,16 @@ static void clock_barrier(const struct hesper_device *dev, VkCommandBuffer cb, b
 					: VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
 	};
 	dev->next.CmdPipelineBarrier(cb, before ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_TRANSFER_BIT,
-				     before ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
-				     &b, 0, NULL, 0, NULL);
+				     before ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+				     1, &b, 0, NULL, 0, NULL);
 }
 
 /* Copies clock chunk copy @c into @buffer and clears the chunk's slots for the next run. */
 static void copy_chunk(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_copy_key *c,
 		       VkBuffer buffer)
 {
-	VkBufferCopy region = {.srcOffset = 0, .dstOffset = (VkDeviceSize)c->slot * sizeof(uint64_t),
+	VkBufferCopy region = {.srcOffset = 0,
+			       .dstOffset = (VkDeviceSize)c->slot * sizeof(uint64_t),
 			       .size = (VkDeviceSize)c->count * sizeof(uint64_t)};
 	dev->next.CmdCopyBuffer(cb, c->shadow, buffer, 1, &region);
 	/* The fill writes after the copy read: a transfer-to-transfer dependency in between. */
@@ -355,8 +361,8 @@ static void written_before(const struct hesper_device *dev, VkCommandBuffer cb)
  * @args of its argument chunks (the host way's runs copied before a later run had theirs
  * copied after their own batches already).
  */
-static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_run *o,
-		     VkBuffer buffer, bool args)
+static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_run *o, VkBuffer buffer,
+		     bool args)
 {
 	struct hesper_copy_key c;
 	for (uint32_t b = 0; block_copy(o, b, &c); b++)
@@ -365,7 +371,8 @@ static void copy_run(const struct hesper_device *dev, VkCommandBuffer cb, const 
 	if (args && o->rec->args_chunk_count) {
 		written_before(dev, cb);
 		for (uint32_t j = 0; args_copy(o, j, &c); j++) {
-			VkBufferCopy region = {.srcOffset = 0, .dstOffset = (VkDeviceSize)c.slot * sizeof(uint64_t),
+			VkBufferCopy region = {.srcOffset = 0,
+					       .dstOffset = (VkDeviceSize)c.slot * sizeof(uint64_t),
 					       .size = (VkDeviceSize)c.count * sizeof(uint64_t)};
 			dev->next.CmdCopyBuffer(cb, c.shadow, buffer, 1, &region);
 		}
@@ -459,8 +466,8 @@ int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission 
 	return 0;
 }
 
-int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub,
-				struct hesper_run *const *runs, size_t count)
+int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub, struct hesper_run *const *runs,
+				size_t count)
 {
 	struct hesper_device *dev = q->dev;
 	sub->kit.key_valid = false; /* it copies other submissions' runs now */

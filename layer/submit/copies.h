@@ -29,8 +29,8 @@ int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submissi
 int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission *sub, bool queries);
 
 /* Records into @sub's command buffer copies of @count earlier runs into their own submissions' slots; 0 on success. */
-int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub,
-				struct hesper_run *const *runs, size_t count);
+int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission *sub, struct hesper_run *const *runs,
+				size_t count);
 
 /* Records the command buffer of each of @sub's insertions; 0 on success. */
 int hesper_copies_record_insertions(struct hesper_queue *q, struct hesper_submission *sub);

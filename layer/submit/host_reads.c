@@ -1,5 +1,5 @@
 /*
- * Reading runs on the host (the host way, runs.h). Why it is exact: Hesper's completion
+ * Reading runs on the host (the host way, host_reads.h). Why it is exact: Hesper's completion
  * signal comes after the program's batches, so once the host sees it every command
  * submitted before it has completed, the timestamp writes included, and each query is
  * available with this run's value as long as nothing reset it since; vkGetQueryPoolResults

@@ -22,11 +22,11 @@
 #define WAKE_PENDING 16
 
 static struct {
-	pthread_mutex_t lock;               /* guards closed and the condition */
+	pthread_mutex_t lock; /* guards closed and the condition */
 	pthread_cond_t wake;
 	bool closed;
-	atomic_bool idle;                   /* in its long sleep: only a wake-up brings it back soon */
-	atomic_uint_fast64_t last_push_ns;  /* host time the last submission was handed over */
+	atomic_bool idle;                  /* in its long sleep: only a wake-up brings it back soon */
+	atomic_uint_fast64_t last_push_ns; /* host time the last submission was handed over */
 } bell = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.wake = PTHREAD_COND_INITIALIZER,

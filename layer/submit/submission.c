@@ -169,7 +169,8 @@ void hesper_submissions_release(struct hesper_queue *queue)
 		if (sub->kit.cb)
 			dev->next.FreeCommandBuffers(dev->handle, queue->pool, 1, &sub->kit.cb);
 		if (sub->spare_count)
-			dev->next.FreeCommandBuffers(dev->handle, queue->pool, (uint32_t)sub->spare_count, sub->spare_cbs);
+			dev->next.FreeCommandBuffers(dev->handle, queue->pool, (uint32_t)sub->spare_count,
+						     sub->spare_cbs);
 		hesper_submission_free(sub);
 		sub = next;
 	}

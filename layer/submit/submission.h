@@ -11,7 +11,7 @@
  *         has completed, and the collector reads the pools with vkGetQueryPoolResults.
  *         A run whose recording is submitted again before it was read is read by that
  *         submit hook when it has completed, else copied (WAIT_BIT) by a batch Hesper puts
- *         before the new run on the same queue (runs.c).
+ *         before the new run on the same queue (host_reads.c).
  * In both ways a recording executed twice within one submission gets a copy (WAIT_BIT) of
  * its first run inserted between the two (copies.c).
  */
@@ -41,35 +41,35 @@ struct hesper_recording;
 
 /* Where a run of the host way stands (struct hesper_run.state). */
 enum hesper_run_state {
-	HESPER_RUN_PENDING,                 /* to be read from the pools once its submission completed */
-	HESPER_RUN_CLAIMED,                 /* a later submit hook is reading it or arranging its copy */
-	HESPER_RUN_READING,                 /* the collector is reading it */
-	HESPER_RUN_DONE,                    /* its slots are final (or it is marked unavailable) */
-	HESPER_RUN_COPY_LATER,              /* a later batch on its queue copies it: final at copy_value */
+	HESPER_RUN_PENDING,    /* to be read from the pools once its submission completed */
+	HESPER_RUN_CLAIMED,    /* a later submit hook is reading it or arranging its copy */
+	HESPER_RUN_READING,    /* the collector is reading it */
+	HESPER_RUN_DONE,       /* its slots are final (or it is marked unavailable) */
+	HESPER_RUN_COPY_LATER, /* a later batch on its queue copies it: final at copy_value */
 };
 
 struct hesper_submission;
 
 /* One execution of a recording within a submission. */
 struct hesper_run {
-	struct hesper_recording *rec;       /* a reference is held */
-	struct hesper_submission *sub;      /* the submission it belongs to */
-	uint32_t base;                      /* its first result slot, or HESPER_NO_SLOT */
-	uint32_t batch;                     /* index of its batch in the program's call */
-	atomic_bool conflict;               /* ran on two queues at once: its queries were shared */
-	bool overwritten;                   /* ran again in the same command buffer before any copy
+	struct hesper_recording *rec;  /* a reference is held */
+	struct hesper_submission *sub; /* the submission it belongs to */
+	uint32_t base;                 /* its first result slot, or HESPER_NO_SLOT */
+	uint32_t batch;                /* index of its batch in the program's call */
+	atomic_bool conflict;          /* ran on two queues at once: its queries were shared */
+	bool overwritten;              /* ran again in the same command buffer before any copy
 					       could be placed between: counted, not timed */
-	bool copied_between;                /* a copy inserted before its next execution fills its slots */
-	VkBuffer shadow;                    /* or the primary's shadow buffer its values were saved in */
-	uint32_t shadow_slot;               /* (at this slot), collected by Hesper's batch after the program's */
-	bool superseded;                    /* executed again later in the same submission */
-	bool unavailable;                   /* a query never became available: its times are dropped */
+	bool copied_between;           /* a copy inserted before its next execution fills its slots */
+	VkBuffer shadow;               /* or the primary's shadow buffer its values were saved in */
+	uint32_t shadow_slot;          /* (at this slot), collected by Hesper's batch after the program's */
+	bool superseded;               /* executed again later in the same submission */
+	bool unavailable;              /* a query never became available: its times are dropped */
 	/* Host way only. */
-	atomic_int state;                   /* enum hesper_run_state */
-	atomic_bool released;               /* a submit hook that took it from rec->unread is done with it */
-	bool published;                     /* it was made its recording's unread run */
-	uint64_t copy_value;                /* HESPER_RUN_COPY_LATER: the queue timeline value that says copied */
-	uint64_t unavailable_since;         /* host time a read first found a query unavailable, or 0 */
+	atomic_int state;           /* enum hesper_run_state */
+	atomic_bool released;       /* a submit hook that took it from rec->unread is done with it */
+	bool published;             /* it was made its recording's unread run */
+	uint64_t copy_value;        /* HESPER_RUN_COPY_LATER: the queue timeline value that says copied */
+	uint64_t unavailable_since; /* host time a read first found a query unavailable, or 0 */
 };
 
 /* Whether run @o's values come from a copy within its own submission (inserted, or from a shadow buffer). */
@@ -80,9 +80,9 @@ static inline bool hesper_run_copied_within(const struct hesper_run *o)
 
 /* How Hesper learns that a submission is done. */
 enum hesper_sync {
-	HESPER_SYNC_NONE,                   /* nothing was submitted for it: done at once */
-	HESPER_SYNC_FENCE,                  /* its fence */
-	HESPER_SYNC_TIMELINE,               /* the queue's timeline semaphore reaching sync_value */
+	HESPER_SYNC_NONE,     /* nothing was submitted for it: done at once */
+	HESPER_SYNC_FENCE,    /* its fence */
+	HESPER_SYNC_TIMELINE, /* the queue's timeline semaphore reaching sync_value */
 };
 
 /*
@@ -91,12 +91,12 @@ enum hesper_sync {
  * the same query blocks back (query pools live as long as the device).
  */
 struct hesper_copy_key {
-	VkQueryPool pool;                   /* queries copied from the pool's first, */
-	VkBuffer shadow;                    /* or slots from a shadow buffer from @first */
+	VkQueryPool pool; /* queries copied from the pool's first, */
+	VkBuffer shadow;  /* or slots from a shadow buffer from @first */
 	uint32_t first;
 	uint32_t count;
-	uint32_t slot;                      /* first result slot written */
-	bool clock;                         /* @shadow is a chunk of clock slots, cleared after the copy */
+	uint32_t slot; /* first result slot written */
+	bool clock;    /* @shadow is a chunk of clock slots, cleared after the copy */
 };
 
 /*
@@ -104,10 +104,10 @@ struct hesper_copy_key {
  * submission record can hand it to another whose copies are the same (copies.c).
  */
 struct hesper_copy_kit {
-	VkCommandBuffer cb;                 /* Hesper's: the copy after the program's batches (wait
+	VkCommandBuffer cb;            /* Hesper's: the copy after the program's batches (wait
 					       way) or before them (host way) */
-	struct hesper_host_buffer out;      /* one value per slot, HESPER_UNWRITTEN until written */
-	struct hesper_copy_key *key;        /* what cb copies now; valid when key_valid */
+	struct hesper_host_buffer out; /* one value per slot, HESPER_UNWRITTEN until written */
+	struct hesper_copy_key *key;   /* what cb copies now; valid when key_valid */
 	size_t key_count, key_capacity;
 	bool key_valid;
 };
@@ -115,39 +115,39 @@ struct hesper_copy_kit {
 /* A copy inserted before the program's command buffer @before of batch @batch. */
 struct hesper_insertion {
 	uint32_t batch, before;
-	uint32_t first_run, run_count;      /* its runs: indices into struct hesper_submission.between */
+	uint32_t first_run, run_count; /* its runs: indices into struct hesper_submission.between */
 	VkCommandBuffer cb;
 };
 
 struct hesper_submission {
-	struct hesper_submission *next;     /* pending or free list */
+	struct hesper_submission *next; /* pending or free list */
 	struct hesper_queue *queue;
 	struct hesper_copy_kit kit;
 	VkFence fence;
-	struct hesper_run *runs;            /* one per execution of a recording, in order */
+	struct hesper_run *runs; /* one per execution of a recording, in order */
 	size_t run_count, run_capacity;
 	/* Copies between repeated executions (copies.c), and the runs each copies. */
 	struct hesper_insertion *inserts;
 	size_t insert_count, insert_capacity;
 	uint32_t *between;
 	size_t between_count, between_capacity;
-	VkCommandBuffer *spare_cbs;         /* command buffers of earlier insertions, for reuse */
+	VkCommandBuffer *spare_cbs; /* command buffers of earlier insertions, for reuse */
 	size_t spare_count, spare_capacity;
-	VkCommandBuffer after_cb;           /* Hesper's copy after the program's batches, or none */
-	struct hesper_run **taken;   /* host way: earlier runs this call copies before the program's */
+	VkCommandBuffer after_cb;  /* Hesper's copy after the program's batches, or none */
+	struct hesper_run **taken; /* host way: earlier runs this call copies before the program's */
 	size_t taken_capacity;
-	void *scratch;                      /* the batches passed down, when Hesper rewrote them */
-	size_t scratch_capacity;            /* bytes */
+	void *scratch;           /* the batches passed down, when Hesper rewrote them */
+	size_t scratch_capacity; /* bytes */
 	uint32_t batch_count;
-	uint32_t slots;                     /* slots used this time */
+	uint32_t slots; /* slots used this time */
 	enum hesper_sync sync;
-	uint64_t sync_value;                /* for HESPER_SYNC_TIMELINE */
-	bool failed;                        /* Hesper could not follow it: count its dispatches as dropped */
-	bool submitted;                     /* its recordings are marked pending (see hesper_recording_submitted) */
-	uint64_t index;                     /* submission number on its queue */
-	uint64_t host_ns;                   /* host clock when the submit call began */
-	uint64_t host_end_ns;               /* and when it returned */
-	uint32_t thread;                    /* the calling thread's id */
+	uint64_t sync_value;                    /* for HESPER_SYNC_TIMELINE */
+	bool failed;                            /* Hesper could not follow it: count its dispatches as dropped */
+	bool submitted;                         /* its recordings are marked pending (see hesper_recording_submitted) */
+	uint64_t index;                         /* submission number on its queue */
+	uint64_t host_ns;                       /* host clock when the submit call began */
+	uint64_t host_end_ns;                   /* and when it returned */
+	uint32_t thread;                        /* the calling thread's id */
 	struct hesper_thread_activity activity; /* what that thread did since its previous submit call */
 };
 
@@ -167,7 +167,7 @@ bool hesper_submission_done(const struct hesper_submission *sub);
  * Creates what the first submissions on @queue need (its command pool, timeline semaphore
  * or fence, one submission record with a results buffer and a command buffer), so that a
  * program's first vkQueueSubmit does not pay for it, and runs Hesper's kind of work on the
- * queue once, waiting for it (see warm_up in copies.c). Call before the program has the
+ * queue once, waiting for it (see warm_up in submission.c). Call before the program has the
  * queue's handle. Failures are left to the submit path.
  */
 void hesper_queue_prepare(struct hesper_queue *queue);

@@ -24,10 +24,10 @@
 /* Where the walk over a call's command buffers is. */
 struct walk {
 	struct hesper_submission *sub;
-	uint64_t call;                      /* this call's number */
-	uint32_t batch, cb;                 /* the program's command buffer being walked */
-	size_t first_run;                   /* index of its first run (its own recording's) */
-	bool can_insert;                    /* Hesper may put command buffers into this batch */
+	uint64_t call;      /* this call's number */
+	uint32_t batch, cb; /* the program's command buffer being walked */
+	size_t first_run;   /* index of its first run (its own recording's) */
+	bool can_insert;    /* Hesper may put command buffers into this batch */
 };
 
 /* Notes that @prev, an earlier run of the same recording in this call, is copied before command buffer @w->cb. */
@@ -43,7 +43,8 @@ static bool copy_between(struct walk *w, size_t prev)
 					sizeof(*sub->inserts)))
 			return false;
 		last = &sub->inserts[sub->insert_count++];
-		*last = (struct hesper_insertion){.batch = w->batch, .before = w->cb, .first_run = (uint32_t)sub->between_count};
+		*last = (struct hesper_insertion){
+			.batch = w->batch, .before = w->cb, .first_run = (uint32_t)sub->between_count};
 	}
 	sub->between[sub->between_count++] = (uint32_t)prev;
 	last->run_count++;
@@ -139,16 +140,16 @@ static bool mark_running_elsewhere(struct hesper_queue *other, struct hesper_rec
  * and after the program's, and how completion is signalled.
  */
 struct plan {
-	bool ours;                          /* Hesper adds anything at all */
-	bool before;                        /* a batch of copies of earlier runs goes first */
-	bool after_copy;                    /* the last batch holds the copy of this call's runs */
-	struct hesper_run **copied;  /* runs the batch before copies (host way) */
+	bool ours;                  /* Hesper adds anything at all */
+	bool before;                /* a batch of copies of earlier runs goes first */
+	bool after_copy;            /* the last batch holds the copy of this call's runs */
+	struct hesper_run **copied; /* runs the batch before copies (host way) */
 	size_t copied_count;
 	VkCommandBufferSubmitInfo before_info, after_info; /* Hesper's command buffers, for vkQueueSubmit2 */
 	VkTimelineSemaphoreSubmitInfo timeline_info;
 	VkSemaphoreSubmitInfo semaphore_info;
 	uint64_t value;
-	VkFence fence;                      /* the fence to pass to the program's call */
+	VkFence fence; /* the fence to pass to the program's call */
 };
 
 /* Gives every run of @sub its result slots; the number of slots, or 0 when nothing is collected. */
@@ -169,8 +170,7 @@ static uint64_t assign_slots(struct hesper_queue *q, struct hesper_submission *s
 }
 
 /* Plans the completion signal of @sub (after the program's fence @app_fence, if any). */
-static void plan_completion(struct hesper_queue *q, struct hesper_submission *sub, VkFence app_fence,
-			    struct plan *p)
+static void plan_completion(struct hesper_queue *q, struct hesper_submission *sub, VkFence app_fence, struct plan *p)
 {
 	p->value = q->timeline_value + 1;
 	p->fence = app_fence;
@@ -256,8 +256,8 @@ static void *scratch(struct hesper_submission *sub, size_t bytes)
 }
 
 /* After the program's call returned @result: commits the timeline value or adds the fence, settles runs. */
-static void complete_after(struct hesper_queue *q, struct hesper_submission *sub, VkFence app_fence,
-			   VkResult result, const struct plan *p)
+static void complete_after(struct hesper_queue *q, struct hesper_submission *sub, VkFence app_fence, VkResult result,
+			   const struct plan *p)
 {
 	if (p->copied_count)
 		hesper_host_reads_settle(p->copied, p->copied_count, result == VK_SUCCESS && p->before, p->value);
@@ -298,8 +298,8 @@ static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResu
 }
 
 /* Hands @sub on after the program's call, which ran from @t1 to @t2 in a hook entered at @t0. */
-static void end_submit(struct hesper_queue *q, struct hesper_submission *sub, VkResult result, uint64_t t0,
-		       uint64_t t1, uint64_t t2)
+static void end_submit(struct hesper_queue *q, struct hesper_submission *sub, VkResult result, uint64_t t0, uint64_t t1,
+		       uint64_t t2)
 {
 	finish(q, sub, result, t1, t2);
 	hesper_add_submit_hook_ns((t1 - t0) + (hesper_now_ns() - t2));
@@ -380,8 +380,8 @@ static VkSubmitInfo2 batch_v2(const VkCommandBufferSubmitInfo *cb, const VkSemap
 }
 
 /* Program batch @b with @sub's insertions from *@k into @room; returns the room left. */
-static void *program_batch(const struct call *c, const struct hesper_submission *sub, uint32_t b, size_t *k,
-			   void *out, void *room)
+static void *program_batch(const struct call *c, const struct hesper_submission *sub, uint32_t b, size_t *k, void *out,
+			   void *room)
 {
 	if (c->v2)
 		*(VkSubmitInfo2 *)out = c->infos2[b];
@@ -393,10 +393,12 @@ static void *program_batch(const struct call *c, const struct hesper_submission 
 	VkCommandBufferSubmitInfo *cbis = room;
 	size_t n = 0;
 	for (uint32_t i = 0; i < cb_count(c, b); i++) {
-		for (; *k < sub->insert_count && sub->inserts[*k].batch == b && sub->inserts[*k].before == i; ++*k, n++) {
+		for (; *k < sub->insert_count && sub->inserts[*k].batch == b && sub->inserts[*k].before == i;
+		     ++*k, n++) {
 			if (c->v2)
-				cbis[n] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
-								      .commandBuffer = sub->inserts[*k].cb};
+				cbis[n] = (VkCommandBufferSubmitInfo){
+					.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+					.commandBuffer = sub->inserts[*k].cb};
 			else
 				cbs[n] = sub->inserts[*k].cb;
 		}
@@ -449,9 +451,10 @@ static void *batches(const struct call *c, struct hesper_queue *q, struct hesper
 		room = program_batch(c, sub, b, &k, all + n * batch_size, room);
 	if (c->v2)
 		((VkSubmitInfo2 *)all)[n++] = batch_v2(p->after_copy ? &p->after_info : NULL,
-						      timeline ? &p->semaphore_info : NULL);
+						       timeline ? &p->semaphore_info : NULL);
 	else
-		((VkSubmitInfo *)all)[n++] = batch_v1(p->after_copy ? &sub->after_cb : NULL, timeline ? &q->timeline : NULL,
+		((VkSubmitInfo *)all)[n++] = batch_v1(p->after_copy ? &sub->after_cb : NULL,
+						      timeline ? &q->timeline : NULL,
 						      timeline ? &p->timeline_info : NULL);
 	*out_count = n;
 	return all;
@@ -514,6 +517,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueSubmit2KHR(VkQueue queue, uint32_t co
 						      VkFence fence)
 {
 	struct hesper_device *dev = hesper_device_from(queue);
-	struct call c = {.v2 = true, .infos2 = infos, .count = count, .fence = fence, .next2 = dev->next.QueueSubmit2KHR};
+	struct call c = {
+		.v2 = true, .infos2 = infos, .count = count, .fence = fence, .next2 = dev->next.QueueSubmit2KHR};
 	return submit(queue, &c);
 }

@@ -15,9 +15,9 @@
 
 #include "settings.h"
 
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) \
+#define CHECK(cond)              \
+	do {                     \
+		if (!(cond))     \
 			abort(); \
 	} while (0)
 
@@ -32,8 +32,10 @@ check_ranges(const struct hesper_settings *s)
 	CHECK(s->exit_timeout_ms <= 600000);
 	CHECK(strcmp(hesper_mode_name(s->mode), "unknown") != 0);
 	CHECK(s->interval_ms == 0 || (s->interval_ms >= 100 && s->interval_ms <= 86400000));
-	CHECK(s->control_path[sizeof(s->control_path) - 1] == '\0' || strlen(s->control_path) < sizeof(s->control_path));
-	CHECK(s->start.kind != HESPER_BOUND_LABEL || (s->start.label[0] && strlen(s->start.label) < sizeof(s->start.label)));
+	CHECK(s->control_path[sizeof(s->control_path) - 1] == '\0' ||
+	      strlen(s->control_path) < sizeof(s->control_path));
+	CHECK(s->start.kind != HESPER_BOUND_LABEL ||
+	      (s->start.label[0] && strlen(s->start.label) < sizeof(s->start.label)));
 	CHECK(s->stop.kind != HESPER_BOUND_LABEL || (s->stop.label[0] && s->stop.nth >= 1));
 }
 

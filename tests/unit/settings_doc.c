@@ -27,7 +27,7 @@ put_cell(FILE *out, const char *text)
 	}
 }
 
-/* The anchor of @name's section, into @out: GitHub's for a heading "`HESPER_X`". */
+/* The anchor of @name's section, into @out: GitHub's for a heading "`HESPER_<NAME>`". */
 static void
 anchor_of(const char *name, char *out, size_t size)
 {
@@ -87,9 +87,7 @@ put_default(FILE *out, const struct hesper_setting_row *row, const struct hesper
 		}
 		put_cell(out, row->unset);
 		return 0;
-	case HESPER_SETTING_ELSEWHERE:
-		put_cell(out, row->unset);
-		return 0;
+	case HESPER_SETTING_ELSEWHERE: put_cell(out, row->unset); return 0;
 	}
 	return -1;
 }
@@ -254,13 +252,15 @@ check(const char *path)
 
 		anchor_of(name, anchor, sizeof anchor);
 		if (!has_section(doc, anchor)) {
-			fprintf(stderr, "settings_doc: %s has no section for %s (a heading \"`%s`\")\n", path, name, name);
+			fprintf(stderr, "settings_doc: %s has no section for %s (a heading \"`%s`\")\n", path, name,
+				name);
 			goto out;
 		}
 	}
 	table = doc_table(doc);
 	if (!table) {
-		fprintf(stderr, "settings_doc: %s has no line \"%.*s\"\n", path, (int)strlen(TABLE_HEAD) - 1, TABLE_HEAD);
+		fprintf(stderr, "settings_doc: %s has no line \"%.*s\"\n", path, (int)strlen(TABLE_HEAD) - 1,
+			TABLE_HEAD);
 		goto out;
 	}
 	if (strcmp(table, want) != 0) {

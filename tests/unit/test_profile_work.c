@@ -100,8 +100,13 @@ START_TEST(memory_ops_and_regions)
 	struct hesper_profile p;
 
 	ck_assert_int_eq(hesper_profile_init(&p), 0);
-	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP, .count = 1, .timed = true, .ns = 1000,
-				.memop = HESPER_MEMOP_FILL_BUFFER, .bytes = 4096, .sized = true};
+	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP,
+				.count = 1,
+				.timed = true,
+				.ns = 1000,
+				.memop = HESPER_MEMOP_FILL_BUFFER,
+				.bytes = 4096,
+				.sized = true};
 	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
 	w.timed = false;
 	w.count = 3;

@@ -44,13 +44,9 @@ member_value(const struct hesper_settings *s, const struct hesper_setting_row *r
 	bool b;
 
 	switch (row->kind) {
-	case HESPER_SETTING_WORD:
-		memcpy(&index, field, sizeof index);
-		return index;
+	case HESPER_SETTING_WORD: memcpy(&index, field, sizeof index); return index;
 	case HESPER_SETTING_SWITCH:
-	case HESPER_SETTING_BOOL:
-		memcpy(&b, field, sizeof b);
-		return b;
+	case HESPER_SETTING_BOOL: memcpy(&b, field, sizeof b); return b;
 	case HESPER_SETTING_COUNT:
 		if (row->size == sizeof n32) {
 			memcpy(&n32, field, sizeof n32);
@@ -58,8 +54,7 @@ member_value(const struct hesper_settings *s, const struct hesper_setting_row *r
 		}
 		memcpy(&n64, field, sizeof n64);
 		return n64;
-	default:
-		ck_abort_msg("%s: not an integer kind", row->name);
+	default: ck_abort_msg("%s: not an integer kind", row->name);
 	}
 	return 0;
 }
@@ -101,13 +96,11 @@ START_TEST(members_hold_their_values)
 			ck_assert_uint_ge(word_count(row->words), 2);
 			ck_assert_uint_lt(member_value(&d, row), word_count(row->words));
 			break;
-		case HESPER_SETTING_SWITCH:
-			ck_assert_uint_eq(word_count(row->words), 2);
-			break;
-		case HESPER_SETTING_BOOL:
-			break;
+		case HESPER_SETTING_SWITCH: ck_assert_uint_eq(word_count(row->words), 2); break;
+		case HESPER_SETTING_BOOL: break;
 		case HESPER_SETTING_COUNT:
-			ck_assert_msg(row->size == 8 || row->max <= UINT32_MAX, "%s: the range fits the member", row->name);
+			ck_assert_msg(row->size == 8 || row->max <= UINT32_MAX, "%s: the range fits the member",
+				      row->name);
 			ck_assert_uint_le(row->min, row->max);
 			ck_assert_uint_ge(member_value(&d, row), row->min);
 			ck_assert_uint_le(member_value(&d, row), row->max);
