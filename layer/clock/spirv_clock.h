@@ -43,8 +43,9 @@ struct hesper_clock_target {
  * Writes into *@out (malloc'd, *@out_words words) an instrumented copy of the @size
  * bytes of SPIR-V at @code (native byte order, need not be aligned). Returns 0 on
  * success, -1 with *@why set to a fixed, human-readable reason when the module cannot be
- * instrumented (not SPIR-V, byte-swapped, not logical addressing, no such compute entry
- * point, a descriptor already at the target, malformed, out of memory). Modules older
+ * instrumented (not SPIR-V, byte-swapped, an addressing model other than Logical and
+ * PhysicalStorageBuffer64, no such compute entry point, a descriptor already at the
+ * target, malformed, out of memory). Modules older
  * than SPIR-V 1.3 come out as 1.3 (the subgroup election needs it): the device must run
  * Vulkan 1.1 or later. Nothing else of the module changes meaning.
  */

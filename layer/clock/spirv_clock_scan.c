@@ -50,8 +50,13 @@ const char *hesper_clock_scan_module(const uint32_t *w, size_t count, const stru
 			s->ext_clock |= string_is(w, i + 1, end, CLOCK_EXTENSION);
 			break;
 		case OP_MEMORY_MODEL:
-			if (n < 3 || w[i + 1] != 0)
-				return "not logical addressing";
+			/*
+			 * Logical, or PhysicalStorageBuffer64 (buffer device addresses, as llama.cpp's
+			 * matmul and flash-attention kernels use): the slot Hesper adds is a
+			 * StorageBuffer variable, a logical pointer under either model.
+			 */
+			if (n < 3 || (w[i + 1] != ADDRESSING_LOGICAL && w[i + 1] != ADDRESSING_PHYSICAL_STORAGE_BUFFER_64))
+				return "neither logical nor physical-storage-buffer addressing";
 			s->vulkan_memory_model = w[i + 2] == MEMORY_MODEL_VULKAN;
 			break;
 		case OP_ENTRY_POINT:
