@@ -55,7 +55,8 @@ const char *hesper_clock_scan_module(const uint32_t *w, size_t count, const stru
 			 * matmul and flash-attention kernels use): the slot Hesper adds is a
 			 * StorageBuffer variable, a logical pointer under either model.
 			 */
-			if (n < 3 || (w[i + 1] != ADDRESSING_LOGICAL && w[i + 1] != ADDRESSING_PHYSICAL_STORAGE_BUFFER_64))
+			if (n < 3 ||
+			    (w[i + 1] != ADDRESSING_LOGICAL && w[i + 1] != ADDRESSING_PHYSICAL_STORAGE_BUFFER_64))
 				return "neither logical nor physical-storage-buffer addressing";
 			s->vulkan_memory_model = w[i + 2] == MEMORY_MODEL_VULKAN;
 			break;
