@@ -87,7 +87,8 @@ static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b
  * clock-timed dispatches are held until all its runs are read, then each is counted with
  * its share of the time they shared (overlap.h), and the shares of what ran on the queue
  * add up to its busy time. Dispatches of different submissions are not compared: Hesper's
- * batches between submissions (the copies, the completion signal) keep them apart.
+ * batches between submissions (the copies, the completion signal) keep them apart. Nor are
+ * isolated ones (timed by timestamps, run alone): their share is their time.
  */
 
 /* What the held dispatches of one record of one run share: their work, rows looked up at hand-over. */
@@ -257,8 +258,9 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		uint64_t end = hesper_clock_to_ticks(dev, last, anchor) & mask;
 		/* Isolated by the program's compute barriers: timed from barrier to barrier (clock_edges.h). */
 		uint32_t open = d->end + 2 * k;
-		if (d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) && ts[open] != HESPER_UNWRITTEN &&
-		    ts[open + 1] != HESPER_UNWRITTEN) {
+		bool isolated = d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) &&
+				ts[open] != HESPER_UNWRITTEN && ts[open + 1] != HESPER_UNWRITTEN;
+		if (isolated) {
 			start = ts[open] & mask;
 			end = ts[open + 1] & mask;
 			p->clock_isolated++;
@@ -278,7 +280,11 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 			one.groups[2] = (uint32_t)counts[1];
 			one.groups_read_back = true;
 		}
-		if (!hold(held, w, kernel, &kind, &one, start, ticks))
+		/*
+		 * Isolated, it ran alone: its share is its time. (Nor could it be compared: timestamps
+		 * and the mapped clock may differ by the calibration's error.)
+		 */
+		if (isolated || !hold(held, w, kernel, &kind, &one, start, ticks))
 			hesper_profile_add_work(p, &one);
 		if (trace)
 			hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, w->name, start, end, one.groups, rec->command_buffer,
