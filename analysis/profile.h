@@ -12,7 +12,7 @@
 #include "findings_settings.h"
 #include "kernel_table.h"
 #include "memops.h"
-#include "overlap.h"
+#include "overlap.h" /* the layer reaches the shares (clock mode) through this header */
 #include "stats.h"
 #include "trace.h"
 
