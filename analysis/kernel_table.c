@@ -142,6 +142,7 @@ hesper_kernel_table_get(struct hesper_kernel_table *t, const char *name)
 	if (!k->name)
 		goto fail;
 	k->count = 0;
+	k->share_ns = 0;
 	memset(&k->shapes, 0, sizeof(k->shapes));
 	hesper_stats_init(&k->timed);
 
@@ -217,10 +218,24 @@ hesper_kernel_table_rows(const struct hesper_kernel_table *t, struct hesper_kern
 }
 
 void
-hesper_kernel_record(struct hesper_kernel *k, uint64_t ns)
+hesper_kernel_add_shares(struct hesper_kernel *k, uint64_t ns)
+{
+	if (__builtin_add_overflow(k->share_ns, ns, &k->share_ns))
+		k->share_ns = UINT64_MAX;
+}
+
+void
+hesper_kernel_record_share(struct hesper_kernel *k, uint64_t ns, uint64_t share_ns)
 {
 	k->count++;
 	hesper_stats_add(&k->timed, ns);
+	hesper_kernel_add_shares(k, share_ns);
+}
+
+void
+hesper_kernel_record(struct hesper_kernel *k, uint64_t ns)
+{
+	hesper_kernel_record_share(k, ns, ns);
 }
 
 void
@@ -229,17 +244,35 @@ hesper_kernel_count_untimed(struct hesper_kernel *k, uint64_t n)
 	k->count = k->count > UINT64_MAX - n ? UINT64_MAX : k->count + n;
 }
 
+/* @estimate rounded into a uint64_t: UINT64_MAX at or above 2^64, 0 below 0. */
+static uint64_t
+rounded(double estimate)
+{
+	estimate = round(estimate);
+	/* 2^64 as a double: anything at or above it does not fit. */
+	if (!(estimate < 18446744073709551616.0))
+		return UINT64_MAX;
+	return estimate > 0 ? (uint64_t)estimate : 0;
+}
+
 uint64_t
-hesper_kernel_total_ns(const struct hesper_kernel *k)
+hesper_kernel_span_total_ns(const struct hesper_kernel *k)
 {
 	if (k->timed.count == k->count)
 		return k->timed.total_ns;
 	if (k->timed.count == 0)
 		return 0;
+	return rounded(k->timed.mean_ns * (double)k->count);
+}
 
-	double estimate = round(k->timed.mean_ns * (double)k->count);
-	/* 2^64 as a double: anything at or above it does not fit. */
-	if (!(estimate < 18446744073709551616.0))
-		return UINT64_MAX;
-	return estimate > 0 ? (uint64_t)estimate : 0;
+uint64_t
+hesper_kernel_total_ns(const struct hesper_kernel *k)
+{
+	if (k->timed.count == k->count)
+		return k->share_ns;
+	uint64_t spans = hesper_kernel_span_total_ns(k);
+	/* Nothing overlapped: the estimate exactly as from the spans. */
+	if (k->share_ns == k->timed.total_ns || k->timed.total_ns == 0)
+		return spans;
+	return rounded((double)spans * ((double)k->share_ns / (double)k->timed.total_ns));
 }

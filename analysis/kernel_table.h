@@ -14,7 +14,8 @@
 struct hesper_kernel {
 	char *name;                         /* owned, NUL-terminated, any bytes but NUL */
 	uint64_t count;                     /* executions counted (timed or not) */
-	struct hesper_stats timed;          /* durations of the executions that were timed */
+	struct hesper_stats timed;          /* durations of the executions that were timed: in clock mode, spans */
+	uint64_t share_ns;                  /* the timed executions' shares of the GPU time (overlap.h), saturating */
 	struct hesper_launch_shapes shapes; /* work-group counts and size (kernel rows only; else zero) */
 };
 
@@ -54,16 +55,29 @@ struct hesper_kernel **hesper_kernel_table_sorted(const struct hesper_kernel_tab
  */
 int hesper_kernel_table_rows(const struct hesper_kernel_table *t, struct hesper_kernel ***out_rows, size_t *out_count);
 
-/* Records one timed execution of @k lasting @ns. */
+/* Records one timed execution of @k lasting @ns that ran alone: its share is @ns. */
 void hesper_kernel_record(struct hesper_kernel *k, uint64_t ns);
+
+/* Records one timed execution of @k lasting @ns whose share of the GPU time was @share_ns (overlap.h). */
+void hesper_kernel_record_share(struct hesper_kernel *k, uint64_t ns, uint64_t share_ns);
 
 /* Records @n executions of @k that were counted but not timed. */
 void hesper_kernel_count_untimed(struct hesper_kernel *k, uint64_t n);
 
 /*
- * Total time of @k: the measured sum when every execution was timed, otherwise the
- * timed mean times the count (an estimate from the sample).
+ * Total GPU time of @k, from the shares (executions that overlapped split the time they
+ * shared): the shares' sum when every execution was timed, otherwise
+ * hesper_kernel_span_total_ns scaled by shares over spans (an estimate from the sample).
  */
 uint64_t hesper_kernel_total_ns(const struct hesper_kernel *k);
+
+/*
+ * Sum of @k's durations, each whole however it overlapped others: the measured sum when
+ * every execution was timed, otherwise the timed mean times the count (an estimate).
+ */
+uint64_t hesper_kernel_span_total_ns(const struct hesper_kernel *k);
+
+/* Adds @ns to @k's share_ns, saturating. */
+void hesper_kernel_add_shares(struct hesper_kernel *k, uint64_t ns);
 
 #endif

@@ -117,6 +117,7 @@ hesper_memops_merge(struct hesper_memops *into, const struct hesper_memops *from
 
 		hesper_kernel_count_untimed(&a->k, b->k.count);
 		hesper_stats_merge(&a->k.timed, &b->k.timed);
+		hesper_kernel_add_shares(&a->k, b->k.share_ns);
 		add_bytes(&a->bytes, b->bytes);
 		add_bytes(&a->timed_bytes, b->timed_bytes);
 		a->unsized += b->unsized;

@@ -12,6 +12,7 @@
 #include "findings_settings.h"
 #include "kernel_table.h"
 #include "memops.h"
+#include "overlap.h" /* the layer reaches the shares (clock mode) through this header */
 #include "stats.h"
 #include "trace.h"
 
@@ -141,7 +142,7 @@ struct hesper_profile {
 	struct hesper_host_wait *host_waits; /* per thread and call, by thread then call */
 	size_t host_wait_count;
 	struct hesper_kernel_table *underfilled;  /* per kernel: count = dispatches with fewer work groups than
-						     compute units, timed = their time the idle units could have used */
+						    compute units, timed = their time the idle units could have used */
 	struct hesper_findings_settings findings; /* thresholds */
 	bool findings_ready;                      /* the aggregates behind findings were gathered (a live run) */
 	struct hesper_finding *loaded_findings;   /* read back from a summary (summary_load.c): reported as they are */
@@ -202,6 +203,8 @@ struct hesper_work {
 	uint64_t count; /* how many alike (1 when @timed) */
 	bool timed;     /* @ns is its GPU time */
 	uint64_t ns;
+	bool has_share;                /* DISPATCH, timed: @share_ns is set (else its share is @ns) */
+	uint64_t share_ns;             /* DISPATCH: its share of the GPU time, when it overlapped others (overlap.h) */
 	bool dropped;                  /* not timed though it was meant to be: counted as dropped too */
 	bool outside;                  /* DISPATCH: ran outside the capture window: counted in its kernel rows only */
 	const char *name;              /* DISPATCH: the kernel; REGION: the label */
@@ -241,7 +244,7 @@ uint64_t hesper_profile_gpu_busy_ns(const struct hesper_profile *p);
 struct hesper_profile_summary {
 	uint64_t events;     /* timed dispatches */
 	uint64_t dispatches; /* dispatches counted, timed or not */
-	uint64_t total_ns;   /* sum of kernel totals */
+	uint64_t total_ns;   /* sum of kernel totals (hesper_kernel_total_ns: shares) */
 	uint64_t min_ns;     /* 0 when no events */
 	uint64_t max_ns;
 	double avg_ns;

@@ -18,14 +18,14 @@ hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units)
 	return (double)(compute_units - total) / (double)compute_units;
 }
 
-/* @n pieces in @row: one timed in @ns, or @n untimed. */
+/* @n pieces in @row: one timed in @ns with its share @share_ns, or @n untimed. */
 static void
-count_in(struct hesper_kernel *row, const struct hesper_work *w, uint64_t n, uint64_t ns)
+count_in(struct hesper_kernel *row, const struct hesper_work *w, uint64_t n, uint64_t ns, uint64_t share_ns)
 {
 	if (!row)
 		return;
 	if (w->timed)
-		hesper_kernel_record(row, ns);
+		hesper_kernel_record_share(row, ns, share_ns);
 	else
 		hesper_kernel_count_untimed(row, n);
 }
@@ -67,10 +67,12 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 		if (w->local_size_varies || w->local_size[0] || w->local_size[1] || w->local_size[2])
 			hesper_shapes_set_local_size(&row->shapes, w->local_size, w->local_size_varies);
 	}
-	count_in(row, w, n, w->ns);
-	count_in(lrow, w, n, w->ns);
+	uint64_t share = w->has_share ? w->share_ns : w->ns;
+	count_in(row, w, n, w->ns, share);
+	count_in(lrow, w, n, w->ns, share);
 	/* The time the idle compute units could have used. */
-	count_in(urow, w, n, (uint64_t)llround((double)w->ns * idle_share));
+	uint64_t idle = (uint64_t)llround((double)w->ns * idle_share);
+	count_in(urow, w, n, idle, w->has_share ? (uint64_t)llround((double)share * idle_share) : idle);
 	if (w->timed)
 		p->collected++;
 	else if (w->dropped && !w->outside)
@@ -98,7 +100,7 @@ add_region(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 
 	if (!row)
 		return -1;
-	count_in(row, w, n, w->ns);
+	count_in(row, w, n, w->ns, w->ns);
 	return 0;
 }
 

@@ -41,17 +41,24 @@ int hesper_report_html(FILE *out, const struct hesper_profile *p);
 /* Prometheus text exposition, format 0.0.4, of the profile's counters (report_prom.c). Returns 0, or -1 on a write error. */
 int hesper_report_prom(FILE *out, const struct hesper_profile *p);
 
-/* The numbers of one kernel-table row (report_rows.c), as the text and HTML tables show them. */
+/*
+ * The numbers of one kernel-table row (report_rows.c), as the text and HTML tables show
+ * them: Total and Time (%) from the shares of the GPU time (dispatches that overlapped
+ * split the time they shared), the statistics from the whole durations (spans).
+ */
 struct hesper_row {
 	uint64_t total_ns; /* hesper_kernel_total_ns */
 	double percent;    /* of the table's sum of totals; 0 when that sum is 0 */
 	bool timed;        /* some execution was timed: the fields below are set (else 0) */
-	bool estimated;    /* timed, but not every execution: total_ns is Avg x Instances */
+	bool estimated;    /* timed, but not every execution: total_ns is an estimate (Avg x Instances unless shared) */
 	double mean_ns, median_ns, p95_ns, min_ns, max_ns, stddev_ns;
 };
 
 /* Sum of the totals (hesper_kernel_total_ns) of @n rows, saturating at UINT64_MAX. */
 uint64_t hesper_rows_total_ns(struct hesper_kernel *const *rows, size_t n);
+
+/* Sum of the span totals (hesper_kernel_span_total_ns) of @n rows, saturating; above hesper_rows_total_ns when some overlapped. */
+uint64_t hesper_rows_span_total_ns(struct hesper_kernel *const *rows, size_t n);
 
 /* How many of @n rows ran more often than they were timed. */
 size_t hesper_rows_not_all_timed(struct hesper_kernel *const *rows, size_t n);

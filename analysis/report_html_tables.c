@@ -57,7 +57,7 @@ hesper_html_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows,
 {
 	static const char *const titles[] = {"Time (%)", "Total", "Instances", "Avg",   "Med",
 					     "Min",      "Max",   "P95",       "StdDev"};
-	uint64_t sum = hesper_rows_total_ns(rows, n);
+	uint64_t sum = hesper_rows_total_ns(rows, n), spans = hesper_rows_span_total_ns(rows, n);
 	size_t estimated = hesper_rows_not_all_timed(rows, n);
 
 	fprintf(out, "<table id=\"%s\" class=\"sortable\"><thead><tr>", id);
@@ -76,6 +76,15 @@ hesper_html_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows,
 			"<p class=\"note\">%zu of %zu kernels ran more often than they were timed (sampling or "
 			"submit mode): totals marked ~ are estimates (Avg &times; Instances); '-' means never timed.</p>\n",
 			estimated, n);
+	if (spans > sum) {
+		char a[CELL + 1];
+
+		/* Totals no longer add up the spans: say so under the columns. */
+		fprintf(out,
+			"<p class=\"note\">Dispatches overlapped on the GPU: Total and Time (%%) split the time they "
+			"shared; Avg to StdDev are whole spans (sum %s).</p>\n",
+			hesper_html_duration(a, (double)spans));
+	}
 	fputs("<p class=\"note\">Click a column header to sort.</p>\n", out);
 }
 

@@ -1,8 +1,9 @@
 /*
  * The JSON summary, schema "hesper-summary/1" (docs/formats.md): the keys of the
  * schema in its order, then the extra keys (queues, clamped, mode, sample_every, hesper,
- * kernels_by_label). Kernels carry one extra key, "timed". Integers are printed as
- * integers; doubles with 17 significant digits, and never as NaN or Infinity (0 instead).
+ * kernels_by_label). Kernels carry extra keys, "timed" and "span_total_ns". Integers are
+ * printed as integers; doubles with 17 significant digits, and never as NaN or Infinity (0
+ * instead).
  */
 #include "report.h"
 
@@ -120,9 +121,13 @@ put_double(FILE *out, double v)
 	fprintf(out, "%.17g", v);
 }
 
-/* The keys of a kernel row, from "{" up to (not including) its closing "}". */
+/*
+ * The keys of a kernel row, from "{" up to (not including) its closing "}". total_ns is
+ * from the shares (hesper_kernel_total_ns), the statistics from the whole durations; with
+ * @spans, span_total_ns is those durations' total (hesper_kernel_span_total_ns).
+ */
 static void
-put_kernel_keys(FILE *out, const struct hesper_kernel *k)
+put_kernel_keys(FILE *out, const struct hesper_kernel *k, bool spans)
 {
 	const struct hesper_stats *s = &k->timed;
 
@@ -136,6 +141,8 @@ put_kernel_keys(FILE *out, const struct hesper_kernel *k)
 	put_double(out, hesper_stats_stddev(s));
 	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"timed\": %" PRIu64,
 		hesper_stats_quantile(s, 0.95), hesper_stats_quantile(s, 0.99), s->count);
+	if (spans)
+		fprintf(out, ", \"span_total_ns\": %" PRIu64, hesper_kernel_span_total_ns(k));
 }
 
 static void
@@ -178,7 +185,7 @@ put_shapes(FILE *out, const struct hesper_launch_shapes *s)
 static void
 put_kernel(FILE *out, const struct hesper_kernel *k)
 {
-	put_kernel_keys(out, k);
+	put_kernel_keys(out, k, true);
 	put_shapes(out, &k->shapes);
 	fputc('}', out);
 }
@@ -201,7 +208,7 @@ put_memops(FILE *out, const struct hesper_memops *m)
 			continue;
 		fputs(any ? ",\n    " : "\n    ", out);
 		any = true;
-		put_kernel_keys(out, &row->k);
+		put_kernel_keys(out, &row->k, false);
 		fprintf(out,
 			", \"bytes\": %" PRIu64 ", \"timed_bytes\": %" PRIu64 ", \"unsized\": %" PRIu64
 			", \"mean_gbps\": ",

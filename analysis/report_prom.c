@@ -143,10 +143,11 @@ kernel_timed(const struct hesper_kernel *k)
 	return k->timed.count;
 }
 
+/* The measured dispatches' shares of the GPU time: time that overlapping dispatches shared is counted once. */
 static uint64_t
 kernel_measured_ns(const struct hesper_kernel *k)
 {
-	return k->timed.total_ns;
+	return k->share_ns;
 }
 
 int

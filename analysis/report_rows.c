@@ -1,6 +1,8 @@
 /*
  * The numbers behind a kernel table, shared by the text and HTML reports so both show
- * the same percentages, estimates and quantiles; each report only formats them.
+ * the same percentages, estimates and quantiles; each report only formats them. Totals
+ * and percentages come from the shares, so they add up to the GPU time the kernels used
+ * even when dispatches overlapped; the per-dispatch statistics are whole durations.
  */
 #include "report.h"
 
@@ -11,6 +13,17 @@ hesper_rows_total_ns(struct hesper_kernel *const *rows, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		if (__builtin_add_overflow(sum, hesper_kernel_total_ns(rows[i]), &sum))
+			sum = UINT64_MAX;
+	return sum;
+}
+
+uint64_t
+hesper_rows_span_total_ns(struct hesper_kernel *const *rows, size_t n)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (__builtin_add_overflow(sum, hesper_kernel_span_total_ns(rows[i]), &sum))
 			sum = UINT64_MAX;
 	return sum;
 }

@@ -382,6 +382,8 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 
 	struct hesper_profile_summary sum = hesper_profile_summary(p);
 	uint64_t busy = hesper_profile_gpu_busy_ns(p);
+	uint64_t spans = hesper_rows_span_total_ns(rows, n);
+	bool overlapped = spans > hesper_rows_total_ns(rows, n);
 
 	fprintf(out, "  wall time    %s\n", hesper_format_duration(a, sizeof(a), (double)p->wall_ns));
 	fprintf(out, "  GPU busy     %s", hesper_format_duration(a, sizeof(a), (double)busy));
@@ -397,6 +399,12 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		if (p->clock_isolated)
 			fprintf(out, ", %" PRIu64 " isolated dispatches timed from barrier to barrier",
 				p->clock_isolated);
+		if (overlapped)
+			/* Totals no longer add up the spans: say so where the columns are read. */
+			fprintf(out,
+				"\n               overlapping dispatches: Total and Time (%%) split the time they shared; "
+				"Avg to StdDev are whole spans (sum %s)",
+				hesper_format_duration(b, sizeof(b), (double)spans));
 		for (size_t i = 0; i < p->clock_note_count; i++) {
 			/* clock mode: kernels timed with timestamps instead */
 			fputs("\n               ", out);
@@ -419,7 +427,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 			      p->sample_every > 1 || p->capture.set;
 		fprintf(out,
 			"\nNote: %zu of %zu kernels ran more often than they were timed (%s%s%s);\n"
-			"totals marked ~ are estimates (Avg x Instances), and '-' means never timed.\n",
+			"totals marked ~ are estimates (%s x Instances), and '-' means never timed.\n",
 			n_estimated, n,
 			chosen ? (p->sample_every > 1              ? "sampling"
 				  : strcmp(p->mode, "submit") == 0 ? "submit mode"
@@ -428,7 +436,8 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 			chosen && p->dropped ? "; " : "",
 			p->dropped ? "dropped dispatches, see below"
 			: chosen   ? ""
-				   : "not every run could be timed");
+				   : "not every run could be timed",
+			overlapped ? "the mean share" : "Avg");
 	}
 	if (p->dropped)
 		fprintf(out,

@@ -117,7 +117,8 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 	    get_double(l, o, where, "stddev_ns", &row->stddev_ns) ||
 	    get_u64(l, o, where, "median_ns", 0, &row->median_ns) ||
 	    get_u64(l, o, where, "p95_ns", row->median_ns, &row->p95_ns) ||
-	    get_u64(l, o, where, "p99_ns", row->p95_ns, &row->p99_ns))
+	    get_u64(l, o, where, "p99_ns", row->p95_ns, &row->p99_ns) ||
+	    get_u64(l, o, where, "span_total_ns", row->total_ns, &row->span_total_ns))
 		return HESPER_ERROR_FORMAT;
 	if (row->timed > row->count)
 		return BAD(l, "%s \"%s\": \"timed\" exceeds \"count\"", where, row->name);
@@ -197,15 +198,22 @@ load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, boo
 		r.mean_ns = r.count ? (double)r.total_ns / (double)r.count : 0;
 		r.min_ns = r.max_ns = r.median_ns = r.p95_ns = r.p99_ns = (uint64_t)llround(r.mean_ns);
 		r.stddev_ns = 0;
-	} else if (r.timed != r.count) {
-		/* total_ns is the estimate mean * count; the timed sum is mean * timed. */
-		r.total_ns = (uint64_t)llround(r.mean_ns * (double)r.timed);
-	} else if (!r.has_mean) {
-		r.mean_ns = r.count ? (double)r.total_ns / (double)r.count : 0;
+		r.span_total_ns = r.total_ns;
+	}
+	/* The shares' part of the spans (1 when nothing overlapped), so that the shares' total reads back. */
+	double shared = r.span_total_ns ? (double)r.total_ns / (double)r.span_total_ns : 1;
+	uint64_t spans = r.span_total_ns, shares = r.total_ns;
+	if (!region && r.timed != r.count) {
+		/* The totals are estimates, the mean span times count; the timed sums are over the timed. */
+		spans = (uint64_t)llround(r.mean_ns * (double)r.timed);
+		shares = r.total_ns == r.span_total_ns ? spans : (uint64_t)llround((double)spans * shared);
+	} else if (!region && !r.has_mean) {
+		r.mean_ns = r.count ? (double)spans / (double)r.count : 0;
 	}
 	hesper_stats_free(&k->timed);
-	rebuild_stats(&k->timed, r.timed, r.total_ns, r.mean_ns, r.min_ns, r.max_ns, r.stddev_ns, r.median_ns, r.p95_ns,
+	rebuild_stats(&k->timed, r.timed, spans, r.mean_ns, r.min_ns, r.max_ns, r.stddev_ns, r.median_ns, r.p95_ns,
 		      r.p99_ns);
+	k->share_ns = shares;
 	k->count = r.count;
 	return region ? 0 : load_shapes(l, o, k);
 }
@@ -236,6 +244,7 @@ load_memops(struct loader *l, json_object *root, struct hesper_memops *m)
 		hesper_stats_free(&row->k.timed);
 		rebuild_stats(&row->k.timed, r.timed, r.total_ns, r.mean_ns, r.min_ns, r.max_ns, r.stddev_ns,
 			      r.median_ns, r.p95_ns, r.p99_ns);
+		row->k.share_ns = r.total_ns; /* memory operations never overlap one another's time */
 		row->k.count = r.count;
 		if (get_u64(l, o, "a memory operation", "bytes", 0, &row->bytes) ||
 		    get_u64(l, o, "a memory operation", "timed_bytes", 0, &row->timed_bytes) ||

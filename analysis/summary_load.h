@@ -24,7 +24,8 @@ struct hesper_summary_row {
 	const char *name;  /* borrowed from the parsed document */
 	uint64_t count;    /* executions */
 	uint64_t timed;    /* of which timed; count when absent */
-	uint64_t total_ns; /* an estimate (mean x count) when timed < count */
+	uint64_t total_ns; /* an estimate when timed < count; from the shares (clock mode, overlapping dispatches) */
+	uint64_t span_total_ns; /* the durations' sum (estimated alike); total_ns when absent */
 	double mean_ns, stddev_ns;
 	uint64_t min_ns, max_ns, median_ns, p95_ns, p99_ns;
 	bool has_mean; /* "mean_ns" was present */

@@ -17,6 +17,7 @@ merge_rows(struct hesper_kernel_table *into, const struct hesper_kernel_table *f
 			return -1;
 		row->count += k->count;
 		hesper_stats_merge(&row->timed, &k->timed);
+		hesper_kernel_add_shares(row, k->share_ns);
 		hesper_shapes_merge(&row->shapes, &k->shapes);
 	}
 	return 0;

@@ -6,7 +6,9 @@
 #include "account.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batches.h"
@@ -85,15 +87,151 @@ static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b
 }
 
 /*
- * Adds the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
- * back) to the profile as @w; returns how many of them came back empty (a slot no work group
- * wrote, or a copy that did not happen), to be counted as dropped. For an indirect
- * dispatch (@d's groups 0 0 0) the work-group counts its slot holds are its launch shape.
+ * Clock mode: dispatches that ran at once each get their whole span, so a submission's
+ * clock-timed dispatches are held until all its runs are read, then each is counted with
+ * its share of the time they shared (overlap.h), and the shares of what ran on the queue
+ * add up to its busy time. Dispatches of different submissions are not compared: Hesper's
+ * batches between submissions (the copies, the completion signal) keep them apart. Nor are
+ * isolated ones (timed by timestamps, run alone): their share is their time.
+ */
+
+/* What the held dispatches of one record of one run share: their work, rows looked up at hand-over. */
+struct clock_kind {
+	struct hesper_work w;
+	struct hesper_name *kernel; /* whose row the hand-over caches */
+};
+
+/* One held dispatch. */
+struct clock_done {
+	uint64_t start;     /* timestamp ticks, masked */
+	uint64_t ticks;     /* its length in ticks; 0 when clamped */
+	uint64_t ns;        /* its span */
+	uint32_t kind;      /* index into clock_held.kinds */
+	uint32_t groups[3]; /* its work-group counts (an indirect one's read back) */
+	bool read_back;
+};
+
+/* A submission's held clock-timed dispatches, in the order they were read. */
+struct clock_held {
+	struct clock_kind *kinds;
+	size_t kind_count, kind_cap;
+	struct clock_done *done;
+	size_t count, cap;
+};
+
+/* Room for one more element of @size in *@items (holding @count of @*cap); false when memory ran out. */
+static bool room_for(void **items, size_t count, size_t *cap, size_t size)
+{
+	if (count < *cap)
+		return true;
+	size_t want = *cap ? 2 * *cap : 256;
+	void *grown = want <= SIZE_MAX / size ? realloc(*items, want * size) : NULL;
+	if (!grown)
+		return false;
+	*items = grown;
+	*cap = want;
+	return true;
+}
+
+/* Holds the dispatch @one of kind @w (a new kind unless @held's last is it, *@kind); false when memory ran out. */
+static bool hold(struct clock_held *held, const struct hesper_work *w, struct hesper_name *kernel, bool *kind,
+		 const struct hesper_work *one, uint64_t start, uint64_t ticks)
+{
+	if (!*kind) {
+		if (held->kind_count >= UINT32_MAX ||
+		    !room_for((void **)&held->kinds, held->kind_count, &held->kind_cap, sizeof(*held->kinds)))
+			return false;
+		struct clock_kind *k = &held->kinds[held->kind_count++];
+		k->w = *w;
+		k->w.rows = NULL;
+		k->kernel = kernel;
+		*kind = true;
+	}
+	if (!room_for((void **)&held->done, held->count, &held->cap, sizeof(*held->done)))
+		return false;
+	struct clock_done *d = &held->done[held->count++];
+	*d = (struct clock_done){.start = start,
+				 .ticks = ticks,
+				 .ns = one->ns,
+				 .kind = (uint32_t)(held->kind_count - 1),
+				 .groups = {one->groups[0], one->groups[1], one->groups[2]},
+				 .read_back = one->groups_read_back};
+	return true;
+}
+
+/* @ticks (a difference of masked timestamps) as a signed distance: past half the mask, backwards. */
+static int64_t signed_ticks(uint64_t ticks, uint64_t mask)
+{
+	ticks &= mask;
+	return ticks > mask / 2 ? -(int64_t)(mask - ticks) - 1 : (int64_t)ticks;
+}
+
+/*
+ * Counts @held's dispatches in the profile, each with its share of the time it ran at once
+ * with others of the submission (its whole span when memory runs out), and empties @held.
+ */
+static void hand_over(struct hesper_profile *p, const struct hesper_queue *q, struct clock_held *held)
+{
+	uint64_t mask = q->dev->families[q->family].tick_mask;
+	size_t n = held->count;
+	struct hesper_span *spans = n ? malloc(n * sizeof(*spans)) : NULL;
+	uint64_t *shares = n ? malloc(n * sizeof(*shares)) : NULL;
+	bool split = spans && shares;
+	if (split) {
+		/* One time line: ticks from the first start (a narrow mask wraps), then from the earliest. */
+		int64_t earliest = 0;
+		for (size_t i = 0; i < n; i++) {
+			int64_t at = signed_ticks(held->done[i].start - held->done[0].start, mask);
+			earliest = at < earliest ? at : earliest;
+		}
+		for (size_t i = 0; i < n; i++) {
+			int64_t at = signed_ticks(held->done[i].start - held->done[0].start, mask);
+			spans[i].start = (uint64_t)at - (uint64_t)earliest;
+			spans[i].end = spans[i].start + held->done[i].ticks;
+		}
+		split = hesper_overlap_shares(spans, n, shares, NULL) == 0;
+	}
+	struct hesper_work_rows rows = {0};
+	for (size_t i = 0; i < n; i++) {
+		const struct clock_done *d = &held->done[i];
+		struct clock_kind *kind = &held->kinds[d->kind];
+		if (!i || d->kind != held->done[i - 1].kind)
+			rows = (struct hesper_work_rows){.kernel = kind->kernel->row};
+		struct hesper_work one = kind->w;
+		one.rows = &rows;
+		one.timed = true;
+		one.ns = d->ns;
+		memcpy(one.groups, d->groups, sizeof(one.groups));
+		one.groups_read_back = d->read_back;
+		/* The share in ticks, in the span's nanoseconds: alone, exactly the span. */
+		one.has_share = split;
+		if (split)
+			one.share_ns = shares[i] == d->ticks ? d->ns
+							     : (uint64_t)llround((double)d->ns * ((double)shares[i] /
+												  (double)d->ticks));
+		hesper_profile_add_work(p, &one);
+		kind->kernel->row = rows.kernel;
+	}
+	free(spans);
+	free(shares);
+	free(held->kinds);
+	free(held->done);
+	*held = (struct clock_held){0};
+}
+
+/*
+ * Reads the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
+ * back) as @w of @kernel into @held (counted at once when memory runs out); returns how many
+ * of them came back empty (a slot no work group wrote, or a copy that did not happen), to be
+ * counted as dropped. For an indirect dispatch (@d's groups 0 0 0) the work-group counts its
+ * slot holds are its launch shape.
  */
 static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 			      const struct hesper_recording *rec, const struct hesper_work_record *d, uint64_t lo,
-			      uint64_t hi, const uint64_t *ts, const struct hesper_work *w, bool trace)
+			      uint64_t hi, const uint64_t *ts, const struct hesper_work *w, struct hesper_name *kernel,
+			      struct clock_held *held, bool trace)
 {
+	bool kind = false; /* @w is @held's last kind */
 	bool indirect = !d->groups[0] && !d->groups[1] && !d->groups[2];
 	const struct hesper_device *dev = q->dev;
 	uint64_t mask = dev->families[q->family].tick_mask;
@@ -128,8 +266,9 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		uint64_t end = hesper_clock_to_ticks(dev, last, anchor) & mask;
 		/* Isolated by the program's compute barriers: timed from barrier to barrier (clock_edges.h). */
 		uint32_t open = d->end + 2 * k;
-		if (d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) && ts[open] != HESPER_UNWRITTEN &&
-		    ts[open + 1] != HESPER_UNWRITTEN) {
+		bool isolated = d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) &&
+				ts[open] != HESPER_UNWRITTEN && ts[open + 1] != HESPER_UNWRITTEN;
+		if (isolated) {
 			start = ts[open] & mask;
 			end = ts[open + 1] & mask;
 			p->clock_isolated++;
@@ -137,6 +276,10 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		struct hesper_work one = *w;
 		one.timed = true;
 		one.ns = hesper_interval_ns(start, end, mask, period, &p->clamped);
+		/* hesper_interval_ns's clamping: a zero or negative interval covers no time */
+		uint64_t ticks = (end - start) & mask;
+		if (ticks > mask / 2)
+			ticks = 0;
 		const uint64_t *counts = slot + HESPER_CLOCK_GROUPS_WORD;
 		/* 0 until work group (0, 0, 0) wrote them; a slot not copied was dropped above */
 		if (indirect && counts[0]) {
@@ -145,7 +288,12 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 			one.groups[2] = (uint32_t)counts[1];
 			one.groups_read_back = true;
 		}
-		hesper_profile_add_work(p, &one);
+		/*
+		 * Isolated, it ran alone: its share is its time. (Nor could it be compared: timestamps
+		 * and the mapped clock may differ by the calibration's error.)
+		 */
+		if (isolated || !hold(held, w, kernel, &kind, &one, start, ticks))
+			hesper_profile_add_work(p, &one);
 		if (trace)
 			hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, w->name, start, end, one.groups,
 					 rec->command_buffer, sub->index);
@@ -158,7 +306,8 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
  * capture window. Called with the process lock held.
  */
 static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
-			const struct hesper_run *o, struct batch_span *span, struct hesper_name *unknown, bool trace)
+			const struct hesper_run *o, struct batch_span *span, struct hesper_name *unknown,
+			struct clock_held *held, bool trace)
 {
 	const struct hesper_recording *rec = o->rec;
 	const struct hesper_queue_family *family = &q->dev->families[q->family];
@@ -242,7 +391,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
 		/* Clock mode: timed from its slots, which hold an indirect one's work-group counts too. */
 		if (d->clock)
-			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, &w, trace);
+			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, &w, kernel, held, trace);
 		for (uint32_t k = (uint32_t)lo; timed && !d->clock && k < hi; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 			w.timed = true;
@@ -336,8 +485,10 @@ void hesper_account_submission(struct hesper_queue *q, struct hesper_submission 
 		};
 	}
 	bool inside = false;
+	struct clock_held held = {0};
 	for (size_t i = 0; i < sub->run_count; i++)
-		inside |= account_run(p, q, sub, &sub->runs[i], &span, unknown, trace && dev->clock.valid);
+		inside |= account_run(p, q, sub, &sub->runs[i], &span, unknown, &held, trace && dev->clock.valid);
+	hand_over(p, q, &held);
 	if (trace && (inside || !hesper_capture_set()))
 		hesper_events_add(p, &submit_event);
 	hesper_close_span(p, &span, q, sub, trace && dev->clock.valid);

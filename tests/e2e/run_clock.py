@@ -8,8 +8,8 @@ Cases:
             same exit code and stdout (the instrumented kernels compute what the
             originals do), no validation messages, and the JSON summary matches the
             program's HESPER-TRUTH line as in dispatch mode (counts exact, every dispatch
-            timed), every device timed by the clock and no kernel fallen back to
-            timestamps. The programs put a compute barrier after every dispatch, so
+            timed, and total_ns equal to span_total_ns: nothing overlapped), every device
+            timed by the clock and no kernel fallen back to timestamps. The programs put a compute barrier after every dispatch, so
             most are isolated and timed from barrier to barrier (clock_isolated: the
             program's own count where it prints one, else > 0):
             kernels >= 1 ms within 5% of the program's own timestamp pair, as in
@@ -27,9 +27,14 @@ Cases:
   overlap   PROG is clock_overlap: under clock mode and under dispatch mode, with a trace.
             Dispatch mode must show its two dispatches disjoint; clock mode must show
             them intersecting exactly when the program's own timestamps say they
-            overlapped, and overlapping events on different lanes. When they did not
-            overlap (lavapipe runs one dispatch at a time) the checks that hold are made
-            and the case is skipped (exit 77), saying so.
+            overlapped, and overlapping events on different lanes. In both modes the
+            kernels' total_ns add up to the union of the traced dispatches, submission by
+            submission (each dispatch's share of the time it ran at once with others);
+            where the trace shows them overlapping, to the GPU busy time too
+            (90%..105%), with span_total_ns above total_ns; where not, total_ns equals
+            span_total_ns (read from the trace, not the program's verdict, which load
+            can fool). When they did not overlap (lavapipe runs one dispatch at a time)
+            the checks that hold are made and the case is skipped (exit 77), saying so.
 """
 
 import json
@@ -155,6 +160,53 @@ def intersection_us(a, b):
     return min(a["ts"] + a["dur"], b["ts"] + b["dur"]) - max(a["ts"], b["ts"])
 
 
+def union_per_submission_ns(trace):
+    """(sum over submissions of the union of their dispatch events, the events' durations
+    summed, number of events), in ns."""
+    by_sub = {}
+    for e in trace.get("traceEvents", []):
+        if e.get("ph") == "X" and (e.get("args") or {}).get("kernel") in ("ov_a", "ov_b"):
+            by_sub.setdefault(e["args"].get("submission"), []).append((e["ts"], e["ts"] + e["dur"]))
+    total, durations, n = 0.0, 0.0, 0
+    for spans in by_sub.values():
+        end = None
+        for a, b in sorted(spans):
+            n += 1
+            durations += b - a
+            if end is None or a >= end:
+                total += b - a
+                end = b
+            elif b > end:
+                total += b - end
+                end = b
+    return total * 1000.0, durations * 1000.0, n
+
+
+def check_shares(c, mode, rep, trace):
+    """Totals from the shares of the GPU time: the kernels' totals add up to the time the
+    dispatches covered, not to their spans, and the spans are still reported. Whether they
+    overlapped is read from the trace (the intervals Hesper measured), not the program's
+    verdict, which a loaded machine can fool."""
+    rows = [k for k in rep.get("kernels", []) if k.get("name") in ("ov_a", "ov_b")]
+    total = sum(k.get("total_ns", 0) for k in rows)
+    spans = sum(k.get("span_total_ns", 0) for k in rows)
+    busy = rep.get("gpu_busy_ns") or 0
+    union, durations, n = union_per_submission_ns(trace)
+    overlapped = union < durations - n  # more than the trace's rounding (1 ns an event)
+    detail = (f"{mode} mode: kernels' total_ns {total}, span_total_ns {spans}, gpu_busy_ns {busy}, "
+              f"union of the traced dispatches per submission {union:.0f} ns over {n} events")
+    print(f"  {detail}")
+    c.check(abs(total - union) <= 0.01 * union + 2 * n, f"{mode} mode: the kernels' totals add up to the time "
+            "their dispatches covered, submission by submission (the trace's union, 1%)", detail)
+    if not overlapped:
+        c.check(all(k.get("total_ns") == k.get("span_total_ns") for k in rows),
+                f"{mode} mode: nothing overlapped, every total_ns equals its span_total_ns", f"{rows}")
+        return
+    c.check(0.9 * busy <= total <= 1.05 * busy, f"{mode} mode: overlapped, the kernels' totals add up to the GPU busy "
+            "time (90%..105%)", detail)
+    c.check(spans > total, f"{mode} mode: overlapped, the spans are still reported (span_total_ns > total_ns)", detail)
+
+
 def case_overlap(args, c, tmp):
     runs = {}
     for mode in ("dispatch", "clock"):
@@ -175,6 +227,7 @@ def case_overlap(args, c, tmp):
                 f"{counts}")
         if mode == "clock":
             check_clock_summary(c, rep)
+        check_shares(c, mode, rep, trace)
         runs[mode] = (truth, pair_events(c, trace, f"{mode} mode"))
     if any(pair is None for _, pair in runs.values()):
         return None

@@ -603,8 +603,8 @@ def case_interval_sinks(args, c, tmp):
     row = kernel_row(rep) if rep else None
     if rows and row:
         c.check(rows[0]["n"] == want, f"the database holds the {want} dispatches", f"{rows!r}")
-        c.check(rows[0]["ns"] == row.get("total_ns"), "the database's durations sum to the JSON total",
-                f"{rows[0]['ns']} vs {row.get('total_ns')}")
+        c.check(rows[0]["ns"] == row.get("span_total_ns"), "the database's durations sum to the JSON span total",
+                f"{rows[0]['ns']} vs {row.get('span_total_ns')}")
     print(f"  Prometheus files read: {len(scrapes)}, dispatch counts {counts}; database counts {db_counts}")
     return run.tail("interval_sinks")
 

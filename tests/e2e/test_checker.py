@@ -31,7 +31,7 @@ def row(name, count, mean):
     """A consistent kernel row: every dispatch timed, durations spread around @mean."""
     return {"name": name, "count": count, "timed": count, "total_ns": mean * count, "mean_ns": mean,
             "median_ns": mean, "min_ns": mean * 0.9, "max_ns": mean * 1.2, "stddev_ns": mean * 0.05,
-            "p95_ns": mean * 1.1, "p99_ns": mean * 1.15}
+            "p95_ns": mean * 1.1, "p99_ns": mean * 1.15, "span_total_ns": mean * count}
 
 
 def good_report():
@@ -76,7 +76,7 @@ def set_(d, k, v):
 def recount(r, name, count):
     """Changes a row's count consistently (timed and total follow)."""
     k = find(r, name)
-    k.update(count=count, timed=count, total_ns=k["mean_ns"] * count)
+    k.update(count=count, timed=count, total_ns=k["mean_ns"] * count, span_total_ns=k["mean_ns"] * count)
     r["kernels"].sort(key=lambda k: -k["total_ns"])
 
 
@@ -95,10 +95,15 @@ MISTAKES = {
     "missing schema key": lambda r: r.pop("submits"),
     "missing extra key": lambda r: r.pop("queues"),
     "wrong schema": lambda r: set_(r, "schema", "hesper-summary/2"),
-    "busy mean 10% high": lambda r: find(r, "main#0badf00d").update(mean_ns=4_400_000.0, total_ns=22_000_000.0),
+    "busy mean 10% high": lambda r: find(r, "main#0badf00d").update(mean_ns=4_400_000.0, total_ns=22_000_000.0,
+                                                                        span_total_ns=22_000_000.0),
     "p95 above max": lambda r: set_(find(r, "saxpy_named"), "p95_ns", 1e9),
     "median below min": lambda r: set_(find(r, "saxpy_named"), "median_ns", 1.0),
     "total not mean*count": lambda r: set_(find(r, "saxpy_named"), "total_ns", 1.0),
+    "span total not mean*count": lambda r: set_(find(r, "saxpy_named"), "span_total_ns", 1.0),
+    "span total missing": lambda r: find(r, "saxpy_named").pop("span_total_ns"),
+    "overlap where nothing overlapped": lambda r: set_(find(r, "saxpy_named"), "total_ns",
+                                                       find(r, "saxpy_named")["total_ns"] - 1000),
     "not sorted by total": lambda r: r["kernels"].reverse(),
     "untimed dispatches without drops": lambda r: set_(find(r, "saxpy_named"), "timed", 10),
     "negative statistic": lambda r: set_(find(r, "saxpy_named"), "stddev_ns", -1),

@@ -107,4 +107,24 @@ fixture_known_profile(struct hesper_profile *p)
 	p->hook_ns = 1500;
 }
 
+/*
+ * Clock mode with overlap: "ov_a" ran [0, 30000) ns and "ov_b" [10000, 40000) on one queue,
+ * sharing 20,000 ns (shares 20,000 each, spans 30,000 each); "solo" ran 5,000 ns alone.
+ * Busy 45,000 ns; the spans add up to 65,000.
+ */
+static inline void
+fixture_overlap_profile(struct hesper_profile *p)
+{
+	struct hesper_queue_info *q = fixture_profile(p, 321, "ov", "h", "9");
+
+	strcpy(p->mode, "clock");
+	p->wall_ns = 1000000;
+	q->timestamp_bits = 64;
+	q->submits = 1;
+	q->busy_ns = 45000;
+	hesper_kernel_record_share(hesper_kernel_table_get(p->kernels, "ov_a"), 30000, 20000);
+	hesper_kernel_record_share(hesper_kernel_table_get(p->kernels, "ov_b"), 30000, 20000);
+	hesper_kernel_record(hesper_kernel_table_get(p->kernels, "solo"), 5000);
+}
+
 #endif

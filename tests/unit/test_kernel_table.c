@@ -169,6 +169,46 @@ START_TEST(total_rules)
 }
 END_TEST
 
+START_TEST(share_totals)
+{
+	struct hesper_kernel_table *t = hesper_kernel_table_create();
+	struct hesper_kernel *all = hesper_kernel_table_get(t, "all");
+	struct hesper_kernel *part = hesper_kernel_table_get(t, "part");
+	struct hesper_kernel *alone = hesper_kernel_table_get(t, "alone");
+	struct hesper_kernel *sat = hesper_kernel_table_get(t, "sat");
+
+	/* Every execution timed: the total is the shares', the spans keep theirs and the statistics. */
+	hesper_kernel_record_share(all, 30, 10);
+	hesper_kernel_record_share(all, 50, 20);
+	ck_assert_uint_eq(all->share_ns, 30);
+	ck_assert_uint_eq(hesper_kernel_total_ns(all), 30);
+	ck_assert_uint_eq(hesper_kernel_span_total_ns(all), 80);
+	ck_assert_uint_eq(all->timed.total_ns, 80);
+	ck_assert_uint_eq(all->timed.max_ns, 50);
+
+	/* Half timed: spans mean 40 x 4 = 160, scaled by shares over spans (30/80): 60. */
+	hesper_kernel_record_share(part, 30, 10);
+	hesper_kernel_record_share(part, 50, 20);
+	hesper_kernel_count_untimed(part, 2);
+	ck_assert_uint_eq(hesper_kernel_span_total_ns(part), 160);
+	ck_assert_uint_eq(hesper_kernel_total_ns(part), 60);
+
+	/* Recorded alone (hesper_kernel_record): share = span, totals as they always were. */
+	hesper_kernel_record(alone, 1);
+	hesper_kernel_record(alone, 2);
+	hesper_kernel_count_untimed(alone, 1);
+	ck_assert_uint_eq(alone->share_ns, 3);
+	ck_assert_uint_eq(hesper_kernel_total_ns(alone), 5);
+	ck_assert_uint_eq(hesper_kernel_span_total_ns(alone), 5);
+
+	/* Shares saturate like the spans. */
+	hesper_kernel_record_share(sat, UINT64_MAX, UINT64_MAX);
+	hesper_kernel_add_shares(sat, 1);
+	ck_assert_uint_eq(sat->share_ns, UINT64_MAX);
+	hesper_kernel_table_destroy(t);
+}
+END_TEST
+
 START_TEST(sorted_order)
 {
 	struct hesper_kernel_table *t = hesper_kernel_table_create();
@@ -236,6 +276,7 @@ kernel_table_suite(void)
 	tc = tcase_create("hesper_kernel_record");
 	tcase_add_test(tc, record_and_untimed);
 	tcase_add_test(tc, total_rules);
+	tcase_add_test(tc, share_totals);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hesper_kernel_table_sorted");

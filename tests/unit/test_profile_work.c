@@ -71,6 +71,39 @@ START_TEST(dispatch_rows)
 }
 END_TEST
 
+/* A dispatch that ran at once with others: its share in the totals, its span in the statistics. */
+START_TEST(dispatch_share)
+{
+	struct hesper_profile p;
+	struct hesper_work_rows rows = {0};
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	struct hesper_work w = dispatch(&rows);
+	w.has_share = true;
+	w.share_ns = 400;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	struct hesper_kernel *k = hesper_kernel_table_find(p.kernels, "k");
+	struct hesper_kernel *l = hesper_kernel_table_find(p.labelled, "lab/k");
+	struct hesper_kernel *u = hesper_kernel_table_find(p.underfilled, "k");
+	ck_assert_uint_eq(k->timed.total_ns, 1000);
+	ck_assert_uint_eq(k->timed.mean_ns, 1000);
+	ck_assert_uint_eq(hesper_kernel_total_ns(k), 400);
+	ck_assert_uint_eq(hesper_kernel_span_total_ns(k), 1000);
+	ck_assert_uint_eq(hesper_kernel_total_ns(l), 400);
+	ck_assert_uint_eq(u->timed.total_ns, 500); /* half the units idle, of the span */
+	ck_assert_uint_eq(u->share_ns, 200);       /* and of the share */
+	ck_assert_uint_eq(hesper_profile_summary(&p).total_ns, 400);
+
+	/* Without has_share the share is the time itself, whatever share_ns holds. */
+	w.has_share = false;
+	w.share_ns = 1;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	ck_assert_uint_eq(hesper_kernel_total_ns(k), 1400);
+	ck_assert_uint_eq(hesper_kernel_span_total_ns(k), 2000);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(dispatch_shapes)
 {
 	struct hesper_profile p;
@@ -160,6 +193,7 @@ profile_work_suite(void)
 	TCase *tc = tcase_create("hesper_profile_add_work");
 
 	tcase_add_test(tc, dispatch_rows);
+	tcase_add_test(tc, dispatch_share);
 	tcase_add_test(tc, dispatch_shapes);
 	tcase_add_test(tc, memory_ops_and_regions);
 	tcase_add_test(tc, batches);

@@ -27,6 +27,21 @@ START_TEST(known_profile)
 }
 END_TEST
 
+START_TEST(overlap_totals_from_shares)
+{
+	struct hesper_profile p;
+
+	fixture_overlap_profile(&p);
+	char *s = render(&p);
+	/* total_ns and time_percent from the shares, avg_ns and the other statistics from the spans */
+	ck_assert_str_eq(s, HEADER "44.44,20000,1,30000.0,30000,30000,30000,0.0,30000,30000,1,ov_a\r\n"
+				   "44.44,20000,1,30000.0,30000,30000,30000,0.0,30000,30000,1,ov_b\r\n"
+				   "11.11,5000,1,5000.0,5000,5000,5000,0.0,5000,5000,1,solo\r\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(empty_profile)
 {
 	struct hesper_profile p;
@@ -93,6 +108,7 @@ report_csv_suite(void)
 
 	tcase_add_test(tc, known_profile);
 	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, overlap_totals_from_shares);
 	tcase_add_test(tc, rfc4180_quoting);
 	tcase_add_test(tc, untimed_and_estimated);
 	tcase_add_test(tc, write_error_reported);

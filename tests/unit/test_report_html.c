@@ -150,6 +150,29 @@ START_TEST(known_profile)
 }
 END_TEST
 
+START_TEST(overlap_note)
+{
+	struct hesper_profile p;
+
+	fixture_overlap_profile(&p);
+	char *html = render(&p);
+	assert_page(html);
+	/* Total from the share, Avg from the span, and a note that says so. */
+	ck_assert_ptr_nonnull(strstr(html, "<td data-v=\"20000\">20.00 \u00b5s</td><td data-v=\"1\">1</td>"
+					   "<td data-v=\"30000\">30.00 \u00b5s</td>"));
+	ck_assert_ptr_nonnull(strstr(html, "Dispatches overlapped on the GPU: Total and Time (%) split the time they "
+					   "shared; Avg to StdDev are whole spans (sum 65.00 \u00b5s)."));
+	free(html);
+	hesper_profile_free(&p);
+
+	fixture_known_profile(&p);
+	html = render(&p);
+	ck_assert_ptr_null(strstr(html, "Dispatches overlapped"));
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(histogram_bins_add_up)
 {
 	struct hesper_profile p;
@@ -285,6 +308,7 @@ report_html_suite(void)
 
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, known_profile);
+	tcase_add_test(tc, overlap_note);
 	tcase_add_test(tc, histogram_bins_add_up);
 	tcase_add_test(tc, names_escaped);
 	tcase_add_test(tc, long_names_cut_in_charts);

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "report_fixtures.h"
+#include "summary_load.h"
+#include <hesper/profiling.h>
+#include <unistd.h>
 
 /* fixture_known_profile() with the collector's numbers too (only the JSON has them). */
 static void
@@ -54,8 +57,8 @@ static const char expected_json[] =
 	"  \"wall_ns\": 2000000000,\n"
 	"  \"gpu_busy_ns\": 1000000,\n"
 	"  \"kernels\": [\n"
-	"    {\"name\": \"matmul\", \"count\": 3, \"total_ns\": 6000, \"mean_ns\": 2000, \"median_ns\": 2008, \"min_ns\": 1000, \"max_ns\": 3000, \"stddev_ns\": 1000, \"p95_ns\": 3000, \"p99_ns\": 3000, \"timed\": 3},\n"
-	"    {\"name\": \"softmax\", \"count\": 2, \"total_ns\": 2000, \"mean_ns\": 1000, \"median_ns\": 1000, \"min_ns\": 1000, \"max_ns\": 1000, \"stddev_ns\": 0, \"p95_ns\": 1000, \"p99_ns\": 1000, \"timed\": 2}\n"
+	"    {\"name\": \"matmul\", \"count\": 3, \"total_ns\": 6000, \"mean_ns\": 2000, \"median_ns\": 2008, \"min_ns\": 1000, \"max_ns\": 3000, \"stddev_ns\": 1000, \"p95_ns\": 3000, \"p99_ns\": 3000, \"timed\": 3, \"span_total_ns\": 6000},\n"
+	"    {\"name\": \"softmax\", \"count\": 2, \"total_ns\": 2000, \"mean_ns\": 1000, \"median_ns\": 1000, \"min_ns\": 1000, \"max_ns\": 1000, \"stddev_ns\": 0, \"p95_ns\": 1000, \"p99_ns\": 1000, \"timed\": 2, \"span_total_ns\": 2000}\n"
 	"  ],\n"
 	"  \"regions\": [\n"
 	"    {\"name\": \"frame\", \"count\": 1, \"total_ns\": 8000}\n"
@@ -71,7 +74,7 @@ static const char expected_json[] =
 	"  \"hesper\": {\"timestamps_written\": 10, \"hook_ns\": 1500, \"submit_hook_ns\": 400, \"collector_ns\": 700, \"collected\": 9, "
 	"\"trace_events\": 0, \"trace_left_out\": 0, \"copies_ahead\": 0},\n"
 	"  \"kernels_by_label\": [\n"
-	"    {\"name\": \"frame/matmul\", \"count\": 1, \"total_ns\": 6000, \"mean_ns\": 6000, \"median_ns\": 6000, \"min_ns\": 6000, \"max_ns\": 6000, \"stddev_ns\": 0, \"p95_ns\": 6000, \"p99_ns\": 6000, \"timed\": 1}\n"
+	"    {\"name\": \"frame/matmul\", \"count\": 1, \"total_ns\": 6000, \"mean_ns\": 6000, \"median_ns\": 6000, \"min_ns\": 6000, \"max_ns\": 6000, \"stddev_ns\": 0, \"p95_ns\": 6000, \"p99_ns\": 6000, \"timed\": 1, \"span_total_ns\": 6000}\n"
 	"  ]\n"
 	"}\n";
 
@@ -141,6 +144,84 @@ START_TEST(extremes_and_non_finite)
 	ck_assert_ptr_null(strstr(s, "inf"));
 	free(s);
 	hesper_profile_free(&p);
+}
+END_TEST
+
+/* @p written as JSON to a file and read back into @back. */
+static void
+round_trip(const struct hesper_profile *p, struct hesper_profile *back)
+{
+	char path[] = "/tmp/hesper-test-json-XXXXXX", err[256] = "";
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_int_eq(hesper_report_json(f, p), 0);
+	fclose(f);
+	ck_assert_msg(hesper_summary_load(path, back, err, sizeof(err)) == HESPER_OK, "%s", err);
+	unlink(path);
+}
+
+START_TEST(overlap_totals_and_spans)
+{
+	struct hesper_profile p, back;
+
+	fixture_overlap_profile(&p);
+	/* an estimate too: ov_b ran 3 more times, untimed */
+	hesper_kernel_count_untimed(hesper_kernel_table_find(p.kernels, "ov_b"), 3);
+	char *s = render(&p);
+	/* total_ns from the shares, span_total_ns and the statistics from the spans */
+	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"ov_a\", \"count\": 1, \"total_ns\": 20000, \"mean_ns\": 30000,"));
+	ck_assert_ptr_nonnull(strstr(s, "\"timed\": 1, \"span_total_ns\": 30000}"));
+	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"ov_b\", \"count\": 4, \"total_ns\": 80000, \"mean_ns\": 30000,"));
+	ck_assert_ptr_nonnull(strstr(s, "\"timed\": 1, \"span_total_ns\": 120000}"));
+	ck_assert_ptr_nonnull(strstr(s, "\"timed\": 1, \"span_total_ns\": 5000}"));
+	free(s);
+
+	/* Read back (hesper diff, merge): the same totals, shares and spans. */
+	round_trip(&p, &back);
+	const char *names[] = {"ov_a", "ov_b", "solo"};
+	for (size_t i = 0; i < 3; i++) {
+		const struct hesper_kernel *a = hesper_kernel_table_find(p.kernels, names[i]);
+		const struct hesper_kernel *b = hesper_kernel_table_find(back.kernels, names[i]);
+
+		ck_assert_ptr_nonnull(b);
+		ck_assert_uint_eq(hesper_kernel_total_ns(b), hesper_kernel_total_ns(a));
+		ck_assert_uint_eq(hesper_kernel_span_total_ns(b), hesper_kernel_span_total_ns(a));
+		ck_assert_uint_eq(b->share_ns, a->share_ns);
+		ck_assert_uint_eq(b->timed.total_ns, a->timed.total_ns);
+	}
+	char *again = render(&back), *first = render(&p);
+	ck_assert_str_eq(strstr(again, "\"kernels\""), strstr(first, "\"kernels\""));
+	free(again);
+	free(first);
+	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(old_summary_reads_spans_as_totals)
+{
+	/* A summary without span_total_ns (written before it was added): shares are the spans. */
+	char path[] = "/tmp/hesper-test-json-XXXXXX", err[256] = "";
+	int fd = mkstemp(path);
+	struct hesper_profile back;
+
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("{\"schema\": \"hesper-summary/1\", \"kernels\": [{\"name\": \"k\", \"count\": 4, \"total_ns\": 400, "
+	      "\"mean_ns\": 100, \"timed\": 2}]}\n",
+	      f);
+	fclose(f);
+	ck_assert_msg(hesper_summary_load(path, &back, err, sizeof(err)) == HESPER_OK, "%s", err);
+	unlink(path);
+	const struct hesper_kernel *k = hesper_kernel_table_find(back.kernels, "k");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_uint_eq(k->timed.total_ns, 200);
+	ck_assert_uint_eq(k->share_ns, 200);
+	ck_assert_uint_eq(hesper_kernel_total_ns(k), 400);
+	ck_assert_uint_eq(hesper_kernel_span_total_ns(k), 400);
+	hesper_profile_free(&back);
 }
 END_TEST
 
@@ -225,6 +306,8 @@ report_json_suite(void)
 	tcase_add_test(tc, known_profile);
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, extremes_and_non_finite);
+	tcase_add_test(tc, overlap_totals_and_spans);
+	tcase_add_test(tc, old_summary_reads_spans_as_totals);
 	tcase_add_test(tc, names_escaped_in_report);
 	tcase_add_test(tc, write_error_reported);
 	suite_add_tcase(s, tc);

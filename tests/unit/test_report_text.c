@@ -99,6 +99,46 @@ START_TEST(no_estimate_note_when_all_timed)
 }
 END_TEST
 
+START_TEST(overlap_splits_totals)
+{
+	struct hesper_profile p;
+
+	fixture_overlap_profile(&p);
+	char *s = render(&p);
+	/* Total and Time (%) from the shares, the statistics from the spans, and the mode line says so. */
+	ck_assert_ptr_nonnull(strstr(s, "  mode         clock\n"
+					"               overlapping dispatches: Total and Time (%) split the time they "
+					"shared; Avg to StdDev are whole spans (sum 65.00 \u00b5s)\n"));
+	ck_assert_ptr_nonnull(strstr(s, "     44.4  20.00 \u00b5s          1  30.00 \u00b5s  30.00 \u00b5s"));
+	ck_assert_ptr_nonnull(strstr(s, "     11.1  5.000 \u00b5s          1  5.000 \u00b5s"));
+	free(s);
+	hesper_profile_free(&p);
+
+	/* Nothing overlapped: no such line. */
+	fixture_known_profile(&p);
+	strcpy(p.mode, "clock");
+	s = render(&p);
+	ck_assert_ptr_null(strstr(s, "overlapping"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(overlap_estimates_from_shares)
+{
+	struct hesper_profile p;
+
+	fixture_overlap_profile(&p);
+	/* ov_a ran twice more, untimed: 3 x the mean share (20 us) = 60 us, noted as such. */
+	hesper_kernel_count_untimed(hesper_kernel_table_find(p.kernels, "ov_a"), 2);
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "~60.00 \u00b5s          3  30.00 \u00b5s"));
+	ck_assert_ptr_nonnull(strstr(s, "totals marked ~ are estimates (the mean share x Instances)"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 /* Characters (not bytes) before @needle in @line. */
 static size_t
 column_of(const char *line, const char *needle)
@@ -214,6 +254,8 @@ report_text_suite(void)
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, sampling_marks_estimates);
 	tcase_add_test(tc, no_estimate_note_when_all_timed);
+	tcase_add_test(tc, overlap_splits_totals);
+	tcase_add_test(tc, overlap_estimates_from_shares);
 	tcase_add_test(tc, percent_sums_and_columns_align);
 	tcase_add_test(tc, long_names_cut_on_character);
 	tcase_add_test(tc, control_characters_replaced);
