@@ -6,7 +6,7 @@
  *
  * Two Vulkan instances on one device: "plain", with no layer, and "hesper", with
  * VK_LAYER_HESPER_profiler enabled by name (the runner points VK_ADD_LAYER_PATH at the
- * build's shim directory; nothing is preloaded, and the plain instance is created
+ * build's layer directory; nothing is preloaded, and the plain instance is created
  * first, so Hesper never sees it). The cases run one after another; every round of a
  * case runs it once on each side, in an order that alternates between rounds, so the
  * machine's drift (clock speed, other load) hits both sides alike. A case's result is

@@ -4,7 +4,7 @@
  * signals are hesper's own.
  *
  * The library: --lib, else $HESPER_LIB, else found from this executable's location:
- * installed (bindir/HESPER_LIB_FROM_BINDIR) or in the build tree (tools/../shim/).
+ * installed (bindir/HESPER_LIB_FROM_BINDIR) or in the build tree (tools/../layer/).
  */
 #include <errno.h>
 #include <getopt.h>
