@@ -126,6 +126,15 @@ class Runner:
         return r
 
 
+# Messages about a shader module or a pipeline stage, which clock mode's copies of the
+# program's modules repeat (see the MODE+counter check).
+MODULE_MESSAGES = {"UNASSIGNED-CoreValidation-Shader-InconsistentSpirv",
+                   "VUID-VkPipelineShaderStageCreateInfo-module-parameter",
+                   "VUID-VkPipelineShaderStageCreateInfo-pSpecializationInfo-06719",
+                   "VUID-VkShaderModuleCreateInfo-pCode-01090", "VUID-VkShaderModuleCreateInfo-pCode-04146"}
+# The validation layer's short form, which may stand inside a line of generated text:
+# "VUID-...(ERROR / SPEC): msgNum: -1876993556 - ".
+VALIDATION_INLINE_RE = re.compile(r"(VUID-|UNASSIGNED-)[\w-]+\([A-Z]+ / [A-Z]+\): msgNum: -?\d+ - ")
 # Where the validation layer starts a message on stdout, and the indented lines that go on with it.
 VALIDATION_START_RE = re.compile(r"Validation (Error|Warning|Performance Warning|Information): ")
 VALIDATION_MORE_RE = re.compile(r"^ {4,}\S")
@@ -137,6 +146,7 @@ def generated_text(out):
     generates): it runs from its marker to the end of that line, with the indented lines
     after it, and the text goes on after it."""
     kept, in_message = [], False
+    out = VALIDATION_INLINE_RE.sub("", out)
     for line in out.splitlines(keepends=True):
         if in_message and VALIDATION_MORE_RE.match(line):
             continue
@@ -449,7 +459,15 @@ def check(args, c, tmp):
         if rep and cnt:
             results["counts_ok"][mode].append(compare_counts(c, f"{label}: same process", rep, cnt, mode))
         msgs = run_real.msg_ids(r)
-        c.check(not (msgs - ref_msgs), f"{label}: no validation message that the counter run does not have "
+        extra = msgs - ref_msgs
+        if mode == "clock":
+            # Clock mode makes two modules and pipelines of each of the program's (the
+            # instrumented one and its group-counting twin): a message the validation layer
+            # gives about the program's module or stage comes again for each copy. Such a
+            # message is allowed more often, never one of another kind.
+            extra = collections.Counter({k: n for k, n in extra.items()
+                                         if not (k in ref_msgs and k in MODULE_MESSAGES)})
+        c.check(not extra, f"{label}: no validation message that the counter run does not have "
                 f"({sum(ref_msgs.values())} from llama.cpp itself)",
                 f"only with Hesper: {dict(msgs - ref_msgs)}\nonly without: {dict(ref_msgs - msgs)}")
         for kind, layers in run_e2e.layer_callstacks(r.err):
