@@ -1,6 +1,6 @@
 /*
  * The capture window (see capture.h). Its state changes only on the collector's side,
- * under the process lock; the record hooks read one atomic flag (hesper_capture_closed).
+ * under the process lock; the record hooks read one atomic flag (struct hesper_process.capture_closed).
  *
  * Where the boundary is exact:
  * - time bounds are checked per submission, against the host time of its submit call:

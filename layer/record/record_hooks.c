@@ -64,9 +64,10 @@ static struct hesper_name *innermost_label(const struct hesper_recording *rec)
 /* Whether this dispatch of @kernel gets timestamps under HESPER_MODE and HESPER_SAMPLE. */
 static bool sampled(struct hesper_name *kernel)
 {
-	const struct hesper_settings *set = &hesper_process()->settings;
+	struct hesper_process *p = hesper_process();
+	const struct hesper_settings *set = &p->settings;
 	/* Clock mode: what reaches here cannot be timed by the clock and gets timestamps. */
-	if (set->mode == HESPER_MODE_SUBMIT || hesper_capture_closed())
+	if (set->mode == HESPER_MODE_SUBMIT || atomic_load_explicit(&p->capture_closed, memory_order_relaxed))
 		return false; /* past the capture window: recordings from now on run outside it */
 	if (set->sample_every <= 1 || !kernel)
 		return true;

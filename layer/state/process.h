@@ -60,12 +60,6 @@ struct hesper_process {
 /* The process state, set up on first use. */
 struct hesper_process *hesper_process(void);
 
-/* True once the capture window has closed: recordings made from now on run after it. Any thread. */
-static inline bool hesper_capture_closed(void)
-{
-	return atomic_load_explicit(&hesper_process()->capture_closed, memory_order_relaxed);
-}
-
 /* Monotonic clock in ns. */
 uint64_t hesper_now_ns(void);
 
