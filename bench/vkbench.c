@@ -4,7 +4,7 @@
  * One process runs one workload, one way, R times after a warm-up iteration, and
  * prints one JSON line with every repeat's measurements and their medians:
  *
- *   vkbench --workload empty|short|long|resubmit|threads|million|indirect --way plain|manual|chained|barriers
+ *   vkbench --workload empty|short|long|resubmit|threads|million|indirect|tiny --way plain|manual|chained|barriers
  *           [--repeat R] [--scale S] [--count-scale C] [--iters N] [--json] ...
  *   vkbench --calibrate short|long [--scale S] ...      (prints the loop length to use)
  *
@@ -67,6 +67,7 @@ static const struct workload workloads[] = {
 	{"threads", VB_KERNEL_EMPTY, 2500, 1, false, 8, false},
 	{"million", VB_KERNEL_EMPTY, 100000, 100, true, 1, false},
 	{"indirect", VB_KERNEL_SHORT, 2000, 1, false, 1, true},
+	{"tiny", VB_KERNEL_TINY, 20000, 1, false, 1, false},
 };
 
 #define WORKLOAD_COUNT (sizeof(workloads) / sizeof(workloads[0]))
@@ -75,12 +76,14 @@ static const char *const kernel_names[VB_KERNEL_COUNT] = {
 	[VB_KERNEL_EMPTY] = "vkbench_empty",
 	[VB_KERNEL_SHORT] = "vkbench_short",
 	[VB_KERNEL_LONG] = "vkbench_long",
+	[VB_KERNEL_TINY] = "vkbench_tiny",
 };
 
 static const char *const kernel_words[VB_KERNEL_COUNT] = {
 	[VB_KERNEL_EMPTY] = "empty",
 	[VB_KERNEL_SHORT] = "short",
 	[VB_KERNEL_LONG] = "long",
+	[VB_KERNEL_TINY] = "tiny",
 };
 
 struct options {
@@ -141,7 +144,7 @@ static long maxrss_kib(void)
 
 static void usage(FILE *f)
 {
-	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million|indirect --way plain|manual|chained|barriers\n"
+	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million|indirect|tiny --way plain|manual|chained|barriers\n"
 	      "               [--repeat R] [--scale S] [--count-scale C] [--iters N] [--groups G]\n"
 	      "               [--dispatches N] [--submits N] [--threads N] [--kernel empty|short|long]\n"
 	      "               [--target-us T] [--queue-family F] [--spv-dir DIR] [--tag TEXT] [--json]\n"
@@ -728,7 +731,7 @@ int main(int argc, char **argv)
 		vb_fail("out of memory");
 	vb_kernel_create(&b->vk, &b->kernel, b->opt.w.kernel, b->opt.spv_dir, kernel_names[b->opt.w.kernel],
 			 b->opt.groups);
-	if (b->kernel.kind != VB_KERNEL_EMPTY) {
+	if (b->kernel.kind != VB_KERNEL_EMPTY && b->kernel.kind != VB_KERNEL_TINY) {
 		if (b->opt.iters)
 			b->kernel.iters = b->opt.iters;
 		else

@@ -14,6 +14,7 @@ static const char *const kernel_spv[VB_KERNEL_COUNT] = {
 	[VB_KERNEL_EMPTY] = "vkbench_empty.spv",
 	[VB_KERNEL_SHORT] = "vkbench_busy_short.spv",
 	[VB_KERNEL_LONG] = "vkbench_busy_long.spv",
+	[VB_KERNEL_TINY] = "vkbench_tiny.spv",
 };
 
 void vb_check(VkResult r, const char *expr, const char *file, int line)
@@ -375,7 +376,7 @@ void vb_kernel_create(struct vb_ctx *ctx, struct vb_kernel *k, enum vb_kernel_ki
 	memset(k, 0, sizeof(*k));
 	k->kind = kind;
 	k->name = name;
-	k->groups = kind == VB_KERNEL_EMPTY ? 1 : groups;
+	k->groups = kind == VB_KERNEL_EMPTY || kind == VB_KERNEL_TINY ? 1 : groups;
 	k->iters = 1;
 	k->module = load_module(ctx, spv_dir, kernel_spv[kind]);
 	VkComputePipelineCreateInfo info = {

@@ -39,6 +39,7 @@ enum vb_kernel_kind {
 	VB_KERNEL_EMPTY,
 	VB_KERNEL_SHORT,
 	VB_KERNEL_LONG,
+	VB_KERNEL_TINY, /* one work group loading and storing a float per invocation */
 	VB_KERNEL_COUNT,
 };
 
