@@ -17,7 +17,8 @@ the validation layer prints on stdout, its lines are left out first):
   plain          no layer: the reference text and exit code;
   counter        the counter layer (tests/counter_layer) above the validation layer: the
                  ground-truth dispatch counts and the validation messages llama.cpp causes;
-  MODE+counter   for MODE in dispatch, submit, clock: Hesper above the counter above the
+  MODE+counter   for MODE in dispatch, submit, clock and clock-span (clock mode with
+                 HESPER_CLOCK_ISOLATED=span): Hesper above the counter above the
                  validation layer: Hesper's counts equal the counter's of the same process
                  (less Hesper's own kernels), which equal the counter run's; no
                  validation message that the counter run does not have; the layers in order;
@@ -29,7 +30,9 @@ the validation layer prints on stdout, its lines are left out first):
   perf           Hesper in dispatch mode with ggml's perf logger (GGML_VK_PERF_LOGGER=1:
                  a timestamp and a barrier after every op, per-op means on stderr), prompt
                  empty (BOS only) so that every graph decodes one token, with a Perfetto
-                 trace; and perf-plain, the same without Hesper (the text reference).
+                 trace; and perf-plain, the same without Hesper (the text reference);
+  alone-WAY      for WAY in dispatch, clock-span: Hesper alone without the perf logger,
+                 prompt empty, with a Perfetto trace (the text as perf-plain's).
 
 The per-op comparison: Hesper's trace puts each dispatch inside ggml's label of its op
 ("MUL_MAT Qcur-0"). Ops of a kind ("MUL_MAT", "RMS_NORM+MUL", ...: ggml's perf logger's
@@ -41,6 +44,15 @@ timestamps lie inside ggml's pair); and the gap, ggml's mean less Hesper's (what
 interval holds beyond the dispatch: its barrier and timestamp, Hesper's label timestamps), is
 about the same for every group: at most --gap-factor (3) times its median over the groups,
 plus 5 % of ggml's mean, so a kernel that Hesper timed short stands out.
+
+The same groups in separate runs, ggml's means from perf-plain and Hesper's from alone-WAY
+(ggml's timestamps and barriers no longer around Hesper's, nor Hesper's around ggml's): the
+number of ops ggml timed equals the number of dispatches Hesper timed; in dispatch mode
+Hesper's mean is within --perf-tolerance (10 %) of ggml's, for groups whose ggml mean is at
+least --perf-min-us (default 0: all; shorter ones are shown only); in clock-span Hesper's
+mean is at most --perf-tolerance above ggml's for every group: the clock times from the
+first work group's start to the last one's end, without the launch and drain that ggml's
+timestamp pair holds, so it reads lower on short ops, never longer.
 
 --md FILE writes the results as Markdown (bench/gpu-suite's table). Exit 0 when every check
 passes, 1 otherwise (a missing program, library or model is a failure, never a skip).
@@ -65,12 +77,24 @@ import run_e2e  # noqa: E402
 import llama_files  # noqa: E402
 import llama_model  # noqa: E402
 
-MODES = ["dispatch", "submit", "clock"]
+# Hesper's ways of running, each with the counter layer and then in the timing rounds: its
+# three modes, and clock mode timing the dispatches the program isolates with barriers by the
+# shader clock's span too (HESPER_CLOCK_ISOLATED=span: ggml puts a barrier between its ops, so
+# "clock" times them from barrier to barrier, as dispatch mode does, and "clock-span" by the clock).
+WAYS = {"dispatch": {"HESPER_MODE": "dispatch"},
+        "submit": {"HESPER_MODE": "submit"},
+        "clock": {"HESPER_MODE": "clock"},
+        "clock-span": {"HESPER_MODE": "clock", "HESPER_CLOCK_ISOLATED": "span"}}
+MODES = list(WAYS)
+# The ways compared with ggml's perf logger in separate runs.
+ALONE_WAYS = ["dispatch", "clock-span"]
 RUN_TIMEOUT_S = 600
 EVAL_RE = re.compile(r"llama_perf_context_print:\s+eval time =\s+([\d.]+) ms /\s+(\d+) runs\s+\(\s*([\d.]+) ms per token")
 PROMPT_RE = re.compile(r"llama_perf_context_print: prompt eval time =\s+([\d.]+) ms /\s+(\d+) tokens")
 PERF_LINE_RE = re.compile(r"^(.+): (\d+) x (\S+) us = (\S+) us")
 OP_LABEL_RE = re.compile(r"^([A-Z][A-Z0-9_]*(?:\+[A-Z][A-Z0-9_]*)*) \S")
+# ggml's label of one dispatch: its pipeline's name and work-group counts, "rope_norm_f32 (8,1,1)".
+DISPATCH_LABEL_RE = re.compile(r"^(\S+) \(\d+,\d+,\d+\)$")
 
 
 def default_llama_files():
@@ -172,8 +196,28 @@ def hesper_counts(rep):
     return {r["name"]: r["count"] for r in rep.get("kernels", [])}
 
 
-def compare_counts(c, label, rep, counter, mode):
-    """Hesper's per-kernel counts against the counter's (ggml names every pipeline, so by name)."""
+def hesper_mode(way):
+    return WAYS[way]["HESPER_MODE"]
+
+
+def check_report(c, label, rep, way):
+    """What every report of Hesper alone holds: the mode @way runs in, nothing dropped, every
+    dispatch timed (but in submit mode), and with HESPER_CLOCK_ISOLATED=span no dispatch timed
+    from barrier to barrier."""
+    mode = hesper_mode(way)
+    c.check(rep.get("mode") == mode, f"{label}: Hesper ran in {mode} mode", f"mode {rep.get('mode')!r}")
+    c.check(rep.get("dropped") == 0, f"{label}: nothing dropped", f"dropped {rep.get('dropped')}")
+    if mode != "submit":
+        untimed = [(r["name"], r["count"], r.get("timed")) for r in rep.get("kernels", []) if r.get("timed") != r["count"]]
+        c.check(not untimed, f"{label}: every dispatch timed", f"name, count, timed: {untimed}")
+    if WAYS[way].get("HESPER_CLOCK_ISOLATED") == "span":
+        c.check(rep.get("clock_isolated") == 0, f"{label}: no dispatch timed from barrier to barrier (span)",
+                f"clock_isolated {rep.get('clock_isolated')!r}")
+
+
+def compare_counts(c, label, rep, counter, way):
+    """Hesper's per-kernel counts against the counter's (ggml names every pipeline, so by name),
+    and check_report's checks."""
     hk = hesper_counts(rep)
     ck = {k[len("name:"):] if k.startswith("name:") else k: n for k, n in counter.get("kernels", {}).items()}
     c.check(counter.get("unbound") == 0, f"{label}: the counter saw no dispatch without a pipeline",
@@ -182,11 +226,7 @@ def compare_counts(c, label, rep, counter, mode):
             f"{sum(ck.values())} dispatches)",
             "\n".join(f"{k}: Hesper {hk.get(k)}, counter {ck.get(k)}" for k in sorted(set(hk) | set(ck))
                       if hk.get(k) != ck.get(k)))
-    c.check(rep.get("mode") == mode, f"{label}: Hesper ran in {mode} mode", f"mode {rep.get('mode')!r}")
-    c.check(rep.get("dropped") == 0, f"{label}: nothing dropped", f"dropped {rep.get('dropped')}")
-    if mode != "submit":
-        untimed = [(r["name"], r["count"], r.get("timed")) for r in rep.get("kernels", []) if r.get("timed") != r["count"]]
-        c.check(not untimed, f"{label}: every dispatch timed", f"name, count, timed: {untimed}")
+    check_report(c, label, rep, way)
     return ok
 
 
@@ -236,6 +276,17 @@ def perf_blocks(stderr):
     return blocks
 
 
+def perf_totals(blocks):
+    """perf_blocks' blocks summed: {key: [count, total_ns]} over every graph."""
+    total = {}
+    for b in blocks:
+        for k, (n, ns) in b.items():
+            e = total.setdefault(k, [0, 0.0])
+            e[0] += n
+            e[1] += ns
+    return total
+
+
 def perf_kind(key):
     """The op kind of a perf-logger key: "MUL_MAT_VEC q8_0 m=.." -> MUL_MAT, "RMS_NORM_MUL
     RMS_NORM(256,1,1,1)" -> RMS_NORM_MUL (the fused ops' name), "RMS_NORM(256,1,1,1)" -> RMS_NORM."""
@@ -250,10 +301,44 @@ def label_kind(name):
     return m.group(1).replace("+", "_") if m else None
 
 
-def op_groups(trace, perf):
+def dispatch_places(events, notes):
+    """{id(dispatch event): (ts, dur)}: the span of ggml's label of each dispatch (timestamps, as
+    its op labels), the k-th dispatch of a kernel in a submitted command buffer at the k-th label
+    of that kernel there. Where a kernel's dispatches and labels there differ in number, its
+    dispatches are left out (a line in @notes)."""
+    def key(e, name):
+        a = e.get("args", {})
+        return a.get("command_buffer"), a.get("submission"), name
+
+    labels, dispatches = collections.defaultdict(list), collections.defaultdict(list)
+    for e in events:
+        m = DISPATCH_LABEL_RE.match(e.get("name", "")) if e.get("cat") == "region" else None
+        if m:
+            labels[key(e, m.group(1))].append(e)
+        elif e.get("cat") == "dispatch":
+            dispatches[key(e, e["name"])].append(e)
+    out, unpaired = {}, collections.Counter()
+    for k, ds in dispatches.items():
+        ls = labels.get(k, [])
+        if len(ls) != len(ds):
+            unpaired[k[2]] += len(ds)
+            continue
+        for d, l in zip(sorted(ds, key=lambda e: e["ts"]), sorted(ls, key=lambda e: e["ts"])):
+            out[id(d)] = (l["ts"], l["dur"])
+    if unpaired:
+        notes.append("dispatches not paired with labels of their own: "
+                     + ", ".join(f"{n} {k}" for k, n in sorted(unpaired.items())))
+    return out
+
+
+def op_groups(trace, perf, by_label=False):
     """Groups of single-dispatch op kinds and their kernels, from Hesper's trace and ggml's
     perf logger totals @perf ({key: [count, total_ns]}). Returns (groups, notes): each group a
-    dict with kinds, keys, kernels, ops (ggml's count), ggml_ns, dispatches and hesper_ns."""
+    dict with kinds, keys, kernels, ops (ggml's count), ggml_ns, dispatches and hesper_ns.
+    A dispatch belongs to the op label that holds its interval, or with @by_label the one that
+    holds ggml's label of the dispatch (dispatch_places): clock mode's intervals come from the
+    shader clock, which Hesper's trace may place off its timestamps (on lavapipe, uncalibrated,
+    up to 30 µs early), where ggml's labels are timestamps as its op labels are."""
     events = trace.get("traceEvents", [])
     spans = sorted((e for e in events if e.get("cat") == "region" and label_kind(e.get("name", ""))),
                    key=lambda e: e["ts"])
@@ -261,10 +346,13 @@ def op_groups(trace, perf):
     held = [[] for _ in spans]
     outside = collections.Counter()
     per_kernel = collections.Counter()
+    notes = []
+    places = dispatch_places(events, notes) if by_label else {}
     for d in (e for e in events if e.get("cat") == "dispatch"):
         per_kernel[d["name"]] += 1
-        i = bisect.bisect_right(starts, d["ts"] + 0.0005) - 1
-        if i >= 0 and d["ts"] + d["dur"] <= spans[i]["ts"] + spans[i]["dur"] + 0.0015:
+        ts, dur = places.get(id(d), (d["ts"], d["dur"]))
+        i = bisect.bisect_right(starts, ts + 0.0005) - 1
+        if i >= 0 and ts + dur <= spans[i]["ts"] + spans[i]["dur"] + 0.0015:
             held[i].append(d)
         else:
             outside[d["name"]] += 1
@@ -284,7 +372,6 @@ def op_groups(trace, perf):
         p[0] += n
         p[1] += ns
         p[2].append(key)
-    notes = []
     if multi:
         notes.append("ops of more than one dispatch: " + ", ".join(sorted(multi)))
     missing = sorted(k for k in kind_kernels if k not in perf_by_kind)
@@ -364,6 +451,47 @@ def check_perf(c, args, groups, notes):
     return text, gap
 
 
+def check_alone(c, args, way, groups, notes):
+    """Per-op means of Hesper alone in @way against ggml's perf logger alone (separate runs, the
+    same tokens), @groups from op_groups. Each group: ggml timed as many ops as Hesper timed
+    dispatches; in dispatch mode, Hesper's mean within --perf-tolerance of ggml's (both time the
+    dispatch with its launch and drain) where ggml's mean is at least --perf-min-us (shorter ones
+    are shown, not checked); in clock mode with HESPER_CLOCK_ISOLATED=span, at most
+    --perf-tolerance above ggml's, for every group: the clock times from the first work group's
+    start to the last one's end, without the launch and drain that ggml's timestamp pair holds,
+    so it reads lower on short ops, never longer. Returns the Markdown table."""
+    label = f"alone-{way}"
+    span = WAYS[way].get("HESPER_CLOCK_ISOLATED") == "span"
+    tol = args.perf_tolerance
+    lines = ["| op kinds (ggml) | kernels (Hesper) | ops | ggml mean µs | Hesper mean µs | Hesper / ggml |",
+             "|---|---|---|---|---|---|"]
+    for g in groups:
+        g["ggml_mean"] = gm = g["ggml_ns"] / max(g["ops"], 1)
+        g["hesper_mean"] = hm = g["hesper_ns"] / max(g["dispatches"], 1)
+        g["ratio"] = ratio = hm / gm if gm else float("nan")
+        checked = span or gm >= args.perf_min_us * 1000.0
+        lines.append(f"| {', '.join(g['kinds'])} | {', '.join(g['kernels'])} | {g['ops']} | {fmt_us(gm)} | "
+                     f"{fmt_us(hm)} | {ratio:.3f}{'' if checked else ' (not checked)'} |")
+        what = f"{label}: {'/'.join(g['kinds'])} ({'/'.join(g['kernels'])})"
+        c.check(g["ops"] == g["dispatches"], f"{what}: ggml timed as many ops (perf-plain) as Hesper dispatches",
+                f"ggml {g['ops']} ({', '.join(g['keys'])}), Hesper {g['dispatches']}")
+        why = f"Hesper {fmt_us(hm)} µs, ggml {fmt_us(gm)} µs over {g['ops']} ops: {ratio:.3f}"
+        if span:
+            # the clock's span holds no launch nor drain, which ggml's timestamp pair does: it
+            # reads lower than ggml's on short ops, so only the upper bound holds
+            c.check(ratio <= 1 + tol, f"{what}: Hesper's mean at most {tol * 100:g} % above ggml's (separate runs)", why)
+        elif checked:
+            c.check(abs(ratio - 1) <= tol, f"{what}: Hesper's mean within {tol * 100:g} % of ggml's (separate runs)", why)
+    c.check(len(groups) >= args.min_groups, f"{label}: at least {args.min_groups} groups of single-dispatch ops "
+            "compared with ggml's perf logger", f"{len(groups)}; " + "; ".join(notes))
+    text = "\n".join(lines)
+    print(f"--- per-op means, Hesper alone ({way}) and ggml's perf logger alone, separate runs ---")
+    print(text)
+    for n in notes:
+        print("note: " + n)
+    return text
+
+
 # ------------------------------------------------------------------ the checks
 
 def main():
@@ -381,6 +509,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=1, help="timing rounds (default 1); the first is dropped when more")
     ap.add_argument("--gap-factor", type=float, default=3.0)
     ap.add_argument("--min-groups", type=int, default=3)
+    ap.add_argument("--perf-tolerance", type=float, default=0.10,
+                    help="separate runs: Hesper's per-op mean within this fraction of ggml's perf logger's in "
+                    "dispatch mode, at most this fraction above it in clock-span (default 0.10)")
+    ap.add_argument("--perf-min-us", type=float, default=0.0,
+                    help="separate runs, dispatch mode: op groups whose ggml mean is below this many µs are "
+                    "shown, not checked (default 0: every group)")
     ap.add_argument("--no-validation", action="store_true", help="the counter runs without the validation layer")
     ap.add_argument("--md", help="write the results as Markdown to this file")
     ap.add_argument("--fail", metavar="REASON", help="fail at once with REASON")
@@ -443,13 +577,14 @@ def check(args, c, tmp):
     ref_msgs = run_real.msg_ids(ctr)
     results["counter"] = ref
 
-    for mode in MODES:
-        label = f"{mode}+counter"
+    for way in MODES:
+        mode = hesper_mode(way)
+        label = f"{way}+counter"
         hj = os.path.join(tmp, f"hesper-{label}.json")
         cj = os.path.join(tmp, f"counter-{label}.json")
-        r = R.run(label, dict(below, DISPATCH_COUNTER_OUT=cj, HESPER_MODE=mode, HESPER_REPORT=f"json:{hj}",
+        r = R.run(label, dict(below, **WAYS[way], DISPATCH_COUNTER_OUT=cj, HESPER_REPORT=f"json:{hj}",
                               VK_LOADER_DEBUG="layer"), hesper=True)
-        results["same"][mode].append(same_as(c, label, plain, r, validation=val))
+        results["same"][way].append(same_as(c, label, plain, r, validation=val))
         rep = run_e2e.load_json(c, hj, f"{label}: Hesper's JSON summary")
         cnt = run_e2e.load_json(c, cj, f"{label}: the counter's JSON")
         if cnt:
@@ -457,7 +592,7 @@ def check(args, c, tmp):
             c.check(cnt["kernels"] == ref["kernels"], f"{label}: the counter counts the same with Hesper as without",
                     f"with {sorted(cnt['kernels'].items())}\nwithout {sorted(ref['kernels'].items())}")
         if rep and cnt:
-            results["counts_ok"][mode].append(compare_counts(c, f"{label}: same process", rep, cnt, mode))
+            results["counts_ok"][way].append(compare_counts(c, f"{label}: same process", rep, cnt, way))
         msgs = run_real.msg_ids(r)
         extra = msgs - ref_msgs
         if mode == "clock":
@@ -492,7 +627,7 @@ def check(args, c, tmp):
                 results["same"][way].append(same_as(c, label, plain, r))
             else:
                 hj = os.path.join(tmp, f"hesper-{way}-{rnd + 1}.json")
-                r = R.run(label, {"HESPER_MODE": way, "HESPER_REPORT": f"json:{hj}"}, hesper=True)
+                r = R.run(label, dict(WAYS[way], HESPER_REPORT=f"json:{hj}"), hesper=True)
                 results["same"][way].append(same_as(c, label, plain, r))
                 rep = run_e2e.load_json(c, hj, f"{label}: Hesper's JSON summary")
                 if rep:
@@ -513,7 +648,7 @@ def check(args, c, tmp):
     base = summary.get("plain", (None,))[0]
     for way, (med, lo, hi, pm) in summary.items():
         rel = f"  {med / base:5.2f}x plain" if base else ""
-        print(f"{way:<9} {med:8.2f} ms/token ({1000.0 / med:7.2f} tokens/s), min {lo:.2f}, max {hi:.2f}{rel}")
+        print(f"{way:<10} {med:8.2f} ms/token ({1000.0 / med:7.2f} tokens/s), min {lo:.2f}, max {hi:.2f}{rel}")
     results["summary"] = summary
 
     # per-op means against ggml's perf logger, in one process, every graph one token
@@ -537,15 +672,32 @@ def check(args, c, tmp):
     if trace and blocks:
         c.check(trace.get("metadata", {}).get("events_left_out") == 0, "perf: the trace holds every event",
                 json.dumps(trace.get("metadata")))
-        total = {}
-        for b in blocks:
-            for k, (n, ns) in b.items():
-                e = total.setdefault(k, [0, 0.0])
-                e[0] += n
-                e[1] += ns
-        groups, notes = op_groups(trace, total)
+        groups, notes = op_groups(trace, perf_totals(blocks))
         perf_text, results["perf_gap"] = check_perf(c, args, groups, notes)
         results["perf_groups"], results["perf_notes"] = groups, notes
+
+    # per-op means against ggml's perf logger in separate runs: perf-plain's (the perf logger
+    # without Hesper) against Hesper's alone (no perf logger), the same tokens; ggml labels its
+    # ops without the perf logger too, so Hesper's trace groups its dispatches the same way
+    pblocks = perf_blocks(pplain.err)
+    c.check(len(pblocks) > 0, "perf-plain: ggml's perf logger printed its timings", pplain.tail("perf-plain", 20))
+    results["alone"] = {}
+    for way in ALONE_WAYS:
+        label = f"alone-{way}"
+        aj = os.path.join(tmp, f"{label}.json")
+        at = os.path.join(tmp, f"{label}-trace.json")
+        r = R.run(label, dict(WAYS[way], HESPER_REPORT=f"json:{aj},trace:{at}", HESPER_MAX_EVENTS="5000000"),
+                  hesper=True, prompt="")
+        same_as(c, label, pplain, r)
+        rep = run_e2e.load_json(c, aj, f"{label}: Hesper's JSON summary")
+        if rep:
+            check_report(c, label, rep, way)
+        atrace = run_e2e.load_json(c, at, f"{label}: Hesper's trace")
+        if atrace and pblocks:
+            c.check(atrace.get("metadata", {}).get("events_left_out") == 0, f"{label}: the trace holds every event",
+                    json.dumps(atrace.get("metadata")))
+            groups, notes = op_groups(atrace, perf_totals(pblocks), by_label=hesper_mode(way) == "clock")
+            results["alone"][way] = check_alone(c, args, way, groups, notes)
     if args.md:
         write_md(args, results, perf_text)
     return None
@@ -570,8 +722,8 @@ def write_md(args, res, perf_text):
       f"llama.cpp's `simple` (greedy), device {res.get('device', '?')} (GGML_VK_VISIBLE_DEVICES={args.vk_device}).")
     A("")
     rounds = f"median of rounds 2–{args.rounds}, the first dropped" if args.rounds > 1 else "one run each"
-    A(f"Milliseconds per generated token (ggml's eval time; {rounds}; plain and the three modes interleaved, "
-      "the order rotated each round):")
+    A(f"Milliseconds per generated token (ggml's eval time; {rounds}; plain and Hesper's modes interleaved, "
+      "the order rotated each round; clock-span: clock mode with HESPER_CLOCK_ISOLATED=span):")
     A("")
     A("| way | ms per token | min–max | tokens/s | vs plain | dispatches | counts = counter | text = plain |")
     A("|---|---|---|---|---|---|---|---|")
@@ -600,6 +752,19 @@ def write_md(args, res, perf_text):
     for n in res.get("perf_notes", []):
         A("")
         A(f"Left out: {n}.")
+    tol = f"{args.perf_tolerance * 100:g} %"
+    floor = (f" where ggml's mean is at least {args.perf_min_us:g} µs (shorter ones not checked)"
+             if args.perf_min_us > 0 else "")
+    for way, what in [("dispatch", f"Hesper alone in dispatch mode: its mean within {tol} of ggml's{floor}, both "
+                       "timing the dispatch with its launch and drain"),
+                      ("clock-span", "Hesper alone in clock mode with HESPER_CLOCK_ISOLATED=span: its mean at most "
+                       f"{tol} above ggml's, not held to a lower bound, as the clock times from the first work "
+                       "group's start to the last one's end, without the launch and drain that ggml's timestamp pair "
+                       "holds, and reads lower on short ops")]:
+        A("")
+        A(f"Per-op means in separate runs, the same tokens, ggml's perf logger without Hesper against {what}:")
+        A("")
+        A(res.get("alone", {}).get(way) or "(no comparison)")
     with open(args.md, "w", encoding="utf-8") as f:
         f.write("\n".join(L) + "\n")
 
