@@ -15,15 +15,24 @@
 #include "state/state.h"
 #include "spirv_clock.h"
 
-uint32_t hesper_clock_chunk_words(const struct hesper_device *dev)
+uint32_t hesper_clock_chunk_used(const struct hesper_clock_slots *slots, uint32_t j)
 {
-	return HESPER_CLOCK_CHUNK_SLOTS * (dev->clock_mode->stride / 8);
+	uint32_t used = slots->used - j * HESPER_CLOCK_CHUNK_SLOTS;
+	return used > HESPER_CLOCK_CHUNK_SLOTS ? HESPER_CLOCK_CHUNK_SLOTS : used;
 }
 
-uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t queries, uint32_t slot)
+uint32_t hesper_clock_result_words(const struct hesper_device *dev, const struct hesper_clock_slots *slots)
 {
-	return queries + (slot / HESPER_CLOCK_CHUNK_SLOTS) * hesper_clock_chunk_words(dev) +
-	       (slot % HESPER_CLOCK_CHUNK_SLOTS) * (dev->clock_mode->stride / 8);
+	/* every chunk but the last is full */
+	return slots->used * HESPER_CLOCK_ROWS * (dev->clock_mode->pitch / 8);
+}
+
+uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t queries,
+				const struct hesper_clock_slots *slots, uint32_t slot, uint32_t row)
+{
+	uint32_t j = slot / HESPER_CLOCK_CHUNK_SLOTS, entry = dev->clock_mode->pitch / 8;
+	uint32_t chunk = queries + j * HESPER_CLOCK_CHUNK_SLOTS * HESPER_CLOCK_ROWS * entry;
+	return chunk + (row * hesper_clock_chunk_used(slots, j) + slot % HESPER_CLOCK_CHUNK_SLOTS) * entry;
 }
 
 /* The signed distance from @from to @to on a clock of width @mask. */
@@ -79,7 +88,7 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	if (!c)
 		return NULL;
 	VkDevice d = dev->handle;
-	VkDeviceSize size = (VkDeviceSize)HESPER_CLOCK_CHUNK_SLOTS * cd->stride;
+	VkDeviceSize size = (VkDeviceSize)HESPER_CLOCK_ROWS * HESPER_CLOCK_CHUNK_SLOTS * cd->pitch;
 	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
 				 .size = size,
 				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -94,6 +103,9 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
 				   .allocationSize = req.size,
 				   .memoryTypeIndex = chunk_memory_type(dev, req.memoryTypeBits)};
+	if (ai.memoryTypeIndex != UINT32_MAX)
+		cd->device_local = dev->memory.memoryTypes[ai.memoryTypeIndex].propertyFlags &
+				   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
 	if (ai.memoryTypeIndex == UINT32_MAX || dev->next.AllocateMemory(d, &ai, NULL, &c->memory) != VK_SUCCESS) {
 		c->memory = VK_NULL_HANDLE;
 		goto fail;
@@ -118,7 +130,11 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	if (dev->next.AllocateDescriptorSets(d, &si, &c->set) != VK_SUCCESS)
 		goto fail;
 	/* Descriptor sets are dispatchable-free handles: no loader data needed. */
-	VkDescriptorBufferInfo buf = {.buffer = c->buffer, .offset = 0, .range = 8 * HESPER_CLOCK_SLOT_WORDS};
+	/* from a slot's entry in row 0 to its entry in the last row */
+	VkDescriptorBufferInfo buf = {.buffer = c->buffer,
+				      .offset = 0,
+				      .range = (VkDeviceSize)HESPER_CLOCK_LANES * HESPER_CLOCK_CHUNK_SLOTS * cd->pitch +
+					       2 * sizeof(uint64_t)};
 	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 				  .dstSet = c->set,
 				  .dstBinding = 0,
@@ -153,10 +169,10 @@ void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_
 		 * cleared its slots already; the slots used are cleared again for a run that had
 		 * none (a failed submission), and only those: the memory may sit across PCIe.
 		 */
-		uint32_t used = slots->used - i * HESPER_CLOCK_CHUNK_SLOTS;
-		if (used > HESPER_CLOCK_CHUNK_SLOTS)
-			used = HESPER_CLOCK_CHUNK_SLOTS;
-		memset(c->mapped, 0, (size_t)used * dev->clock_mode->stride);
+		size_t used = (size_t)hesper_clock_chunk_used(slots, (uint32_t)i) * dev->clock_mode->pitch;
+		size_t row = (size_t)HESPER_CLOCK_CHUNK_SLOTS * dev->clock_mode->pitch;
+		for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++)
+			memset((char *)c->mapped + r * row, 0, used);
 		pthread_mutex_lock(&dev->lock);
 		c->next_free = dev->clock_mode->free_chunks;
 		dev->clock_mode->free_chunks = c;
@@ -188,11 +204,10 @@ uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_s
 			return UINT32_MAX;
 		}
 		slots->chunks[slots->chunk_count++] = c;
-		slots->words = slots->chunk_count * hesper_clock_chunk_words(dev);
 	}
 	uint32_t slot = slots->used++;
 	struct hesper_clock_chunk *c = slots->chunks[slot / HESPER_CLOCK_CHUNK_SLOTS];
-	uint32_t offset = (slot % HESPER_CLOCK_CHUNK_SLOTS) * dev->clock_mode->stride;
+	uint32_t offset = (slot % HESPER_CLOCK_CHUNK_SLOTS) * dev->clock_mode->pitch;
 	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &c->set, 1, &offset);
 	return slot;
 }
@@ -289,7 +304,8 @@ static const char *create_instrumented(struct hesper_device *dev, VkPipelineCach
 	struct hesper_clock_target target = {.entry = info->stage.pName ? info->stage.pName : "main",
 					     .set = set,
 					     .binding = 0,
-					     .group_counts = group_counts};
+					     .group_counts = group_counts,
+					     .row_shift = dev->clock_mode->row_shift};
 	*out = VK_NULL_HANDLE;
 	if (hesper_spirv_clock_instrument(code, size, &target, &words, &count, &why) != 0)
 		return why;

@@ -32,12 +32,11 @@ struct hesper_clock_chunk {
 	struct hesper_clock_chunk *next_free;
 };
 
-/* A recording's clock slots: the chunks it took, the slots it used, and the result words per run they need. */
+/* A recording's clock slots: the chunks it took and the slots it used. */
 struct hesper_clock_slots {
 	struct hesper_clock_chunk **chunks;
 	size_t chunk_count, chunk_capacity;
 	uint32_t used;
-	uint32_t words;
 };
 
 /*
@@ -57,7 +56,9 @@ struct hesper_clock_calibration {
 struct hesper_clock_device {
 	VkDescriptorSetLayout set_layout;   /* one STORAGE_BUFFER_DYNAMIC binding, compute */
 	VkDescriptorSetLayout empty_layout; /* padding */
-	uint32_t stride;                    /* bytes between slots: HESPER_CLOCK_SLOT_WORDS words, aligned */
+	uint32_t pitch;                     /* bytes between slots in a row: 16, or the offset alignment */
+	uint32_t row_shift;                 /* log2 of the 64-bit words of a row (HESPER_CLOCK_CHUNK_SLOTS slots) */
+	bool device_local;                  /* chunks live in the device's own memory */
 	uint32_t max_sets;
 	struct hesper_clock_calibration cal;
 	struct hesper_clock_chunk *sink; /* bound where a slot cannot be had; never read */
@@ -65,8 +66,11 @@ struct hesper_clock_device {
 	uint32_t memory_type;
 };
 
-/* The words one chunk takes in a run's result slots. */
-uint32_t hesper_clock_chunk_words(const struct hesper_device *dev);
+/* The words clock @slots take in a run's result slots, after its queries. */
+uint32_t hesper_clock_result_words(const struct hesper_device *dev, const struct hesper_clock_slots *slots);
+
+/* The slots used in chunk @j of @slots. */
+uint32_t hesper_clock_chunk_used(const struct hesper_clock_slots *slots, uint32_t j);
 
 /* What Hesper adds to vkCreateDevice for clock mode; kept alive across the call. */
 struct hesper_clock_create {
@@ -128,8 +132,13 @@ void hesper_clock_bind_sink(struct hesper_device *dev, VkCommandBuffer cb, VkPip
 /* Gives the chunks of a recording's @slots back to @dev (their memory cleared for reuse). */
 void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_slots *slots);
 
-/* The result words of clock slot @slot of a recording with @queries queries, from the run's first slot. */
-uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t queries, uint32_t slot);
+/*
+ * The result word of lane @row's entry (row HESPER_CLOCK_LANES: the group counts) of clock
+ * slot @slot of a recording with @queries queries and clock @slots, from the run's first
+ * slot. A run's results hold each chunk as its rows, each cut to the chunk's used slots.
+ */
+uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t queries,
+				const struct hesper_clock_slots *slots, uint32_t slot, uint32_t row);
 
 /*
  * A device clock value as timestamp ticks of @dev, placed relative to @anchor: a timestamp

@@ -272,7 +272,7 @@ static const char *calibrate(struct hesper_device *dev, const VkDeviceCreateInfo
 	uint32_t *words = NULL;
 	size_t count = 0;
 	const char *reason = NULL;
-	struct hesper_clock_target target = {.entry = "main", .set = 0, .binding = 0};
+	struct hesper_clock_target target = {.entry = "main", .set = 0, .binding = 0, .row_shift = cd->row_shift};
 	if (hesper_spirv_clock_instrument(empty_kernel, sizeof(empty_kernel), &target, &words, &count, &reason) != 0)
 		return reason;
 	VkDevice d = dev->handle;
@@ -356,10 +356,10 @@ const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCr
 		return "out of memory";
 	dev->clock_mode = cd;
 	VkDeviceSize align = dev->props.limits.minStorageBufferOffsetAlignment;
-	/* a slot: one (~start, end) pair per lane and the group counts, at the offset alignment (a power of two) */
-	if (align < 1)
-		align = 1;
-	cd->stride = (uint32_t)((8 * HESPER_CLOCK_SLOT_WORDS + align - 1) / align * align);
+	/* a slot's entry in a row: two words, or the offset alignment (a power of two) when larger */
+	cd->pitch = align > 16 ? (uint32_t)align : 16;
+	for (cd->row_shift = 0; (1u << cd->row_shift) < HESPER_CLOCK_CHUNK_SLOTS * cd->pitch / 8; cd->row_shift++)
+		;
 	cd->max_sets = dev->props.limits.maxBoundDescriptorSets;
 	const char *why = NULL;
 	if (make_set_layout(dev, 1, &cd->set_layout) != VK_SUCCESS ||

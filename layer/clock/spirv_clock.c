@@ -4,16 +4,17 @@
  * What is added, in the places SPIR-V's logical layout demands:
  *  - capabilities ShaderClockKHR, Int64, Int64Atomics, GroupNonUniform and the extension
  *    SPV_KHR_shader_clock, each only when missing;
- *  - the decorations and types of `struct { uint64 w[2 * lanes + 2]; }` as a Block in the
- *    StorageBuffer class at (set, binding), and the WorkgroupId and NumWorkgroups
+ *  - the decorations and types of `struct { uint64 w[]; }` as a Block in the StorageBuffer
+ *    class at (set, binding), and the WorkgroupId and NumWorkgroups
  *    built-ins (the module's own when it has them as uvec3); existing non-aggregate
  *    types (uint32, uint64, bool, uvec3, the pointers to uint64 and uvec3) and uint32
  *    constants are reused, because a duplicate non-aggregate type makes a module invalid;
  *  - in the entry function's first block (after its OpVariables), `start = clock()`;
  *  - at every OpReturn of the entry function: one elected invocation per subgroup reads
- *    `end = clock()` and does atomicMax(w[2k], ~start) and atomicMax(w[2k + 1], end), k the
- *    work group's x index modulo the lane count; in work group (0, 0, 0) also atomicMax of
- *    NumWorkgroups (x | y << 32, z) into the last two words (HESPER_CLOCK_GROUPS_WORD).
+ *    `end = clock()` and does atomicMax(w[r], ~start) and atomicMax(w[r + 1], end), r the
+ *    first word of its lane's row (spirv_clock.h), the lane the sum of the work group's id
+ *    components modulo the lane count; in work group (0, 0, 0) also atomicMax of
+ *    NumWorkgroups (x | y << 32, z) into the counts' row.
  *    One per subgroup and not one per work group: a work group's last invocation could
  *    only be found with shared memory and a barrier, which a return inside divergent
  *    control flow cannot reach; one per invocation would put every invocation's two

@@ -2,9 +2,8 @@
  * The SPIR-V rewrite behind HESPER_MODE=clock: a copy of a compute module whose entry
  * point reads the device clock when it starts and when it returns, and folds those
  * readings into one slot of a buffer Hesper binds: HESPER_CLOCK_LANES pairs of 64-bit
- * device-clock ticks (~earliest start, latest end), a work group writing the pair of its
- * x index modulo the lane count, then the dispatch's work-group counts. Pure C, no Vulkan
- * headers.
+ * device-clock ticks (~earliest start, latest end), each work group folding into one
+ * lane, and the dispatch's work-group counts. Pure C, no Vulkan headers.
  */
 #ifndef HESPER_SPIRV_CLOCK_H
 #define HESPER_SPIRV_CLOCK_H
@@ -14,17 +13,24 @@
 #include <stdint.h>
 
 /*
- * Work groups fold into one of this many (start, end) pairs of a slot, picked by their
- * x index, so that fewer of them meet on one address; the reader reduces the pairs.
+ * Work groups fold into one of this many (~start, end) pairs of a slot, picked by the sum
+ * of their work-group id's components, so that few of them meet on one address; the reader
+ * reduces the pairs. Lanes sit in rows of their own (below), far apart: atomics on one
+ * cache line are done one after another where the line lives, and a dispatch of thousands
+ * of work groups folding into one line ran several times slower.
  */
-#define HESPER_CLOCK_LANES 8u
+#ifndef HESPER_CLOCK_LANES
+#define HESPER_CLOCK_LANES 16u
+#endif
 
 /*
- * A slot's 64-bit words: the lanes' (~start, end) pairs, then the dispatch's work-group
- * counts as work group (0, 0, 0) saw them, x | y << 32 and z (0 while unwritten).
+ * The buffer Hesper binds is lane-major: row r (r < HESPER_CLOCK_LANES) holds lane r of
+ * every slot, row HESPER_CLOCK_LANES the dispatches' work-group counts as work group
+ * (0, 0, 0) saw them (x | y << 32, then z; 0 while unwritten). A slot's entry in a row is
+ * two 64-bit words; the binding's offset selects the slot, and the shader reaches its
+ * lane's entry 2^row_shift words further per row.
  */
-#define HESPER_CLOCK_GROUPS_WORD (2u * HESPER_CLOCK_LANES)
-#define HESPER_CLOCK_SLOT_WORDS (HESPER_CLOCK_GROUPS_WORD + 2u)
+#define HESPER_CLOCK_ROWS (HESPER_CLOCK_LANES + 1u)
 
 /* Where the instrumented module finds its slot: a storage buffer at (set, binding). */
 struct hesper_clock_target {
@@ -37,6 +43,7 @@ struct hesper_clock_target {
 	 * times their plain GPU time with it against 1.00 without.
 	 */
 	bool group_counts;
+	uint32_t row_shift; /* log2 of the 64-bit words between two rows of the buffer (at least 1) */
 };
 
 /*

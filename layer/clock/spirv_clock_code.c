@@ -16,7 +16,8 @@ static uint32_t fresh(struct hesper_clock_ids *d)
 /* A uint32 constant of value @v: the module's own, or a fresh id to declare. */
 static uint32_t constant(const struct hesper_clock_scan *s, struct hesper_clock_ids *d, uint32_t v, bool *is_new)
 {
-	if (!d->new_u32 && s->c[v])
+	/* a value past the scanned ones (the rows' offsets) is always declared */
+	if (!d->new_u32 && v < sizeof s->c / sizeof s->c[0] && s->c[v])
 		return s->c[v];
 	*is_new = true;
 	return fresh(d);
@@ -52,11 +53,14 @@ void hesper_clock_plan_ids(const struct hesper_clock_scan *s, const struct hespe
 	d->c0 = constant(s, d, 0, &d->new_c0);
 	d->c1 = constant(s, d, 1, &d->new_c1);
 	d->lane_mask = constant(s, d, HESPER_CLOCK_LANES - 1, &d->new_mask);
-	d->groups_xy = constant(s, d, HESPER_CLOCK_GROUPS_WORD, &d->new_groups_xy);
-	d->groups_z = constant(s, d, HESPER_CLOCK_GROUPS_WORD + 1, &d->new_groups_z);
-	d->words = constant(s, d, HESPER_CLOCK_SLOT_WORDS, &d->new_words);
+	/* the counts' row: the one after the lanes' */
+	d->groups_word = HESPER_CLOCK_LANES << t->row_shift;
+	d->groups_xy = constant(s, d, d->groups_word, &d->new_groups_xy);
+	d->groups_z = constant(s, d, d->groups_word + 1, &d->new_groups_z);
 	d->c32 = constant(s, d, 32, &d->new_c32);
 	d->scope_clock = d->c1; /* Device */
+	d->row_shift_value = t->row_shift;
+	d->row_shift = constant(s, d, t->row_shift, &d->new_shift);
 	d->scope_subgroup = constant(s, d, SCOPE_SUBGROUP, &d->new_c3);
 	/* Device scope under the Vulkan memory model needs vulkanMemoryModelDeviceScope */
 	if (s->vulkan_memory_model)
@@ -99,9 +103,8 @@ void hesper_clock_emit_globals(struct hesper_spirv_out *o, const struct hesper_c
 		INST(o, OP_VARIABLE, d->ptr_v3u32, d->workgroup_id, SC_INPUT);
 	if (d->new_num_workgroups)
 		INST(o, OP_VARIABLE, d->ptr_v3u32, d->num_workgroups, SC_INPUT);
-	if (d->new_words)
-		INST(o, OP_CONSTANT, d->u32, d->words, HESPER_CLOCK_SLOT_WORDS);
-	INST(o, OP_TYPE_ARRAY, d->array, d->u64, d->words);
+	/* runtime-sized: the rows reach past the slot the offset selects */
+	INST(o, OP_TYPE_RUNTIME_ARRAY, d->array, d->u64);
 	INST(o, OP_TYPE_STRUCT, d->strukt, d->array);
 	INST(o, OP_TYPE_POINTER, d->ptr_struct, SC_STORAGE_BUFFER, d->strukt);
 	INST(o, OP_VARIABLE, d->ptr_struct, d->var, SC_STORAGE_BUFFER);
@@ -116,28 +119,29 @@ void hesper_clock_emit_globals(struct hesper_spirv_out *o, const struct hesper_c
 	if (d->new_mask)
 		INST(o, OP_CONSTANT, d->u32, d->lane_mask, HESPER_CLOCK_LANES - 1);
 	if (d->new_groups_xy)
-		INST(o, OP_CONSTANT, d->u32, d->groups_xy, HESPER_CLOCK_GROUPS_WORD);
+		INST(o, OP_CONSTANT, d->u32, d->groups_xy, d->groups_word);
 	if (d->new_groups_z)
-		INST(o, OP_CONSTANT, d->u32, d->groups_z, HESPER_CLOCK_GROUPS_WORD + 1);
+		INST(o, OP_CONSTANT, d->u32, d->groups_z, d->groups_word + 1);
 	if (d->new_c32)
 		INST(o, OP_CONSTANT, d->u32, d->c32, 32);
+	if (d->new_shift)
+		INST(o, OP_CONSTANT, d->u32, d->row_shift, d->row_shift_value);
 }
 
 /*
- * In the elected invocations of work group (0, 0, 0) (@wid loaded, @wx its x): the
+ * In the elected invocations of work group (0, 0, 0) (@wx, @wy, @wz its id): the
  * dispatch's work-group counts into the slot's last two words, x | y << 32 and z, with
  * atomicMax like the rest (every writer writes the same values). An indirect dispatch's
  * counts are known to the host only from here.
  */
-static void emit_group_counts(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t wid, uint32_t wx)
+static void emit_group_counts(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t wx, uint32_t wy,
+			      uint32_t wz)
 {
-	uint32_t wy = fresh(d), wz = fresh(d), or1 = fresh(d), or2 = fresh(d), first = fresh(d);
+	uint32_t or1 = fresh(d), or2 = fresh(d), first = fresh(d);
 	uint32_t then = fresh(d), merge = fresh(d), ng = fresh(d), nx = fresh(d), ny = fresh(d), nz = fresh(d);
 	uint32_t nx64 = fresh(d), ny64 = fresh(d), nz64 = fresh(d), high = fresh(d), xy = fresh(d);
 	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d);
 
-	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wy, wid, 1);
-	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wz, wid, 2);
 	INST(o, OP_BITWISE_OR, d->u32, or1, wx, wy);
 	INST(o, OP_BITWISE_OR, d->u32, or2, or1, wz);
 	INST(o, OP_I_EQUAL, d->boolean, first, or2, d->c0);
@@ -166,7 +170,8 @@ void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_id
 {
 	uint32_t end = fresh(d), elected = fresh(d), then = fresh(d), merge = fresh(d);
 	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d), inverted = fresh(d);
-	uint32_t wid = fresh(d), wx = fresh(d), lane = fresh(d), i0 = fresh(d), i1 = fresh(d);
+	uint32_t wid = fresh(d), wx = fresh(d), wy = fresh(d), wz = fresh(d), sum1 = fresh(d), sum2 = fresh(d);
+	uint32_t lane = fresh(d), i0 = fresh(d), i1 = fresh(d);
 
 	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
 	INST(o, OP_SELECTION_MERGE, merge, 0);
@@ -179,11 +184,15 @@ void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_id
 	 * than read here (docs/timing.md, "What the rewrite costs the kernel").
 	 */
 	INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);
-	/* the work group's lane of the slot: (x & (lanes - 1)) * 2 and + 1 */
+	/* the work group's lane: (x + y + z) & (lanes - 1), its row's entry at lane << row_shift */
 	INST(o, OP_LOAD, d->v3u32, wid, d->workgroup_id);
 	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wx, wid, 0);
-	INST(o, OP_BITWISE_AND, d->u32, lane, wx, d->lane_mask);
-	INST(o, OP_SHIFT_LEFT_LOGICAL, d->u32, i0, lane, d->c1);
+	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wy, wid, 1);
+	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wz, wid, 2);
+	INST(o, OP_I_ADD, d->u32, sum1, wx, wy);
+	INST(o, OP_I_ADD, d->u32, sum2, sum1, wz);
+	INST(o, OP_BITWISE_AND, d->u32, lane, sum2, d->lane_mask);
+	INST(o, OP_SHIFT_LEFT_LOGICAL, d->u32, i0, lane, d->row_shift);
 	INST(o, OP_BITWISE_OR, d->u32, i1, i0, d->c1);
 	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0, i0);
 	/* ~start, so that both words fold with max and a cleared slot is all zeros */
@@ -193,7 +202,7 @@ void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_id
 	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c0, i1);
 	INST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);
 	if (d->group_counts)
-		emit_group_counts(o, d, wid, wx);
+		emit_group_counts(o, d, wx, wy, wz);
 	INST(o, OP_BRANCH, merge);
 	INST(o, OP_LABEL, merge);
 	INST(o, OP_RETURN);

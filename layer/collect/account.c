@@ -242,12 +242,14 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 				  ? ts[rec->cb_query]
 				  : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
 	for (uint32_t k = (uint32_t)lo; ts && dev->clock_mode && k < hi; k++) {
-		const uint64_t *slot = ts + hesper_clock_slot_word(dev, rec->queries_used, d->start + k);
+		uint32_t at = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 0);
+		/* the slot's entry in each row: its lanes, then its group counts */
+		uint32_t row = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 1) - at;
 		/* Lanes of (~earliest start, latest end): end 0, no work group wrote it; all ones, not copied. */
 		uint64_t first = UINT64_MAX, last = 0;
 		bool any = false, lost = false;
 		for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++) {
-			const uint64_t *pair = slot + 2 * l;
+			const uint64_t *pair = ts + at + l * row;
 			lost |= pair[0] == HESPER_UNWRITTEN || pair[1] == HESPER_UNWRITTEN;
 			if (pair[1] == 0 || lost)
 				continue;
@@ -280,7 +282,7 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		uint64_t ticks = (end - start) & mask;
 		if (ticks > mask / 2)
 			ticks = 0;
-		const uint64_t *counts = slot + HESPER_CLOCK_GROUPS_WORD;
+		const uint64_t *counts = ts + at + HESPER_CLOCK_LANES * row;
 		/* 0 until work group (0, 0, 0) wrote them; a slot not copied was dropped above */
 		if (indirect && counts[0]) {
 			one.groups[0] = (uint32_t)counts[0];

@@ -16,7 +16,8 @@
 
 uint32_t hesper_indirect_slot_word(const struct hesper_recording *rec, uint32_t slot)
 {
-	return rec->queries_used + rec->clock.words + slot * HESPER_ARGS_SLOT_WORDS;
+	uint32_t clock = rec->clock.used ? hesper_clock_result_words(rec->dev, &rec->clock) : 0;
+	return rec->queries_used + clock + slot * HESPER_ARGS_SLOT_WORDS;
 }
 
 /* A chunk from @dev's free list, or a new one with its padding zeroed; NULL on failure. */

@@ -131,13 +131,11 @@ static bool chunk_copy(const struct hesper_run *o, uint32_t j, struct hesper_cop
 	if (j >= rec->clock.chunk_count)
 		return false;
 	const struct hesper_device *dev = rec->dev;
-	uint32_t slots = rec->clock.used - j * HESPER_CLOCK_CHUNK_SLOTS;
-	if (slots > HESPER_CLOCK_CHUNK_SLOTS)
-		slots = HESPER_CLOCK_CHUNK_SLOTS;
 	*out = (struct hesper_copy_key){.shadow = rec->clock.chunks[j]->buffer,
 					.first = 0,
-					.count = slots * (dev->clock_mode->stride / 8),
-					.slot = o->base + rec->queries_used + j * hesper_clock_chunk_words(dev),
+					.count = hesper_clock_chunk_used(&rec->clock, j),
+					.slot = o->base + hesper_clock_slot_word(dev, rec->queries_used, &rec->clock,
+										 j * HESPER_CLOCK_CHUNK_SLOTS, 0),
 					.clock = true};
 	return true;
 }
@@ -327,21 +325,35 @@ static void clock_barrier(const struct hesper_device *dev, VkCommandBuffer cb, b
 				     1, &b, 0, NULL, 0, NULL);
 }
 
-/* Copies clock chunk copy @c into @buffer and clears the chunk's slots for the next run. */
+/*
+ * Copies clock chunk copy @c into @buffer, each row cut to the used slots, and clears the
+ * chunk's slots for the next run.
+ */
 static void copy_chunk(const struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_copy_key *c,
 		       VkBuffer buffer)
 {
-	VkBufferCopy region = {.srcOffset = 0,
-			       .dstOffset = (VkDeviceSize)c->slot * sizeof(uint64_t),
-			       .size = (VkDeviceSize)c->count * sizeof(uint64_t)};
-	dev->next.CmdCopyBuffer(cb, c->shadow, buffer, 1, &region);
+	const struct hesper_clock_device *cd = dev->clock_mode;
+	VkDeviceSize row = (VkDeviceSize)HESPER_CLOCK_CHUNK_SLOTS * cd->pitch,
+		     used = (VkDeviceSize)c->count * cd->pitch;
+	VkBufferCopy regions[HESPER_CLOCK_ROWS];
+	for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++)
+		regions[r] = (VkBufferCopy){.srcOffset = r * row,
+					    .dstOffset = (VkDeviceSize)c->slot * sizeof(uint64_t) + r * used,
+					    .size = used};
+	dev->next.CmdCopyBuffer(cb, c->shadow, buffer, HESPER_CLOCK_ROWS, regions);
 	/* The fill writes after the copy read: a transfer-to-transfer dependency in between. */
 	VkMemoryBarrier read_done = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
 				     .srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
 				     .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT};
 	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
 				     &read_done, 0, NULL, 0, NULL);
-	dev->next.CmdFillBuffer(cb, c->shadow, 0, (VkDeviceSize)c->count * sizeof(uint64_t), 0);
+	/* In the device's memory one fill over the rows costs less than one per row; across PCIe, not. */
+	if (cd->device_local) {
+		dev->next.CmdFillBuffer(cb, c->shadow, 0, HESPER_CLOCK_LANES * row + used, 0);
+		return;
+	}
+	for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++)
+		dev->next.CmdFillBuffer(cb, c->shadow, r * row, used, 0);
 }
 
 /* The barrier before copies from Hesper's buffers written by earlier commands (shadows, argument chunks). */

@@ -94,9 +94,9 @@ struct hesper_copy_key {
 	VkQueryPool pool; /* queries copied from the pool's first, */
 	VkBuffer shadow;  /* or slots from a shadow buffer from @first */
 	uint32_t first;
-	uint32_t count;
-	uint32_t slot; /* first result slot written */
-	bool clock;    /* @shadow is a chunk of clock slots, cleared after the copy */
+	uint32_t count; /* queries or words; for a clock chunk, its used slots */
+	uint32_t slot;  /* first result slot written */
+	bool clock;     /* @shadow is a chunk of clock slots, cleared after the copy */
 };
 
 /*

@@ -160,7 +160,8 @@ static uint64_t assign_slots(struct hesper_queue *q, struct hesper_submission *s
 		struct hesper_run *o = &sub->runs[i];
 		/* Recorded for another queue family (invalid use): its queries are not read here. */
 		/* clock slots after the queries, then indirect arguments */
-		uint32_t words = o->rec->queries_used + o->rec->clock.words + o->rec->args_words;
+		uint32_t words = o->rec->queries_used + o->rec->args_words +
+				 (o->rec->clock.used ? hesper_clock_result_words(q->dev, &o->rec->clock) : 0);
 		bool collected = words && o->rec->family == q->family && !o->overwritten;
 		o->base = collected ? (uint32_t)slots : HESPER_NO_SLOT;
 		if (collected)
