@@ -282,7 +282,7 @@ START_TEST(timeline_first_events)
 		ck_assert_int_eq(json_object_get_int64(json_object_array_get_idx(ev, 2)), 150);
 	}
 	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(get(d, "tracks"), 1)),
-			 "GPU 0 Test GPU queue family 0 index 0 lane 2");
+			 "GPU 0 Test GPU queue family 0 index 0 dispatches lane 2");
 	ck_assert_ptr_nonnull(strstr(html, "The first 2000 of 3000 events kept"));
 	json_object_put(d);
 	free(html);
