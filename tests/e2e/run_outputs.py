@@ -16,7 +16,10 @@ Cases:
   trace_cap  HESPER_MAX_EVENTS=50: the trace keeps 50 events and reports the rest as left out.
   html       demo_pipeline's HTML report in headless Chromium: the page script ran without
              console errors, the kernel table lists every kernel of the JSON summary, the
-             timeline's tracks have distinct names (dispatches and memory operations apart),
+             timeline shows one row per track with distinct names (dispatches and memory
+             operations apart), holds every event kept, has a legend of every kind drawn and
+             zoom buttons, and opened zoomed to a range (#t=FROM,TO) draws exactly the events
+             there; findings print times, bytes and shares; the host-wait table has a mean;
              and a 1280x900 screenshot is a PNG of that size that is not one flat colour.
   tool       `hesper -- program`: reports written, exit status and signals passed through,
              one-line errors for bad options; `hesper report` reprints the run's own table.
@@ -30,6 +33,7 @@ Exit status 0 when every check passes, 1 otherwise (never 77: a test that cannot
 
 import argparse
 import collections
+import html
 import json
 import os
 import re
@@ -291,11 +295,42 @@ def case_html(c, args, env, workdir):
     c.check(not console_errors(log), "no console errors", "\n".join(console_errors(log)[:5]))
     c.check("<canvas" in dom, "the timeline was drawn (a canvas element)")
     data = re.search(r'<script type="application/json" id="hesper-data">(.*?)</script>', dom, re.S)
-    if c.check(data is not None, "the DOM has the timeline's data"):
-        tracks = json.loads(data.group(1))["tracks"]
-        c.check(len(tracks) == len(set(tracks)), "the timeline's tracks have distinct names", tracks)
-        c.check(any(t.endswith(" dispatches") for t in tracks) and any(t.endswith(" memory operations") for t in tracks),
-                "dispatches and memory operations have tracks of their own", tracks)
+    if not c.check(data is not None, "the DOM has the timeline's data"):
+        return
+    data = json.loads(data.group(1))
+    # The rows as the page shows them: one label per track, its full name in the title.
+    labels = [html.unescape(t) for t in re.findall(r'<div class="tl-label" title="([^"]*)">', dom)]
+    c.check(labels == data["tracks"] and len(labels) == len(set(labels)),
+            "the timeline shows one row per track, every name distinct", labels)
+    c.check(any(t.endswith(" dispatches") for t in labels) and any(t.endswith(" memory operations") for t in labels),
+            "dispatches and memory operations have rows of their own", labels)
+    kept = summary["hesper"]["trace_events"]
+    c.check(data["shown"] == data["total"] == len(data["events"]) == kept,
+            "the page holds every event the run kept", f"{data['shown']} shown, {data['total']} total, {kept} kept")
+    legend = re.search(r'<ul class="tl-legend">(.*?)</ul>', dom, re.S)
+    kinds = {data["kinds"][e[3]]["name"] for e in data["events"]}
+    c.check(legend is not None and all(f"{k} (" in legend.group(1) or f"{k}: " in legend.group(1) for k in kinds),
+            "the legend names every kind of event drawn", f"{kinds}\n{legend and legend.group(1)[:500]}")
+    c.check(all(f'title="{t}"' in dom for t in ("zoom in", "zoom out", "show the whole run")),
+            "the timeline has zoom buttons")
+    findings = re.search(r'<section id="findings">(.*?)</section>', dom, re.S)
+    if c.check(findings is not None, "demo_pipeline has findings (round trips)"):
+        raw = re.findall(r"\b\w+=[-0-9.e+]+", findings.group(1))
+        c.check(not raw and 'class="num"' in findings.group(1), "findings print times, bytes and shares, not raw numbers",
+                raw[:5])
+    waits = re.search(r'<table id="waits".*?</thead>', dom, re.S)
+    c.check(waits is not None and re.findall(r">(\w+)</th>", waits.group(0)) ==
+            ["thread", "call", "count", "total", "mean", "max"], "the host-wait table has a mean column",
+            waits and waits.group(0))
+
+    # Zoomed into a range (from the address), the page draws exactly the events that reach into it.
+    end = max(e[1] + e[2] for e in data["events"])
+    v0, v1 = end // 3, end // 3 + end // 10
+    res = chromium(["--dump-dom", f"{url}#t={v0},{v1}"], workdir)
+    view = re.search(r'data-view="([^"]*)"', res[1]) if res and res[0] == 0 else None
+    want = sum(1 for e in data["events"] if e[1] <= v1 and e[1] + e[2] >= v0)
+    c.check(view is not None and view.group(1) == f"{v0} {v1} {want}",
+            f"zoomed to [{v0}, {v1}] ns: the {want} events there are drawn", view and view.group(1))
     table = re.search(r'<table id="kernels".*?</table>', dom, re.S)
     if c.check(table is not None, "the DOM has the kernel table"):
         names = re.findall(r'<td class="name">(.*?)</td>', table.group(0), re.S)

@@ -700,7 +700,7 @@ END_TEST
 START_TEST(random_traces_keep_the_rules)
 {
 	struct hesper_profile p;
-	enum { SUBMISSIONS = 60 };
+	enum { SUBMISSIONS = 30 };
 
 	/* Submissions on two queues from three threads, each with random GPU work, as the collector makes them. */
 	base_profile(&p);
