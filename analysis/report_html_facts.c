@@ -6,6 +6,7 @@
 #include "report_html_parts.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include "findings.h"
 
@@ -70,7 +71,7 @@ int
 hesper_html_findings(FILE *out, const struct hesper_profile *p)
 {
 	struct hesper_findings f;
-	char a[CELL], b[CELL], num[64];
+	char a[CELL], b[CELL], c[CELL], num[2 * CELL];
 
 	if (hesper_findings_compute(p, &f) != 0)
 		return -1;
@@ -83,10 +84,15 @@ hesper_html_findings(FILE *out, const struct hesper_profile *p)
 				hesper_finding_kind_name(x->kind));
 			hesper_html_text(out, x->about);
 			fprintf(out, ": %s at stake<br><small>", hesper_html_duration(a, (double)x->time_at_stake_ns));
+			/* Each number as a reader wants it, its key and exact value kept for tools. */
 			for (size_t k = 0; k < x->number_count; k++) {
-				snprintf(num, sizeof(num), "%s%s=%.6g", k ? " " : "", x->numbers[k].key,
-					 x->numbers[k].value);
-				hesper_html_text(out, num);
+				fprintf(out, "%s<span class=\"num\" data-key=\"", k ? " &middot; " : "");
+				hesper_html_text(out, x->numbers[k].key);
+				fprintf(out, "\" data-v=\"%.17g\">",
+					isfinite(x->numbers[k].value) ? x->numbers[k].value : 0.0);
+				hesper_html_text(
+					out, hesper_html_finding_number(num, x->numbers[k].key, x->numbers[k].value));
+				fputs("</span>", out);
 			}
 			fputs("</small><br>", out);
 			for (uint32_t g = 0; x->queue && g < x->queue->gap_count; g++) {
@@ -103,17 +109,23 @@ hesper_html_findings(FILE *out, const struct hesper_profile *p)
 	}
 	hesper_findings_free(&f);
 	if (p->host_wait_count) {
-		fputs("<section id=\"host-waits\"><h2>Host waits</h2>\n<table><thead><tr><th>thread</th><th>call</th>"
-		      "<th>count</th><th>total</th><th>max</th></tr></thead><tbody>\n",
+		/* The text report's columns; numbers carry data-v so the page sorts them as numbers. */
+		fputs("<section id=\"host-waits\"><h2>Host waits</h2>\n<table id=\"waits\" class=\"sortable\"><thead><tr>"
+		      "<th data-type=\"num\">thread</th><th data-type=\"text\">call</th><th data-type=\"num\">count</th>"
+		      "<th data-type=\"num\">total</th><th data-type=\"num\">mean</th><th data-type=\"num\">max</th>"
+		      "</tr></thead><tbody>\n",
 		      out);
 		for (size_t i = 0; i < p->host_wait_count; i++) {
 			const struct hesper_host_wait *w = &p->host_waits[i];
+			double mean = w->count ? (double)w->total_ns / (double)w->count : 0;
 
 			fprintf(out,
-				"<tr><td>%" PRIu32 "</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td></tr>\n",
-				w->thread, hesper_wait_call_name(w->call), w->count,
-				hesper_html_duration(a, (double)w->total_ns),
-				hesper_html_duration(b, (double)w->max_ns));
+				"<tr><td data-v=\"%" PRIu32 "\">%" PRIu32 "</td><td>%s</td><td data-v=\"%" PRIu64
+				"\">%" PRIu64 "</td><td data-v=\"%" PRIu64
+				"\">%s</td><td data-v=\"%.17g\">%s</td><td data-v=\"%" PRIu64 "\">%s</td></tr>\n",
+				w->thread, w->thread, hesper_wait_call_name(w->call), w->count, w->count, w->total_ns,
+				hesper_html_duration(a, (double)w->total_ns), mean, hesper_html_duration(c, mean),
+				w->max_ns, hesper_html_duration(b, (double)w->max_ns));
 		}
 		fputs("</tbody></table></section>\n", out);
 	}

@@ -33,6 +33,15 @@ void hesper_html_json_string(FILE *out, const char *s);
 /* Formats @ns into @buf (CELL bytes) as hesper_format_duration does. Returns @buf. */
 const char *hesper_html_duration(char *buf, double ns);
 
+/*
+ * Formats a finding's number @key = @value for a reader into @buf (2 * CELL bytes), as
+ * the reports print times, bytes and shares: its key without the unit and the value in
+ * it ("idle_ns" 43829000 as "idle 43.83 ms", "idle_share" 0.365 as "idle share 36.5%",
+ * "bytes" as "9.792 kB", "mean_gbps" as "mean 0.0122 GB/s", counts as whole numbers).
+ * Returns @buf.
+ */
+const char *hesper_html_finding_number(char *buf, const char *key, double value);
+
 /* report_html_facts.c: what ran where, and what to do about it ------------------------ */
 
 /* Writes the header facts (program, host, devices, times, counts, Hesper's cost) of @p with @nkernels kernels. */
@@ -65,7 +74,10 @@ void hesper_html_histograms(FILE *out, struct hesper_kernel **rows, size_t n);
 
 /* report_html_timeline.c: the timeline ------------------------------------------------ */
 
-/* Writes the timeline's heading, note and the element the page script draws into. */
+/* Events a page holds at most (the earliest): the default HESPER_MAX_EVENTS, so by default every kept event. */
+#define HESPER_HTML_TIMELINE_MAX 200000u
+
+/* Writes the timeline's heading, its note (what is drawn, what is not and where it is) and the element the page script draws into. */
 void hesper_html_timeline(FILE *out, const struct hesper_profile *p);
 
 /* Writes the timeline's events of @p as JSON for the page script. Returns 0, or -1 out of memory. */

@@ -42,9 +42,9 @@ put_kernel_row(FILE *out, const struct hesper_kernel *k, uint64_t sum)
 		put_cell(out, (double)k->count, a);
 		put_cell(out, r.mean_ns, hesper_html_duration(a, r.mean_ns));
 		put_cell(out, r.median_ns, hesper_html_duration(a, r.median_ns));
+		put_cell(out, r.p95_ns, hesper_html_duration(a, r.p95_ns));
 		put_cell(out, r.min_ns, hesper_html_duration(a, r.min_ns));
 		put_cell(out, r.max_ns, hesper_html_duration(a, r.max_ns));
-		put_cell(out, r.p95_ns, hesper_html_duration(a, r.p95_ns));
 		put_cell(out, r.stddev_ns, hesper_html_duration(a, r.stddev_ns));
 	}
 	fputs("<td class=\"name\">", out);
@@ -55,8 +55,9 @@ put_kernel_row(FILE *out, const struct hesper_kernel *k, uint64_t sum)
 void
 hesper_html_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows, size_t n)
 {
+	/* The text report's columns, in its order. */
 	static const char *const titles[] = {"Time (%)", "Total", "Instances", "Avg",   "Med",
-					     "Min",      "Max",   "P95",       "StdDev"};
+					     "P95",      "Min",   "Max",       "StdDev"};
 	uint64_t sum = hesper_rows_total_ns(rows, n), spans = hesper_rows_span_total_ns(rows, n);
 	size_t estimated = hesper_rows_not_all_timed(rows, n);
 

@@ -5,8 +5,11 @@
  */
 #include "report_html_parts.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -100,4 +103,61 @@ const char *
 hesper_html_duration(char *buf, double ns)
 {
 	return hesper_format_duration(buf, CELL, ns);
+}
+
+/* @bytes with an SI unit and four significant digits ("812 B", "4.194 MB"), as GB/s counts them. */
+static void
+bytes_text(char *buf, size_t size, double bytes)
+{
+	static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+	size_t u = 0;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && fabs(bytes) >= 999.95)
+		bytes /= 1000, u++;
+	if (u == 0)
+		snprintf(buf, size, "%.0f B", bytes);
+	else
+		snprintf(buf, size, "%.*f %s", fabs(bytes) < 10 ? 3 : fabs(bytes) < 100 ? 2 : 1, bytes, units[u]);
+}
+
+/* Whether @key ends in @suffix; *@len gets the length before it. */
+static bool
+ends_with(const char *key, const char *suffix, size_t *len)
+{
+	size_t k = strlen(key), n = strlen(suffix);
+
+	*len = k >= n ? k - n : k;
+	return k > n && strcmp(key + k - n, suffix) == 0;
+}
+
+const char *
+hesper_html_finding_number(char *buf, const char *key, double value)
+{
+	char label[CELL], v[CELL];
+	size_t len;
+
+	if (ends_with(key, "_ns", &len)) {
+		hesper_format_duration(v, sizeof(v), value);
+	} else if (ends_with(key, "_share", &len)) {
+		len = strlen(key); /* "idle share": the share is part of the name */
+		snprintf(v, sizeof(v), "%.1f%%", 100.0 * value);
+	} else if (ends_with(key, "_gbps", &len)) {
+		snprintf(v, sizeof(v), "%.3g GB/s", value);
+	} else if (strcmp(key, "bytes") == 0 || ends_with(key, "_bytes", &len)) {
+		len = strcmp(key, "bytes") == 0 ? strlen(key) : len;
+		bytes_text(v, sizeof(v), value);
+	} else {
+		len = strlen(key);
+		if (value == floor(value) && fabs(value) < 9e15)
+			snprintf(v, sizeof(v), "%.0f", value);
+		else
+			snprintf(v, sizeof(v), "%.3g", value);
+	}
+	/* The key without its unit, words apart: "mean_gap_ns" reads "mean gap". */
+	snprintf(label, sizeof(label), "%.*s", (int)(len < sizeof(label) - 1 ? len : sizeof(label) - 1), key);
+	for (char *c = label; *c; c++)
+		if (*c == '_')
+			*c = ' ';
+	snprintf(buf, CELL * 2, "%s %s", label, v);
+	return buf;
 }

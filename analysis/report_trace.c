@@ -2,13 +2,18 @@
  * The timeline as Chrome trace-event JSON ("hesper-trace/1"), which Perfetto's UI and
  * chrome://tracing open:
  *   {"displayTimeUnit": "ns", "traceEvents": [...], "metadata": {...}}
- * One process (pid = the profiled pid). Each GPU queue has a track for its dispatches,
- * one for its label regions and one for its batches; each host thread that submitted
- * has one for its submit calls. Events of one track are disjoint or perfectly nested
- * (trace_layout.h); what would overlap partially goes to further lanes, tracks named
- * "... lane 2" and so on. Tracks are threads: "M" events name them and order them.
+ * One process (pid = the profiled pid). Each GPU queue has a track for its dispatches, one
+ * for its memory operations, one for its label regions and one for its batches; each host
+ * thread has one for its submit calls and one for its waits. Events of one track are
+ * disjoint or perfectly nested (trace_layout.h); what would overlap partially goes to
+ * further lanes, tracks named "... lane 2" and so on. Tracks are threads: one "M" event
+ * names each (thread id) and one orders it; every name is distinct. A host thread's first
+ * track keeps its real thread id, every other track gets a synthetic one.
  * "X" events carry ts and dur in microseconds with three decimals (whole nanoseconds),
  * relative to the trace origin: trace.origin_ns, or the first event when that is earlier.
+ * Flow events link each submit call to the first GPU work it started (trace_flows.h): an
+ * "s" inside the call's slice and an "f" with "bp": "e" inside the GPU slice, with the same
+ * category, name and id.
  */
 #include "report.h"
 
@@ -18,6 +23,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "trace_flows.h"
 #include "trace_layout.h"
 #include "trace_spool.h"
 
@@ -43,15 +49,25 @@ kind_category(enum hesper_trace_kind kind)
 	return "?";
 }
 
-/* A host thread's first lane keeps the real thread id; every other track gets a synthetic one. */
-static uint64_t
-track_tid(const struct hesper_trace_layout *l, size_t track)
+/*
+ * The thread id of each of the @n @tracks into @tids, @order (NULL: as they are) being
+ * the tracks in display order: a host thread's first track keeps the thread's real id,
+ * every other track gets GPU_TID_BASE + its index, so no two tracks share an id.
+ */
+static void
+assign_tids(const struct hesper_trace_track *tracks, const size_t *order, size_t n, uint64_t *tids)
 {
-	const struct hesper_trace_track *t = &l->tracks[track];
+	const struct hesper_trace_track *prev = NULL;
 
-	if (hesper_trace_kind_is_host(t->kind) && t->lane == 1 && t->key > 0 && t->key < GPU_TID_BASE)
-		return t->key;
-	return GPU_TID_BASE + track;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = order ? order[i] : i;
+		const struct hesper_trace_track *t = &tracks[k];
+		bool host = hesper_trace_kind_is_host(t->kind);
+		bool first = host && !(prev && hesper_trace_kind_is_host(prev->kind) && prev->key == t->key);
+
+		tids[k] = first && t->key > 0 && t->key < GPU_TID_BASE ? t->key : GPU_TID_BASE + k;
+		prev = t;
+	}
 }
 
 /* Nanoseconds as microseconds with three decimals, exactly. */
@@ -141,6 +157,25 @@ put_event(FILE *out, const struct hesper_profile *p, const struct hesper_trace_e
 	fputs("},\n", out);
 }
 
+/* A flow id unique among the processes a merged trace may hold: the pid, then the flow's number. */
+static uint64_t
+flow_id(int pid, uint64_t number)
+{
+	return ((uint64_t)(uint32_t)pid << 40) | (number & ((UINT64_C(1) << 40) - 1));
+}
+
+/* Writes @f as a flow start and a flow end (bound to the slice enclosing it) with id @id. */
+static void
+put_flow(FILE *out, int pid, uint64_t id, const struct hesper_trace_flow *f, uint64_t origin)
+{
+	fprintf(out, "{\"ph\": \"s\", \"pid\": %d, \"tid\": %" PRIu64 ", \"ts\": ", pid, f->from_tid);
+	put_us(out, f->from_ns - origin);
+	fprintf(out, ", \"cat\": \"flow\", \"name\": \"vkQueueSubmit\", \"id\": \"0x%" PRIx64 "\"},\n", id);
+	fprintf(out, "{\"ph\": \"f\", \"bp\": \"e\", \"pid\": %d, \"tid\": %" PRIu64 ", \"ts\": ", pid, f->to_tid);
+	put_us(out, f->to_ns - origin);
+	fprintf(out, ", \"cat\": \"flow\", \"name\": \"vkQueueSubmit\", \"id\": \"0x%" PRIx64 "\"},\n", id);
+}
+
 /* The trace's "metadata" object up to its alignment error; the caller writes the counts and closes it. */
 static void
 put_metadata_head(FILE *out, const struct hesper_profile *p, uint64_t origin)
@@ -164,42 +199,59 @@ put_metadata_head(FILE *out, const struct hesper_profile *p, uint64_t origin)
 }
 
 static void
-put_metadata(FILE *out, const struct hesper_profile *p, const struct hesper_trace_layout *l, uint64_t origin)
+put_metadata(FILE *out, const struct hesper_profile *p, const struct hesper_trace_layout *l, uint64_t origin,
+	     uint64_t flows)
 {
 	const struct hesper_trace *t = &p->trace;
 
 	put_metadata_head(out, p, origin);
 	fprintf(out,
 		",\n  \"events\": %zu, \"events_left_out\": %" PRIu64 ", \"max_events\": %" PRIu64
-		", \"events_not_drawn\": %zu, \"tracks\": %zu}\n",
-		t->count, t->left_out, t->max_events, l->unplaced, l->track_count);
+		", \"events_not_drawn\": %zu, \"tracks\": %zu, \"flows\": %" PRIu64 "}\n",
+		t->count, t->left_out, t->max_events, l->unplaced, l->track_count, flows);
+}
+
+/* The process's "M" events and each track's name and order; @tids: the tracks' thread ids. */
+static void
+put_tracks(FILE *out, const struct hesper_profile *p, const struct hesper_trace_track *tracks, const size_t *order,
+	   size_t n, const uint64_t *tids)
+{
+	char name[TRACK_NAME_MAX];
+
+	snprintf(name, sizeof(name), "%.*s", HESPER_NAME_MAX, p->exe[0] ? p->exe : "?");
+	put_metadata_event(out, p->pid, 0, "process_name", "name", name, 0);
+	snprintf(name, sizeof(name), "host %.*s", HESPER_NAME_MAX, p->host[0] ? p->host : "?");
+	put_metadata_event(out, p->pid, 0, "process_labels", "labels", name, 0);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = order ? order[i] : i;
+
+		hesper_trace_track_name(name, sizeof(name), p, &tracks[k]);
+		put_metadata_event(out, p->pid, tids[k], "thread_name", "name", name, 0);
+		put_metadata_event(out, p->pid, tids[k], "thread_sort_index", "sort_index", NULL, i);
+	}
 }
 
 /* --- the trace from a spool: every event, read back in chunks (HESPER_TRACE_ALL) --- */
-
-/* A spooled track's thread id: as track_tid() for the layout's tracks. */
-static uint64_t
-spool_tid(const struct hesper_trace_spool *s, size_t track)
-{
-	const struct hesper_trace_track *t = &s->tracks[track];
-
-	if (hesper_trace_kind_is_host(t->kind) && t->lane == 1 && t->key > 0 && t->key < GPU_TID_BASE)
-		return t->key;
-	return GPU_TID_BASE + track;
-}
 
 struct spool_writer {
 	FILE *out;
 	const struct hesper_profile *p;
 	uint64_t origin;
+	const uint64_t *tids; /* by spooled track */
+	struct hesper_flow_matcher flows;
+	uint64_t flow_count;
 };
 
 static int
 put_spooled(const struct hesper_spool_record *r, void *arg)
 {
 	struct spool_writer *w = arg;
+	struct hesper_trace_flow flow;
+	uint64_t tid = w->tids[r->track];
 
-	put_event(w->out, w->p, &r->event, spool_tid(w->p->trace.spool, r->track), w->origin);
+	put_event(w->out, w->p, &r->event, tid, w->origin);
+	if (hesper_flow_matcher_feed(&w->flows, &r->event, tid, &flow))
+		put_flow(w->out, w->p->pid, flow_id(w->p->pid, ++w->flow_count), &flow, w->origin);
 	return ferror(w->out) ? -1 : 0;
 }
 
@@ -225,32 +277,30 @@ write_spooled(FILE *out, const struct hesper_profile *p)
 {
 	struct hesper_trace_spool *s = p->trace.spool;
 	const struct hesper_trace *t = &p->trace;
-	char name[TRACK_NAME_MAX];
 	uint64_t origin = t->origin_ns && t->origin_ns <= s->first_start_ns ? t->origin_ns
 			  : s->first_start_ns != UINT64_MAX                 ? s->first_start_ns
 									    : t->origin_ns;
-	size_t *order = malloc((s->track_count ? s->track_count : 1) * sizeof(*order));
+	size_t n = s->track_count ? s->track_count : 1;
+	size_t *order = malloc(n * sizeof(*order));
+	uint64_t *tids = malloc(n * sizeof(*tids));
+	struct spool_writer w = {out, p, origin, tids, {0}, 0};
+	struct hesper_trace_flow flow;
 	int ret = -1;
 
-	if (!order)
-		return -1;
+	if (!order || !tids)
+		goto out;
 	for (size_t i = 0; i < s->track_count; i++)
 		order[i] = i;
 	qsort_r(order, s->track_count, sizeof(*order), compare_tracks, s->tracks);
+	assign_tids(s->tracks, order, s->track_count, tids);
 
 	fputs("{\"displayTimeUnit\": \"ns\",\n\"traceEvents\": [\n", out);
-	snprintf(name, sizeof(name), "%.*s", HESPER_NAME_MAX, p->exe[0] ? p->exe : "?");
-	put_metadata_event(out, p->pid, 0, "process_name", "name", name, 0);
-	snprintf(name, sizeof(name), "host %.*s", HESPER_NAME_MAX, p->host[0] ? p->host : "?");
-	put_metadata_event(out, p->pid, 0, "process_labels", "labels", name, 0);
-	for (size_t i = 0; i < s->track_count; i++) {
-		hesper_trace_track_name(name, sizeof(name), p, &s->tracks[order[i]]);
-		put_metadata_event(out, p->pid, spool_tid(s, order[i]), "thread_name", "name", name, 0);
-		put_metadata_event(out, p->pid, spool_tid(s, order[i]), "thread_sort_index", "sort_index", NULL, i);
-	}
-	struct spool_writer w = {out, p, origin};
+	put_tracks(out, p, s->tracks, order, s->track_count, tids);
+	hesper_flow_matcher_init(&w.flows);
 	if (hesper_trace_spool_each(s, put_spooled, &w) != 0)
 		goto out;
+	if (hesper_flow_matcher_finish(&w.flows, &flow))
+		put_flow(out, p->pid, flow_id(p->pid, ++w.flow_count), &flow, origin);
 	fprintf(out,
 		"{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
 		"\"args\": {\"sort_index\": 0}}\n],\n",
@@ -258,14 +308,37 @@ write_spooled(FILE *out, const struct hesper_profile *p)
 	put_metadata_head(out, p, origin);
 	fprintf(out,
 		",\n  \"events\": %" PRIu64 ", \"events_left_out\": %" PRIu64 ", \"max_events\": null"
-		", \"events_not_drawn\": %" PRIu64 ", \"tracks\": %zu, \"streamed\": true}\n}\n",
-		s->count, s->lost, s->unplaced, s->track_count);
+		", \"events_not_drawn\": %" PRIu64 ", \"tracks\": %zu, \"flows\": %" PRIu64
+		", \"streamed\": true}\n}\n",
+		s->count, s->lost, s->unplaced, s->track_count, w.flow_count);
 	ret = 0;
 out:
 	free(order);
+	free(tids);
 	if (fflush(out) != 0 || ferror(out))
 		ret = -1;
 	return ret;
+}
+
+/*
+ * Writes the flows of the @n events of @t, read in the order they were produced; @tid_of:
+ * each event's track's thread id, UINT64_MAX for one not drawn. Returns how many.
+ */
+static uint64_t
+put_flows(FILE *out, const struct hesper_profile *p, const uint64_t *tid_of, uint64_t origin)
+{
+	const struct hesper_trace *t = &p->trace;
+	struct hesper_flow_matcher m;
+	struct hesper_trace_flow flow;
+	uint64_t count = 0;
+
+	hesper_flow_matcher_init(&m);
+	for (size_t i = 0; i < t->count; i++)
+		if (tid_of[i] != UINT64_MAX && hesper_flow_matcher_feed(&m, &t->events[i], tid_of[i], &flow))
+			put_flow(out, p->pid, flow_id(p->pid, ++count), &flow, origin);
+	if (hesper_flow_matcher_finish(&m, &flow))
+		put_flow(out, p->pid, flow_id(p->pid, ++count), &flow, origin);
+	return count;
 }
 
 int
@@ -273,37 +346,39 @@ hesper_report_trace(FILE *out, const struct hesper_profile *p)
 {
 	const struct hesper_trace *t = &p->trace;
 	struct hesper_trace_layout l;
-	char name[TRACK_NAME_MAX];
 	uint64_t origin = hesper_trace_origin(t);
+	uint64_t *tids = NULL, *tid_of = NULL, flows;
 	int ret = -1;
 
 	if (t->spool)
 		return write_spooled(out, p);
 	if (hesper_trace_layout_build(&l, t->events, t->count) != 0)
 		return -1;
+	tids = malloc((l.track_count ? l.track_count : 1) * sizeof(*tids));
+	tid_of = malloc((t->count ? t->count : 1) * sizeof(*tid_of));
+	if (!tids || !tid_of)
+		goto out;
+	assign_tids(l.tracks, NULL, l.track_count, tids);
+	for (size_t i = 0; i < l.count; i++)
+		tid_of[l.order[i]] = l.track_of[i] == SIZE_MAX ? UINT64_MAX : tids[l.track_of[i]];
 
 	fputs("{\"displayTimeUnit\": \"ns\",\n\"traceEvents\": [\n", out);
-	snprintf(name, sizeof(name), "%.*s", HESPER_NAME_MAX, p->exe[0] ? p->exe : "?");
-	put_metadata_event(out, p->pid, 0, "process_name", "name", name, 0);
-	snprintf(name, sizeof(name), "host %.*s", HESPER_NAME_MAX, p->host[0] ? p->host : "?");
-	put_metadata_event(out, p->pid, 0, "process_labels", "labels", name, 0);
-	for (size_t i = 0; i < l.track_count; i++) {
-		hesper_trace_track_name(name, sizeof(name), p, &l.tracks[i]);
-		put_metadata_event(out, p->pid, track_tid(&l, i), "thread_name", "name", name, 0);
-		put_metadata_event(out, p->pid, track_tid(&l, i), "thread_sort_index", "sort_index", NULL, i);
-	}
+	put_tracks(out, p, l.tracks, NULL, l.track_count, tids);
 	for (size_t i = 0; i < l.count; i++)
 		if (l.track_of[i] != SIZE_MAX)
-			put_event(out, p, &t->events[l.order[i]], track_tid(&l, l.track_of[i]), origin);
+			put_event(out, p, &t->events[l.order[i]], tids[l.track_of[i]], origin);
+	flows = put_flows(out, p, tid_of, origin);
 	/* The list ends with an event that is always valid, so every real one can end in ",". */
 	fprintf(out,
 		"{\"ph\": \"M\", \"pid\": %d, \"tid\": 0, \"name\": \"process_sort_index\", "
 		"\"args\": {\"sort_index\": 0}}\n],\n",
 		p->pid);
-	put_metadata(out, p, &l, origin);
+	put_metadata(out, p, &l, origin, flows);
 	fputs("}\n", out);
 	ret = 0;
-
+out:
+	free(tids);
+	free(tid_of);
 	hesper_trace_layout_free(&l);
 	if (fflush(out) != 0 || ferror(out))
 		ret = -1;

@@ -22,6 +22,17 @@ enum hesper_trace_kind {
 /* Events kept when HESPER_MAX_EVENTS does not say otherwise. */
 #define HESPER_TRACE_DEFAULT_MAX_EVENTS 200000u
 
+/* Host threads named at most; any later thread is shown by its id alone. */
+#define HESPER_TRACE_MAX_THREADS 4096u
+/* Bytes of a host thread's name, NUL included: the kernel's own limit (TASK_COMM_LEN). */
+#define HESPER_THREAD_NAME_MAX 16u
+
+/* A program thread's name as it was when the thread was first seen. */
+struct hesper_thread_name {
+	uint32_t tid;
+	char name[HESPER_THREAD_NAME_MAX]; /* "" when it could not be read */
+};
+
 struct hesper_trace_event {
 	enum hesper_trace_kind kind;
 	uint32_t device;   /* index into the profile's devices */
@@ -42,13 +53,15 @@ struct hesper_trace_spool;
 struct hesper_trace {
 	struct hesper_trace_event *events;
 	size_t count, capacity;
-	uint64_t max_events;              /* cap on events kept */
-	uint64_t left_out;                /* events not kept because of the cap (or memory) */
-	bool calibrated;                  /* GPU times placed with calibrated timestamps */
-	double alignment_error_ns;        /* bound on the GPU-to-host placement error; negative when unknown */
-	uint64_t origin_ns;               /* host time that trace time 0 stands for (process start) */
-	struct hesper_trace_spool *spool; /* when set, every event also streams there, uncapped,
+	uint64_t max_events;                /* cap on events kept */
+	uint64_t left_out;                  /* events not kept because of the cap (or memory) */
+	bool calibrated;                    /* GPU times placed with calibrated timestamps */
+	double alignment_error_ns;          /* bound on the GPU-to-host placement error; negative when unknown */
+	uint64_t origin_ns;                 /* host time that trace time 0 stands for (process start) */
+	struct hesper_trace_spool *spool;   /* when set, every event also streams there, uncapped,
 					     and the trace report is written from it (trace_spool.h) */
+	struct hesper_thread_name *threads; /* host threads' names, by tid ascending */
+	size_t thread_count, thread_capacity;
 };
 
 /* Makes @t empty with room for at most @max_events events. */
@@ -60,7 +73,20 @@ void hesper_trace_init(struct hesper_trace *t, uint64_t max_events);
  */
 bool hesper_trace_add(struct hesper_trace *t, const struct hesper_trace_event *e);
 
-/* Frees the events and closes the spool. */
+/* Whether host thread @tid has an entry (a name, or "" when none could be read). */
+bool hesper_trace_thread_known(const struct hesper_trace *t, uint32_t tid);
+
+/* The name of host thread @tid, or NULL when it has none. */
+const char *hesper_trace_thread_name(const struct hesper_trace *t, uint32_t tid);
+
+/*
+ * Gives host thread @tid the name @name (NULL: none; cut to HESPER_THREAD_NAME_MAX - 1
+ * bytes) unless it has an entry already. Returns false past HESPER_TRACE_MAX_THREADS
+ * threads or out of memory.
+ */
+bool hesper_trace_name_thread(struct hesper_trace *t, uint32_t tid, const char *name);
+
+/* Frees the events and the thread names and closes the spool. */
 void hesper_trace_free(struct hesper_trace *t);
 
 #endif

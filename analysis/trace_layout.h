@@ -53,7 +53,11 @@ bool hesper_trace_kind_is_host(enum hesper_trace_kind kind);
 /* "GPU <device> <device name> queue family F index I" for queue @queue of @p. */
 void hesper_trace_queue_name(char *buf, size_t size, const struct hesper_profile *p, uint32_t queue);
 
-/* The display name of @t: its queue's or "CPU thread T submits", then " labels"/" submissions", " lane N". */
+/*
+ * The display name of @t, distinct for every track of @p: its queue's name or "CPU thread
+ * T (name)", then what it holds (" dispatches", " memory operations", " labels",
+ * " submissions", " submits", " waits"), then " lane N" past the first lane.
+ */
 void hesper_trace_track_name(char *buf, size_t size, const struct hesper_profile *p,
 			     const struct hesper_trace_track *t);
 

@@ -297,8 +297,8 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 		if (isolated || !hold(held, w, kernel, &kind, &one, start, ticks))
 			hesper_profile_add_work(p, &one);
 		if (trace)
-			hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, w->name, start, end, one.groups,
-					 rec->command_buffer, sub->index);
+			hesper_trace_dispatch(p, q, kernel, w->local_size_varies ? NULL : w->local_size, start, end,
+					      one.groups, rec->command_buffer, sub->index);
 	}
 	return empty;
 }
@@ -400,8 +400,8 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			w.ns = hesper_interval_ns(ts[start], ts[end], mask, period, &p->clamped);
 			hesper_profile_add_work(p, &w);
 			if (trace)
-				hesper_trace_dispatch(p, q, kernel, rows.kernel, ts[start], ts[end], groups,
-						      rec->command_buffer, sub->index);
+				hesper_trace_dispatch(p, q, kernel, w.local_size_varies ? NULL : w.local_size,
+						      ts[start], ts[end], groups, rec->command_buffer, sub->index);
 		}
 		if (untimed) {
 			w.timed = false;

@@ -8,10 +8,10 @@
 #include "profile.h"
 #include "state/state.h"
 
-/* Keeps a GPU event of @q for the timeline, placed on the host's clock; @bytes: those a memory operation moved. */
-void hesper_trace_gpu_bytes(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
-			    const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
-			    uint64_t command_buffer, uint64_t submission, uint64_t bytes)
+/* A GPU event of @q from @raw_start to @raw_end, placed on the host's clock; @bytes: those a memory operation moved. */
+static struct hesper_trace_event gpu_event(const struct hesper_queue *q, enum hesper_trace_kind kind, const char *name,
+					   uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+					   uint64_t command_buffer, uint64_t submission, uint64_t bytes)
 {
 	const struct hesper_device *dev = q->dev;
 	uint64_t mask = dev->families[q->family].tick_mask;
@@ -34,6 +34,16 @@ void hesper_trace_gpu_bytes(struct hesper_profile *p, const struct hesper_queue 
 		e.groups[1] = groups[1];
 		e.groups[2] = groups[2];
 	}
+	return e;
+}
+
+/* Keeps a GPU event of @q for the timeline, placed on the host's clock; @bytes: those a memory operation moved. */
+void hesper_trace_gpu_bytes(struct hesper_profile *p, const struct hesper_queue *q, enum hesper_trace_kind kind,
+			    const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			    uint64_t command_buffer, uint64_t submission, uint64_t bytes)
+{
+	struct hesper_trace_event e = gpu_event(q, kind, name, raw_start, raw_end, groups, command_buffer, submission,
+						bytes);
 	hesper_events_add(p, &e);
 }
 
@@ -45,14 +55,18 @@ void hesper_trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 	hesper_trace_gpu_bytes(p, q, kind, name, raw_start, raw_end, groups, command_buffer, submission, 0);
 }
 
-/* Keeps a timed dispatch of @kernel for the timeline, with the local size its row knows. */
+/* Keeps a timed dispatch of @kernel for the timeline, with its work-group size @local_size (NULL: unknown). */
 void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
-			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end,
-			   const uint32_t *groups, uint64_t command_buffer, uint64_t submission)
+			   const uint32_t *local_size, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			   uint64_t command_buffer, uint64_t submission)
 {
-	size_t before = p->trace.count;
-	hesper_trace_gpu(p, q, HESPER_TRACE_DISPATCH, kernel->text, raw_start, raw_end, groups, command_buffer,
-			 submission);
-	if (row && p->trace.count > before)
-		memcpy(p->trace.events[before].local_size, row->shapes.local_size, sizeof(row->shapes.local_size));
+	struct hesper_trace_event e = gpu_event(q, HESPER_TRACE_DISPATCH, kernel->text, raw_start, raw_end, groups,
+						command_buffer, submission, 0);
+	/*
+	 * Complete before it is handed on: hesper_events_add copies it into the trace, the
+	 * HESPER_TRACE_ALL spool and the database stream at once.
+	 */
+	if (local_size)
+		memcpy(e.local_size, local_size, sizeof(e.local_size));
+	hesper_events_add(p, &e);
 }

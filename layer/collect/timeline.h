@@ -6,7 +6,6 @@
 
 #include "trace.h"
 
-struct hesper_kernel;
 struct hesper_name;
 struct hesper_profile;
 struct hesper_queue;
@@ -21,9 +20,9 @@ void hesper_trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 		      const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
 		      uint64_t command_buffer, uint64_t submission);
 
-/* Keeps a timed dispatch of @kernel, with the local size its profile row @row knows. */
+/* Keeps a timed dispatch of @kernel with its work-group size @local_size (NULL: unknown), whole before any sink sees it. */
 void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
-			   const struct hesper_kernel *row, uint64_t raw_start, uint64_t raw_end,
-			   const uint32_t *groups, uint64_t command_buffer, uint64_t submission);
+			   const uint32_t *local_size, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
+			   uint64_t command_buffer, uint64_t submission);
 
 #endif

@@ -12,7 +12,7 @@
 struct hesper_profile;
 struct hesper_trace_event;
 
-/* Keeps @e for the timeline sinks (see above); called with the process lock held. */
+/* Keeps @e for the timeline sinks (see above), naming its host thread when first seen; called with the process lock held. */
 void hesper_events_add(struct hesper_profile *p, const struct hesper_trace_event *e);
 
 /* Moves every queued event into *@items (the caller frees it) and returns how many; logs events lost for memory. */

@@ -48,6 +48,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_e2e as e2e  # noqa: E402
 import run_sinks  # noqa: E402
+import trace_rules  # noqa: E402
 
 READY = "long_run: ready"
 HESPER_LINE = "hesper: "
@@ -466,6 +467,9 @@ def case_trace_all(args, c, tmp):
     tids = {e.get("tid") for e in events if e.get("ph") == "X"}
     named = {e.get("tid") for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
     c.check(tids <= named, "every event's track is named", f"unnamed: {tids - named}")
+    flows = trace_rules.check_trace_rules(c, doc, "streamed trace", named_threads=True)
+    c.check(flows == steps and meta.get("flows") == steps, f"one flow per submit call: {steps}",
+            f"{flows} in the file, metadata {meta.get('flows')}")
     for tid in tids:
         spans = sorted((e["ts"], e["ts"] + e["dur"]) for e in events if e.get("ph") == "X" and e.get("tid") == tid)
         c.check(all(a[1] <= b[0] + 0.001 for a, b in zip(spans, spans[1:])),

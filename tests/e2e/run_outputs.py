@@ -7,13 +7,20 @@ DIR holds the built test programs (demo_pipeline, multi_kernel, plain_exit).
 
 Cases:
   trace      demo_pipeline and multi_kernel with json and trace sinks: the trace parses,
-             has its metadata, no two events of one (pid, tid) overlap partially, and its
-             dispatch events agree with the JSON summary (count per kernel = timed count,
-             durations sum to span_total_ns).
+             has its metadata, keeps the Trace Event Format's rules (trace_rules.py: one
+             thread_name per track and every name distinct, no partial overlap on one
+             (pid, tid), flows in pairs from each submit call to the first GPU work it
+             started, host threads named), and its dispatch events agree with the JSON
+             summary (count per kernel = timed count, durations sum to span_total_ns);
+             `patterns threads 3`: each worker thread's tracks carry its name.
   trace_cap  HESPER_MAX_EVENTS=50: the trace keeps 50 events and reports the rest as left out.
   html       demo_pipeline's HTML report in headless Chromium: the page script ran without
-             console errors, the kernel table lists every kernel of the JSON summary, and a
-             1280x900 screenshot is a PNG of that size that is not one flat colour.
+             console errors, the kernel table lists every kernel of the JSON summary, the
+             timeline shows one row per track with distinct names (dispatches and memory
+             operations apart), holds every event kept, has a legend of every kind drawn and
+             zoom buttons, and opened zoomed to a range (#t=FROM,TO) draws exactly the events
+             there; findings print times, bytes and shares; the host-wait table has a mean;
+             and a 1280x900 screenshot is a PNG of that size that is not one flat colour.
   tool       `hesper -- program`: reports written, exit status and signals passed through,
              one-line errors for bad options; `hesper report` reprints the run's own table.
   diff       multi_kernel with the busy kernel 4x slower: `hesper diff` exits 1 and names it;
@@ -26,6 +33,8 @@ Exit status 0 when every check passes, 1 otherwise (never 77: a test that cannot
 
 import argparse
 import collections
+import html
+import json
 import os
 import re
 import shutil
@@ -36,6 +45,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_e2e as e2e  # noqa: E402  (shared helpers: runs, environment, checks)
+import trace_rules  # noqa: E402  (the Trace Event Format's rules)
 
 CHROMIUM_TIMEOUT_S = 120
 TRACE_META_KEYS = ["schema", "hesper_version", "pid", "exe", "host", "origin_ns", "calibrated",
@@ -93,8 +103,8 @@ def profile_run(c, args, env, workdir, prog, extra_env=None):
     return load_json(c, prefix + ".json", "JSON summary"), load_json(c, prefix + ".trace.json", "trace")
 
 
-def check_trace_shape(c, trace, label):
-    """Structure, metadata, and no partial overlap on any (pid, tid). Returns the X events."""
+def check_trace_shape(c, trace, label, named_threads=True):
+    """Structure, metadata and the Trace Event Format's rules (trace_rules.py). Returns the X events."""
     ok = c.check(isinstance(trace, dict) and trace.get("displayTimeUnit") == "ns"
                  and isinstance(trace.get("traceEvents"), list) and isinstance(trace.get("metadata"), dict),
                  f"{label}: a trace-event object with displayTimeUnit, traceEvents, metadata",
@@ -111,34 +121,18 @@ def check_trace_shape(c, trace, label):
 
     xs = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
     bad = [e for e in trace["traceEvents"]
-           if e.get("ph") not in ("X", "M") or not isinstance(e.get("pid"), int) or not isinstance(e.get("tid"), int)]
-    c.check(not bad, f"{label}: every event is X or M with integer pid and tid", bad[:3])
+           if e.get("ph") not in ("X", "M", "s", "f") or not isinstance(e.get("pid"), int)
+           or not isinstance(e.get("tid"), int)]
+    c.check(not bad, f"{label}: every event is X, M or a flow (s, f) with integer pid and tid", bad[:3])
     c.check(len(xs) + meta.get("events_not_drawn", 0) == meta.get("events"),
             f"{label}: X events + not drawn = metadata events",
             f"{len(xs)} + {meta.get('events_not_drawn')} != {meta.get('events')}")
     c.check(all(isinstance(e.get("ts"), (int, float)) and isinstance(e.get("dur"), (int, float))
                 and e["ts"] >= 0 and e["dur"] >= 0 for e in xs),
             f"{label}: X events have ts >= 0 and dur >= 0 (microseconds)")
-
-    named = {(e["pid"], e["tid"]) for e in trace["traceEvents"] if e.get("ph") == "M" and e.get("name") == "thread_name"}
-    unnamed = {(e["pid"], e["tid"]) for e in xs} - named
-    c.check(not unnamed, f"{label}: every track (pid, tid) is named by a thread_name event", sorted(unnamed)[:5])
-
-    by_track = collections.defaultdict(list)
-    for e in xs:
-        by_track[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e.get("name")))
-    problems = []
-    for track, spans in by_track.items():
-        spans.sort(key=lambda s: (s[0], -s[1]))
-        stack = []
-        for start, end, name in spans:
-            while stack and stack[-1][0] <= start:
-                stack.pop()
-            if stack and end > stack[-1][0]:
-                problems.append(f"{track}: {name} [{start}, {end}) overlaps {stack[-1][1]} ending at {stack[-1][0]}")
-            stack.append((end, name))
-    c.check(not problems, f"{label}: events on one (pid, tid) are disjoint or perfectly nested",
-            "\n".join(problems[:10]))
+    flows = trace_rules.check_trace_rules(c, trace, label, named_threads)
+    c.check(flows == meta.get("flows"), f"{label}: metadata flows = the flows in the file",
+            f"{flows} vs {meta.get('flows')}")
     return xs
 
 
@@ -173,11 +167,29 @@ def case_trace(c, args, env, workdir):
         kinds = collections.Counter(e.get("cat") for e in xs)
         c.check(kinds.get("batch", 0) > 0 and kinds.get("submit", 0) > 0,
                 f"{name}: the trace has batch and host submit events", dict(kinds))
+        c.check(meta.get("flows", 0) > 0, f"{name}: the trace has flows from submit calls to GPU work",
+                meta.get("flows"))
         names = {e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"}
-        c.check(any(n.startswith("GPU 0 ") and "queue family" in n for n in names),
-                f"{name}: a GPU queue track is named 'GPU 0 <device> queue family F index I'", names)
-        c.check(any(re.fullmatch(r"CPU thread \d+ submits", n) for n in names),
-                f"{name}: a host track is named 'CPU thread <tid> submits'", names)
+        c.check(any(re.fullmatch(r"GPU 0 .* queue family \d+ index \d+ dispatches", n) for n in names),
+                f"{name}: a GPU queue's dispatch track is named 'GPU 0 <device> queue family F index I dispatches'",
+                names)
+        # The main thread's name is the program's (the kernel keeps 15 bytes of it).
+        main = re.escape(name[:15])
+        c.check(any(re.fullmatch(rf"CPU thread {summary['process']['pid']} \({main}\) submits", n) for n in names),
+                f"{name}: the main thread's track is named 'CPU thread <pid> ({name[:15]}) submits'", names)
+    # Worker threads named by the program keep their names on their tracks.
+    prog = program(args, "patterns")
+    prefix = os.path.join(workdir, "threads")
+    rc, out, err = run([prog, "threads", "3"], env.hesper({"HESPER_REPORT": f"trace:{prefix}.trace.json"}), workdir)
+    if c.check(rc == 0, "patterns threads 3 under Hesper exits 0", f"rc={rc}\n{err[-3000:]}"):
+        trace = load_json(c, prefix + ".trace.json", "trace of patterns threads")
+        if trace is not None:
+            check_trace_shape(c, trace, "patterns threads 3")
+            names = {e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"}
+            for i in range(3):
+                for kind in ("submits", "waits"):
+                    c.check(any(re.fullmatch(rf"CPU thread \d+ \(hsp-worker-{i}\) {kind}", n) for n in names),
+                            f"patterns threads: worker {i}'s {kind} track carries its name", sorted(names))
 
 
 def case_trace_cap(c, args, env, workdir):
@@ -282,6 +294,43 @@ def case_html(c, args, env, workdir):
             re.findall(r'data-hesper-script="[^"]*"', dom) or dom[:300])
     c.check(not console_errors(log), "no console errors", "\n".join(console_errors(log)[:5]))
     c.check("<canvas" in dom, "the timeline was drawn (a canvas element)")
+    data = re.search(r'<script type="application/json" id="hesper-data">(.*?)</script>', dom, re.S)
+    if not c.check(data is not None, "the DOM has the timeline's data"):
+        return
+    data = json.loads(data.group(1))
+    # The rows as the page shows them: one label per track, its full name in the title.
+    labels = [html.unescape(t) for t in re.findall(r'<div class="tl-label" title="([^"]*)">', dom)]
+    c.check(labels == data["tracks"] and len(labels) == len(set(labels)),
+            "the timeline shows one row per track, every name distinct", labels)
+    c.check(any(t.endswith(" dispatches") for t in labels) and any(t.endswith(" memory operations") for t in labels),
+            "dispatches and memory operations have rows of their own", labels)
+    kept = summary["hesper"]["trace_events"]
+    c.check(data["shown"] == data["total"] == len(data["events"]) == kept,
+            "the page holds every event the run kept", f"{data['shown']} shown, {data['total']} total, {kept} kept")
+    legend = re.search(r'<ul class="tl-legend">(.*?)</ul>', dom, re.S)
+    kinds = {data["kinds"][e[3]]["name"] for e in data["events"]}
+    c.check(legend is not None and all(f"{k} (" in legend.group(1) or f"{k}: " in legend.group(1) for k in kinds),
+            "the legend names every kind of event drawn", f"{kinds}\n{legend and legend.group(1)[:500]}")
+    c.check(all(f'title="{t}"' in dom for t in ("zoom in", "zoom out", "show the whole run")),
+            "the timeline has zoom buttons")
+    findings = re.search(r'<section id="findings">(.*?)</section>', dom, re.S)
+    if c.check(findings is not None, "demo_pipeline has findings (round trips)"):
+        raw = re.findall(r"\b\w+=[-0-9.e+]+", findings.group(1))
+        c.check(not raw and 'class="num"' in findings.group(1), "findings print times, bytes and shares, not raw numbers",
+                raw[:5])
+    waits = re.search(r'<table id="waits".*?</thead>', dom, re.S)
+    c.check(waits is not None and re.findall(r">(\w+)</th>", waits.group(0)) ==
+            ["thread", "call", "count", "total", "mean", "max"], "the host-wait table has a mean column",
+            waits and waits.group(0))
+
+    # Zoomed into a range (from the address), the page draws exactly the events that reach into it.
+    end = max(e[1] + e[2] for e in data["events"])
+    v0, v1 = end // 3, end // 3 + end // 10
+    res = chromium(["--dump-dom", f"{url}#t={v0},{v1}"], workdir)
+    view = re.search(r'data-view="([^"]*)"', res[1]) if res and res[0] == 0 else None
+    want = sum(1 for e in data["events"] if e[1] <= v1 and e[1] + e[2] >= v0)
+    c.check(view is not None and view.group(1) == f"{v0} {v1} {want}",
+            f"zoomed to [{v0}, {v1}] ns: the {want} events there are drawn", view and view.group(1))
     table = re.search(r'<table id="kernels".*?</table>', dom, re.S)
     if c.check(table is not None, "the DOM has the kernel table"):
         names = re.findall(r'<td class="name">(.*?)</td>', table.group(0), re.S)
@@ -498,6 +547,11 @@ def case_merge(c, args, env, workdir):
         c.check(len(pids) == 3, "the merged trace has 3 processes", pids)
         n_in = sum(1 for t in in_traces for e in t["traceEvents"] if e.get("ph") == "X")
         c.check(len(xs) == n_in, "every input event is in the merged trace", f"{len(xs)} vs {n_in}")
+        # Flow ids carry the pid: the processes' flows stay apart, each still bound to its slices.
+        flows = trace_rules.check_trace_rules(c, mt, "merged trace", named_threads=True)
+        ids = [e["id"] for e in mt["traceEvents"] if e.get("ph") == "s"]
+        c.check(flows == sum(t["metadata"]["flows"] for t in in_traces) and len(ids) == len(set(ids)),
+                "every input flow is in the merged trace, no two with one id", f"{flows}, {len(ids)} ids")
 
     # The same file twice: pids must stay distinct.
     rc, out, err = run([tool, "merge", summaries[0], summaries[0], "--trace", traces[0], "--trace", traces[0],

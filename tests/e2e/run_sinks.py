@@ -21,6 +21,13 @@ Cases:
   bad_paths      sqlite: and prom: sinks that cannot be written (missing folder, empty
                  PATH): one "hesper: " line each, the program's output and exit code
                  unchanged, the good sink written.
+  stream_fields  a dispatch as every sink gets it: with json, trace and sqlite sinks, each
+                 dispatch of the in-memory trace equals its database row field by field
+                 (kernel, queue, command buffer, submission, start, end, groups) and carries
+                 the JSON's local size; with HESPER_TRACE_ALL=1 the streamed trace equals its
+                 database the same way and the first run's in-memory trace in every field
+                 that does not depend on timing (queue, submission, kernel, groups, local
+                 size, in order); in clock mode too the trace's dispatches carry the local size.
 
 Exit status 0 when every check passes, 1 otherwise.
 """
@@ -28,6 +35,7 @@ Exit status 0 when every check passes, 1 otherwise.
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -301,7 +309,101 @@ def case_bad_paths(c, args, tmp):
     return run.tail("bad paths")
 
 
-CASES = {"sqlite": case_sqlite, "merge": case_merge, "prom_escaping": case_prom_escaping, "bad_paths": case_bad_paths}
+def ns(us):
+    """A trace time in microseconds (three decimals) as integer nanoseconds."""
+    return int(round(float(us) * 1000))
+
+
+def trace_dispatches(c, path, label):
+    """The dispatch events of the trace at @path as dicts of their fields (absolute host ns), or None."""
+    trace = e2e.load_json(c, path, f"{label}: the trace is readable JSON")
+    if trace is None:
+        return None
+    origin = trace["metadata"]["origin_ns"]
+    tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in trace["traceEvents"]
+              if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    out = []
+    for e in trace["traceEvents"]:
+        if e.get("ph") != "X" or e.get("cat") != "dispatch":
+            continue
+        a = e["args"]
+        queue = re.search(r"queue family (\d+) index (\d+)", tracks.get((e["pid"], e["tid"]), ""))
+        start = origin + ns(e["ts"])
+        out.append({"kernel": a["kernel"], "queue": queue and (int(queue.group(1)), int(queue.group(2))),
+                    "command_buffer": int(a.get("command_buffer", "0x0"), 16), "submission": a["submission"],
+                    "start_ns": start, "end_ns": start + ns(e["dur"]), "groups": a["groups"],
+                    "local_size": a.get("local_size")})
+    return sorted(out, key=lambda d: (d["start_ns"], d["queue"], d["submission"], d["kernel"]))
+
+
+def database_dispatches(c, db):
+    """The dispatches table of @db as trace_dispatches() gives them (no local size: the table has none)."""
+    rows = sqlite(c, db, "SELECT k.name AS kernel, q.family, q.queue_index, d.command_buffer, d.submission,"
+                  " d.start_ns, d.end_ns, d.groups_x, d.groups_y, d.groups_z FROM dispatches d"
+                  " JOIN kernels k ON k.id = d.kernel JOIN queues q ON q.id = d.queue", "dispatches")
+    if rows is None:
+        return None
+    out = [{"kernel": r["kernel"], "queue": (r["family"], r["queue_index"]),
+            "command_buffer": r["command_buffer"] & 0xFFFFFFFFFFFFFFFF, "submission": r["submission"],
+            "start_ns": r["start_ns"], "end_ns": max(r["end_ns"], r["start_ns"]),
+            "groups": [r["groups_x"], r["groups_y"], r["groups_z"]]} for r in rows]
+    return sorted(out, key=lambda d: (d["start_ns"], d["queue"], d["submission"], d["kernel"]))
+
+
+def same_fields(c, got, want, fields, label):
+    """@got and @want, lists of dispatches, agree in @fields one by one; names the first difference."""
+    if not c.check(len(got) == len(want) and got, f"{label}: as many dispatches ({len(want)})",
+                   f"{len(got)} vs {len(want)}"):
+        return
+    for i, (g, w) in enumerate(zip(got, want)):
+        bad = [f for f in fields if g.get(f) != w.get(f)]
+        if bad:
+            c.fail(f"{label}: every dispatch field by field", f"dispatch {i}: {bad}\n{g}\nvs\n{w}")
+            return
+    c.check(True, f"{label}: every dispatch field by field ({', '.join(fields)})")
+
+
+def timing_free(dispatches):
+    """What does not depend on timing, in order within each submission of each queue."""
+    keys = ("queue", "submission", "kernel", "groups", "local_size")
+    order = sorted(dispatches, key=lambda d: (d["queue"], d["submission"], d["start_ns"]))
+    return [{k: d[k] for k in keys} for d in order]
+
+
+def case_stream_fields(c, args, tmp):
+    every = ("kernel", "queue", "command_buffer", "submission", "start_ns", "end_ns", "groups")
+    kept = {}
+    for label, extra in (("in-memory", {}), ("streamed", {"HESPER_TRACE_ALL": "1"})):
+        js, db, trace = (os.path.join(tmp, f"{label}.{n}") for n in ("json", "db", "trace.json"))
+        run_profiled(c, args, tmp, label, f"json:{js},sqlite:{db},trace:{trace}", extra)
+        rep = e2e.load_json(c, js, f"{label}: JSON summary")
+        from_trace, from_db = trace_dispatches(c, trace, label), database_dispatches(c, db)
+        if rep is None or from_trace is None or from_db is None:
+            return ""
+        same_fields(c, from_trace, from_db, every, f"{label}: trace against database")
+        sizes = {k["name"]: k.get("local_size") for k in rep["kernels"]}
+        wrong = [d for d in from_trace if d["local_size"] != sizes.get(d["kernel"]) or not d["local_size"]]
+        c.check(not wrong, f"{label}: every dispatch in the trace has its kernel's local size from the JSON",
+                f"{wrong[:3]}\nJSON: {sizes}")
+        kept[label] = from_trace
+    if len(kept) == 2:
+        got, want = timing_free(kept["streamed"]), timing_free(kept["in-memory"])
+        same_fields(c, got, want, list(want[0]) if want else [], "streamed trace against the in-memory trace")
+
+    # Clock mode times dispatches by another path: its trace events carry the local size too.
+    js, trace = os.path.join(tmp, "clock.json"), os.path.join(tmp, "clock.trace.json")
+    run_profiled(c, args, tmp, "clock", f"json:{js},trace:{trace}", {"HESPER_MODE": "clock"})
+    rep, from_trace = e2e.load_json(c, js, "clock: JSON summary"), trace_dispatches(c, trace, "clock")
+    if rep is not None and from_trace is not None:
+        sizes = {k["name"]: k.get("local_size") for k in rep["kernels"]}
+        wrong = [d for d in from_trace if d["local_size"] != sizes.get(d["kernel"]) or not d["local_size"]]
+        c.check(from_trace and not wrong, "clock: every dispatch in the trace has its kernel's local size",
+                f"{len(from_trace)} dispatches; {wrong[:3]}\nJSON: {sizes}")
+    return ""
+
+
+CASES = {"sqlite": case_sqlite, "merge": case_merge, "prom_escaping": case_prom_escaping, "bad_paths": case_bad_paths,
+         "stream_fields": case_stream_fields}
 
 
 def main():

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Self-test of run_e2e.py's checks against hand-made reports and loader output.
+"""Self-test of run_e2e.py's checks against hand-made reports and loader output, and of
+trace_rules.py's against hand-made traces.
 
-A correct summary must pass; each single mistake Hesper could make must be caught.
+A correct summary (or trace) must pass; each single mistake Hesper could make must be caught.
 Needs no Vulkan and no Hesper. Exit 0 when the checker behaves, 1 otherwise.
 """
 
@@ -12,6 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_e2e  # noqa: E402
+import trace_rules  # noqa: E402
 
 TRUTH = {
     "program": "multi_kernel",
@@ -143,6 +145,66 @@ LAYER:                   Using "llvmpipe" with driver: "/usr/lib/x86_64-linux-gn
 """
 
 
+GPU = "GPU 0 llvmpipe queue family 0 index 0"
+
+
+def good_trace():
+    """A trace that keeps every rule: one submit call, its batch and a dispatch, a wait, one flow."""
+    def m(tid, name):
+        return {"ph": "M", "pid": 7, "tid": tid, "name": "thread_name", "args": {"name": name}}
+
+    def x(tid, cat, name, ts, dur, **args):
+        return {"ph": "X", "pid": 7, "tid": tid, "ts": ts, "dur": dur, "cat": cat, "name": name, "args": args}
+
+    return {"displayTimeUnit": "ns", "traceEvents": [
+        m(1000000000, GPU + " dispatches"), m(1000000001, GPU + " submissions"),
+        m(1000000002, GPU + " memory operations"),
+        m(42, "CPU thread 42 (main) submits"), m(1000000004, "CPU thread 42 (main) waits"),
+        x(1000000000, "dispatch", "k", 2.0, 1.0, kernel="k", submission=3),
+        x(1000000002, "memory", "fill buffer", 3.5, 0.5, bytes=64, submission=3),
+        x(1000000001, "batch", "batch", 1.5, 3.0, submission=3),
+        x(42, "submit", "vkQueueSubmit", 0.0, 1.0, queue=GPU, submission=3),
+        x(1000000004, "wait", "vkWaitForFences", 1.2, 3.0, submission=0),
+        {"ph": "s", "pid": 7, "tid": 42, "ts": 0.5, "cat": "flow", "name": "vkQueueSubmit", "id": "0x1"},
+        {"ph": "f", "bp": "e", "pid": 7, "tid": 1000000001, "ts": 3.0, "cat": "flow", "name": "vkQueueSubmit",
+         "id": "0x1"},
+    ], "metadata": {"flows": 1}}
+
+
+def events_of(t, ph=None, cat=None):
+    return [e for e in t["traceEvents"] if (ph is None or e["ph"] == ph) and (cat is None or e.get("cat") == cat)]
+
+
+TRACE_MISTAKES = {
+    "a thread named twice": lambda t: events_of(t, "M")[4]["args"].update(name="CPU thread 42 (main) waits")
+    or events_of(t, "M")[4].update(tid=42),
+    "two tracks named alike": lambda t: events_of(t, "M")[2]["args"].update(name=GPU + " dispatches"),
+    "memory operations on the dispatch track": lambda t: events_of(t, "X", "memory")[0].update(tid=1000000000,
+                                                                                            ts=2.5),
+    "a slice on an unnamed track": lambda t: events_of(t, "X", "wait")[0].update(tid=43),
+    "a host thread without its name": lambda t: events_of(t, "M")[3]["args"].update(name="CPU thread 42 submits"),
+    "partial overlap on one track": lambda t: events_of(t, "X", "memory")[0].update(ts=2.5,
+                                                                                   tid=1000000000),
+    "a flow start without an end": lambda t: t["traceEvents"].remove(events_of(t, "f")[0]),
+    "a flow end without a start": lambda t: t["traceEvents"].remove(events_of(t, "s")[0]),
+    "flow ids that differ": lambda t: events_of(t, "f")[0].update(id="0x2"),
+    "flow names that differ": lambda t: events_of(t, "f")[0].update(name="other"),
+    "a flow end bound to the next slice": lambda t: events_of(t, "f")[0].pop("bp"),
+    "a flow start outside the submit slice": lambda t: events_of(t, "s")[0].update(ts=1.0),
+    "a flow end outside any slice": lambda t: events_of(t, "f")[0].update(ts=4.5),
+    "a flow end at a later GPU slice": lambda t: events_of(t, "f")[0].update(tid=1000000000, ts=2.5),
+    "a flow end at another submission": lambda t: events_of(t, "X", "batch")[0]["args"].update(submission=4),
+    "a submit call without its flow": lambda t: [t["traceEvents"].remove(e) for e in events_of(t, "s")
+                                                 + events_of(t, "f")],
+}
+
+
+def trace_failures(trace, named_threads=True):
+    c = run_e2e.Checks("trace")
+    trace_rules.check_trace_rules(c, trace, "t", named_threads)
+    return c.failures
+
+
 class FakeRun:
     """Stands in for run_e2e.Run with fixed output."""
 
@@ -216,10 +278,21 @@ def main():
     if run_e2e.program_lines("prog: ok\n") == run_e2e.program_lines("prog: OK\n"):
         problems.append("program_lines hides real differences")
 
+    # The Trace Event Format's rules.
+    fails = trace_failures(good_trace())
+    if fails:
+        problems.append(f"a correct trace was rejected: {fails}")
+    for what, fn in TRACE_MISTAKES.items():
+        t = good_trace()
+        fn(t)
+        if not trace_failures(t):
+            problems.append(f"trace mistake not caught: {what}")
+
     for p in problems:
         print("FAIL", p)
     if not problems:
-        print(f"PASS checker self-test: 1 good report, {len(MISTAKES)} mistakes caught, loader and validation parsing")
+        print(f"PASS checker self-test: 1 good report, {len(MISTAKES)} mistakes caught, loader and validation parsing,"
+              f" 1 good trace, {len(TRACE_MISTAKES)} trace mistakes caught")
     return 1 if problems else 0
 
 

@@ -886,6 +886,10 @@ static void *thread_main(void *arg)
 	char name[32];
 
 	snprintf(name, sizeof(name), "thread_%d", w->index);
+	/* Named as real programs name their workers: a profiler's trace can show it by name. */
+	char thread_name[16];
+	snprintf(thread_name, sizeof(thread_name), "hsp-worker-%d", w->index);
+	pthread_setname_np(pthread_self(), thread_name);
 	VkPipeline own = make_pipeline(p, p->count_mod, "main", NULL, 0, name);
 	VkCommandPool pool = command_pool(p, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
 	VkCommandBuffer cb = command_buffer_from(p, pool);

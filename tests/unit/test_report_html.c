@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report_fixtures.h"
+#include "report_html_parts.h"
 
 #define DATA_OPEN "<script type=\"application/json\" id=\"hesper-data\">"
 
@@ -218,7 +219,8 @@ START_TEST(names_escaped)
 
 	json_object *d = data_of(html);
 	json_object *ev = json_object_array_get_idx(get(d, "events"), 0);
-	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(ev, 4)), nasty);
+	int name = json_object_get_int(json_object_array_get_idx(ev, 4));
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(get(d, "names"), name)), nasty);
 	json_object_put(d);
 	free(html);
 	hesper_profile_free(&p);
@@ -249,42 +251,196 @@ START_TEST(long_names_cut_in_charts)
 }
 END_TEST
 
-START_TEST(timeline_first_events)
+/* @n dispatches of 150 ns, 100 ns apart from 1000 ns, added out of order; the trace's origin at 1000 ns. */
+static void
+add_dispatches(struct hesper_profile *p, size_t n)
+{
+	hesper_trace_free(&p->trace);
+	hesper_trace_init(&p->trace, n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t start = 1000 + (uint64_t)((i * 7919) % n) * 100;
+		struct hesper_trace_event e = {
+			.kind = HESPER_TRACE_DISPATCH,
+			.name = i % 2 ? "matmul" : "softmax",
+			.start_ns = start,
+			.end_ns = start + 150,
+		};
+		ck_assert(hesper_trace_add(&p->trace, &e));
+	}
+	p->trace.origin_ns = 1000;
+}
+
+START_TEST(timeline_holds_every_event)
 {
 	struct hesper_profile p;
 	enum { N = 3000 };
 
 	fixture(&p);
-	/* Added out of order: the timeline shows the 2000 earliest, on lanes of queue 0. */
-	for (int i = 0; i < N; i++) {
-		uint64_t start = 1000 + (uint64_t)((i * 7919) % N) * 100;
-		struct hesper_trace_event e = {
-			.kind = HESPER_TRACE_DISPATCH,
-			.name = "matmul",
-			.start_ns = start,
-			.end_ns = start + 150,
-		};
-		ck_assert(hesper_trace_add(&p.trace, &e));
+	add_dispatches(&p, N);
+	char *html = render(&p);
+	json_object *d = data_of(html), *events = get(d, "events"), *names = get(d, "names");
+
+	ck_assert_int_eq(json_object_get_int(get(d, "total")), N);
+	ck_assert_int_eq(json_object_get_int(get(d, "shown")), N);
+	ck_assert_int_eq(json_object_array_length(events), N);
+	ck_assert_int_eq(json_object_array_length(get(d, "tracks")), 2); /* 150 ns events 100 ns apart */
+	ck_assert_int_eq(json_object_array_length(names), 2);
+	/* Every event once, each with its own name through the names table. */
+	char *seen = calloc(N, 1);
+	ck_assert_ptr_nonnull(seen);
+	for (size_t i = 0; i < N; i++) {
+		json_object *ev = json_object_array_get_idx(events, i);
+		int64_t at = json_object_get_int64(json_object_array_get_idx(ev, 1)) / 100;
+		const char *name = json_object_get_string(
+			json_object_array_get_idx(names, json_object_get_int(json_object_array_get_idx(ev, 4))));
+
+		ck_assert_int_lt(at, N);
+		ck_assert(!seen[at]);
+		seen[at] = 1;
+		ck_assert_int_eq(json_object_get_int64(json_object_array_get_idx(ev, 2)), 150);
+		ck_assert_int_eq(json_object_get_int(json_object_array_get_idx(ev, 3)), HESPER_TRACE_DISPATCH);
+		ck_assert_str_eq(name, (size_t)at * 7919 % N % 2 ? "matmul" : "softmax");
 	}
-	p.trace.origin_ns = 1000;
+	free(seen);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(get(d, "tracks"), 1)),
+			 "GPU 0 Test GPU queue family 0 index 0 dispatches lane 2");
+	/* Each kind's colour for the legend. */
+	ck_assert_int_eq(json_object_array_length(get(d, "kinds")), 6);
+	ck_assert_ptr_nonnull(strstr(html, "All 3000 events the run kept"));
+	json_object_put(d);
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(timeline_says_what_is_past_its_limit)
+{
+	struct hesper_profile p;
+	const size_t n = HESPER_HTML_TIMELINE_MAX + 7;
+	char want[256];
+
+	fixture(&p);
+	add_dispatches(&p, n);
+	p.trace.left_out = 5;
 	char *html = render(&p);
 	json_object *d = data_of(html), *events = get(d, "events");
 
-	ck_assert_int_eq(json_object_get_int(get(d, "total")), N);
-	ck_assert_int_eq(json_object_get_int(get(d, "shown")), 2000);
-	ck_assert_int_eq(json_object_array_length(events), 2000);
-	ck_assert_int_eq(json_object_array_length(get(d, "tracks")), 2); /* 150 ns events 100 ns apart */
-	for (size_t i = 0; i < 2000; i++) {
-		json_object *ev = json_object_array_get_idx(events, i);
-		int64_t start = json_object_get_int64(json_object_array_get_idx(ev, 1));
-
-		ck_assert_int_lt(start, 2000 * 100);
-		ck_assert_int_eq(json_object_get_int64(json_object_array_get_idx(ev, 2)), 150);
-	}
-	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(get(d, "tracks"), 1)),
-			 "GPU 0 Test GPU queue family 0 index 0 lane 2");
-	ck_assert_ptr_nonnull(strstr(html, "The first 2000 of 3000 events kept"));
+	/* The earliest LIMIT events are in the page, the last 7 not; the page says so and where they are. */
+	ck_assert_uint_eq(json_object_get_int64(get(d, "shown")), HESPER_HTML_TIMELINE_MAX);
+	ck_assert_uint_eq(json_object_array_length(events), HESPER_HTML_TIMELINE_MAX);
+	for (size_t i = 0; i < HESPER_HTML_TIMELINE_MAX; i++)
+		ck_assert_int_lt(
+			json_object_get_int64(json_object_array_get_idx(json_object_array_get_idx(events, i), 1)),
+			(int64_t)HESPER_HTML_TIMELINE_MAX * 100);
+	ck_assert_int_eq(json_object_get_int64(get(d, "last_start_ns")), ((int64_t)HESPER_HTML_TIMELINE_MAX - 1) * 100);
+	snprintf(want, sizeof(want), "This page holds the first %u of the %zu events the run kept",
+		 HESPER_HTML_TIMELINE_MAX, n);
+	ck_assert_msg(strstr(html, want) != NULL, "no '%s'", want);
+	ck_assert_ptr_nonnull(strstr(html, "the other 7, later in the run, are not drawn here: the trace report"));
+	ck_assert_ptr_nonnull(strstr(html, "5 more were left out by the event cap"));
 	json_object_put(d);
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* The text between @open and the next @close in @s after @from, copied to @buf; NULL when none. */
+static const char *
+between(const char *from, const char *open, const char *close, char *buf, size_t size)
+{
+	const char *a = strstr(from, open), *b;
+
+	if (!a)
+		return NULL;
+	a += strlen(open);
+	b = strstr(a, close);
+	if (!b)
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)(b - a), a);
+	return b + strlen(close);
+}
+
+START_TEST(kernel_columns_in_the_text_reports_order)
+{
+	struct hesper_profile p;
+	char title[64], head[512] = "";
+
+	fixture(&p);
+	char *html = render(&p), *text = render_with(hesper_report_text, &p, NULL);
+	const char *at = strstr(html, "<table id=\"kernels\"");
+	const char *thead_end = strstr(at, "</thead>");
+
+	/* The HTML's column titles, in order, as the text report would print them between spaces. */
+	while ((at = between(at, "data-type=\"", ">", title, sizeof(title))) && at < thead_end &&
+	       between(at, "", "</th>", title, sizeof(title))) {
+		strcat(head, head[0] ? " " : "");
+		strcat(head, title);
+	}
+	/* The text report's header line, its runs of spaces made one. */
+	const char *line = strstr(text, "Time (%)");
+	char text_head[512];
+	size_t n = 0;
+	ck_assert_ptr_nonnull(line);
+	for (; *line && *line != '\n' && n + 1 < sizeof(text_head); line++)
+		if (*line != ' ' || (n && text_head[n - 1] != ' '))
+			text_head[n++] = *line;
+	text_head[n] = '\0';
+	ck_assert_str_eq(head, text_head);
+	free(text);
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(findings_read_as_times_bytes_and_shares)
+{
+	struct hesper_profile p;
+	char buf[2 * CELL];
+
+	/* A queue idle 40% of a 1 s run: the GPU-idle finding. */
+	fixture(&p);
+	p.wall_ns = 1000000000;
+	p.findings_ready = true;
+	p.queues[0].timed_batches = 11;
+	p.queues[0].idle_ns = 400000000;
+	char *html = render(&p);
+
+	ck_assert_ptr_nonnull(strstr(html, "<li data-kind=\"gpu_idle\">"));
+	ck_assert_ptr_nonnull(strstr(html, "data-key=\"idle_ns\" data-v=\"400000000\">idle 400.0 ms</span>"));
+	ck_assert_ptr_nonnull(strstr(html, ">idle share 40.0%</span>"));
+	ck_assert_ptr_nonnull(strstr(html, ">mean gap 40.00 ms</span>"));
+	ck_assert_ptr_nonnull(strstr(html, ">batches 11</span>"));
+	ck_assert_ptr_null(strstr(html, "idle_ns="));
+	ck_assert_ptr_null(strstr(html, "e+0"));
+	free(html);
+
+	ck_assert_str_eq(hesper_html_finding_number(buf, "bytes", 9792), "bytes 9.792 kB");
+	ck_assert_str_eq(hesper_html_finding_number(buf, "bytes", 512), "bytes 512 B");
+	ck_assert_str_eq(hesper_html_finding_number(buf, "bytes", 4194304), "bytes 4.194 MB");
+	ck_assert_str_eq(hesper_html_finding_number(buf, "mean_gbps", 0.0122381), "mean 0.0122 GB/s");
+	ck_assert_str_eq(hesper_html_finding_number(buf, "round_trip_share", 1), "round trip share 100.0%");
+	ck_assert_str_eq(hesper_html_finding_number(buf, "idle_unit_ns", 1500), "idle unit 1.500 \u00b5s");
+	ck_assert_str_eq(hesper_html_finding_number(buf, "compute_units", 16), "compute units 16");
+	hesper_profile_free(&p);
+}
+END_TEST
+
+START_TEST(host_waits_with_mean)
+{
+	struct hesper_profile p;
+
+	fixture(&p);
+	ck_assert_int_eq(hesper_profile_add_host_wait(&p, 10, HESPER_WAIT_FENCES, 4, 1000000, 400000), 0);
+	char *html = render(&p);
+
+	/* The text report's columns: thread, call, count, total, mean, max. */
+	ck_assert_ptr_nonnull(strstr(html,
+				     ">thread</th><th data-type=\"text\">call</th><th data-type=\"num\">count</th>"
+				     "<th data-type=\"num\">total</th><th data-type=\"num\">mean</th>"
+				     "<th data-type=\"num\">max</th>"));
+	ck_assert_ptr_nonnull(strstr(html,
+				     "<td data-v=\"1000000\">1.000 ms</td><td data-v=\"250000\">250.0 \u00b5s</td>"
+				     "<td data-v=\"400000\">400.0 \u00b5s</td>"));
 	free(html);
 	hesper_profile_free(&p);
 }
@@ -312,7 +468,11 @@ report_html_suite(void)
 	tcase_add_test(tc, histogram_bins_add_up);
 	tcase_add_test(tc, names_escaped);
 	tcase_add_test(tc, long_names_cut_in_charts);
-	tcase_add_test(tc, timeline_first_events);
+	tcase_add_test(tc, timeline_holds_every_event);
+	tcase_add_test(tc, timeline_says_what_is_past_its_limit);
+	tcase_add_test(tc, kernel_columns_in_the_text_reports_order);
+	tcase_add_test(tc, findings_read_as_times_bytes_and_shares);
+	tcase_add_test(tc, host_waits_with_mean);
 	tcase_add_test(tc, write_error_reported);
 	suite_add_tcase(s, tc);
 	return s;
