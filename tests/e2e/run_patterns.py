@@ -447,7 +447,9 @@ def case_signal(args, c, tmp):
 
 
 def settings_variants(tmp):
-    """(title, env, [substrings each wanted in the one 'hesper: ' line], check the default report?)"""
+    """(title, env, [substrings each wanted in the one 'hesper: ' line, or None: no line][, {JSON key: value
+    wanted in the report (None: the key absent)}]); with no line wanted and no keys, the default report
+    on stderr is checked."""
     d = os.path.join(tmp, "a_directory")
     os.makedirs(d, exist_ok=True)
     target = os.path.join(tmp, "link_target")
@@ -488,6 +490,16 @@ def settings_variants(tmp):
         ("HESPER_INDIRECT unknown", {"HESPER_INDIRECT": "sometimes"}, ["HESPER_INDIRECT", "sometimes"]),
         ("unknown setting", {"HESPER_COLOUR": "blue"}, ["HESPER_COLOUR"]),
         ("unprintable value", {"HESPER_MODE": "\x01\x1b[31m"}, ["HESPER_MODE"]),
+        # Values are read as docs/settings.md says: words in any case, white space around ignored
+        # (HESPER_FINDINGS=" OFF ": run_findings.py's settings case).
+        ("HESPER_REPORT kinds in any case", {"HESPER_REPORT": " JSON:{good} "}, None, {}),
+        ("HESPER_FINDINGS keys in any case", {"HESPER_FINDINGS": " Idle_Share = 0.5 "}, None, {}),
+        ("HESPER_FINDINGS bad key", {"HESPER_FINDINGS": "nope=1"}, ["HESPER_FINDINGS", "slow_memory_share"]),
+        # A setting of another mode than the one in effect: said once, not shown as in effect.
+        ("HESPER_SAMPLE in clock mode", {"HESPER_MODE": "clock", "HESPER_SAMPLE": "4"},
+         ["HESPER_SAMPLE", "dispatch mode only", "HESPER_MODE is clock"], {"mode": "clock", "sample_every": 1}),
+        ("HESPER_CLOCK_ISOLATED in dispatch mode", {"HESPER_CLOCK_ISOLATED": "span"},
+         ["HESPER_CLOCK_ISOLATED", "clock mode only"], {"mode": "dispatch"}),
     ]
     return v, target
 
@@ -502,7 +514,8 @@ def case_settings(args, c, tmp):
     want_lines = normalized_lines(base.out)
     variants, link_target = settings_variants(tmp)
     context = []
-    for i, (title, env, wanted) in enumerate(variants):
+    for i, (title, env, wanted, *keys) in enumerate(variants):
+        keys = keys[0] if keys else None
         good = os.path.join(tmp, f"good{i}.json")
         env = {k: v.replace("{good}", good) for k, v in env.items()}
         if "HESPER_REPORT" not in env:
@@ -517,7 +530,8 @@ def case_settings(args, c, tmp):
                  and not l.startswith("Hesper GPU kernel summary")]
         if wanted is None:
             c.check(not lines, f"{title}: no 'hesper: ' line", "\n".join(lines))
-            c.check(e2e.TEXT_REPORT_HEADER in run.err, f"{title}: the default text report on stderr")
+            if keys is None:
+                c.check(e2e.TEXT_REPORT_HEADER in run.err, f"{title}: the default text report on stderr")
         else:
             c.check(len(lines) == 1, f"{title}: exactly one 'hesper: ' line on stderr",
                     f"got {len(lines)}:\n" + "\n".join(l[:300] for l in lines))
@@ -525,6 +539,14 @@ def case_settings(args, c, tmp):
                 c.check(any(w in l for l in lines), f"{title}: the line names {w[:40]!r}",
                         "\n".join(l[:300] for l in lines))
             c.check(not stray, f"{title}: no other Hesper output on stderr", "\n".join(stray[:5]))
+        if keys is not None:
+            rep = read_json(c, good)
+            for key, value in (keys.items() if rep is not None else ()):
+                got = rep.get(key)
+                c.check(got == value if value is not None else key not in rep,
+                        f"{title}: the report's {key} is {value!r}" if value is not None else
+                        f"{title}: the report has no {key}", f"got {got!r}")
+        if wanted is not None:
             rep = read_json(c, good)
             if rep is not None:
                 sub = e2e.Checks(title)
