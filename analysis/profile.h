@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drop_causes.h"
 #include "findings_settings.h"
 #include "kernel_table.h"
 #include "memops.h"
@@ -126,7 +127,9 @@ struct hesper_profile {
 	struct hesper_stats submits;          /* span of each timed batch */
 	struct hesper_memops memops;          /* copies, fills, updates, clears: one row per kind (memops.h) */
 
-	uint64_t dropped;            /* dispatches that ran but could not be timed */
+	uint64_t dropped; /* dispatches that ran but could not be timed */
+	/* dropped by cause: they add up to dropped, but in a summary written before causes were kept */
+	uint64_t dropped_by[HESPER_DROP_CAUSES];
 	uint64_t clamped;            /* intervals that came back zero or negative */
 	uint64_t clock_isolated;     /* clock mode: dispatches timed from barrier to barrier, not by the clock */
 	uint64_t timestamps_written; /* queries Hesper wrote on the GPU */
@@ -206,6 +209,7 @@ struct hesper_work {
 	bool has_share;                /* DISPATCH, timed: @share_ns is set (else its share is @ns) */
 	uint64_t share_ns;             /* DISPATCH: its share of the GPU time, when it overlapped others (overlap.h) */
 	bool dropped;                  /* not timed though it was meant to be: counted as dropped too */
+	enum hesper_drop_cause why;    /* @dropped: why */
 	bool outside;                  /* DISPATCH: ran outside the capture window: counted in its kernel rows only */
 	const char *name;              /* DISPATCH: the kernel; REGION: the label */
 	const char *label;             /* DISPATCH: the innermost debug label around it, or NULL */

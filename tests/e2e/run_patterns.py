@@ -6,14 +6,17 @@ drive Vulkan, with exact counts and names against the program's own ground truth
                     [--keep-modules LIB] CASE [case options]
 
 Cases:
-  pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--expect-mode M]
+  pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--expect-drop-cause KEY]
+            [--expect-mode M]
             [--expect-rc N] [--no-baseline] [--leaves-objects] [--per-pid-report]
             [--nested-accuracy]
             PATTERNS NAME alone (unless --no-baseline), then under Hesper + the validation
             layer with a JSON report: same exit code and stdout, no validation messages,
             Hesper above validation, and the summary matches the HESPER-TRUTH line exactly:
             one row per kernel with its name and count, `timed` per row, `dropped` (or,
-            with --expect-dropped, dropped > 0 and the text report saying so), regions and
+            with --expect-dropped, dropped > 0 and the text report saying so) and
+            `dropped_causes` adding up to it (with --expect-drop-cause, that cause alone, in
+            the JSON and in the text report's Dropped paragraph), regions and
             kernels_by_label rows, the number of devices. With --nested-accuracy (the program
             times each dispatch itself, its truth's own_mean_ns maps kernels to its own means):
             per kernel, Hesper's mean_ns within max(10 % of the program's mean, 2 µs) of it.
@@ -205,6 +208,10 @@ def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode
                     f"got {row.get('timed')!r} (count {row.get('count')!r})")
     untimed = sum(r.get("count", 0) - r.get("timed", 0) for r in rows
                   if e2e.is_num(r.get("count")) and e2e.is_num(r.get("timed")))
+    causes = rep.get("dropped_causes")
+    c.check(isinstance(causes, dict) and all(e2e.is_num(n) and n > 0 for n in causes.values()) and
+            sum(causes.values()) == dropped, "dropped_causes: a count > 0 per cause that happened, adding up to dropped",
+            f"dropped {dropped!r}, dropped_causes {causes!r}")
     if expect_dropped:
         c.check(e2e.is_num(dropped) and dropped > 0, "dropped > 0 (queries ran out)", f"got {dropped!r}")
     elif expect_dropped is not None and truth.get("dropped") is not None:
@@ -219,6 +226,30 @@ def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode
         devs = rep.get("devices") or []
         c.check(len(devs) == truth["devices"], f"{truth['devices']} devices in the summary",
                 f"got {len(devs)}: {[d.get('name') for d in devs]}")
+
+
+def dropped_paragraph(text):
+    """The cause lines of the text report's "Dropped:" paragraph: [(count, words)]."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith("Dropped: ")), None)
+    causes = []
+    for line in lines[start + 1:] if start is not None else []:
+        count, _, words = line.strip().partition("  ")
+        if not line.strip() or not count.isdigit():
+            break
+        causes.append((int(count), words.strip()))
+    return causes
+
+
+def check_drop_cause(c, rep, text, cause):
+    """Every dropped dispatch was dropped for @cause (a key of dropped_causes), and the reports name no other."""
+    dropped = rep.get("dropped")
+    c.check(rep.get("dropped_causes") == {cause: dropped}, f"dropped_causes names {cause!r} alone, with every drop",
+            f"dropped {dropped!r}, dropped_causes {rep.get('dropped_causes')!r}")
+    lines = dropped_paragraph(text)
+    c.check(len(lines) == 1 and lines[0][0] == dropped,
+            "the text report's Dropped paragraph names one cause, with every drop",
+            f"dropped {dropped!r}, cause lines {lines!r}")
 
 
 def check_labels(c, rep, truth):
@@ -396,6 +427,8 @@ def case_pattern(args, c, tmp):
     if args.expect_dropped:
         c.check("dropped" in text and f"{rep.get('dropped')} dropped" in text,
                 "the text report says how many dispatches were dropped", text[:3000])
+    if args.expect_drop_cause:
+        check_drop_cause(c, rep, text, args.expect_drop_cause)
     if c.failures:
         context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000]
     return context
@@ -629,6 +662,9 @@ def main():
     ap.add_argument("--arg", action="append", help="pattern case: argument after the subcommand")
     ap.add_argument("--env", action="append", metavar="K=V", help="pattern case: extra environment")
     ap.add_argument("--expect-dropped", action="store_true", help="pattern case: dropped must be > 0")
+    ap.add_argument("--expect-drop-cause", metavar="KEY",
+                    help="pattern case: every dropped dispatch was dropped for this cause (a key of dropped_causes), "
+                         "and the reports name no other")
     ap.add_argument("--expect-rc", type=int, default=0, help="pattern case: the program's exit status")
     ap.add_argument("--no-baseline", action="store_true", help="pattern case: skip the run without Hesper")
     ap.add_argument("--expect-mode", default="dispatch", choices=["dispatch", "submit", "clock"],
