@@ -106,6 +106,7 @@ struct hesper_report_kind {
 	bool partial;       /* written while the program runs (HESPER_INTERVAL, on demand) */
 	uint64_t number;    /* reports written before this one, in this process */
 	const char *reason; /* partial: "interval", "signal" or "control"; NULL otherwise */
+	const char *signal; /* the exit report of a process a signal ends: its name ("SIGSEGV"); NULL otherwise */
 };
 
 struct hesper_profile {

@@ -263,6 +263,11 @@ put_live(FILE *out, const struct hesper_profile *p)
 		}
 		fputs("},\n", out);
 	}
+	if (p->report.signal) {
+		fputs("  \"ended_by_signal\": ", out);
+		hesper_json_write_string(out, p->report.signal);
+		fputs(",\n", out);
+	}
 	if (!p->capture.set)
 		return;
 	const struct hesper_capture_info *c = &p->capture;

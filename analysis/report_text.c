@@ -278,6 +278,11 @@ put_live(FILE *out, const struct hesper_profile *p)
 	if (p->report.partial)
 		fprintf(out, "  report       #%" PRIu64 " (%s), written while the program runs\n", p->report.number,
 			p->report.reason ? p->report.reason : "?");
+	if (p->report.signal) {
+		fputs("  ended by     ", out);
+		put_clean(out, p->report.signal, strnlen(p->report.signal, 32));
+		fputs(": the report holds what ran until then\n", out);
+	}
 	if (!c->set)
 		return;
 	fprintf(out, "  capture      from %s", c->start[0] ? c->start : "the start");

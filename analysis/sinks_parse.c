@@ -177,6 +177,7 @@ hesper_sinks_parse(const char *spec, int pid, const char *host, struct hesper_si
 	out->items = NULL;
 	out->count = 0;
 	out->database = NULL;
+	out->stdout_stream = NULL;
 	if (!host || !*host)
 		host = "unknown";
 

@@ -20,13 +20,23 @@ Cases:
             kernels_by_label rows, the number of devices. With --nested-accuracy (the program
             times each dispatch itself, its truth's own_mean_ns maps kernels to its own means):
             per kernel, Hesper's mean_ns within max(10 % of the program's mean, 2 µs) of it.
-  signal    --mode MODE --signal TERM|INT
+  signal    --mode MODE --signal TERM|INT|HUP|QUIT
             PATTERNS signal MODE prints "patterns: ready" with work in flight; the runner
             then sends the signal. Alone and under Hesper the process must end the same way
             (killed by the signal, or the program's handler's exit code and output), and
             Hesper must have written its report with the exact counts (not required when the
             program's own handler leaves with _exit(): modes handler_exit and handler_late;
             a report written anyway must still be exact).
+  crash     --signal SEGV|BUS|FPE|ILL|ABRT --mode default|handler|handler_late|recover
+            PATTERNS crash SIG MODE: dispatches waited for, one in flight, a line left in
+            stdout's buffer, then the program's own fault. Alone and under Hesper (and the
+            validation layer): the same end (killed by SIG, with a core dump or without it
+            alike where core_pattern lets the runner see one; recover: exit status 0), the
+            same stdout (the unflushed line lost alike), the program's handler ran (handler,
+            handler_late, recover), and Hesper's JSON report with the exact counts and
+            ended_by_signal (default, handler; handler_late: the program's later handler
+            replaced Hesper's, so none is required; recover: the exit report, no
+            ended_by_signal, the dispatches after the recovery counted too).
   settings  Bad HESPER_* settings, one at a time: one "hesper: " line each on stderr, the
             program's stdout and exit code unchanged, the other sinks still written.
   files     Output files: created 0600 under umask 077 (0644 under 022), a symbolic link
@@ -39,6 +49,7 @@ import argparse
 import fnmatch
 import json
 import os
+import resource
 import signal
 import stat
 import subprocess
@@ -434,7 +445,9 @@ def case_pattern(args, c, tmp):
     return context
 
 
-SIGNALS = {"TERM": signal.SIGTERM, "INT": signal.SIGINT}
+SIGNALS = {"TERM": signal.SIGTERM, "INT": signal.SIGINT, "HUP": signal.SIGHUP, "QUIT": signal.SIGQUIT}
+FAULTS = {"SEGV": signal.SIGSEGV, "BUS": signal.SIGBUS, "FPE": signal.SIGFPE, "ILL": signal.SIGILL,
+          "ABRT": signal.SIGABRT}
 
 
 def case_signal(args, c, tmp):
@@ -473,6 +486,119 @@ def case_signal(args, c, tmp):
     if rep is not None:
         # What was in flight may have finished or not: counted either way, timed or dropped.
         truth.pop("dropped", None)
+        check_counts(c, rep, truth, args.program)
+        # Killed by the signal: the report says so; the program's handler leaving with exit: not.
+        want_signal = f"SIG{args.signal}" if args.mode == "default" else None
+        c.check(rep.get("ended_by_signal") == want_signal, f"ended_by_signal is {want_signal!r}",
+                f"got {rep.get('ended_by_signal')!r}")
+        if c.failures:
+            context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:8000]
+    return context
+
+
+class StatusRun:
+    """Runs argv to its end, keeping the raw wait status (signal, core dump); cores on or off."""
+
+    def __init__(self, argv, env, cwd, cores, timeout=120):
+        self.argv = argv
+        limit = resource.RLIM_INFINITY if cores else 0
+        out_path, err_path = os.path.join(cwd, "stdout.txt"), os.path.join(cwd, "stderr.txt")
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=out, stderr=err,
+                                 preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CORE, (limit, limit)))
+            deadline = time.monotonic() + timeout
+            status = None
+            while status is None:
+                pid, st = os.waitpid(p.pid, os.WNOHANG)
+                if pid:
+                    status = st
+                elif time.monotonic() > deadline:
+                    p.kill()
+                    os.waitpid(p.pid, 0)
+                    status = "timeout"
+                else:
+                    time.sleep(0.02)
+            p.returncode = 0  # reaped here: Popen must not wait for it again
+        self.status = status
+        with open(out_path, "rb") as f:
+            self.out = f.read().decode("utf-8", "replace")
+        with open(err_path, "rb") as f:
+            self.err = f.read().decode("utf-8", "replace")
+
+    def ending(self):
+        """How the process ended, in words: 'exit status N', 'killed by SIGX', '... (core dumped)'."""
+        if self.status == "timeout":
+            return "timeout"
+        if os.WIFEXITED(self.status):
+            return f"exit status {os.WEXITSTATUS(self.status)}"
+        core = " (core dumped)" if os.WCOREDUMP(self.status) else ""
+        return f"killed by {signal.Signals(os.WTERMSIG(self.status)).name}{core}"
+
+    tail = e2e.Run.tail
+
+
+def cores_visible():
+    """Whether a core dump lands as a file in the process's folder (core_pattern a plain name),
+    where the runner can let one be written, see the status say so, and delete it."""
+    try:
+        with open("/proc/sys/kernel/core_pattern") as f:
+            pattern = f.read().strip()
+    except OSError:
+        return False
+    return bool(pattern) and not pattern.startswith("|") and "/" not in pattern
+
+
+def case_crash(args, c, tmp):
+    sig = FAULTS[args.signal]
+    argv = [args.program, "crash", args.signal, args.mode]
+    recover = args.mode == "recover"
+    # Core dumps on where they can be seen and removed, in the default mode (Hesper's own default action).
+    cores = args.mode == "default" and cores_visible()
+    extra = leak_env(args, tmp)  # the program never destroys its device
+    if args.sanitizer_preload:
+        # AddressSanitizer's handlers of these faults would be the program's own (it reports and exits 1).
+        opts = e2e.base_env(args).get("ASAN_OPTIONS", "")
+        extra["ASAN_OPTIONS"] = (opts + ":" if opts else "") + "handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
+    alone_dir, hesper_dir = os.path.join(tmp, "alone"), os.path.join(tmp, "hesper")
+    os.makedirs(alone_dir)
+    os.makedirs(hesper_dir)
+    base = StatusRun(argv, dict(e2e.base_env(args), **extra), alone_dir, cores)
+    want = "exit status 0" if recover else f"killed by {signal.Signals(sig).name}"
+    c.check(base.ending().startswith(want), f"program alone: {want}", f"got {base.ending()}\n" + base.tail("alone"))
+    out_json = os.path.join(tmp, "out.json")
+    run = StatusRun(argv, validation_env(args, dict(extra, HESPER_REPORT=f"json:{out_json}")), hesper_dir, cores)
+    context = base.tail("alone") + "\n" + run.tail("under Hesper")
+    print(f"  alone: {base.ending()}; under Hesper: {run.ending()}" + ("" if cores else " (core dumps off)"))
+    c.check(run.ending() == base.ending(), "under Hesper the process ends as alone (signal, core dump)",
+            f"alone {base.ending()}, under Hesper {run.ending()}")
+    for d in (alone_dir, hesper_dir):
+        for name in os.listdir(d):
+            if name.startswith("core"):
+                os.unlink(os.path.join(d, name))
+    a, b = normalized_lines(base.out), normalized_lines(run.out)
+    c.check(a == b, "program's stdout unchanged under Hesper (the line left in its buffer lost alike)",
+            e2e.diff(a, b, "alone", "under Hesper"))
+    if args.mode != "default":
+        c.check("patterns: handler ran" in run.out, "the program's own handler ran under Hesper")
+    msgs = e2e.validation_messages(run)
+    c.check(not msgs, "no validation messages", "\n".join(msgs[:20]))
+    truth = e2e.parse_truth(run.out)
+    if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
+        return context
+    if args.mode == "handler_late":
+        # The program's handler, installed after the first device, replaced Hesper's (by design).
+        print("  note: the program's later handler replaced Hesper's: " +
+              ("a report was written anyway" if os.path.exists(out_json) else "no report (by design)"))
+        if not os.path.exists(out_json):
+            return context
+    rep = read_json(c, out_json)
+    if rep is not None:
+        want_signal = None if recover else signal.Signals(sig).name
+        if args.mode != "handler_late":
+            c.check(rep.get("ended_by_signal") == want_signal, f"ended_by_signal is {want_signal!r}",
+                    f"got {rep.get('ended_by_signal')!r}")
+        if not recover:
+            truth.pop("dropped", None)  # what was in flight may have finished or not: counted either way
         check_counts(c, rep, truth, args.program)
         if c.failures:
             context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:8000]
@@ -652,7 +778,8 @@ def case_files(args, c, tmp):
     return "\n".join(context)
 
 
-CASES = {"pattern": case_pattern, "signal": case_signal, "settings": case_settings, "files": case_files}
+CASES = {"pattern": case_pattern, "signal": case_signal, "crash": case_crash, "settings": case_settings,
+         "files": case_files}
 
 
 def main():
@@ -680,8 +807,10 @@ def main():
                     help="pattern case: the program exits without destroying its device (see leak_env)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="run the case this many times, each in a directory of its own (for races)")
-    ap.add_argument("--mode", help="signal case: default, handler_exit, handler_flag or handler_late")
-    ap.add_argument("--signal", choices=sorted(SIGNALS), default="TERM")
+    ap.add_argument("--mode", help="signal case: default, handler_exit, handler_flag or handler_late; "
+                                   "crash case: default, handler, handler_late or recover")
+    ap.add_argument("--signal", choices=sorted(SIGNALS) + sorted(FAULTS), default="TERM",
+                    help="signal case: " + ", ".join(sorted(SIGNALS)) + "; crash case: " + ", ".join(sorted(FAULTS)))
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
 

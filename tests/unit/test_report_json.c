@@ -256,6 +256,23 @@ START_TEST(dropped_causes_unknown_or_absent)
 }
 END_TEST
 
+/* The exit report of a process a signal ends names the signal; others have no such key. */
+START_TEST(ended_by_signal)
+{
+	struct hesper_profile p;
+
+	fixture(&p);
+	char *s = render(&p);
+	ck_assert_ptr_null(strstr(s, "ended_by_signal"));
+	free(s);
+	p.report.signal = "SIGSEGV";
+	s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "\n  \"ended_by_signal\": \"SIGSEGV\",\n"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(old_summary_reads_spans_as_totals)
 {
 	/* A summary without span_total_ns (written before it was added): shares are the spans. */
@@ -365,6 +382,7 @@ report_json_suite(void)
 	tcase_add_test(tc, overlap_totals_and_spans);
 	tcase_add_test(tc, dropped_causes_written_and_read_back);
 	tcase_add_test(tc, dropped_causes_unknown_or_absent);
+	tcase_add_test(tc, ended_by_signal);
 	tcase_add_test(tc, old_summary_reads_spans_as_totals);
 	tcase_add_test(tc, names_escaped_in_report);
 	tcase_add_test(tc, write_error_reported);

@@ -93,6 +93,20 @@ START_TEST(dropped_names_the_causes_that_happened)
 }
 END_TEST
 
+/* The exit report of a process a signal ends says so in its header. */
+START_TEST(ended_by_signal)
+{
+	struct hesper_profile p;
+
+	fixture_known_profile(&p);
+	p.report.signal = "SIGABRT";
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "\n  ended by     SIGABRT: the report holds what ran until then\n"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(empty_profile)
 {
 	struct hesper_profile p;
@@ -300,6 +314,7 @@ report_text_suite(void)
 
 	tcase_add_test(tc, known_profile);
 	tcase_add_test(tc, dropped_names_the_causes_that_happened);
+	tcase_add_test(tc, ended_by_signal);
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, sampling_marks_estimates);
 	tcase_add_test(tc, no_estimate_note_when_all_timed);

@@ -467,6 +467,45 @@ START_TEST(write_stdout)
 }
 END_TEST
 
+/* With a stream of its own for stdout: the report goes there, and what stdout's buffer holds stays unwritten. */
+START_TEST(write_stdout_to_its_own_stream)
+{
+	struct hesper_profile p;
+	struct hesper_sink_list l;
+	char path[] = "/tmp/hesper-test-stdout-XXXXXX", own_path[] = "/tmp/hesper-test-own-XXXXXX";
+	int fd = mkstemp(path), own_fd = mkstemp(own_path), saved = dup(STDOUT_FILENO);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(own_fd, 0);
+	small_profile(&p);
+	free(parse("stdout", 0, &l));
+	l.stdout_stream = fdopen(own_fd, "w");
+	ck_assert_ptr_nonnull(l.stdout_stream);
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	fputs("the program's output, not flushed (no newline: held line-buffered too)", stdout);
+	int failed = hesper_sinks_write(&l, &p, stderr);
+	fclose(l.stdout_stream);
+	l.stdout_stream = NULL;
+	char *on_stdout = read_file(path); /* before the program's buffer is flushed */
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	ck_assert_int_eq(failed, 0);
+	char *got = read_file(own_path), *want = render_with(hesper_report_text, &p, NULL);
+	ck_assert_str_eq(got, want);
+	ck_assert_str_eq(on_stdout, "");
+	free(on_stdout);
+	free(got);
+	free(want);
+	unlink(path);
+	unlink(own_path);
+	hesper_sinks_free(&l);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(write_broken_pipe_survives)
 {
 	struct hesper_profile p;
@@ -677,6 +716,7 @@ sinks_suite(void)
 	tcase_add_test(tc, write_refuses_symlink);
 	tcase_add_test(tc, write_trace_and_html);
 	tcase_add_test(tc, write_stdout);
+	tcase_add_test(tc, write_stdout_to_its_own_stream);
 	tcase_add_test(tc, write_broken_pipe_survives);
 	tcase_add_test(tc, write_replaces_atomically);
 	tcase_add_test(tc, write_failure_told_once);
