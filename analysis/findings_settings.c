@@ -1,11 +1,14 @@
-/* The findings' thresholds: their defaults, and HESPER_FINDINGS read strictly (a bad value keeps them all). */
+/*
+ * The findings' thresholds: their defaults, and HESPER_FINDINGS read strictly, by the rule
+ * every setting is read by (settings_text.h); a bad value keeps them all.
+ */
 #include "findings_settings.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "settings_text.h"
 
 void
 hesper_findings_settings_default(struct hesper_findings_settings *s)
@@ -24,24 +27,6 @@ hesper_findings_settings_default(struct hesper_findings_settings *s)
 	};
 }
 
-/* Parses a non-negative finite number into *@out; false when @text is not one. */
-static bool
-parse_number(const char *text, size_t len, double *out)
-{
-	char buf[64], *end;
-
-	if (len == 0 || len >= sizeof(buf))
-		return false;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	errno = 0;
-	double v = strtod(buf, &end);
-	if (errno || *end || !isfinite(v) || v < 0 || buf[0] == ' ')
-		return false;
-	*out = v;
-	return true;
-}
-
 struct key {
 	const char *name;
 	bool share; /* a share in [0, 1], else a count (whole number) or a factor */
@@ -49,6 +34,7 @@ struct key {
 	double max;
 };
 
+/* The keys of HESPER_FINDINGS: the parser and its error line are made from this one list. */
 static const struct key keys[] = {
 	{"idle_share", true, false, 1},          {"idle_min_us", false, true, 1e9},
 	{"launch_bound_min", false, true, 1e12}, {"launch_factor", false, false, 1e6},
@@ -56,6 +42,7 @@ static const struct key keys[] = {
 	{"underfilled_min", false, true, 1e12},  {"hesper_share", true, false, 1},
 	{"slow_memory_share", true, false, 1},
 };
+#define KEY_COUNT (sizeof(keys) / sizeof(keys[0]))
 
 static void
 set_key(struct hesper_findings_settings *s, size_t k, double v)
@@ -73,54 +60,76 @@ set_key(struct hesper_findings_settings *s, size_t k, double v)
 	}
 }
 
+/* Reads one "key=value" entry (trimmed) into @next; false when it is not one. */
+static bool
+read_entry(struct hesper_findings_settings *next, const char *e, size_t len)
+{
+	const char *eq = memchr(e, '=', len);
+	const char *key = e, *value = eq ? eq + 1 : NULL;
+	size_t key_len = eq ? (size_t)(eq - e) : 0, value_len = eq ? len - key_len - 1 : 0;
+	double v;
+
+	if (!eq)
+		return false;
+	hesper_text_trim(&key, &key_len);
+	hesper_text_trim(&value, &value_len);
+	for (size_t k = 0; k < KEY_COUNT; k++) {
+		if (!hesper_text_is(key, key_len, keys[k].name))
+			continue;
+		if (!hesper_text_decimal(value, value_len, &v) || v > keys[k].max || (keys[k].whole && v != floor(v)))
+			return false;
+		set_key(next, k, v);
+		return true;
+	}
+	return false;
+}
+
+/* The error line for entry @e: what is accepted, from the keys' list. */
+static void
+describe_error(char *err, size_t size, const char *e, size_t len)
+{
+	size_t o;
+
+	if (!err || !size)
+		return;
+	o = (size_t)snprintf(err, size, "HESPER_FINDINGS: '%.*s' is not one of off", (int)(len > 80 ? 80 : len), e);
+	for (size_t k = 0; k < KEY_COUNT && o < size; k++)
+		o += (size_t)snprintf(err + o, size - o, ", %s=%s", keys[k].name,
+				      keys[k].share   ? "0..1"
+				      : keys[k].whole ? "N"
+						      : "X");
+	if (o < size)
+		snprintf(err + o, size - o, "; the defaults are kept");
+}
+
 int
 hesper_findings_settings_parse(struct hesper_findings_settings *s, const char *text, char *err, size_t err_size)
 {
 	struct hesper_findings_settings next = *s;
 	const char *p = text ? text : "";
+	size_t len = strlen(p);
 
 	if (err && err_size)
 		err[0] = '\0';
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (strcmp(p, "off") == 0 || strcmp(p, "off\n") == 0) {
+	hesper_text_trim(&p, &len);
+	if (hesper_text_is(p, len, "off")) {
 		s->off = true;
 		return 0;
 	}
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		const char *eq = memchr(p, '=', len);
-		size_t k = 0, n = sizeof(keys) / sizeof(keys[0]);
-		double v = 0;
+	while (len) {
+		const char *comma = memchr(p, ',', len);
+		const char *e = p;
+		size_t e_len = comma ? (size_t)(comma - p) : len;
 
-		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\n'))
-			len--;
-		if (len == 0 && end) {
-			p = end + 1;
-			continue;
+		p += comma ? e_len + 1 : e_len;
+		len -= comma ? e_len + 1 : e_len;
+		hesper_text_trim(&e, &e_len);
+		if (e_len == 0 && comma)
+			continue; /* "a=1,,b=2": an empty entry between commas says nothing */
+		if (!read_entry(&next, e, e_len)) {
+			describe_error(err, err_size, e, e_len);
+			return -1;
 		}
-		if (!eq)
-			goto bad;
-		while (k < n &&
-		       !((size_t)(eq - p) == strlen(keys[k].name) && memcmp(p, keys[k].name, (size_t)(eq - p)) == 0))
-			k++;
-		if (k == n || !parse_number(eq + 1, len - (size_t)(eq + 1 - p), &v) || v > keys[k].max ||
-		    (keys[k].whole && v != floor(v)))
-			goto bad;
-		set_key(&next, k, v);
-		p = end ? end + 1 : p + strlen(p);
-		while (*p == ' ' || *p == '\t')
-			p++;
-		continue;
-	bad:
-		if (err && err_size)
-			snprintf(err, err_size,
-				 "HESPER_FINDINGS: '%.*s' is not one of off, idle_share=0..1, idle_min_us=N, "
-				 "launch_bound_min=N, launch_factor=X, round_trip_share=0..1, round_trip_min=N, "
-				 "underfilled_min=N, hesper_share=0..1; the defaults are kept",
-				 (int)(len > 80 ? 80 : len), p);
-		return -1;
 	}
 	*s = next;
 	return 0;

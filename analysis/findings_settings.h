@@ -32,8 +32,9 @@ void hesper_findings_settings_default(struct hesper_findings_settings *s);
 /*
  * Applies HESPER_FINDINGS: "off", or comma-separated key=value pairs (idle_share,
  * idle_min_us, launch_bound_min, launch_factor, round_trip_share, round_trip_min,
- * underfilled_min, hesper_share, slow_memory_share). Returns 0; or -1 with a message in @err (when not
- * NULL) and @s unchanged.
+ * underfilled_min, hesper_share, slow_memory_share), read as every setting is
+ * (settings_text.h: trimmed, words in any case, plain decimal numbers). Returns 0; or -1
+ * with a message naming every key in @err (when not NULL) and @s unchanged.
  */
 int hesper_findings_settings_parse(struct hesper_findings_settings *s, const char *text, char *err, size_t err_size);
 

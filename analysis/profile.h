@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drop_causes.h"
 #include "findings_settings.h"
 #include "kernel_table.h"
 #include "memops.h"
@@ -105,6 +106,7 @@ struct hesper_report_kind {
 	bool partial;       /* written while the program runs (HESPER_INTERVAL, on demand) */
 	uint64_t number;    /* reports written before this one, in this process */
 	const char *reason; /* partial: "interval", "signal" or "control"; NULL otherwise */
+	const char *signal; /* the exit report of a process a signal ends: its name ("SIGSEGV"); NULL otherwise */
 };
 
 struct hesper_profile {
@@ -126,7 +128,9 @@ struct hesper_profile {
 	struct hesper_stats submits;          /* span of each timed batch */
 	struct hesper_memops memops;          /* copies, fills, updates, clears: one row per kind (memops.h) */
 
-	uint64_t dropped;            /* dispatches that ran but could not be timed */
+	uint64_t dropped; /* dispatches that ran but could not be timed */
+	/* dropped by cause: they add up to dropped, but in a summary written before causes were kept */
+	uint64_t dropped_by[HESPER_DROP_CAUSES];
 	uint64_t clamped;            /* intervals that came back zero or negative */
 	uint64_t clock_isolated;     /* clock mode: dispatches timed from barrier to barrier, not by the clock */
 	uint64_t timestamps_written; /* queries Hesper wrote on the GPU */
@@ -206,6 +210,7 @@ struct hesper_work {
 	bool has_share;                /* DISPATCH, timed: @share_ns is set (else its share is @ns) */
 	uint64_t share_ns;             /* DISPATCH: its share of the GPU time, when it overlapped others (overlap.h) */
 	bool dropped;                  /* not timed though it was meant to be: counted as dropped too */
+	enum hesper_drop_cause why;    /* @dropped: why */
 	bool outside;                  /* DISPATCH: ran outside the capture window: counted in its kernel rows only */
 	const char *name;              /* DISPATCH: the kernel; REGION: the label */
 	const char *label;             /* DISPATCH: the innermost debug label around it, or NULL */

@@ -75,8 +75,11 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 	count_in(urow, w, n, idle, w->has_share ? (uint64_t)llround((double)share * idle_share) : idle);
 	if (w->timed)
 		p->collected++;
-	else if (w->dropped && !w->outside)
+	else if (w->dropped && !w->outside) {
 		p->dropped += n;
+		if ((unsigned)w->why < HESPER_DROP_CAUSES)
+			p->dropped_by[w->why] += n;
+	}
 	return row && (!w->label || lrow) && (idle_share <= 0 || urow) ? 0 : -1;
 }
 

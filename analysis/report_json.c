@@ -263,6 +263,11 @@ put_live(FILE *out, const struct hesper_profile *p)
 		}
 		fputs("},\n", out);
 	}
+	if (p->report.signal) {
+		fputs("  \"ended_by_signal\": ", out);
+		hesper_json_write_string(out, p->report.signal);
+		fputs(",\n", out);
+	}
 	if (!p->capture.set)
 		return;
 	const struct hesper_capture_info *c = &p->capture;
@@ -419,7 +424,13 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	}
 	fprintf(out, "  \"submits\": {\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "},\n", p->submits.count,
 		p->submits.total_ns);
-	fprintf(out, "  \"dropped\": %" PRIu64 ",\n", p->dropped);
+	fprintf(out, "  \"dropped\": %" PRIu64 ",\n  \"dropped_causes\": {", p->dropped);
+	/* Only the causes that happened: {} when nothing was dropped. */
+	for (unsigned c = 0, n = 0; c < HESPER_DROP_CAUSES; c++)
+		if (p->dropped_by[c])
+			fprintf(out, "%s\"%s\": %" PRIu64, n++ ? ", " : "",
+				hesper_drop_cause_key((enum hesper_drop_cause)c), p->dropped_by[c]);
+	fputs("},\n", out);
 
 	fputs("  \"queues\": [", out);
 	for (size_t i = 0; i < p->queue_count; i++) {

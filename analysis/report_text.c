@@ -278,6 +278,11 @@ put_live(FILE *out, const struct hesper_profile *p)
 	if (p->report.partial)
 		fprintf(out, "  report       #%" PRIu64 " (%s), written while the program runs\n", p->report.number,
 			p->report.reason ? p->report.reason : "?");
+	if (p->report.signal) {
+		fputs("  ended by     ", out);
+		put_clean(out, p->report.signal, strnlen(p->report.signal, 32));
+		fputs(": the report holds what ran until then\n", out);
+	}
 	if (!c->set)
 		return;
 	fprintf(out, "  capture      from %s", c->start[0] ? c->start : "the start");
@@ -289,6 +294,29 @@ put_live(FILE *out, const struct hesper_profile *p)
 	if (c->closed)
 		fprintf(out, " (closed at %s)", hesper_format_duration(b, sizeof(b), (double)c->closed_ns));
 	fprintf(out, "; %" PRIu64 " dispatches outside it counted, not timed\n", c->outside);
+}
+
+/*
+ * The dropped dispatches: how many, then each cause that happened with its count (the rest,
+ * in a summary that does not keep causes, as not recorded).
+ */
+static void
+print_dropped(FILE *out, const struct hesper_profile *p)
+{
+	uint64_t told = 0;
+
+	if (!p->dropped)
+		return;
+	fprintf(out, "\nDropped: %" PRIu64 " dispatches ran but could not be timed:\n", p->dropped);
+	for (unsigned c = 0; c < HESPER_DROP_CAUSES; c++) {
+		if (!p->dropped_by[c])
+			continue;
+		fprintf(out, "  %10" PRIu64 "  %s\n", p->dropped_by[c],
+			hesper_drop_cause_text((enum hesper_drop_cause)c));
+		told += p->dropped_by[c];
+	}
+	if (told < p->dropped)
+		fprintf(out, "  %10" PRIu64 "  for a cause the summary does not record\n", p->dropped - told);
 }
 
 /* The host-wait table: one line per thread and call. */
@@ -373,6 +401,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		if (p->dropped)
 			fprintf(out, "  dropped      %" PRIu64 " dispatches ran but could not be timed\n", p->dropped);
 		fputs("hesper: no GPU work was recorded (no compute dispatches ran on a timed queue)\n", out);
+		print_dropped(out, p);
 		goto done;
 	}
 
@@ -439,12 +468,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 				   : "not every run could be timed",
 			overlapped ? "the mean share" : "Avg");
 	}
-	if (p->dropped)
-		fprintf(out,
-			"\nDropped: %" PRIu64 " dispatches ran but could not be timed: a queue family without "
-			"timestamps,\nHesper's query limit (HESPER_MAX_QUERIES), a lost device, or work still running "
-			"at exit.\n",
-			p->dropped);
+	print_dropped(out, p);
 
 	if (nregions) {
 		fputs("\nRegions (debug labels)\n", out);

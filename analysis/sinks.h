@@ -60,6 +60,7 @@ struct hesper_sink_list {
 	struct hesper_sink *items;
 	size_t count;
 	const struct hesper_database_ops *database; /* NULL: sqlite sinks are not available */
+	FILE *stdout_stream;                        /* where the stdout sink writes; NULL: stdout */
 };
 
 /* The accepted forms, for error messages. */

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "settings_text.h"
+
 struct kind_name {
 	const char *name;
 	enum hesper_sink_kind kind;
@@ -36,7 +38,7 @@ bool
 hesper_sink_kind_named(const char *name, size_t len, enum hesper_sink_kind *kind)
 {
 	for (size_t i = 0; i < PATH_KIND_COUNT; i++) {
-		if (strlen(path_kinds[i].name) == len && memcmp(path_kinds[i].name, name, len) == 0) {
+		if (hesper_text_is(name, len, path_kinds[i].name)) {
 			*kind = path_kinds[i].kind;
 			return true;
 		}

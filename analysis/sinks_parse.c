@@ -1,8 +1,8 @@
 /*
  * Parsing HESPER_REPORT into a sink list (sinks.h), and freeing the list.
  *
- * Entries are separated by commas and trimmed of white space; so is the PATH after
- * "kind:". A spec that is empty or only white space means the default (text on stderr);
+ * Entries are separated by commas and trimmed of white space; so are the kind and the PATH
+ * after "kind:"; kinds are matched without regard to case (settings_text.h's rule). A spec that is empty or only white space means the default (text on stderr);
  * an empty entry inside a list ("a,,b", "a,") is an error, as are an unknown kind, an
  * empty PATH, a '%' other than %p/%h/%%, and a PATH over 4096 bytes once expanded. Each
  * bad entry gets one line and is skipped; the others are kept, so that one typo does not
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "settings_text.h"
 #include "sinks_parts.h"
 
 #define PATH_LIMIT 4096 /* bytes of an expanded PATH */
@@ -22,7 +23,7 @@
 static bool
 is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+	return hesper_text_blank(c);
 }
 
 /* One error line: the entry quoted (cut when huge, control characters as '?'), the problem, the forms. */
@@ -130,17 +131,20 @@ parse_entry(const char *e, size_t len, int pid, const char *host, struct hesper_
 		return 1;
 	}
 	if (!colon) {
-		if (len == 6 && memcmp(e, "stdout", 6) == 0)
+		if (hesper_text_is(e, len, "stdout"))
 			return add_sink(out, HESPER_SINK_STDOUT, NULL);
-		if (len == 6 && memcmp(e, "stderr", 6) == 0)
+		if (hesper_text_is(e, len, "stderr"))
 			return add_sink(out, HESPER_SINK_STDERR, NULL);
 		bad_entry(err, e, len, "is not a known sink");
 		return 1;
 	}
 
 	enum hesper_sink_kind kind;
+	const char *name = e;
+	size_t name_len = (size_t)(colon - e);
 
-	if (!hesper_sink_kind_named(e, (size_t)(colon - e), &kind)) {
+	hesper_text_trim(&name, &name_len); /* "json : x" as "json:x" */
+	if (!hesper_sink_kind_named(name, name_len, &kind)) {
 		bad_entry(err, e, len, "is not a known sink");
 		return 1;
 	}
@@ -173,6 +177,7 @@ hesper_sinks_parse(const char *spec, int pid, const char *host, struct hesper_si
 	out->items = NULL;
 	out->count = 0;
 	out->database = NULL;
+	out->stdout_stream = NULL;
 	if (!host || !*host)
 		host = "unknown";
 

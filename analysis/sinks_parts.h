@@ -19,7 +19,7 @@
 /* The name of @kind as HESPER_REPORT spells it ("stdout", "json", ...); "?" for none. */
 const char *hesper_sink_kind_name(enum hesper_sink_kind kind);
 
-/* The kind that takes a PATH named by the @len bytes at @name ("json", ...) into *@kind; false when none is. */
+/* The kind that takes a PATH named by the @len bytes at @name ("json", "JSON", ...) into *@kind; false when none is. */
 bool hesper_sink_kind_named(const char *name, size_t len, enum hesper_sink_kind *kind);
 
 /* sinks_database.c --------------------------------------------------------------------- */

@@ -242,18 +242,22 @@ hesper_sinks_write_some(const struct hesper_sink_list *list, const struct hesper
 			continue;
 		switch (s->kind) {
 		case HESPER_SINK_STDOUT:
-		case HESPER_SINK_STDERR:
+		case HESPER_SINK_STDERR: {
+			FILE *out = s->kind == HESPER_SINK_STDERR ? stderr
+				    : list->stdout_stream         ? list->stdout_stream
+								  : stdout;
 			errno = 0;
-			ret = hesper_report_text(s->kind == HESPER_SINK_STDOUT ? stdout : stderr, p);
+			ret = hesper_report_text(out, p);
 			if (ret != 0) {
 				int errnum = errno ? errno : EIO;
 				/* stdio keeps the error flag; later writes by the program should not see ours. */
-				clearerr(s->kind == HESPER_SINK_STDOUT ? stdout : stderr);
+				clearerr(out);
 				if (!s->failed)
 					report_failure(err, s, errnum);
 				s->failed = true;
 			}
 			break;
+		}
 		case HESPER_SINK_SQLITE: ret = hesper_sinks_write_database(list, s, p, err); break;
 		default:
 			ret = write_file(s, p);

@@ -476,6 +476,27 @@ hesper_summary_document(const char *path, json_object **root, char *err, size_t 
 	return HESPER_OK;
 }
 
+/* "dropped_causes": the count of each cause this reader knows (a newer one's others stay unrecorded). */
+static int
+load_drop_causes(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *causes = hesper_json_member(root, "dropped_causes");
+	enum hesper_drop_cause c;
+
+	if (!causes)
+		return 0;
+	if (!json_object_is_type(causes, json_type_object))
+		return BAD(l, "\"dropped_causes\" is not an object");
+	json_object_object_foreach(causes, key, val)
+	{
+		(void)val;
+		if (hesper_drop_cause_named(key, strlen(key), &c) &&
+		    get_u64(l, causes, "\"dropped_causes\"", key, 0, &out->dropped_by[c]))
+			return HESPER_ERROR_FORMAT;
+	}
+	return 0;
+}
+
 /* The process, mode and counters of the summary. */
 static int
 load_process(struct loader *l, json_object *root, struct hesper_profile *out)
@@ -495,6 +516,8 @@ load_process(struct loader *l, json_object *root, struct hesper_profile *out)
 	    get_u64(l, root, "the summary", "sample_every", 1, &n))
 		return HESPER_ERROR_FORMAT;
 	out->sample_every = (uint32_t)n;
+	if (load_drop_causes(l, root, out))
+		return HESPER_ERROR_FORMAT;
 	v = hesper_json_member(root, "hesper");
 	if (get_u64(l, v, "\"hesper\"", "timestamps_written", 0, &out->timestamps_written) ||
 	    get_u64(l, v, "\"hesper\"", "hook_ns", 0, &out->hook_ns) ||

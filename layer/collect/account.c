@@ -219,24 +219,28 @@ static void hand_over(struct hesper_profile *p, const struct hesper_queue *q, st
 	*held = (struct clock_held){0};
 }
 
+/* Of a record's clock-timed dispatches, those that came back empty, to be counted as dropped. */
+struct clock_empty {
+	uint64_t unwritten;  /* no work group wrote the slot */
+	uint64_t not_copied; /* the copy of the slot did not happen */
+};
+
 /*
  * Reads the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
- * back) as @w of @kernel into @held (counted at once when memory runs out); returns how many
- * of them came back empty (a slot no work group wrote, or a copy that did not happen), to be
- * counted as dropped. For an indirect dispatch (@d's groups 0 0 0) the work-group counts its
- * slot holds are its launch shape.
+ * back) as @w of @kernel into @held (counted at once when memory runs out); adds those that
+ * came back empty to @empty. For an indirect dispatch (@d's groups 0 0 0) the work-group
+ * counts its slot holds are its launch shape.
  */
-static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
-			      const struct hesper_recording *rec, const struct hesper_work_record *d, uint64_t lo,
-			      uint64_t hi, const uint64_t *ts, const struct hesper_work *w, struct hesper_name *kernel,
-			      struct clock_held *held, bool trace)
+static void account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+			  const struct hesper_recording *rec, const struct hesper_work_record *d, uint64_t lo,
+			  uint64_t hi, const uint64_t *ts, const struct hesper_work *w, struct hesper_name *kernel,
+			  struct clock_held *held, bool trace, struct clock_empty *empty)
 {
 	bool kind = false; /* @w is @held's last kind */
 	bool indirect = !d->groups[0] && !d->groups[1] && !d->groups[2];
 	const struct hesper_device *dev = q->dev;
 	uint64_t mask = dev->families[q->family].tick_mask;
 	double period = dev->props.limits.timestampPeriod;
-	uint64_t empty = 0;
 	/* The command buffer's start places the clock values (clock.h); else the calibration does. */
 	uint64_t anchor = ts && rec->cb_query != HESPER_NO_QUERY && ts[rec->cb_query] != HESPER_UNWRITTEN
 				  ? ts[rec->cb_query]
@@ -261,7 +265,10 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 			any = true;
 		}
 		if (!any || lost) {
-			empty++;
+			if (lost)
+				empty->not_copied++;
+			else
+				empty->unwritten++;
 			continue;
 		}
 		uint64_t start = hesper_clock_to_ticks(dev, first, anchor) & mask;
@@ -300,7 +307,53 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
 			hesper_trace_dispatch(p, q, kernel, w->local_size_varies ? NULL : w->local_size, start, end,
 					      one.groups, rec->command_buffer, sub->index);
 	}
-	return empty;
+}
+
+/* Why the results of run @o of @sub are not there to read (@conflict: it ran on two queues at once). */
+static enum hesper_drop_cause missing_cause(const struct hesper_submission *sub, const struct hesper_run *o,
+					    enum hesper_abandon abandon, bool conflict)
+{
+	if (abandon == HESPER_ABANDON_DEVICE_LOST)
+		return HESPER_DROP_DEVICE_LOST;
+	if (abandon == HESPER_ABANDON_OUT_OF_TIME)
+		return HESPER_DROP_UNFINISHED;
+	if (conflict)
+		return HESPER_DROP_TWO_QUEUES;
+	if (sub->failed)
+		return HESPER_DROP_NOT_FOLLOWED;
+	if (o->overwritten)
+		return HESPER_DROP_OVERWRITTEN;
+	if (o->base == HESPER_NO_SLOT)
+		return HESPER_DROP_OTHER_FAMILY; /* the run had queries (it has dropped dispatches), so a family */
+	if (o->unavailable)
+		return HESPER_DROP_UNAVAILABLE;
+	return HESPER_DROP_NOT_COPIED;
+}
+
+/*
+ * Why dispatches of record @d of @rec, meant to be timed, were not in a run whose results are
+ * missing for @missing (or are there): without queries or a slot, why it got none.
+ */
+static enum hesper_drop_cause drop_cause(const struct hesper_recording *rec, const struct hesper_work_record *d,
+					 enum hesper_drop_cause missing)
+{
+	if (d->start != HESPER_NO_QUERY)
+		return missing;
+	if (d->clock)
+		return HESPER_DROP_NO_CLOCK_SLOT;
+	return rec->can_query ? HESPER_DROP_NO_QUERY : HESPER_DROP_NO_TIMESTAMPS;
+}
+
+/* Counts @n dispatches of @w dropped for @why (nothing when @n is 0). */
+static void count_dropped(struct hesper_profile *p, struct hesper_work w, uint64_t n, enum hesper_drop_cause why)
+{
+	if (!n)
+		return;
+	w.timed = false;
+	w.count = n;
+	w.dropped = true;
+	w.why = why;
+	hesper_profile_add_work(p, &w);
 }
 
 /*
@@ -309,7 +362,7 @@ static uint64_t account_clock(struct hesper_profile *p, struct hesper_queue *q, 
  */
 static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 			const struct hesper_run *o, struct batch_span *span, struct hesper_name *unknown,
-			struct clock_held *held, bool trace)
+			struct clock_held *held, bool trace, enum hesper_abandon abandon)
 {
 	const struct hesper_recording *rec = o->rec;
 	const struct hesper_queue_family *family = &q->dev->families[q->family];
@@ -322,12 +375,14 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 				     : NULL;
 	uint64_t runs = 1;
 	uint64_t untimed_runs = ts ? 0 : 1;
+	enum hesper_drop_cause missing = ts ? HESPER_DROP_NOT_COPIED : missing_cause(sub, o, abandon, conflict);
 	uint32_t opened_at; /* the region that opened the capture window in this run, if one did */
 	struct hesper_capture_span window = hesper_capture_run(rec, sub->host_ns, &opened_at);
 	bool inside = window.from < window.to;
 
 	p->timestamps_written += (uint64_t)rec->queries_used * runs;
 	p->dropped += rec->lost_dispatches * runs;
+	p->dropped_by[HESPER_DROP_MEMORY] += rec->lost_dispatches * runs;
 	if (ts && rec->cb_query != HESPER_NO_QUERY && inside) {
 		uint64_t start = hesper_extend_ticks(q, ts[rec->cb_query], mask);
 		uint64_t end = hesper_extend_ticks(q, ts[rec->cb_query + 1], mask);
@@ -392,8 +447,11 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		w.outside = false;
 		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
 		/* Clock mode: timed from its slots, which hold an indirect one's work-group counts too. */
+		struct clock_empty empty = {0};
 		if (d->clock)
-			untimed += account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, &w, kernel, held, trace);
+			account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, &w, kernel, held, trace, &empty);
+		count_dropped(p, w, empty.unwritten, HESPER_DROP_CLOCK_EMPTY);
+		count_dropped(p, w, empty.not_copied, HESPER_DROP_NOT_COPIED);
 		for (uint32_t k = (uint32_t)lo; timed && !d->clock && k < hi; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 			w.timed = true;
@@ -411,6 +469,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			 * Left out by mode or sampling: not.
 			 */
 			w.dropped = d->clock || d->dropped || d->start != HESPER_NO_QUERY;
+			w.why = drop_cause(rec, d, missing);
 			hesper_profile_add_work(p, &w);
 		}
 		kernel->row = rows.kernel;
@@ -442,11 +501,11 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 }
 
 /* Adds a finished (or abandoned, when @lost) submission to the profile. */
-void hesper_account_submission(struct hesper_queue *q, struct hesper_submission *sub, bool lost)
+void hesper_account_submission(struct hesper_queue *q, struct hesper_submission *sub, enum hesper_abandon abandon)
 {
 	struct hesper_process *proc = hesper_process();
 	struct hesper_device *dev = q->dev;
-	if (lost)
+	if (abandon != HESPER_ABANDON_NONE)
 		sub->failed = true;
 	uint64_t t0 = hesper_now_ns();
 	/* The defence: a run whose queries never became available (0 in every run so far). */
@@ -489,7 +548,8 @@ void hesper_account_submission(struct hesper_queue *q, struct hesper_submission 
 	bool inside = false;
 	struct clock_held held = {0};
 	for (size_t i = 0; i < sub->run_count; i++)
-		inside |= account_run(p, q, sub, &sub->runs[i], &span, unknown, &held, trace && dev->clock.valid);
+		inside |= account_run(p, q, sub, &sub->runs[i], &span, unknown, &held, trace && dev->clock.valid,
+				      abandon);
 	hand_over(p, q, &held);
 	if (trace && (inside || !hesper_capture_set()))
 		hesper_events_add(p, &submit_event);

@@ -95,7 +95,7 @@ static bool harvest_queue(struct hesper_queue *q, uint64_t wait_ns)
 			hesper_log("the device '%s' was lost (%d); its work still in flight is reported as dropped",
 				   q->dev->props.deviceName, (int)r);
 		hesper_pending_pop(q, sub);
-		hesper_account_submission(q, sub, lost);
+		hesper_account_submission(q, sub, lost ? HESPER_ABANDON_DEVICE_LOST : HESPER_ABANDON_NONE);
 		if (collector.duties)
 			collector.duties->harvested();
 		if (lost) {
@@ -188,7 +188,7 @@ static void flush_device(struct hesper_device *dev, uint64_t deadline)
 				struct hesper_submission *sub = hesper_pending_take_all(q);
 				while (sub) {
 					struct hesper_submission *next = sub->next;
-					hesper_account_submission(q, sub, true);
+					hesper_account_submission(q, sub, HESPER_ABANDON_OUT_OF_TIME);
 					abandon(sub);
 					sub = next;
 				}

@@ -1,9 +1,7 @@
 /*
- * The exit report: written once, when the program exits (atexit), or when SIGINT or
- * SIGTERM would kill it, after the collector has harvested what is still in flight.
+ * The exit report: written once, when the program exits (atexit), or when a signal ends it
+ * (signals.h), after the collector has harvested what is still in flight.
  */
-#include <semaphore.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -11,10 +9,14 @@
 #include "live.h"
 #include "profile.h"
 #include "report.h"
+#include "signals.h"
 #include "state/state.h"
 
-/* Stops collecting, waits (bounded) for work in flight and writes the report; once. */
-static void finish_profile(void)
+/*
+ * Stops collecting, waits (bounded) for work in flight and writes the report; once. @sig:
+ * the signal ending the process, 0 at exit.
+ */
+static void finish_profile(int sig)
 {
 	static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
 	struct hesper_process *p = hesper_process();
@@ -28,74 +30,14 @@ static void finish_profile(void)
 	if (!hesper_report_written()) {
 		hesper_collector_stop();
 		hesper_collector_flush(NULL, (uint64_t)p->settings.exit_timeout_ms * 1000000ull);
-		hesper_report_write();
+		hesper_report_write(sig);
 	}
 	pthread_mutex_unlock(&once);
 }
 
 static void at_exit(void)
 {
-	finish_profile();
-}
-
-/*
- * SIGINT and SIGTERM, when the program leaves them at their default (death): the handler
- * only wakes a thread of Hesper's (a handler may not take locks or allocate), which
- * writes the report and then lets the signal kill the process as it would have. A second
- * signal while the report is written kills at once.
- */
-static sem_t signal_wake;
-static volatile sig_atomic_t caught_signal;
-static pid_t signal_owner; /* a forked child has no signal thread: it takes the default action */
-
-static void on_signal(int sig)
-{
-	if (caught_signal || getpid() != signal_owner) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	caught_signal = sig;
-	sem_post(&signal_wake);
-}
-
-static void *signal_main(void *arg)
-{
-	(void)arg;
-	while (sem_wait(&signal_wake) != 0)
-		;
-	int sig = caught_signal;
-	finish_profile();
-	signal(sig, SIG_DFL);
-	kill(getpid(), sig); /* this thread blocks every signal: another thread takes it and dies */
-	return NULL;
-}
-
-/* Installs the handlers for the signals the program left at their default action. */
-static void watch_signals(void)
-{
-	static const int watched[] = {SIGINT, SIGTERM};
-	pthread_t thread;
-	sigset_t all, old;
-	if (sem_init(&signal_wake, 0, 0) != 0)
-		return;
-	signal_owner = getpid();
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int started = pthread_create(&thread, NULL, signal_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (started != 0)
-		return;
-	pthread_detach(thread);
-	for (size_t i = 0; i < sizeof(watched) / sizeof(watched[0]); i++) {
-		struct sigaction current;
-		if (sigaction(watched[i], NULL, &current) != 0 || (current.sa_flags & SA_SIGINFO) ||
-		    current.sa_handler != SIG_DFL)
-			continue; /* the program handles it (or ignores it): its choice stands */
-		struct sigaction mine = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
-		sigemptyset(&mine.sa_mask);
-		sigaction(watched[i], &mine, NULL);
-	}
+	finish_profile(0);
 }
 
 /*
@@ -140,6 +82,6 @@ void hesper_report_register_exit(void)
 	/* Registered after the driver loaded, so it runs before the driver's own exit handlers. */
 	if (atexit(at_exit) != 0)
 		hesper_log("cannot register the exit handler; no report will be written");
-	watch_signals();
+	hesper_signals_watch(finish_profile);
 	hesper_live_start();
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect/collect.h"
 #include "live.h"
@@ -115,9 +116,26 @@ static void stamp_profile(struct hesper_process *p)
 	p->profile->findings_ready = true;
 }
 
-void hesper_report_write(void)
+/*
+ * A stream of its own on the program's standard output, for a report written as signal
+ * ends the process: the program's output still in stdout's buffer would be lost without
+ * Hesper, and stays so (nor is stdout's lock taken, which the thread that faulted may hold).
+ * NULL when it cannot be had: then the stdout sink writes through stdout.
+ */
+static FILE *stdout_of_our_own(void)
 {
+	int fd = dup(STDOUT_FILENO);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
+}
+
+void hesper_report_write(int sig)
+{
+	static char signal_name[32];
 	struct hesper_process *p = hesper_process();
+	FILE *own = NULL;
 	pthread_mutex_lock(&p->lock);
 	if (reported || !p->profile) {
 		pthread_mutex_unlock(&p->lock);
@@ -127,8 +145,20 @@ void hesper_report_write(void)
 	stamp_profile(p);
 	p->profile->report.partial = false;
 	p->profile->report.reason = NULL;
-	fflush(stdout);
+	if (sig) {
+		const char *abbrev = sigabbrev_np(sig);
+		snprintf(signal_name, sizeof(signal_name), "SIG%s", abbrev ? abbrev : "?");
+		p->profile->report.signal = signal_name;
+		own = stdout_of_our_own();
+		sinks.stdout_stream = own;
+	} else {
+		fflush(stdout);
+	}
 	write_sinks(p->profile, true);
+	if (own) {
+		sinks.stdout_stream = NULL;
+		fclose(own);
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 

@@ -14,8 +14,13 @@ void hesper_report_open(void);
 /* Registers the exit report, the signal handlers and the live reports; once, with the first device. */
 void hesper_report_register_exit(void);
 
-/* Writes the report to every sink, once per process. */
-void hesper_report_write(void);
+/*
+ * Writes the report to every sink, once per process. @sig: the signal ending the process
+ * (0 at exit), which the report names; then the program's output still in stdout's buffer
+ * is left there, to be lost with the process as without Hesper, and a stdout sink writes
+ * past it.
+ */
+void hesper_report_write(int sig);
 
 /* True once the exit report was written. */
 bool hesper_report_written(void);

@@ -3,7 +3,8 @@
  *
  * Values are read strictly: numbers are plain decimal (no sign, no base prefix, no
  * trailing text), range-checked without overflow; words are matched without regard
- * to case. White space around a value is ignored. Anything else is rejected with
+ * to case. White space around a value is ignored. That rule is analysis/settings_text.h's,
+ * which HESPER_REPORT and HESPER_FINDINGS are read by too. Anything else is rejected with
  * one line on the error stream that quotes the value (cut, with unprintable bytes as
  * \xHH) and says what is accepted.
  */
@@ -12,6 +13,8 @@
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "settings_text.h"
 
 #define PREFIX "HESPER_"
 #define QUOTE_MAX 64 /* bytes of a rejected value or name shown in an error line */
@@ -35,38 +38,16 @@ struct span {
 	size_t len;
 };
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
+/* The shared reading rule (analysis/settings_text.h), on spans. */
 static struct span trim(struct span v)
 {
-	while (v.len > 0 && is_blank(v.p[0])) {
-		v.p++;
-		v.len--;
-	}
-	while (v.len > 0 && is_blank(v.p[v.len - 1]))
-		v.len--;
+	hesper_text_trim(&v.p, &v.len);
 	return v;
-}
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
 static bool equals_nocase(struct span v, const char *word)
 {
-	size_t len = strlen(word);
-
-	if (v.len != len)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		if (lower(v.p[i]) != word[i])
-			return false;
-	}
-	return true;
+	return hesper_text_is(v.p, v.len, word);
 }
 
 /* The index in @words (lower case, NULL-terminated) of the word @v is, ignoring case; -1 when none. */
@@ -81,24 +62,7 @@ static int word_index(struct span v, const char *const *words)
 
 static bool parse_number(struct span v, uint64_t min, uint64_t max, uint64_t *out)
 {
-	uint64_t n = 0;
-
-	if (v.len == 0)
-		return false;
-	for (size_t i = 0; i < v.len; i++) {
-		unsigned d;
-
-		if (v.p[i] < '0' || v.p[i] > '9')
-			return false;
-		d = (unsigned)(v.p[i] - '0');
-		if (n > (UINT64_MAX - d) / 10)
-			return false;
-		n = n * 10 + d;
-	}
-	if (n < min || n > max)
-		return false;
-	*out = n;
-	return true;
+	return hesper_text_whole(v.p, v.len, min, max, out);
 }
 
 /* BOOL's words, each true one before its false one. */
@@ -194,7 +158,7 @@ static bool parse_signal(struct span v, int *out)
 	}
 	if (v.len >= 5 &&
 	    (equals_nocase((struct span){v.p, 5}, "rtmin") || equals_nocase((struct span){v.p, 5}, "rtmax"))) {
-		bool from_max = lower(v.p[3]) == 'a';
+		bool from_max = equals_nocase((struct span){v.p, 5}, "rtmax");
 		int sig = from_max ? SIGRTMAX : SIGRTMIN;
 
 		if (v.len > 5) {
@@ -301,17 +265,19 @@ static bool hesper_parse_stop(const char *value, size_t len, const struct hesper
 #define PARSER(fn, lo, hi, accepted_, unset_) \
 	.parse = fn, .min = (lo), .max = (hi), .accepted = accepted_, .unset = unset_,
 #define READ_BY(accepted_, unset_) .accepted = accepted_, .unset = unset_,
-#define ROW(name_, kind_, values, type, field, def, doc_)                           \
+#define ANY_MODE .mode = -1,
+#define IN_MODE(m) .mode = HESPER_MODE_##m,
+#define ROW(name_, kind_, values, type, field, def, mode_, doc_)                    \
 	{.name = #name_,                                                            \
 	 .kind = HESPER_SETTING_##kind_,                                            \
 	 HESPER_IF_FIELD_##kind_(.offset = offsetof(struct hesper_settings, field), \
-				 .size = sizeof(HESPER_SETTINGS_MEMBER_OF(field)), ) values.doc = doc_},
+				 .size = sizeof(HESPER_SETTINGS_MEMBER_OF(field)), ) values mode_.doc = doc_},
 
 static const struct hesper_setting_row rows[] = {HESPER_SETTINGS(ROW)};
 
 #define ROW_COUNT (sizeof rows / sizeof rows[0])
 
-#define DEFAULT_MEMBER(name, kind, values, type, field, def, doc) HESPER_IF_FIELD_##kind(.field = def, )
+#define DEFAULT_MEMBER(name, kind, values, type, field, def, mode, doc) HESPER_IF_FIELD_##kind(.field = def, )
 static const struct hesper_settings defaults = {HESPER_SETTINGS(DEFAULT_MEMBER)};
 
 void hesper_settings_default(struct hesper_settings *s)
@@ -535,8 +501,36 @@ int hesper_settings_apply(struct hesper_settings *s, const char *name, const cha
 	return apply_value(s, row, value, err);
 }
 
+/*
+ * Sets each row given in @values (its raw value, NULL: not given) that has an effect in one
+ * HESPER_MODE only back to its default when another mode is in effect, with one line on @err
+ * each: a report must not show a setting as in effect that is not (HESPER_SAMPLE in clock mode).
+ */
+static void drop_out_of_mode(struct hesper_settings *s, const char *const *values, FILE *err)
+{
+	for (size_t i = 0; i < ROW_COUNT; i++) {
+		const struct hesper_setting_row *row = &rows[i];
+		char *field = (char *)s + row->offset;
+		const char *def = (const char *)&defaults + row->offset;
+
+		if (!values[i] || row->mode < 0 || row->mode == (int)s->mode || memcmp(field, def, row->size) == 0)
+			continue;
+		memcpy(field, def, row->size);
+		if (err) {
+			quoted q;
+
+			quote(q, trim((struct span){values[i], strlen(values[i])}));
+			fprintf(err,
+				"hesper: ignoring %s='%s': it has an effect in %s mode only, and HESPER_MODE is %s\n",
+				row->name, q, hesper_mode_name((enum hesper_mode)row->mode), hesper_mode_name(s->mode));
+			fflush(err);
+		}
+	}
+}
+
 int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err)
 {
+	const char *values[ROW_COUNT] = {0}; /* the value of each row given and accepted */
 	int rejected = 0;
 
 	hesper_settings_default(s);
@@ -565,6 +559,9 @@ int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_var
 			continue;
 		if (apply_value(s, row, eq + 1, err) != 0)
 			rejected++;
+		else
+			values[row - rows] = eq + 1;
 	}
+	drop_out_of_mode(s, values, err);
 	return rejected;
 }

@@ -50,7 +50,7 @@ typedef char hesper_path[HESPER_CONTROL_PATH_MAX];
  * are HESPER_BOUND_NONE.
  */
 struct hesper_settings {
-#define HESPER_SETTINGS_MEMBER(name, kind, values, type, field, def, doc) HESPER_IF_FIELD_##kind(type field;)
+#define HESPER_SETTINGS_MEMBER(name, kind, values, type, field, def, mode, doc) HESPER_IF_FIELD_##kind(type field;)
 	HESPER_SETTINGS(HESPER_SETTINGS_MEMBER)
 #undef HESPER_SETTINGS_MEMBER
 };
@@ -67,7 +67,7 @@ struct hesper_settings {
 #define HESPER_FITS_COUNT(field) _Generic(HESPER_SETTINGS_MEMBER_OF(field), uint32_t : 1, uint64_t : 1, default : 0)
 #define HESPER_FITS_PATH(field) _Generic(&HESPER_SETTINGS_MEMBER_OF(field)[0], char * : 1, default : 0)
 #define HESPER_FITS_PARSED(field) 1 /* its parser's own */
-#define HESPER_SETTINGS_CHECK(name, kind, values, type, field, def, doc) \
+#define HESPER_SETTINGS_CHECK(name, kind, values, type, field, def, mode, doc) \
 	_Static_assert(HESPER_FITS_##kind(field), #name ": the member's type does not fit the kind");
 HESPER_SETTINGS(HESPER_SETTINGS_CHECK)
 #undef HESPER_SETTINGS_CHECK
@@ -87,8 +87,11 @@ int hesper_settings_apply(struct hesper_settings *s, const char *name, const cha
 /*
  * Fills @s from the environment: defaults, then every HESPER_* variable that is set
  * (HESPER_REPORT and HESPER_FINDINGS excepted, they are read elsewhere). Unknown HESPER_*
- * names are reported too. Returns the number of rejected settings (unknown names
- * included). Entries without '=' are skipped; @environ_vars may be NULL.
+ * names are reported too. A setting that has an effect in one HESPER_MODE only
+ * (settings_list.h's MODE), given another value than its default while another mode is in
+ * effect, is set back to its default with one line saying so. Returns the number of
+ * rejected settings (unknown names included). Entries without '=' are skipped;
+ * @environ_vars may be NULL.
  */
 int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err);
 

@@ -43,7 +43,7 @@ TIMING_MIN_NS = 1_000_000
 
 SCHEMA_KEYS = ["schema", "process", "devices", "wall_ns", "gpu_busy_ns", "kernels",
                "regions", "submits", "dropped"]
-EXTRA_KEYS = ["kernels_by_label", "queues", "clamped", "mode", "hesper"]
+EXTRA_KEYS = ["kernels_by_label", "queues", "clamped", "mode", "hesper", "dropped_causes"]
 KERNEL_KEYS = ["name", "count", "total_ns", "mean_ns", "median_ns", "min_ns", "max_ns",
                "stddev_ns", "p95_ns", "p99_ns", "timed", "span_total_ns"]
 

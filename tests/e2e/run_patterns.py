@@ -6,24 +6,37 @@ drive Vulkan, with exact counts and names against the program's own ground truth
                     [--keep-modules LIB] CASE [case options]
 
 Cases:
-  pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--expect-mode M]
+  pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--expect-drop-cause KEY]
+            [--expect-mode M]
             [--expect-rc N] [--no-baseline] [--leaves-objects] [--per-pid-report]
             [--nested-accuracy]
             PATTERNS NAME alone (unless --no-baseline), then under Hesper + the validation
             layer with a JSON report: same exit code and stdout, no validation messages,
             Hesper above validation, and the summary matches the HESPER-TRUTH line exactly:
             one row per kernel with its name and count, `timed` per row, `dropped` (or,
-            with --expect-dropped, dropped > 0 and the text report saying so), regions and
+            with --expect-dropped, dropped > 0 and the text report saying so) and
+            `dropped_causes` adding up to it (with --expect-drop-cause, that cause alone, in
+            the JSON and in the text report's Dropped paragraph), regions and
             kernels_by_label rows, the number of devices. With --nested-accuracy (the program
             times each dispatch itself, its truth's own_mean_ns maps kernels to its own means):
             per kernel, Hesper's mean_ns within max(10 % of the program's mean, 2 µs) of it.
-  signal    --mode MODE --signal TERM|INT
+  signal    --mode MODE --signal TERM|INT|HUP|QUIT
             PATTERNS signal MODE prints "patterns: ready" with work in flight; the runner
             then sends the signal. Alone and under Hesper the process must end the same way
             (killed by the signal, or the program's handler's exit code and output), and
             Hesper must have written its report with the exact counts (not required when the
             program's own handler leaves with _exit(): modes handler_exit and handler_late;
             a report written anyway must still be exact).
+  crash     --signal SEGV|BUS|FPE|ILL|ABRT --mode default|handler|handler_late|recover
+            PATTERNS crash SIG MODE: dispatches waited for, one in flight, a line left in
+            stdout's buffer, then the program's own fault. Alone and under Hesper (and the
+            validation layer): the same end (killed by SIG, with a core dump or without it
+            alike where core_pattern lets the runner see one; recover: exit status 0), the
+            same stdout (the unflushed line lost alike), the program's handler ran (handler,
+            handler_late, recover), and Hesper's JSON report with the exact counts and
+            ended_by_signal (default, handler; handler_late: the program's later handler
+            replaced Hesper's, so none is required; recover: the exit report, no
+            ended_by_signal, the dispatches after the recovery counted too).
   settings  Bad HESPER_* settings, one at a time: one "hesper: " line each on stderr, the
             program's stdout and exit code unchanged, the other sinks still written.
   files     Output files: created 0600 under umask 077 (0644 under 022), a symbolic link
@@ -36,6 +49,7 @@ import argparse
 import fnmatch
 import json
 import os
+import resource
 import signal
 import stat
 import subprocess
@@ -205,6 +219,10 @@ def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode
                     f"got {row.get('timed')!r} (count {row.get('count')!r})")
     untimed = sum(r.get("count", 0) - r.get("timed", 0) for r in rows
                   if e2e.is_num(r.get("count")) and e2e.is_num(r.get("timed")))
+    causes = rep.get("dropped_causes")
+    c.check(isinstance(causes, dict) and all(e2e.is_num(n) and n > 0 for n in causes.values()) and
+            sum(causes.values()) == dropped, "dropped_causes: a count > 0 per cause that happened, adding up to dropped",
+            f"dropped {dropped!r}, dropped_causes {causes!r}")
     if expect_dropped:
         c.check(e2e.is_num(dropped) and dropped > 0, "dropped > 0 (queries ran out)", f"got {dropped!r}")
     elif expect_dropped is not None and truth.get("dropped") is not None:
@@ -219,6 +237,30 @@ def check_counts(c, rep, truth, program, expect_dropped=False, schema=True, mode
         devs = rep.get("devices") or []
         c.check(len(devs) == truth["devices"], f"{truth['devices']} devices in the summary",
                 f"got {len(devs)}: {[d.get('name') for d in devs]}")
+
+
+def dropped_paragraph(text):
+    """The cause lines of the text report's "Dropped:" paragraph: [(count, words)]."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith("Dropped: ")), None)
+    causes = []
+    for line in lines[start + 1:] if start is not None else []:
+        count, _, words = line.strip().partition("  ")
+        if not line.strip() or not count.isdigit():
+            break
+        causes.append((int(count), words.strip()))
+    return causes
+
+
+def check_drop_cause(c, rep, text, cause):
+    """Every dropped dispatch was dropped for @cause (a key of dropped_causes), and the reports name no other."""
+    dropped = rep.get("dropped")
+    c.check(rep.get("dropped_causes") == {cause: dropped}, f"dropped_causes names {cause!r} alone, with every drop",
+            f"dropped {dropped!r}, dropped_causes {rep.get('dropped_causes')!r}")
+    lines = dropped_paragraph(text)
+    c.check(len(lines) == 1 and lines[0][0] == dropped,
+            "the text report's Dropped paragraph names one cause, with every drop",
+            f"dropped {dropped!r}, cause lines {lines!r}")
 
 
 def check_labels(c, rep, truth):
@@ -396,12 +438,16 @@ def case_pattern(args, c, tmp):
     if args.expect_dropped:
         c.check("dropped" in text and f"{rep.get('dropped')} dropped" in text,
                 "the text report says how many dispatches were dropped", text[:3000])
+    if args.expect_drop_cause:
+        check_drop_cause(c, rep, text, args.expect_drop_cause)
     if c.failures:
         context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000]
     return context
 
 
-SIGNALS = {"TERM": signal.SIGTERM, "INT": signal.SIGINT}
+SIGNALS = {"TERM": signal.SIGTERM, "INT": signal.SIGINT, "HUP": signal.SIGHUP, "QUIT": signal.SIGQUIT}
+FAULTS = {"SEGV": signal.SIGSEGV, "BUS": signal.SIGBUS, "FPE": signal.SIGFPE, "ILL": signal.SIGILL,
+          "ABRT": signal.SIGABRT}
 
 
 def case_signal(args, c, tmp):
@@ -441,13 +487,128 @@ def case_signal(args, c, tmp):
         # What was in flight may have finished or not: counted either way, timed or dropped.
         truth.pop("dropped", None)
         check_counts(c, rep, truth, args.program)
+        # Killed by the signal: the report says so; the program's handler leaving with exit: not.
+        want_signal = f"SIG{args.signal}" if args.mode == "default" else None
+        c.check(rep.get("ended_by_signal") == want_signal, f"ended_by_signal is {want_signal!r}",
+                f"got {rep.get('ended_by_signal')!r}")
+        if c.failures:
+            context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:8000]
+    return context
+
+
+class StatusRun:
+    """Runs argv to its end, keeping the raw wait status (signal, core dump); cores on or off."""
+
+    def __init__(self, argv, env, cwd, cores, timeout=120):
+        self.argv = argv
+        limit = resource.RLIM_INFINITY if cores else 0
+        out_path, err_path = os.path.join(cwd, "stdout.txt"), os.path.join(cwd, "stderr.txt")
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=out, stderr=err,
+                                 preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CORE, (limit, limit)))
+            deadline = time.monotonic() + timeout
+            status = None
+            while status is None:
+                pid, st = os.waitpid(p.pid, os.WNOHANG)
+                if pid:
+                    status = st
+                elif time.monotonic() > deadline:
+                    p.kill()
+                    os.waitpid(p.pid, 0)
+                    status = "timeout"
+                else:
+                    time.sleep(0.02)
+            p.returncode = 0  # reaped here: Popen must not wait for it again
+        self.status = status
+        with open(out_path, "rb") as f:
+            self.out = f.read().decode("utf-8", "replace")
+        with open(err_path, "rb") as f:
+            self.err = f.read().decode("utf-8", "replace")
+
+    def ending(self):
+        """How the process ended, in words: 'exit status N', 'killed by SIGX', '... (core dumped)'."""
+        if self.status == "timeout":
+            return "timeout"
+        if os.WIFEXITED(self.status):
+            return f"exit status {os.WEXITSTATUS(self.status)}"
+        core = " (core dumped)" if os.WCOREDUMP(self.status) else ""
+        return f"killed by {signal.Signals(os.WTERMSIG(self.status)).name}{core}"
+
+    tail = e2e.Run.tail
+
+
+def cores_visible():
+    """Whether a core dump lands as a file in the process's folder (core_pattern a plain name),
+    where the runner can let one be written, see the status say so, and delete it."""
+    try:
+        with open("/proc/sys/kernel/core_pattern") as f:
+            pattern = f.read().strip()
+    except OSError:
+        return False
+    return bool(pattern) and not pattern.startswith("|") and "/" not in pattern
+
+
+def case_crash(args, c, tmp):
+    sig = FAULTS[args.signal]
+    argv = [args.program, "crash", args.signal, args.mode]
+    recover = args.mode == "recover"
+    # Core dumps on where they can be seen and removed, in the default mode (Hesper's own default action).
+    cores = args.mode == "default" and cores_visible()
+    extra = leak_env(args, tmp)  # the program never destroys its device
+    if args.sanitizer_preload:
+        # AddressSanitizer's handlers of these faults would be the program's own (it reports and exits 1).
+        opts = e2e.base_env(args).get("ASAN_OPTIONS", "")
+        extra["ASAN_OPTIONS"] = (opts + ":" if opts else "") + "handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
+    alone_dir, hesper_dir = os.path.join(tmp, "alone"), os.path.join(tmp, "hesper")
+    os.makedirs(alone_dir)
+    os.makedirs(hesper_dir)
+    base = StatusRun(argv, dict(e2e.base_env(args), **extra), alone_dir, cores)
+    want = "exit status 0" if recover else f"killed by {signal.Signals(sig).name}"
+    c.check(base.ending().startswith(want), f"program alone: {want}", f"got {base.ending()}\n" + base.tail("alone"))
+    out_json = os.path.join(tmp, "out.json")
+    run = StatusRun(argv, validation_env(args, dict(extra, HESPER_REPORT=f"json:{out_json}")), hesper_dir, cores)
+    context = base.tail("alone") + "\n" + run.tail("under Hesper")
+    print(f"  alone: {base.ending()}; under Hesper: {run.ending()}" + ("" if cores else " (core dumps off)"))
+    c.check(run.ending() == base.ending(), "under Hesper the process ends as alone (signal, core dump)",
+            f"alone {base.ending()}, under Hesper {run.ending()}")
+    for d in (alone_dir, hesper_dir):
+        for name in os.listdir(d):
+            if name.startswith("core"):
+                os.unlink(os.path.join(d, name))
+    a, b = normalized_lines(base.out), normalized_lines(run.out)
+    c.check(a == b, "program's stdout unchanged under Hesper (the line left in its buffer lost alike)",
+            e2e.diff(a, b, "alone", "under Hesper"))
+    if args.mode != "default":
+        c.check("patterns: handler ran" in run.out, "the program's own handler ran under Hesper")
+    msgs = e2e.validation_messages(run)
+    c.check(not msgs, "no validation messages", "\n".join(msgs[:20]))
+    truth = e2e.parse_truth(run.out)
+    if not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
+        return context
+    if args.mode == "handler_late":
+        # The program's handler, installed after the first device, replaced Hesper's (by design).
+        print("  note: the program's later handler replaced Hesper's: " +
+              ("a report was written anyway" if os.path.exists(out_json) else "no report (by design)"))
+        if not os.path.exists(out_json):
+            return context
+    rep = read_json(c, out_json)
+    if rep is not None:
+        want_signal = None if recover else signal.Signals(sig).name
+        if args.mode != "handler_late":
+            c.check(rep.get("ended_by_signal") == want_signal, f"ended_by_signal is {want_signal!r}",
+                    f"got {rep.get('ended_by_signal')!r}")
+        if not recover:
+            truth.pop("dropped", None)  # what was in flight may have finished or not: counted either way
+        check_counts(c, rep, truth, args.program)
         if c.failures:
             context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:8000]
     return context
 
 
 def settings_variants(tmp):
-    """(title, env, [substrings each wanted in the one 'hesper: ' line], check the default report?)"""
+    """(title, env, [substrings each wanted in the one 'hesper: ' line, or None: no line][, {JSON key: value
+    wanted in the report (None: the key absent)}]); with no line wanted and no keys, the default report
+    on stderr is checked."""
     d = os.path.join(tmp, "a_directory")
     os.makedirs(d, exist_ok=True)
     target = os.path.join(tmp, "link_target")
@@ -488,6 +649,16 @@ def settings_variants(tmp):
         ("HESPER_INDIRECT unknown", {"HESPER_INDIRECT": "sometimes"}, ["HESPER_INDIRECT", "sometimes"]),
         ("unknown setting", {"HESPER_COLOUR": "blue"}, ["HESPER_COLOUR"]),
         ("unprintable value", {"HESPER_MODE": "\x01\x1b[31m"}, ["HESPER_MODE"]),
+        # Values are read as docs/settings.md says: words in any case, white space around ignored
+        # (HESPER_FINDINGS=" OFF ": run_findings.py's settings case).
+        ("HESPER_REPORT kinds in any case", {"HESPER_REPORT": " JSON:{good} "}, None, {}),
+        ("HESPER_FINDINGS keys in any case", {"HESPER_FINDINGS": " Idle_Share = 0.5 "}, None, {}),
+        ("HESPER_FINDINGS bad key", {"HESPER_FINDINGS": "nope=1"}, ["HESPER_FINDINGS", "slow_memory_share"]),
+        # A setting of another mode than the one in effect: said once, not shown as in effect.
+        ("HESPER_SAMPLE in clock mode", {"HESPER_MODE": "clock", "HESPER_SAMPLE": "4"},
+         ["HESPER_SAMPLE", "dispatch mode only", "HESPER_MODE is clock"], {"mode": "clock", "sample_every": 1}),
+        ("HESPER_CLOCK_ISOLATED in dispatch mode", {"HESPER_CLOCK_ISOLATED": "span"},
+         ["HESPER_CLOCK_ISOLATED", "clock mode only"], {"mode": "dispatch"}),
     ]
     return v, target
 
@@ -502,7 +673,8 @@ def case_settings(args, c, tmp):
     want_lines = normalized_lines(base.out)
     variants, link_target = settings_variants(tmp)
     context = []
-    for i, (title, env, wanted) in enumerate(variants):
+    for i, (title, env, wanted, *keys) in enumerate(variants):
+        keys = keys[0] if keys else None
         good = os.path.join(tmp, f"good{i}.json")
         env = {k: v.replace("{good}", good) for k, v in env.items()}
         if "HESPER_REPORT" not in env:
@@ -517,7 +689,8 @@ def case_settings(args, c, tmp):
                  and not l.startswith("Hesper GPU kernel summary")]
         if wanted is None:
             c.check(not lines, f"{title}: no 'hesper: ' line", "\n".join(lines))
-            c.check(e2e.TEXT_REPORT_HEADER in run.err, f"{title}: the default text report on stderr")
+            if keys is None:
+                c.check(e2e.TEXT_REPORT_HEADER in run.err, f"{title}: the default text report on stderr")
         else:
             c.check(len(lines) == 1, f"{title}: exactly one 'hesper: ' line on stderr",
                     f"got {len(lines)}:\n" + "\n".join(l[:300] for l in lines))
@@ -525,6 +698,14 @@ def case_settings(args, c, tmp):
                 c.check(any(w in l for l in lines), f"{title}: the line names {w[:40]!r}",
                         "\n".join(l[:300] for l in lines))
             c.check(not stray, f"{title}: no other Hesper output on stderr", "\n".join(stray[:5]))
+        if keys is not None:
+            rep = read_json(c, good)
+            for key, value in (keys.items() if rep is not None else ()):
+                got = rep.get(key)
+                c.check(got == value if value is not None else key not in rep,
+                        f"{title}: the report's {key} is {value!r}" if value is not None else
+                        f"{title}: the report has no {key}", f"got {got!r}")
+        if wanted is not None:
             rep = read_json(c, good)
             if rep is not None:
                 sub = e2e.Checks(title)
@@ -597,7 +778,8 @@ def case_files(args, c, tmp):
     return "\n".join(context)
 
 
-CASES = {"pattern": case_pattern, "signal": case_signal, "settings": case_settings, "files": case_files}
+CASES = {"pattern": case_pattern, "signal": case_signal, "crash": case_crash, "settings": case_settings,
+         "files": case_files}
 
 
 def main():
@@ -607,6 +789,9 @@ def main():
     ap.add_argument("--arg", action="append", help="pattern case: argument after the subcommand")
     ap.add_argument("--env", action="append", metavar="K=V", help="pattern case: extra environment")
     ap.add_argument("--expect-dropped", action="store_true", help="pattern case: dropped must be > 0")
+    ap.add_argument("--expect-drop-cause", metavar="KEY",
+                    help="pattern case: every dropped dispatch was dropped for this cause (a key of dropped_causes), "
+                         "and the reports name no other")
     ap.add_argument("--expect-rc", type=int, default=0, help="pattern case: the program's exit status")
     ap.add_argument("--no-baseline", action="store_true", help="pattern case: skip the run without Hesper")
     ap.add_argument("--expect-mode", default="dispatch", choices=["dispatch", "submit", "clock"],
@@ -622,8 +807,10 @@ def main():
                     help="pattern case: the program exits without destroying its device (see leak_env)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="run the case this many times, each in a directory of its own (for races)")
-    ap.add_argument("--mode", help="signal case: default, handler_exit, handler_flag or handler_late")
-    ap.add_argument("--signal", choices=sorted(SIGNALS), default="TERM")
+    ap.add_argument("--mode", help="signal case: default, handler_exit, handler_flag or handler_late; "
+                                   "crash case: default, handler, handler_late or recover")
+    ap.add_argument("--signal", choices=sorted(SIGNALS) + sorted(FAULTS), default="TERM",
+                    help="signal case: " + ", ".join(sorted(SIGNALS)) + "; crash case: " + ", ".join(sorted(FAULTS)))
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
 

@@ -54,7 +54,7 @@ def good_report():
         "kernels": kernels,
         "regions": [{"name": "blur", "count": 3, "total_ns": 1000}],
         "submits": {"count": 6, "total_ns": 29_000_000},
-        "dropped": 0, "kernels_by_label": [], "queues": [], "clamped": 0, "mode": "dispatch",
+        "dropped": 0, "dropped_causes": {}, "kernels_by_label": [], "queues": [], "clamped": 0, "mode": "dispatch",
         "hesper": {"version": "0.1.0"},
     }
 

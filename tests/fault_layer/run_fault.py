@@ -21,7 +21,9 @@ Cases:
                   Hesper: same exit code (0) and stdout, no validation message in either,
                   layer order as asked; Hesper's JSON counts every dispatch exactly (the
                   program's HESPER-TRUTH line), `timed` 0 on every row, `dropped` == all
-                  dispatches, hesper.timestamps_written == 0; the text report says so.
+                  dispatches, all for `no_timestamps` (dropped_causes, and the text report's
+                  Dropped paragraph names that cause alone),
+                  hesper.timestamps_written == 0; the text report says so.
                   --validation above (default): Hesper -> validation -> fault, so the
                   validation layer judges Hesper against the 0 bits; below: Hesper -> fault
                   -> validation.
@@ -38,8 +40,9 @@ Cases:
                   code (2), stdout, and the same failing call named on stderr; Hesper ends
                   promptly and writes its JSON and text reports: every dispatch of the
                   submissions that went through counted exactly, `dropped` == the untimed
-                  ones; next_submit: all of them timed; completion: none of the last
-                  submission's timed (its completion was never seen).
+                  ones, all for `device_lost` in dropped_causes; next_submit: all of them
+                  timed; completion: none of the last submission's timed (its completion
+                  was never seen).
   host_reads      --pattern NAME [--validation above|below]
                   FAULT_SERIALIZE_QUERY_READS=1 (lavapipe's vkGetQueryPoolResults races
                   with submits on other threads: the layer serializes them) and, for
@@ -473,6 +476,8 @@ def case_no_timestamps(args, c, tmp):
     got_total = sum(r.get("count", 0) for r in rows_of(rep) if is_int(r.get("count")))
     c.check(got_total == total, f"dispatch counts sum to {total}", f"got {got_total}")
     c.check(rep.get("dropped") == total, f"dropped == {total} (every dispatch)", f"got {rep.get('dropped')!r}")
+    c.check(rep.get("dropped_causes") == {"no_timestamps": total},
+            f"dropped_causes: all {total} for no_timestamps, no other cause", f"got {rep.get('dropped_causes')!r}")
     written = (rep.get("hesper") or {}).get("timestamps_written")
     c.check(written == 0, "hesper.timestamps_written == 0 (no query written on a family without timestamps)",
             f"got {written!r}")
@@ -483,6 +488,10 @@ def case_no_timestamps(args, c, tmp):
     text = read_text(c, out_text)
     pat = rf"dispatches\s+{total}: 0 timed, {total} dropped\b"
     c.check(re.search(pat, text) is not None, f"text report: '{total}: 0 timed, {total} dropped'", text[:3000])
+    causes = run_patterns.dropped_paragraph(text)
+    c.check(len(causes) == 1 and causes[0][0] == total and "queue family without timestamps" in causes[0][1],
+            "text report: the Dropped paragraph names the queue family without timestamps alone",
+            f"cause lines {causes!r}")
     if c.failures:
         context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000] + "\n--- text report ---\n" + text
     return context
@@ -610,6 +619,10 @@ def case_device_lost(args, c, tmp):
     elif passed and last:
         c.check(is_int(dropped) and dropped >= sum(last.values()),
                 f"dropped >= {sum(last.values())} (the last submission's dispatches)", f"got {dropped!r}")
+    print(f"  dropped {dropped!r}, dropped_causes {rep.get('dropped_causes')!r}")
+    want = {"device_lost": dropped} if is_int(dropped) and dropped > 0 else {}
+    c.check(rep.get("dropped_causes") == want, f"dropped_causes: {want} (the lost device, no other cause)",
+            f"got {rep.get('dropped_causes')!r}")
     text = read_text(c, out_text)
     if is_int(dropped) and dropped > 0:
         c.check(re.search(rf"\b{dropped} dropped\b", text) is not None,

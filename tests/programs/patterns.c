@@ -40,7 +40,18 @@
  *   signal MODE     prints "patterns: ready" with work in flight, then blocks for ever;
  *                   MODE default | handler_exit (handler writes a line, _exit(7)) |
  *                   handler_flag (handler sets a flag; main returns 7) | handler_late
- *                   (handler_exit installed after the device was created)
+ *                   (handler_exit installed after the device was created); the handlers
+ *                   are installed for INT, TERM, HUP and QUIT; a line after the ready one
+ *                   stays in stdout's buffer
+ *   crash SIG MODE  21 dispatches waited for and a busy one in flight, then a line left in
+ *                   stdout's buffer and the fault SIG (SEGV: a store to a page it may not
+ *                   write; BUS: a read past the end of a mapped empty file; FPE: an integer
+ *                   division by zero; ILL: an undefined instruction; ABRT: abort()); MODE
+ *                   default | handler (the program's handler, installed before the device:
+ *                   writes a line, puts back the default action and raises SIG again) |
+ *                   handler_late (the same, installed after the device was created) |
+ *                   recover (the handler jumps back: the program waits, dispatches 4 more,
+ *                   prints its truth and exits 0)
  *   fork MODE       fork()s after profiling began; the child leaves with exit() (MODE exit)
  *                   or is killed by SIGTERM (MODE term); it must end, and not report
  *   many_pipelines [N]  N pipelines of one module (specialization constants): one kernel
@@ -64,6 +75,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1331,6 +1344,8 @@ static void install(void (*fn)(int))
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 }
 
 static int p_signal(struct pat *p, const char *mode)
@@ -1360,6 +1375,8 @@ static int p_signal(struct pat *p, const char *mode)
 	truth_print("signal");
 	printf("patterns: ready\n");
 	fflush(stdout);
+	/* Left in stdout's buffer: lost if the signal kills the process, with Hesper as without it. */
+	printf("patterns: waiting for the signal\n");
 	while (!got_signal) {
 		VkResult r = vkWaitForFences(p->vk.device, 1, &never, VK_TRUE, flag ? 10000000ull : UINT64_MAX);
 		if (r != VK_TIMEOUT)
@@ -1367,6 +1384,133 @@ static int p_signal(struct pat *p, const char *mode)
 	}
 	printf("patterns: signal %d seen, leaving\n", (int)got_signal);
 	return 7; /* leaves without destroying anything, like many programs do on ^C */
+}
+
+/* The faults "crash" makes, by name. */
+static const struct {
+	const char *name;
+	int sig;
+} crash_signals[] = {
+	{ "SEGV", SIGSEGV }, { "BUS", SIGBUS }, { "FPE", SIGFPE }, { "ILL", SIGILL }, { "ABRT", SIGABRT },
+};
+
+static sigjmp_buf crash_back;
+static volatile sig_atomic_t crash_recovers;
+
+/* The program's own handler, as crash reporters have one: says so, then lets the signal end the process. */
+static void crash_handler(int sig)
+{
+	static const char line[] = "patterns: handler ran\n";
+	ssize_t n = write(STDOUT_FILENO, line, sizeof(line) - 1);
+	(void)n;
+	if (crash_recovers)
+		siglongjmp(crash_back, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Makes the fault @sig as a program's bug would; where the machine makes no such fault (an
+ * integer division by zero on Arm), sends it. Not sanitized: the fault itself is wanted.
+ */
+__attribute__((noinline, no_sanitize_address, no_sanitize_undefined)) static void crash_with(int sig)
+{
+	volatile char *page = MAP_FAILED;
+	int fd;
+
+	switch (sig) {
+	case SIGSEGV:
+		page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (page != MAP_FAILED)
+			page[0] = 1;
+		break;
+	case SIGBUS:
+		/* An empty file: its mapped page has nothing behind it. */
+		fd = memfd_create("patterns-bus", 0);
+		if (fd >= 0)
+			page = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+		if (page != MAP_FAILED)
+			(void)page[0];
+		break;
+	case SIGFPE: {
+		volatile int zero = 0, one = 1, quotient;
+		quotient = one / zero;
+		(void)quotient;
+		break;
+	}
+	case SIGILL:
+#if defined(__x86_64__) || defined(__i386__)
+		__asm__ volatile("ud2");
+#endif
+		break;
+	case SIGABRT:
+		abort();
+	}
+	raise(sig);
+}
+
+/* Makes the fault @sig; returns (true) only when the program's handler jumped back (recover). */
+static bool crash_and_come_back(int sig)
+{
+	if (sigsetjmp(crash_back, 1) != 0)
+		return true;
+	crash_with(sig);
+	return false;
+}
+
+static void install_crash_handler(int sig)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = crash_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+static int p_crash(struct pat *p, const char *name, const char *mode)
+{
+	int sig = 0;
+
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		if (strcmp(name, crash_signals[i].name) == 0)
+			sig = crash_signals[i].sig;
+	if (!sig)
+		vkc_fail("crash: unknown signal '%s' (SEGV, BUS, FPE, ILL or ABRT)", name);
+	crash_recovers = strcmp(mode, "recover") == 0;
+	if (strcmp(mode, "handler") == 0 || crash_recovers)
+		install_crash_handler(sig);
+	else if (strcmp(mode, "default") != 0 && strcmp(mode, "handler_late") != 0)
+		vkc_fail("crash: unknown mode '%s'", mode);
+	pat_init(p, "patterns-crash", NULL);
+	if (strcmp(mode, "handler_late") == 0)
+		install_crash_handler(sig);
+	VkPipeline k = make_pipeline(p, p->count_mod, "main", NULL, 0, "crash_k");
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+
+	record_counts(p, cb, 0, k, 0, 4);
+	for (int r = 0; r < 5; r++)
+		vkc_submit_wait(&p->vk, cb, fence);
+	in_flight(p, k, 1, 300.0, fence);
+	if (!crash_recovers) {
+		truth_kernel(DEBUG_NAMED, "crash_k", 21, -1);
+		truth_busy(p, -1);
+		truth_key("exit_code", "null");
+		truth_print("crash");
+	}
+	/* Left in stdout's buffer: lost with the process, with Hesper as without it. */
+	printf("patterns: crashing with SIG%s\n", name);
+	if (!crash_and_come_back(sig))
+		vkc_fail("crash: SIG%s did not end the process", name);
+	vkc_wait_fence(&p->vk, fence);
+	vkc_submit_wait(&p->vk, cb, fence);
+	truth_kernel(DEBUG_NAMED, "crash_k", 25, -1);
+	truth_busy(p, -1);
+	truth_key("dropped", "0");
+	truth_print("crash");
+	printf("patterns: recovered from SIG%s\n", name);
+	return 0; /* leaves without destroying anything */
 }
 
 /*
@@ -2351,6 +2495,8 @@ int main(int argc, char **argv)
 		return p_exit_thread(&p);
 	else if (!strcmp(name, "signal"))
 		return p_signal(&p, argc > 2 ? argv[2] : "default");
+	else if (!strcmp(name, "crash"))
+		return p_crash(&p, argc > 2 ? argv[2] : "", argc > 3 ? argv[3] : "default");
 	else if (!strcmp(name, "fork"))
 		rc = p_fork(&p, argc > 2 ? argv[2] : "exit");
 	else if (!strcmp(name, "many_pipelines"))

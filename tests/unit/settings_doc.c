@@ -111,6 +111,8 @@ put_table(FILE *out)
 		fputs(" | ", out);
 		put_cell(out, accepted);
 		fputs(" | ", out);
+		if (row->mode >= 0)
+			fprintf(out, "%s mode: ", hesper_mode_name((enum hesper_mode)row->mode));
 		put_cell(out, row->doc);
 		fputs(" |\n", out);
 	}

@@ -103,6 +103,74 @@ START_TEST(settings_bad_values_keep_everything)
 }
 END_TEST
 
+/* docs/settings.md's rule holds for HESPER_FINDINGS too: words in any case, white space around values ignored. */
+START_TEST(settings_follow_the_values_rule)
+{
+	static const char *const offs[] = {"OFF", " off ", "Off\n", "\toFF"};
+	struct hesper_findings_settings s;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		hesper_findings_settings_default(&s);
+		ck_assert_msg(hesper_findings_settings_parse(&s, offs[i], err, sizeof(err)) == 0, "'%s': %s", offs[i],
+			      err);
+		ck_assert_msg(s.off, "'%s' did not turn the findings off", offs[i]);
+	}
+	hesper_findings_settings_default(&s);
+	ck_assert_int_eq(
+		hesper_findings_settings_parse(&s, " IDLE_SHARE = 0.5 ,\tLaunch_Bound_Min=7 ", err, sizeof(err)), 0);
+	ck_assert(fabs(s.idle_share - 0.5) < 1e-12);
+	ck_assert_uint_eq(s.launch_bound_min, 7);
+	ck_assert(!s.off);
+}
+END_TEST
+
+/* Numbers are plain decimal, as for every setting: no sign, exponent, base prefix or trailing text. */
+START_TEST(settings_numbers_are_plain_decimal)
+{
+	static const char *const bad[] = {
+		"idle_share=+0.5", "idle_share=0x0.8", "idle_share=5e-1", "idle_share=0.5x", "idle_share=.5",
+		"idle_share=1.",   "idle_share=0,5",   "idle_share=inf",  "idle_share=- 0",
+	};
+	struct hesper_findings_settings s;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		hesper_findings_settings_default(&s);
+		ck_assert_msg(hesper_findings_settings_parse(&s, bad[i], err, sizeof(err)) == -1, "%s accepted",
+			      bad[i]);
+		ck_assert(fabs(s.idle_share - 0.2) < 1e-12);
+	}
+	ck_assert_int_eq(hesper_findings_settings_parse(&s, "idle_share=0.125,launch_factor=12.75", err, sizeof(err)),
+			 0);
+	ck_assert(s.idle_share == 0.125);
+	ck_assert(s.launch_factor == 12.75);
+}
+END_TEST
+
+/* The error line names every key the parser takes (those docs/settings.md lists). */
+START_TEST(settings_error_names_every_key)
+{
+	static const char *const keys[] = {
+		"idle_share",     "idle_min_us",     "launch_bound_min", "launch_factor",     "round_trip_share",
+		"round_trip_min", "underfilled_min", "hesper_share",     "slow_memory_share",
+	};
+	struct hesper_findings_settings s;
+	char err[1024], line[1024];
+
+	hesper_findings_settings_default(&s);
+	ck_assert_int_eq(hesper_findings_settings_parse(&s, "nope=1", line, sizeof(line)), -1);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char entry[64];
+
+		snprintf(entry, sizeof(entry), "%s=1", keys[i]);
+		ck_assert_msg(hesper_findings_settings_parse(&s, entry, err, sizeof(err)) == 0, "%s: %s", entry, err);
+		snprintf(entry, sizeof(entry), " %s=", keys[i]);
+		ck_assert_msg(strstr(line, entry) != NULL, "the error line does not name %s: %s", keys[i], line);
+	}
+}
+END_TEST
+
 START_TEST(gaps_keep_largest_first)
 {
 	struct hesper_queue_info q = {0};
@@ -382,6 +450,9 @@ findings_suite(void)
 
 	tcase_add_test(tc, settings_defaults_and_parse);
 	tcase_add_test(tc, settings_bad_values_keep_everything);
+	tcase_add_test(tc, settings_follow_the_values_rule);
+	tcase_add_test(tc, settings_numbers_are_plain_decimal);
+	tcase_add_test(tc, settings_error_names_every_key);
 	tcase_add_test(tc, gaps_keep_largest_first);
 	tcase_add_test(tc, gap_activity_is_the_largest_part);
 	tcase_add_test(tc, underfill_share_pure);

@@ -50,7 +50,11 @@ START_TEST(dispatch_rows)
 	w.timed = false;
 	w.count = 5;
 	w.dropped = true;
+	w.why = HESPER_DROP_TWO_QUEUES;
 	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	/* counted for its cause, and for none other */
+	for (unsigned c = 0; c < HESPER_DROP_CAUSES; c++)
+		ck_assert_uint_eq(p.dropped_by[c], c == HESPER_DROP_TWO_QUEUES ? 5 : 0);
 	ck_assert_uint_eq(k->count, 6);
 	ck_assert_uint_eq(k->timed.count, 1);
 	ck_assert_uint_eq(l->count, 6);
@@ -67,6 +71,7 @@ START_TEST(dispatch_rows)
 	ck_assert_uint_eq(l->count, 9);
 	ck_assert_uint_eq(u->count, 6);
 	ck_assert_uint_eq(p.dropped, 5);
+	ck_assert_uint_eq(p.dropped_by[HESPER_DROP_TWO_QUEUES], 5);
 	hesper_profile_free(&p);
 }
 END_TEST

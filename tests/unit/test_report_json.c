@@ -65,6 +65,7 @@ static const char expected_json[] =
 	"  ],\n"
 	"  \"submits\": {\"count\": 2, \"total_ns\": 9000},\n"
 	"  \"dropped\": 0,\n"
+	"  \"dropped_causes\": {},\n"
 	"  \"queues\": [\n"
 	"    {\"device\": 0, \"family\": 0, \"index\": 0, \"timestamp_bits\": 64, \"submits\": 2, \"busy_ns\": 1000000}\n"
 	"  ],\n"
@@ -108,6 +109,7 @@ START_TEST(empty_profile)
 		"  \"regions\": [],\n"
 		"  \"submits\": {\"count\": 0, \"total_ns\": 0},\n"
 		"  \"dropped\": 0,\n"
+		"  \"dropped_causes\": {},\n"
 		"  \"queues\": [],\n"
 		"  \"clamped\": 0,\n"
 		"  \"mode\": \"dispatch\",\n"
@@ -196,6 +198,77 @@ START_TEST(overlap_totals_and_spans)
 	free(again);
 	free(first);
 	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* The causes of dropped dispatches: only those that happened, read back as written. */
+START_TEST(dropped_causes_written_and_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture(&p);
+	p.dropped = 7;
+	p.dropped_by[HESPER_DROP_NO_QUERY] = 4;
+	p.dropped_by[HESPER_DROP_DEVICE_LOST] = 3;
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(
+		strstr(s, "  \"dropped\": 7,\n  \"dropped_causes\": {\"no_query\": 4, \"device_lost\": 3},\n"));
+	free(s);
+	round_trip(&p, &back);
+	ck_assert_uint_eq(back.dropped, 7);
+	for (unsigned c = 0; c < HESPER_DROP_CAUSES; c++)
+		ck_assert_msg(back.dropped_by[c] == p.dropped_by[c], "%s: %llu read back, %llu written",
+			      hesper_drop_cause_key((enum hesper_drop_cause)c), (unsigned long long)back.dropped_by[c],
+			      (unsigned long long)p.dropped_by[c]);
+	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* A summary with a cause this reader does not know, or none: read, those left unrecorded. */
+START_TEST(dropped_causes_unknown_or_absent)
+{
+	char path[] = "/tmp/hesper-test-json-XXXXXX", err[256] = "";
+	int fd = mkstemp(path);
+	struct hesper_profile back;
+
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("{\"schema\": \"hesper-summary/1\", \"kernels\": [], \"dropped\": 9, "
+	      "\"dropped_causes\": {\"a_cause_from_later\": 5, \"two_queues\": 4}}\n",
+	      f);
+	fclose(f);
+	ck_assert_msg(hesper_summary_load(path, &back, err, sizeof(err)) == HESPER_OK, "%s", err);
+	ck_assert_uint_eq(back.dropped, 9);
+	ck_assert_uint_eq(back.dropped_by[HESPER_DROP_TWO_QUEUES], 4);
+	ck_assert_uint_eq(back.dropped_by[HESPER_DROP_UNKNOWN], 0);
+	hesper_profile_free(&back);
+
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("{\"schema\": \"hesper-summary/1\", \"kernels\": [], \"dropped\": 9, \"dropped_causes\": [1]}\n", f);
+	fclose(f);
+	ck_assert_int_ne(hesper_summary_load(path, &back, err, sizeof(err)), HESPER_OK);
+	ck_assert_ptr_nonnull(strstr(err, "dropped_causes"));
+	hesper_profile_free(&back);
+	unlink(path);
+}
+END_TEST
+
+/* The exit report of a process a signal ends names the signal; others have no such key. */
+START_TEST(ended_by_signal)
+{
+	struct hesper_profile p;
+
+	fixture(&p);
+	char *s = render(&p);
+	ck_assert_ptr_null(strstr(s, "ended_by_signal"));
+	free(s);
+	p.report.signal = "SIGSEGV";
+	s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "\n  \"ended_by_signal\": \"SIGSEGV\",\n"));
+	free(s);
 	hesper_profile_free(&p);
 }
 END_TEST
@@ -307,6 +380,9 @@ report_json_suite(void)
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, extremes_and_non_finite);
 	tcase_add_test(tc, overlap_totals_and_spans);
+	tcase_add_test(tc, dropped_causes_written_and_read_back);
+	tcase_add_test(tc, dropped_causes_unknown_or_absent);
+	tcase_add_test(tc, ended_by_signal);
 	tcase_add_test(tc, old_summary_reads_spans_as_totals);
 	tcase_add_test(tc, names_escaped_in_report);
 	tcase_add_test(tc, write_error_reported);

@@ -45,6 +45,68 @@ START_TEST(known_profile)
 }
 END_TEST
 
+/* The lines of @s's Dropped paragraph after its first line, NUL-terminated in a copy the caller frees. */
+static char *
+dropped_lines(const char *s)
+{
+	const char *at = strstr(s, "\nDropped: ");
+	ck_assert_ptr_nonnull(at);
+	at = strchr(at + 1, '\n') + 1;
+	const char *end = strstr(at, "\n\n");
+	return strndup(at, end ? (size_t)(end - at + 1) : strlen(at));
+}
+
+/* Dropped dispatches: each cause that happened with its count, no other. */
+START_TEST(dropped_names_the_causes_that_happened)
+{
+	struct hesper_profile p;
+
+	fixture_known_profile(&p);
+	p.dropped = 12;
+	p.dropped_by[HESPER_DROP_NO_QUERY] = 10;
+	p.dropped_by[HESPER_DROP_UNFINISHED] = 2;
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "\nDropped: 12 dispatches ran but could not be timed:\n"));
+	char *lines = dropped_lines(s);
+	char want[512];
+	snprintf(want, sizeof(want), "  %10d  %s\n  %10d  %s\n", 10, hesper_drop_cause_text(HESPER_DROP_NO_QUERY), 2,
+		 hesper_drop_cause_text(HESPER_DROP_UNFINISHED));
+	ck_assert_str_eq(lines, want);
+	for (unsigned c = 0; c < HESPER_DROP_CAUSES; c++)
+		if (c != HESPER_DROP_NO_QUERY && c != HESPER_DROP_UNFINISHED)
+			ck_assert_msg(!strstr(s, hesper_drop_cause_text((enum hesper_drop_cause)c)), "names %s",
+				      hesper_drop_cause_key((enum hesper_drop_cause)c));
+	free(lines);
+	free(s);
+
+	/* A summary without causes (written before they were kept, or merged): said so, not guessed. */
+	memset(p.dropped_by, 0, sizeof(p.dropped_by));
+	p.dropped_by[HESPER_DROP_NO_QUERY] = 5;
+	s = render(&p);
+	lines = dropped_lines(s);
+	snprintf(want, sizeof(want), "  %10d  %s\n  %10d  for a cause the summary does not record\n", 5,
+		 hesper_drop_cause_text(HESPER_DROP_NO_QUERY), 7);
+	ck_assert_str_eq(lines, want);
+	free(lines);
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* The exit report of a process a signal ends says so in its header. */
+START_TEST(ended_by_signal)
+{
+	struct hesper_profile p;
+
+	fixture_known_profile(&p);
+	p.report.signal = "SIGABRT";
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "\n  ended by     SIGABRT: the report holds what ran until then\n"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(empty_profile)
 {
 	struct hesper_profile p;
@@ -251,6 +313,8 @@ report_text_suite(void)
 	TCase *tc = tcase_create("hesper_report_text");
 
 	tcase_add_test(tc, known_profile);
+	tcase_add_test(tc, dropped_names_the_causes_that_happened);
+	tcase_add_test(tc, ended_by_signal);
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, sampling_marks_estimates);
 	tcase_add_test(tc, no_estimate_note_when_all_timed);

@@ -361,7 +361,7 @@ START_TEST(env_reads_every_setting)
 		"PATH=/usr/bin",
 		"HESPER_REPORT=json:out.json",
 		"HESPER_MODE=submit",
-		"HESPER_SAMPLE=10",
+		"HESPER_COPY=host",
 		"HESPER_MAX_EVENTS=123",
 		"HESPER_EXIT_TIMEOUT_MS=0",
 		"HESPER_DISABLE=yes",
@@ -377,7 +377,7 @@ START_TEST(env_reads_every_setting)
 	ck_assert_str_eq(capture_close(&c), "");
 	capture_free(&c);
 	ck_assert_int_eq(s.mode, HESPER_MODE_SUBMIT);
-	ck_assert_uint_eq(s.sample_every, 10);
+	ck_assert_int_eq(s.copy, HESPER_COPY_HOST);
 	ck_assert_uint_eq(s.max_events, 123);
 	ck_assert_uint_eq(s.exit_timeout_ms, 0);
 	ck_assert(s.disabled);
@@ -408,6 +408,72 @@ START_TEST(env_reports_bad_and_unknown)
 	ck_assert_int_eq(s.mode, HESPER_MODE_SUBMIT);
 	ck_assert(!s.disabled);
 	ck_assert_uint_eq(s.max_events, 5);
+}
+END_TEST
+
+/* Reads @env (NULL-terminated) into @s; returns what was said on the error stream (the caller frees it). */
+static char *
+from_env(struct hesper_settings *s, char **env)
+{
+	struct capture c;
+	char *said;
+
+	capture_open(&c);
+	ck_assert_int_eq(hesper_settings_from_env(s, env, c.f), 0);
+	said = strdup(capture_close(&c));
+	capture_free(&c);
+	return said;
+}
+
+/* A setting of one mode, given under another: one line, and its default (the report must not show it). */
+START_TEST(env_drops_settings_of_another_mode)
+{
+	char *clock_sample[] = {"HESPER_SAMPLE= 4", "HESPER_MODE=clock", NULL}; /* in either order */
+	char *dispatch_span[] = {"HESPER_CLOCK_ISOLATED=span", NULL};
+	char *submit_indirect[] = {"HESPER_MODE=submit", "HESPER_INDIRECT=off", "HESPER_SAMPLE=2", NULL};
+	char *in_their_modes[] = {"HESPER_MODE=clock", "HESPER_CLOCK_ISOLATED=span", NULL};
+	char *sampled[] = {"HESPER_SAMPLE=4", "HESPER_INDIRECT=off", NULL};
+	char *asking_nothing[] = {"HESPER_MODE=clock", "HESPER_SAMPLE=1", "HESPER_INDIRECT=read", NULL};
+	struct hesper_settings s;
+	char *said;
+
+	said = from_env(&s, clock_sample);
+	ck_assert_str_eq(said, "hesper: ignoring HESPER_SAMPLE='4': it has an effect in dispatch mode only, and "
+			       "HESPER_MODE is clock\n");
+	ck_assert_int_eq(s.mode, HESPER_MODE_CLOCK);
+	ck_assert_uint_eq(s.sample_every, 1);
+	free(said);
+
+	said = from_env(&s, dispatch_span);
+	ck_assert_str_eq(said, "hesper: ignoring HESPER_CLOCK_ISOLATED='span': it has an effect in clock mode only, "
+			       "and HESPER_MODE is dispatch\n");
+	ck_assert(s.clock_isolated);
+	free(said);
+
+	said = from_env(&s, submit_indirect);
+	ck_assert_str_eq(said, "hesper: ignoring HESPER_SAMPLE='2': it has an effect in dispatch mode only, and "
+			       "HESPER_MODE is submit\n"
+			       "hesper: ignoring HESPER_INDIRECT='off': it has an effect in dispatch mode only, and "
+			       "HESPER_MODE is submit\n");
+	ck_assert(s.indirect_args);
+	ck_assert_uint_eq(s.sample_every, 1);
+	free(said);
+
+	said = from_env(&s, in_their_modes);
+	ck_assert_str_eq(said, "");
+	ck_assert(!s.clock_isolated);
+	free(said);
+
+	said = from_env(&s, sampled);
+	ck_assert_str_eq(said, "");
+	ck_assert_uint_eq(s.sample_every, 4);
+	ck_assert(!s.indirect_args);
+	free(said);
+
+	/* Their defaults ask for nothing another mode ignores: nothing to say. */
+	said = from_env(&s, asking_nothing);
+	ck_assert_str_eq(said, "");
+	free(said);
 }
 END_TEST
 
@@ -470,6 +536,7 @@ settings_suite(void)
 	tc = tcase_create("hesper_settings_from_env");
 	tcase_add_test(tc, env_reads_every_setting);
 	tcase_add_test(tc, env_reports_bad_and_unknown);
+	tcase_add_test(tc, env_drops_settings_of_another_mode);
 	tcase_add_test(tc, env_empty_and_null);
 	tcase_add_test(tc, env_starts_from_defaults);
 	suite_add_tcase(s, tc);

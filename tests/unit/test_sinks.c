@@ -91,6 +91,26 @@ START_TEST(every_kind)
 }
 END_TEST
 
+/* Kinds are words: matched without regard to case, trimmed, as docs/settings.md says of every value. */
+START_TEST(kinds_in_any_case)
+{
+	struct hesper_sink_list l;
+	char *err = parse("Stdout,STDERR, JSON :j.json,Text:t.txt,sQlite:s.db", 0, &l);
+
+	ck_assert_str_eq(err, "");
+	ck_assert_uint_eq(l.count, 5);
+	ck_assert_int_eq(l.items[0].kind, HESPER_SINK_STDOUT);
+	ck_assert_int_eq(l.items[1].kind, HESPER_SINK_STDERR);
+	ck_assert_int_eq(l.items[2].kind, HESPER_SINK_JSON);
+	ck_assert_str_eq(l.items[2].path, "j.json");
+	ck_assert_int_eq(l.items[3].kind, HESPER_SINK_TEXT);
+	ck_assert_str_eq(l.items[3].path, "t.txt"); /* the PATH keeps its case */
+	ck_assert_int_eq(l.items[4].kind, HESPER_SINK_SQLITE);
+	free(err);
+	hesper_sinks_free(&l);
+}
+END_TEST
+
 START_TEST(expansion)
 {
 	struct hesper_sink_list l;
@@ -122,12 +142,6 @@ START_TEST(unknown_kind)
 	assert_error_line(err, "xml:/tmp/a.xml");
 	ck_assert_uint_eq(l.count, 1); /* the good entry is kept */
 	ck_assert_int_eq(l.items[0].kind, HESPER_SINK_STDOUT);
-	free(err);
-	hesper_sinks_free(&l);
-
-	err = parse("Stdout", 1, &l);
-	assert_error_line(err, "Stdout");
-	ck_assert_uint_eq(l.count, 0);
 	free(err);
 	hesper_sinks_free(&l);
 
@@ -453,6 +467,45 @@ START_TEST(write_stdout)
 }
 END_TEST
 
+/* With a stream of its own for stdout: the report goes there, and what stdout's buffer holds stays unwritten. */
+START_TEST(write_stdout_to_its_own_stream)
+{
+	struct hesper_profile p;
+	struct hesper_sink_list l;
+	char path[] = "/tmp/hesper-test-stdout-XXXXXX", own_path[] = "/tmp/hesper-test-own-XXXXXX";
+	int fd = mkstemp(path), own_fd = mkstemp(own_path), saved = dup(STDOUT_FILENO);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(own_fd, 0);
+	small_profile(&p);
+	free(parse("stdout", 0, &l));
+	l.stdout_stream = fdopen(own_fd, "w");
+	ck_assert_ptr_nonnull(l.stdout_stream);
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	fputs("the program's output, not flushed (no newline: held line-buffered too)", stdout);
+	int failed = hesper_sinks_write(&l, &p, stderr);
+	fclose(l.stdout_stream);
+	l.stdout_stream = NULL;
+	char *on_stdout = read_file(path); /* before the program's buffer is flushed */
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	ck_assert_int_eq(failed, 0);
+	char *got = read_file(own_path), *want = render_with(hesper_report_text, &p, NULL);
+	ck_assert_str_eq(got, want);
+	ck_assert_str_eq(on_stdout, "");
+	free(on_stdout);
+	free(got);
+	free(want);
+	unlink(path);
+	unlink(own_path);
+	hesper_sinks_free(&l);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(write_broken_pipe_survives)
 {
 	struct hesper_profile p;
@@ -647,6 +700,7 @@ sinks_suite(void)
 
 	tcase_add_test(tc, default_when_empty);
 	tcase_add_test(tc, every_kind);
+	tcase_add_test(tc, kinds_in_any_case);
 	tcase_add_test(tc, expansion);
 	tcase_add_test(tc, unknown_kind);
 	tcase_add_test(tc, empty_path);
@@ -662,6 +716,7 @@ sinks_suite(void)
 	tcase_add_test(tc, write_refuses_symlink);
 	tcase_add_test(tc, write_trace_and_html);
 	tcase_add_test(tc, write_stdout);
+	tcase_add_test(tc, write_stdout_to_its_own_stream);
 	tcase_add_test(tc, write_broken_pipe_survives);
 	tcase_add_test(tc, write_replaces_atomically);
 	tcase_add_test(tc, write_failure_told_once);
