@@ -88,7 +88,7 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	if (!c)
 		return NULL;
 	VkDevice d = dev->handle;
-	VkDeviceSize size = (VkDeviceSize)HESPER_CLOCK_ROWS * HESPER_CLOCK_CHUNK_SLOTS * cd->pitch;
+	VkDeviceSize size = (VkDeviceSize)HESPER_CLOCK_ROWS * cd->row_words * 8;
 	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
 				 .size = size,
 				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -133,7 +133,7 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	/* from a slot's entry in row 0 to its entry in the last row */
 	VkDescriptorBufferInfo buf = {.buffer = c->buffer,
 				      .offset = 0,
-				      .range = (VkDeviceSize)HESPER_CLOCK_LANES * HESPER_CLOCK_CHUNK_SLOTS * cd->pitch +
+				      .range = (VkDeviceSize)HESPER_CLOCK_LANES * cd->row_words * 8 +
 					       2 * sizeof(uint64_t)};
 	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 				  .dstSet = c->set,
@@ -170,7 +170,7 @@ void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_
 		 * none (a failed submission), and only those: the memory may sit across PCIe.
 		 */
 		size_t used = (size_t)hesper_clock_chunk_used(slots, (uint32_t)i) * dev->clock_mode->pitch;
-		size_t row = (size_t)HESPER_CLOCK_CHUNK_SLOTS * dev->clock_mode->pitch;
+		size_t row = (size_t)dev->clock_mode->row_words * 8;
 		for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++)
 			memset((char *)c->mapped + r * row, 0, used);
 		pthread_mutex_lock(&dev->lock);
@@ -305,7 +305,7 @@ static const char *create_instrumented(struct hesper_device *dev, VkPipelineCach
 					     .set = set,
 					     .binding = 0,
 					     .group_counts = group_counts,
-					     .row_shift = dev->clock_mode->row_shift};
+					     .row_words = dev->clock_mode->row_words};
 	*out = VK_NULL_HANDLE;
 	if (hesper_spirv_clock_instrument(code, size, &target, &words, &count, &why) != 0)
 		return why;

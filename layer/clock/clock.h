@@ -57,7 +57,7 @@ struct hesper_clock_device {
 	VkDescriptorSetLayout set_layout;   /* one STORAGE_BUFFER_DYNAMIC binding, compute */
 	VkDescriptorSetLayout empty_layout; /* padding */
 	uint32_t pitch;                     /* bytes between slots in a row: 16, or the offset alignment */
-	uint32_t row_shift;                 /* log2 of the 64-bit words of a row (HESPER_CLOCK_CHUNK_SLOTS slots) */
+	uint32_t row_words;                 /* 64-bit words from one row to the next (clock_device.c) */
 	bool device_local;                  /* chunks live in the device's own memory */
 	uint32_t max_sets;
 	struct hesper_clock_calibration cal;

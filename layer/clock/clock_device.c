@@ -272,7 +272,7 @@ static const char *calibrate(struct hesper_device *dev, const VkDeviceCreateInfo
 	uint32_t *words = NULL;
 	size_t count = 0;
 	const char *reason = NULL;
-	struct hesper_clock_target target = {.entry = "main", .set = 0, .binding = 0, .row_shift = cd->row_shift};
+	struct hesper_clock_target target = {.entry = "main", .set = 0, .binding = 0, .row_words = cd->row_words};
 	if (hesper_spirv_clock_instrument(empty_kernel, sizeof(empty_kernel), &target, &words, &count, &reason) != 0)
 		return reason;
 	VkDevice d = dev->handle;
@@ -358,8 +358,16 @@ const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCr
 	VkDeviceSize align = dev->props.limits.minStorageBufferOffsetAlignment;
 	/* a slot's entry in a row: two words, or the offset alignment (a power of two) when larger */
 	cd->pitch = align > 16 ? (uint32_t)align : 16;
-	for (cd->row_shift = 0; (1u << cd->row_shift) < HESPER_CLOCK_CHUNK_SLOTS * cd->pitch / 8; cd->row_shift++)
-		;
+	/*
+	 * A row holds HESPER_CLOCK_CHUNK_SLOTS entries and one 128-byte line more: a slot's
+	 * lanes, a row apart, then fall on lines that a power-of-two distance would not put in
+	 * one part of the device's cache.
+	 */
+	uint32_t pad = 16;
+	const char *e = getenv("HESPER_EXPERIMENT"); /* EXPERIMENT */
+	if (e && strstr(e, "pad"))
+		pad = (uint32_t)atoi(strstr(e, "pad") + 3) * 16;
+	cd->row_words = HESPER_CLOCK_CHUNK_SLOTS * cd->pitch / 8 + pad;
 	cd->max_sets = dev->props.limits.maxBoundDescriptorSets;
 	const char *why = NULL;
 	if (make_set_layout(dev, 1, &cd->set_layout) != VK_SUCCESS ||

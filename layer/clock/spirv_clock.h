@@ -28,7 +28,7 @@
  * every slot, row HESPER_CLOCK_LANES the dispatches' work-group counts as work group
  * (0, 0, 0) saw them (x | y << 32, then z; 0 while unwritten). A slot's entry in a row is
  * two 64-bit words; the binding's offset selects the slot, and the shader reaches its
- * lane's entry 2^row_shift words further per row.
+ * lane's entry row_words words further per row.
  */
 #define HESPER_CLOCK_ROWS (HESPER_CLOCK_LANES + 1u)
 
@@ -43,7 +43,7 @@ struct hesper_clock_target {
 	 * times their plain GPU time with it against 1.00 without.
 	 */
 	bool group_counts;
-	uint32_t row_shift; /* log2 of the 64-bit words between two rows of the buffer (at least 1) */
+	uint32_t row_words; /* the 64-bit words between two rows of the buffer (even) */
 };
 
 /*

@@ -54,13 +54,13 @@ void hesper_clock_plan_ids(const struct hesper_clock_scan *s, const struct hespe
 	d->c1 = constant(s, d, 1, &d->new_c1);
 	d->lane_mask = constant(s, d, HESPER_CLOCK_LANES - 1, &d->new_mask);
 	/* the counts' row: the one after the lanes' */
-	d->groups_word = HESPER_CLOCK_LANES << t->row_shift;
+	d->groups_word = HESPER_CLOCK_LANES * t->row_words;
 	d->groups_xy = constant(s, d, d->groups_word, &d->new_groups_xy);
 	d->groups_z = constant(s, d, d->groups_word + 1, &d->new_groups_z);
 	d->c32 = constant(s, d, 32, &d->new_c32);
 	d->scope_clock = d->c1; /* Device */
-	d->row_shift_value = t->row_shift;
-	d->row_shift = constant(s, d, t->row_shift, &d->new_shift);
+	d->row_words_value = t->row_words;
+	d->row_words = constant(s, d, t->row_words, &d->new_row_words);
 	d->scope_subgroup = constant(s, d, SCOPE_SUBGROUP, &d->new_c3);
 	/* Device scope under the Vulkan memory model needs vulkanMemoryModelDeviceScope */
 	if (s->vulkan_memory_model)
@@ -124,8 +124,8 @@ void hesper_clock_emit_globals(struct hesper_spirv_out *o, const struct hesper_c
 		INST(o, OP_CONSTANT, d->u32, d->groups_z, d->groups_word + 1);
 	if (d->new_c32)
 		INST(o, OP_CONSTANT, d->u32, d->c32, 32);
-	if (d->new_shift)
-		INST(o, OP_CONSTANT, d->u32, d->row_shift, d->row_shift_value);
+	if (d->new_row_words)
+		INST(o, OP_CONSTANT, d->u32, d->row_words, d->row_words_value);
 }
 
 /*
@@ -184,7 +184,7 @@ void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_id
 	 * than read here (docs/timing.md, "What the rewrite costs the kernel").
 	 */
 	INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);
-	/* the work group's lane: (x + y + z) & (lanes - 1), its row's entry at lane << row_shift */
+	/* the work group's lane: (x + y + z) & (lanes - 1), its row's entry at lane * row_words */
 	INST(o, OP_LOAD, d->v3u32, wid, d->workgroup_id);
 	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wx, wid, 0);
 	INST(o, OP_COMPOSITE_EXTRACT, d->u32, wy, wid, 1);
@@ -192,7 +192,7 @@ void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_id
 	INST(o, OP_I_ADD, d->u32, sum1, wx, wy);
 	INST(o, OP_I_ADD, d->u32, sum2, sum1, wz);
 	INST(o, OP_BITWISE_AND, d->u32, lane, sum2, d->lane_mask);
-	INST(o, OP_SHIFT_LEFT_LOGICAL, d->u32, i0, lane, d->row_shift);
+	INST(o, OP_I_MUL, d->u32, i0, lane, d->row_words);
 	INST(o, OP_BITWISE_OR, d->u32, i1, i0, d->c1);
 	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0, i0);
 	/* ~start, so that both words fold with max and a cleared slot is all zeros */

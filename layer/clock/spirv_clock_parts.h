@@ -44,6 +44,7 @@ enum {
 	OP_COMPOSITE_EXTRACT = 81,
 	OP_U_CONVERT = 113,
 	OP_I_ADD = 128,
+	OP_I_MUL = 132,
 	OP_I_EQUAL = 170,
 	OP_SHIFT_LEFT_LOGICAL = 196,
 	OP_BITWISE_OR = 197,
@@ -126,12 +127,12 @@ struct hesper_clock_ids {
 	uint32_t v3u32, ptr_v3u32, workgroup_id, num_workgroups;
 	uint32_t c0, c1, c32, scope_clock, scope_atomic, scope_subgroup, lane_mask, groups_xy, groups_z;
 	uint32_t groups_word;     /* the value of groups_xy: the counts' row */
-	uint32_t row_shift_value; /* the target's, the value of row_shift */
-	uint32_t start, row_shift;
+	uint32_t row_words_value; /* the target's, the value of row_words */
+	uint32_t start, row_words;
 	uint32_t next; /* next fresh id */
 	/* which of the above must be declared (not reused) */
 	bool new_u32, new_u64, new_bool, new_ptr_u64, new_c0, new_c1, new_c3, new_c5, new_mask;
-	bool new_c32, new_groups_xy, new_groups_z, new_shift;
+	bool new_c32, new_groups_xy, new_groups_z, new_row_words;
 	bool new_v3u32, new_ptr_v3u32, new_workgroup_id, new_num_workgroups;
 	bool group_counts; /* the target's: fold NumWorkgroups in (num_workgroups 0 when not) */
 };

@@ -333,8 +333,7 @@ static void copy_chunk(const struct hesper_device *dev, VkCommandBuffer cb, cons
 		       VkBuffer buffer)
 {
 	const struct hesper_clock_device *cd = dev->clock_mode;
-	VkDeviceSize row = (VkDeviceSize)HESPER_CLOCK_CHUNK_SLOTS * cd->pitch,
-		     used = (VkDeviceSize)c->count * cd->pitch;
+	VkDeviceSize row = (VkDeviceSize)cd->row_words * 8, used = (VkDeviceSize)c->count * cd->pitch;
 	VkBufferCopy regions[HESPER_CLOCK_ROWS];
 	for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++)
 		regions[r] = (VkBufferCopy){.srcOffset = r * row,

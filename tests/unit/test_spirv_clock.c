@@ -66,7 +66,7 @@ instrument_file(const char *path, uint32_t set, bool counts, size_t *count)
 	size_t size = 0;
 	uint32_t *code = read_file(path, &size);
 	struct hesper_clock_target t = {
-		.entry = "main", .set = set, .binding = 0, .group_counts = counts, .row_shift = 11};
+		.entry = "main", .set = set, .binding = 0, .group_counts = counts, .row_words = 2064};
 	uint32_t *out = NULL;
 	const char *why = NULL;
 
@@ -159,7 +159,8 @@ START_TEST(instrumenting_twice_reuses_types)
 	/* The second pass finds the first pass's uint64, bool and pointer and must reuse them. */
 	size_t count = 0;
 	uint32_t *once = instrument_file(shaders[0], 1, true, &count);
-	struct hesper_clock_target t = {.entry = "main", .set = 2, .binding = 0, .group_counts = true, .row_shift = 11};
+	struct hesper_clock_target t = {
+		.entry = "main", .set = 2, .binding = 0, .group_counts = true, .row_words = 2064};
 	uint32_t *twice = NULL;
 	size_t twice_count = 0;
 	const char *why = NULL;
@@ -212,7 +213,7 @@ START_TEST(program_set_is_refused)
 	for (int k = 0; k < shader_count; k++) {
 		size_t size = 0;
 		uint32_t *code = read_file(shaders[k], &size);
-		struct hesper_clock_target t = {.entry = "main", .set = 0, .binding = 0, .row_shift = 11};
+		struct hesper_clock_target t = {.entry = "main", .set = 0, .binding = 0, .row_words = 2064};
 		uint32_t *out = NULL;
 		size_t count = 0;
 		const char *why = NULL;
