@@ -15,7 +15,11 @@ Cases:
              console errors, the kernel table lists every kernel of the JSON summary, and a
              1280x900 screenshot is a PNG of that size that is not one flat colour.
   tool       `hesper -- program`: reports written, exit status and signals passed through,
-             one-line errors for bad options; `hesper report` reprints the run's own table.
+             one-line errors for bad options, settings taken as their variables take them;
+             `hesper help`; `hesper report` reprints the run's own table.
+  reports    where `hesper -- program` writes its reports and that it says so: a plain run,
+             -o with an extension, two Vulkan processes (one file each), a missing folder
+             (refused before the program starts), every sink format.
   diff       multi_kernel with the busy kernel 4x slower: `hesper diff` exits 1 and names it;
              two runs of the same program with a generous threshold: exit 0.
   merge      three runs merged: per-kernel counts add up exactly, one process per run in the
@@ -29,7 +33,9 @@ import collections
 import os
 import re
 import shutil
+import signal
 import struct
+import subprocess
 import sys
 import tempfile
 import zlib
@@ -334,8 +340,10 @@ def case_tool(c, args, env, workdir):
     # `hesper report` reprints the table the run printed.
     rc, rep, rep_err = run([tool, "report", prefix + ".json"], tool_env(env), workdir)
     c.check(rc == 0, "hesper report exits 0", rep_err)
-    start = err.find("Hesper GPU kernel summary")
-    c.check(start >= 0 and rep == err[start:], "hesper report FILE.json prints the run's own text report",
+    # (the run's stderr ends with the tool's line saying where the reports went)
+    start, end = err.find("Hesper GPU kernel summary"), err.rfind("hesper: report written to ")
+    end = end if end > start else len(err)
+    c.check(start >= 0 and rep == err[start:end], "hesper report FILE.json prints the run's own text report",
             f"--- run ---\n{err[start:]}\n--- report ---\n{rep}")
     if summary:
         c.check(all(k["name"] in rep for k in summary["kernels"]), "hesper report lists every kernel")
@@ -346,6 +354,18 @@ def case_tool(c, args, env, workdir):
     c.check(rc == 3, "hesper -- plain_exit exits 3 as plain_exit does", f"rc={rc}\n{err}")
     rc, _, _ = run([tool] + lib + ["--", "sh", "-c", "kill -TERM $$"], tool_env(env), workdir)
     c.check(rc == -15, "a program killed by SIGTERM: hesper dies of SIGTERM too", rc)
+    # A signal sent to hesper reaches the program, and hesper ends as the program does.
+    proc = subprocess.Popen([tool] + lib + ["--", "sh", "-c", 'trap "exit 7" TERM; echo ready; sleep 30 & wait'],
+                            env=tool_env(env), cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready = proc.stdout.readline()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        rc = proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rc = "timeout"
+    proc.communicate()
+    c.check(ready == "ready\n" and rc == 7, "SIGTERM sent to hesper reaches the program (its trap exits 7)", rc)
     rc, _, err = run([tool] + lib + ["--", "sh", "-c", 'case "$LD_PRELOAD" in *libhesper.so*) exit 0;; *) exit 9;; esac'],
                      tool_env(env), workdir)
     c.check(rc == 0, "the program sees libhesper.so in LD_PRELOAD", err)
@@ -353,11 +373,21 @@ def case_tool(c, args, env, workdir):
                                       'echo "$HESPER_MODE $HESPER_SAMPLE $HESPER_MAX_EVENTS $HESPER_REPORT"'],
                        tool_env(env), workdir)
     c.check(out.strip() == "submit 3 7 stderr,json:hesper-%p.json", "options become HESPER_* settings", out)
+    # Settings take what their variables take (layer/state/settings_list.h), no more, no less.
+    rc, out, err = run([tool] + lib + ["--max-events", "0", "--sample", "1000000", "--mode", "Clock", "--", "sh",
+                                      "-c", 'echo "$HESPER_MAX_EVENTS $HESPER_SAMPLE $HESPER_MODE"'],
+                       tool_env(env), workdir)
+    c.check(rc == 0 and out.strip() == "0 1000000 Clock",
+            "--max-events 0, --sample 1000000 and --mode Clock are accepted, as their variables accept them",
+            f"rc={rc} out={out!r} err={err!r}")
 
     # One clear line and status 2 for bad usage; 127 for a program that is not there.
     for argv, what in ((["--bogus", "--", "true"], "an unknown option"),
                        (["--mode", "fast", "--", "true"], "a bad --mode"),
                        (["--sample", "0", "--", "true"], "a bad --sample"),
+                       (["--sample", "2000000", "--", "true"], "a --sample past HESPER_SAMPLE's range"),
+                       (["--max-events", "1000000001", "--", "true"], "a --max-events past its range"),
+                       (["--max-events", "-1", "--", "true"], "a negative --max-events"),
                        (["--format", "xml", "--", "true"], "an unknown format"),
                        (["-o"], "a missing value"),
                        ([], "no program")):
@@ -372,11 +402,109 @@ def case_tool(c, args, env, workdir):
     c.check(rc == 0 and re.fullmatch(r"hesper \d+\.\d+\.\d+\n", out), "--version prints the version", out)
     rc, out, _ = run([tool, "--help"], tool_env(env), workdir)
     c.check(rc == 0 and "Usage: hesper" in out, "--help prints usage", out[:200])
+    # `hesper help` is the usage, not a program called "help" (that one runs as `hesper -- help`).
+    bindir = os.path.join(workdir, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    marker = os.path.join(workdir, "help-ran")
+    with open(os.path.join(bindir, "help"), "w") as f:
+        f.write(f"#!/bin/sh\ntouch '{marker}'\n")
+    os.chmod(os.path.join(bindir, "help"), 0o755)
+    path_env = tool_env(env, {"PATH": bindir + os.pathsep + os.environ.get("PATH", "")})
+    rc, out, err = run([tool, "help"], path_env, workdir)
+    c.check(rc == 0 and "Usage: hesper" in out and not os.path.exists(marker), "hesper help prints usage",
+            f"rc={rc} ran={os.path.exists(marker)} {out[:200]}{err}")
+    rc, out, err = run([tool] + lib + ["--", "help"], path_env, workdir)
+    c.check(rc == 0 and os.path.exists(marker), "hesper -- help runs a program called help", f"rc={rc} {err}")
     # Without --lib the tool finds the library itself (build tree or installed layout).
     rc, out, err = run([tool, "--", "sh", "-c", 'echo "$LD_PRELOAD"'], tool_env(env), workdir)
     c.check(rc == 0 and "libhesper.so" in out, "without --lib the tool finds libhesper.so", f"{out}{err}")
     rc, _, err = run([tool, "report", os.path.join(workdir, "pe.json")], tool_env(env), workdir)
     c.check(rc == 2 and err.count("\n") == 1, "hesper report on a missing file: exit 2, one line", err)
+
+
+def report_line(err):
+    """The tool's closing line about the report files (the last "hesper: " line on stderr)."""
+    lines = [line for line in err.splitlines() if line.startswith("hesper: ")]
+    return lines[-1] if lines else ""
+
+
+def new_files(folder, before):
+    return sorted(set(os.listdir(folder)) - set(before))
+
+
+def case_reports(c, args, env, workdir):
+    """Where `hesper -- program` writes its reports, and that it says so."""
+    tool, lib, mk = args.tool, ["--lib", args.hesper], program(args, "multi_kernel")
+
+    # A plain run: hesper-PID.json, named on stderr.
+    plain = os.path.join(workdir, "plain")
+    os.makedirs(plain)
+    rc, _, err = run([tool] + lib + ["-f", "json", "--", mk], tool_env(env), plain)
+    files = os.listdir(plain)
+    c.check(rc == 0 and len(files) == 1 and re.fullmatch(r"hesper-\d+\.json", files[0]),
+            "a plain run writes one hesper-PID.json", f"rc={rc} {files}\n{err[-1000:]}")
+    c.check(files and report_line(err) == f"hesper: report written to {files[0]}",
+            "a plain run says on stderr where its report went", err[-1000:])
+
+    # -o with an extension of Hesper's: not doubled.
+    before = os.listdir(workdir)
+    res = os.path.join(workdir, "res.json")
+    rc, _, err = run([tool] + lib + ["-o", res, "-f", "json,csv", "--", mk], tool_env(env), workdir)
+    got = new_files(workdir, before)
+    c.check(rc == 0 and got == ["res.csv", "res.json"], "-o res.json -f json,csv writes res.json and res.csv",
+            f"rc={rc} {got}\n{err[-1000:]}")
+    c.check(report_line(err) == f"hesper: report written to {res[:-5]}.csv, {res}",
+            "the closing line names both files", err[-1000:])
+    summary = load_json(c, res, "res.json")
+    c.check(summary and summary.get("schema") == "hesper-summary/1", "res.json is a summary")
+
+    # Two Vulkan processes under one hesper: one file each, named by pid, and said so.
+    before = os.listdir(workdir)
+    two = os.path.join(workdir, "two")
+    rc, _, err = run([tool] + lib + ["-o", two, "-f", "json", "--", "sh", "-c", f"'{mk}'; '{mk}'"],
+                     tool_env(env), workdir)
+    got = new_files(workdir, before)
+    pids = []
+    for name in got:
+        m = re.fullmatch(r"two-(\d+)\.json", name)
+        s = load_json(c, os.path.join(workdir, name), name) if m else None
+        if s:
+            c.check(s["process"]["pid"] == int(m.group(1)), f"{name} holds the report of pid {m.group(1)}",
+                    s["process"])
+            pids.append(int(m.group(1)))
+    c.check(rc == 0 and len(got) == 2 and len(set(pids)) == 2,
+            "two Vulkan processes write two files, two-PID.json each", f"rc={rc} {got}\n{err[-1000:]}")
+    line = report_line(err)
+    c.check(line.startswith("hesper: 2 processes wrote reports, each its own: ") and all(
+        os.path.join(workdir, n) in line for n in got), "the closing line names both processes' files", line)
+
+    # One Vulkan process below a shell: the plain name.
+    before = os.listdir(workdir)
+    rc, _, err = run([tool] + lib + ["-o", os.path.join(workdir, "one"), "-f", "json", "--", "sh", "-c",
+                                     f"'{mk}'; true"], tool_env(env), workdir)
+    got = new_files(workdir, before)
+    c.check(rc == 0 and got == ["one.json"], "one Vulkan process below a shell: one.json", f"{got}\n{err[-500:]}")
+
+    # A folder that cannot take the files: refused before the program starts.
+    marker = os.path.join(workdir, "started")
+    rc, _, err = run([tool] + lib + ["-o", "/nonexistent/dir/p", "--", "sh", "-c", f"touch '{marker}'"],
+                     tool_env(env), workdir)
+    c.check(rc == 2 and err.count("\n") == 1 and "/nonexistent/dir" in err and not os.path.exists(marker),
+            "-o into a missing folder: exit 2, one line, the program never started",
+            f"rc={rc} started={os.path.exists(marker)} {err!r}")
+
+    # Every sink format the layer has.
+    before = os.listdir(workdir)
+    rc, _, err = run([tool] + lib + ["-o", os.path.join(workdir, "all"), "-f",
+                                     "stderr,stdout,text,json,csv,memcsv,trace,html,sqlite,prom", "--", mk],
+                     tool_env(env), workdir)
+    got = new_files(workdir, before)
+    want = ["all.csv", "all.db", "all.html", "all.json", "all.memops.csv", "all.prom", "all.trace.json"]
+    c.check(rc == 0 and got == want, "-f with every format writes every file", f"rc={rc} {got}\n{err[-1000:]}")
+    if os.path.exists(os.path.join(workdir, "all.memops.csv")):
+        with open(os.path.join(workdir, "all.memops.csv")) as f:
+            c.check(f.readline().startswith("operation,count,"), "memcsv writes the memory-operation CSV")
+    c.check(err.count("Hesper GPU kernel summary") == 1, "stderr and text are one table on stderr", err[-2000:])
 
 
 def kernel_rows(summary):
@@ -534,7 +662,7 @@ def check_trace_shape_merged(c, trace):
 
 
 CASES = {"trace": case_trace, "trace_cap": case_trace_cap, "html": case_html, "tool": case_tool,
-         "diff": case_diff, "merge": case_merge}
+         "reports": case_reports, "diff": case_diff, "merge": case_merge}
 
 
 def main():
