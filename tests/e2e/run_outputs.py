@@ -23,13 +23,16 @@ Cases:
   diff       multi_kernel with the busy kernel 4x slower: `hesper diff` exits 1 and names it;
              two runs of the same program with a generous threshold: exit 0.
   merge      three runs merged: per-kernel counts add up exactly, one process per run in the
-             JSON and in the merged trace (distinct pids, also for a file given twice).
+             JSON and in the merged trace, the header naming the program and its pids; files
+             named by overlapping globs, a file given twice and a copy merged once; two
+             processes that had one pid kept apart.
 
 Exit status 0 when every check passes, 1 otherwise (never 77: a test that cannot run fails).
 """
 
 import argparse
 import collections
+import json
 import os
 import re
 import shutil
@@ -627,11 +630,65 @@ def case_merge(c, args, env, workdir):
         n_in = sum(1 for t in in_traces for e in t["traceEvents"] if e.get("ph") == "X")
         c.check(len(xs) == n_in, "every input event is in the merged trace", f"{len(xs)} vs {n_in}")
 
-    # The same file twice: pids must stay distinct.
-    rc, out, err = run([tool, "merge", summaries[0], summaries[0], "--trace", traces[0], "--trace", traces[0],
-                        "-o", os.path.join(workdir, "twice")], tool_env(env), workdir)
-    c.check(rc == 0, "merging a file with itself works", err)
+    c.check(f"program      multi_kernel (pids {', '.join(str(s['process']['pid']) for s in inputs)}), host "
+            in out, "the merged header names the program and its pids", out[:600])
+    c.check(merged["process"]["exe"].startswith("multi_kernel (pids "), "the merged JSON's exe names the pids",
+            merged["process"])
+
+    # A glob such as rank*.json also matches the traces: each file is still merged once.
+    rc, out, err = run([tool, "merge"] + sorted(summaries + traces) + traces + ["-o", os.path.join(workdir, "glob")],
+                       tool_env(env), workdir)
+    c.check(rc == 0 and "Merged 3 processes" in out and err == "", "overlapping globs: 3 processes, quietly",
+            f"rc={rc}\n{out[:300]}\n{err}")
+    mt = load_json(c, os.path.join(workdir, "glob.trace.json"), "merged trace")
+    if mt:
+        xs = [e for e in mt["traceEvents"] if e.get("ph") == "X"]
+        n_in = sum(1 for t in in_traces for e in t["traceEvents"] if e.get("ph") == "X")
+        c.check(len(xs) == n_in and len({e["pid"] for e in xs}) == 3, "overlapping globs: each trace once",
+                f"{len(xs)} events vs {n_in}")
+
+    # A trace is told by its content, whatever its name.
+    renamed = os.path.join(workdir, "timeline0.json")
+    shutil.copyfile(traces[0], renamed)
+    rc, out, err = run([tool, "merge", summaries[0], renamed, "-o", os.path.join(workdir, "named")],
+                       tool_env(env), workdir)
+    c.check(rc == 0 and "Merged 1 process\n" in out and os.path.exists(os.path.join(workdir, "named.trace.json")),
+            "a trace named *.json is merged as a trace", f"rc={rc}\n{out[:300]}\n{err}")
+
+    # The same file twice, or a copy of one process's files: merged once, and said so.
+    copy = os.path.join(workdir, "copy.json")
+    shutil.copyfile(summaries[0], copy)
+    shutil.copyfile(traces[0], os.path.join(workdir, "copy.trace.json"))
+    rc, out, err = run([tool, "merge", summaries[0], summaries[0], copy, "--trace", traces[0], "--trace",
+                        os.path.join(workdir, "copy.trace.json"), "-o", os.path.join(workdir, "twice")],
+                       tool_env(env), workdir)
+    c.check(rc == 0 and "Merged 1 process\n" in out, "a file with itself and its copy: merged as 1 process",
+            f"rc={rc}\n{out[:300]}\n{err}")
+    c.check(err.count("merged once") == 2 and "copy.json" in err and "copy.trace.json" in err,
+            "each copy is named on stderr", err)
     mt = load_json(c, os.path.join(workdir, "twice.trace.json"), "merged trace")
+    if mt:
+        pids = {e["pid"] for e in mt["traceEvents"] if e.get("ph") == "X"}
+        c.check(len(pids) == 1, "the trace of one process given twice is merged once", pids)
+
+    # Another process that had the same pid (another host, or a pid reused): two processes.
+    other_s, other_t = os.path.join(workdir, "other.json"), os.path.join(workdir, "other.trace.json")
+    pid0 = inputs[0]["process"]["pid"]
+    summary1, trace1 = dict(inputs[1]), load_json(c, traces[1], "trace")
+    summary1["process"] = dict(summary1["process"], pid=pid0)
+    for e in trace1["traceEvents"]:
+        if "pid" in e:
+            e["pid"] = pid0
+    trace1["metadata"]["pid"] = pid0
+    with open(other_s, "w") as f:
+        json.dump(summary1, f)
+    with open(other_t, "w") as f:
+        json.dump(trace1, f)
+    rc, out, err = run([tool, "merge", summaries[0], other_s, traces[0], other_t, "-o",
+                        os.path.join(workdir, "reused")], tool_env(env), workdir)
+    c.check(rc == 0 and "Merged 2 processes" in out and err == "", "two processes that had one pid: 2 processes",
+            f"rc={rc}\n{out[:300]}\n{err}")
+    mt = load_json(c, os.path.join(workdir, "reused.trace.json"), "merged trace")
     if mt:
         pids = {e["pid"] for e in mt["traceEvents"] if e.get("ph") == "X"}
         c.check(len(pids) == 2, "a pid seen twice is given a fresh one", pids)
