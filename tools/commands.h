@@ -17,7 +17,7 @@ int hesper_cmd_run(int argc, char **argv);
 /* hesper report FILE.json: the text report of a saved summary. */
 int hesper_cmd_report(int argc, char **argv);
 
-/* hesper diff A.json B.json [--threshold PCT]: per-kernel changes; 1 when a mean regressed. */
+/* hesper diff [options] A.json B.json (--runs N: N a side): per-kernel changes; 1 when a kernel got slower beyond the noise. */
 int hesper_cmd_diff(int argc, char **argv);
 
 /* hesper merge FILES... -o OUT: many processes' summaries (and traces) as one, each file and process once. */

@@ -230,10 +230,32 @@ check_spec(const struct hesper_report_plan *plan)
 	return bad == 0 ? 0 : HESPER_EXIT_USAGE;
 }
 
+/*
+ * The files' path less its extension, as HESPER_REPORT gets it: absolute, so that a
+ * program that changes folders still writes here, with the folder's '%' doubled (the
+ * layer expands %p and %h in the whole path). A folder HESPER_REPORT cannot hold (a ','
+ * in it) or one not found is left as -o gave it.
+ */
+static void
+path_stem_of(const struct hesper_report_plan *plan, bool absolute, char *out, size_t size)
+{
+	const char *dir = absolute && !strchr(plan->dir, ',') ? plan->dir : plan->shown;
+	size_t o = 0;
+
+	for (const char *s = dir; *s && o + 2 < size; s++) {
+		out[o++] = *s;
+		if (*s == '%' && dir == plan->dir)
+			out[o++] = '%';
+	}
+	if (*dir && strcmp(dir, "/") != 0 && o + 1 < size)
+		out[o++] = '/';
+	snprintf(out + o, size - o, "%s", plan->base);
+}
+
 int
 hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats_list, const char *prefix)
 {
-	char stem[PATH_MAX], file[NAME_MAX + 1], path_stem[PATH_MAX + NAME_MAX + 2];
+	char file[NAME_MAX + 1], path_stem[PATH_MAX + NAME_MAX + 2];
 	const char *slash = strrchr(prefix, '/');
 	const char *file_part = slash ? slash + 1 : prefix;
 	struct stat st;
@@ -247,7 +269,7 @@ hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats_lis
 	if (!*file_part)
 		return hesper_usage_error("-o PREFIX names a folder ('%s'); give a file name prefix, such as %srun",
 					  prefix, prefix);
-	if (strlen(file_part) > NAME_MAX - 32 || (size_t)(file_part - prefix) >= sizeof(plan->dir))
+	if (strlen(file_part) > NAME_MAX - 32 || (size_t)(file_part - prefix) >= sizeof(plan->shown))
 		return hesper_usage_error("-o PREFIX is too long");
 	if (slash && memchr(prefix, '%', (size_t)(slash - prefix)))
 		return hesper_usage_error("-o PREFIX: %%p and %%h go in the file name, not in its folder ('%s')",
@@ -257,14 +279,14 @@ hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats_lis
 	if (!scan_percents(file, &plan->user_pid))
 		return HESPER_EXIT_USAGE;
 	if (slash == prefix)
-		snprintf(plan->dir, sizeof(plan->dir), "/");
+		snprintf(plan->shown, sizeof(plan->shown), "/");
 	else if (slash)
-		snprintf(plan->dir, sizeof(plan->dir), "%.*s", (int)(slash - prefix), prefix);
-	else
-		snprintf(plan->dir, sizeof(plan->dir), ".");
+		snprintf(plan->shown, sizeof(plan->shown), "%.*s", (int)(slash - prefix), prefix);
 	snprintf(plan->base, sizeof(plan->base), "%s%s", file, plan->user_pid ? "" : "-%p");
-	snprintf(stem, sizeof(stem), "%.*s", (int)(file_part - prefix), prefix);
-	snprintf(path_stem, sizeof(path_stem), "%s%s", stem, plan->base);
+
+	bool found = realpath(plan->shown[0] ? plan->shown : ".", plan->dir) != NULL;
+	int saved = errno;
+	path_stem_of(plan, found, path_stem, sizeof(path_stem));
 
 	int ret = build_spec(plan, formats_list, path_stem);
 	if (ret == 0)
@@ -272,9 +294,10 @@ hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats_lis
 	if (ret != 0 || plan->nexts == 0)
 		return ret;
 	/* A folder that cannot take the files fails now, not after the whole run. */
-	if (stat(plan->dir, &st) != 0 || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) ||
+	if (!found || stat(plan->dir, &st) != 0 || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) ||
 	    access(plan->dir, W_OK | X_OK) != 0) {
-		fprintf(stderr, "hesper: cannot write reports in '%s': %s\n", plan->dir, strerror(errno));
+		fprintf(stderr, "hesper: cannot write reports in '%s': %s\n", plan->shown[0] ? plan->shown : ".",
+			strerror(found ? errno : saved));
 		return HESPER_EXIT_USAGE;
 	}
 	return 0;
@@ -379,10 +402,10 @@ by_pid_then_name(const void *pa, const void *pb)
 static void
 put_path(const struct hesper_report_plan *plan, const char *name)
 {
-	if (strcmp(plan->dir, ".") == 0)
+	if (!plan->shown[0])
 		fputs(name, stderr);
 	else
-		fprintf(stderr, "%s%s%s", plan->dir, strcmp(plan->dir, "/") ? "/" : "", name);
+		fprintf(stderr, "%s%s%s", plan->shown, strcmp(plan->shown, "/") ? "/" : "", name);
 }
 
 /* The plan's stem without its "-%p" (the user's prefix), %h and %% expanded as the layer expands them. */

@@ -25,7 +25,8 @@ struct hesper_report_seen {
 };
 
 struct hesper_report_plan {
-	char dir[PATH_MAX];                   /* the folder of the files, "." when -o named none */
+	char dir[PATH_MAX];                   /* the folder of the files, absolute (the program may change folders) */
+	char shown[PATH_MAX];                 /* the folder as -o gave it, "" when none: for the names shown */
 	char base[NAME_MAX + 1];              /* the file names' stem as HESPER_REPORT has it (%p, %h) */
 	char host[256];                       /* what %h becomes */
 	bool user_pid;                        /* the user's prefix has %p */
