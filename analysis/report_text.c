@@ -190,9 +190,13 @@ print_header(FILE *out, const struct hesper_profile *p)
 	fputs("Hesper GPU kernel summary\n", out);
 	fputs("  program      ", out);
 	put_clean(out, p->exe[0] ? p->exe : "?", strnlen(p->exe[0] ? p->exe : "?", HESPER_NAME_MAX));
-	fprintf(out, " (pid %d, host ", p->pid);
+	/* pid 0: no one process (a merge, whose exe names its programs and their pids). */
+	if (p->pid > 0)
+		fprintf(out, " (pid %d, host ", p->pid);
+	else
+		fputs(", host ", out);
 	put_clean(out, p->host[0] ? p->host : "?", strnlen(p->host[0] ? p->host : "?", HESPER_NAME_MAX));
-	fputs(")\n", out);
+	fputs(p->pid > 0 ? ")\n" : "\n", out);
 	for (size_t i = 0; i < p->device_count; i++) {
 		const struct hesper_device_info *d = &p->devices[i];
 

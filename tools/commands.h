@@ -17,10 +17,10 @@ int hesper_cmd_run(int argc, char **argv);
 /* hesper report FILE.json: the text report of a saved summary. */
 int hesper_cmd_report(int argc, char **argv);
 
-/* hesper diff A.json B.json [--threshold PCT]: per-kernel changes; 1 when a mean regressed. */
+/* hesper diff [options] A.json B.json (--runs N: N a side): per-kernel changes; 1 when a kernel got slower beyond the noise. */
 int hesper_cmd_diff(int argc, char **argv);
 
-/* hesper merge FILES... -o OUT: many processes' summaries (and traces) as one. */
+/* hesper merge FILES... -o OUT: many processes' summaries (and traces) as one, each file and process once. */
 int hesper_cmd_merge(int argc, char **argv);
 
 /* True when @path starts like an SQLite database. */
@@ -32,7 +32,11 @@ bool hesper_is_database(const char *path);
  */
 int hesper_merge_databases(const char *out_path, char **paths, size_t n);
 
-/* Merges the trace files @paths (@n of them) into @out_path; 0, or 2 with a line on stderr. */
-int hesper_merge_traces(const char *out_path, char **paths, int n);
+/*
+ * Merges the trace files @paths (@n of them) into @out_path, a second trace of one
+ * process (the same pid, host and origin) left out with a line on stderr; the traces
+ * merged in *@merged. 0, or 2 with a line on stderr.
+ */
+int hesper_merge_traces(const char *out_path, char **paths, int n, int *merged);
 
 #endif

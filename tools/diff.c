@@ -1,12 +1,11 @@
 /*
- * hesper diff A.json B.json [--threshold PCT]: per-kernel changes between two runs,
- * sorted by the absolute change of total time. A kernel regressed when it was timed in
- * both runs and its mean grew by more than PCT percent (default 10); then the exit
- * status is 1. Kernels found in only one run are listed ("new", "gone") but are not
- * regressions.
+ * hesper diff [options] A.json B.json, or --runs N with N summaries a side: per-kernel
+ * changes between two sides, a run or several runs each, and an exit status a CI job can
+ * gate on: 1 when a kernel got slower beyond the threshold and the noise (diff_stats.h),
+ * 0 otherwise, 2 for bad usage, a file that is not a sound summary (diff_load.h), or
+ * sides that are different programs, devices or modes (unless --allow-mismatch).
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,225 +14,220 @@
 
 #include "columns.h"
 #include "commands.h"
-#include "report.h"
-#include "summary_load.h"
+#include "diff_load.h"
+#include "diff_rows.h"
 #include "usage.h"
 
 #define DEFAULT_THRESHOLD_PCT 10.0
-#define CELL 48
+#define DEFAULT_SIGMAS 2.0
+#define RUNS_MAX 10000
+#define SYNOPSIS "hesper diff [--threshold PCT] [--sigmas K] [--runs N] [--allow-mismatch] A.json... B.json..."
 
-struct change {
-	const char *name;
-	const struct hesper_kernel *a, *b; /* NULL when absent in that run */
-	double delta_total;                /* B - A, ns */
-	double ratio;                      /* mean B / mean A; NAN when not comparable */
-	bool regressed;
+struct diff_options {
+	double threshold_pct, sigmas;
+	size_t runs; /* per side */
+	bool allow_mismatch;
+	const char **files;
+	size_t nfiles;
 };
 
-enum column { C_COUNT_A, C_COUNT_B, C_TOTAL_A, C_TOTAL_B, C_DELTA, C_MEAN_A, C_MEAN_B, C_RATIO, C_N };
-
-static const char *const titles[C_N] = {"Count A", "Count B", "Total A", "Total B",
-					"Change",  "Mean A",  "Mean B",  "Mean B/A"};
-
-static int
-compare_changes(const void *pa, const void *pb)
+/* The value of option @name at argv[*i] ("--name V" or "--name=V"), advancing *i; NULL when missing. */
+static const char *
+option_value(int argc, char **argv, int *i, const char *name)
 {
-	const struct change *a = pa, *b = pb;
-	double x = fabs(a->delta_total), y = fabs(b->delta_total);
+	size_t n = strlen(name);
 
-	if (x != y)
-		return x > y ? -1 : 1;
-	return strcmp(a->name, b->name);
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
 static bool
-timed(const struct hesper_kernel *k)
+is_option(const char *arg, const char *name)
 {
-	return k && k->timed.count > 0;
+	size_t n = strlen(name);
+
+	return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-static void
-cells(const struct change *c, char out[C_N][CELL])
+/* A number from @lo up (and, for @whole, a whole one up to RUNS_MAX) into *@out; false when @v is not one. */
+static bool
+parse_number(const char *v, double lo, bool whole, double *out)
 {
-	double ta = c->a ? (double)hesper_kernel_total_ns(c->a) : 0,
-	       tb = c->b ? (double)hesper_kernel_total_ns(c->b) : 0;
+	char *end;
 
-	snprintf(out[C_COUNT_A], CELL, c->a ? "%" PRIu64 : "-", c->a ? c->a->count : 0);
-	snprintf(out[C_COUNT_B], CELL, c->b ? "%" PRIu64 : "-", c->b ? c->b->count : 0);
-	if (timed(c->a))
-		hesper_format_duration(out[C_TOTAL_A], CELL, ta);
-	else
-		strcpy(out[C_TOTAL_A], "-");
-	if (timed(c->b))
-		hesper_format_duration(out[C_TOTAL_B], CELL, tb);
-	else
-		strcpy(out[C_TOTAL_B], "-");
-	out[C_DELTA][0] = c->delta_total > 0 ? '+' : '\0';
-	hesper_format_duration(out[C_DELTA] + (c->delta_total > 0), CELL - 1, c->delta_total);
-	if (timed(c->a))
-		hesper_format_duration(out[C_MEAN_A], CELL, c->a->timed.mean_ns);
-	else
-		strcpy(out[C_MEAN_A], "-");
-	if (timed(c->b))
-		hesper_format_duration(out[C_MEAN_B], CELL, c->b->timed.mean_ns);
-	else
-		strcpy(out[C_MEAN_B], "-");
-	if (!c->a)
-		strcpy(out[C_RATIO], "new");
-	else if (!c->b)
-		strcpy(out[C_RATIO], "gone");
-	else if (isnan(c->ratio))
-		strcpy(out[C_RATIO], "-");
-	else
-		snprintf(out[C_RATIO], CELL, "%.2fx%s", c->ratio, c->regressed ? " !" : "");
+	errno = 0;
+	*out = strtod(v, &end);
+	return !errno && end != v && !*end && isfinite(*out) && *out >= lo &&
+	       (!whole || (*out == floor(*out) && *out <= RUNS_MAX));
 }
 
-static void
-print_changes(const struct change *changes, size_t n)
+static int
+parse_options(int argc, char **argv, struct diff_options *o)
 {
-	size_t width[C_N];
-	char cell[C_N][CELL];
+	double runs = 1;
 
-	for (int c = 0; c < C_N; c++)
-		width[c] = hesper_text_width(titles[c]);
-	for (size_t i = 0; i < n; i++) {
-		cells(&changes[i], cell);
-		for (int c = 0; c < C_N; c++)
-			if (hesper_text_width(cell[c]) > width[c])
-				width[c] = hesper_text_width(cell[c]);
-	}
-	for (int c = 0; c < C_N; c++)
-		hesper_put_right(stdout, titles[c], width[c], c ? 2 : 1);
-	fputs("  Name\n", stdout);
-	size_t rule[C_N + 1];
-	memcpy(rule, width, sizeof(width));
-	rule[C_N] = 4;
-	hesper_put_rule(stdout, rule, C_N + 1);
-	for (size_t i = 0; i < n; i++) {
-		cells(&changes[i], cell);
-		for (int c = 0; c < C_N; c++)
-			hesper_put_right(stdout, cell[c], width[c], c ? 2 : 1);
-		fputs("  ", stdout);
-		hesper_put_clean(stdout, changes[i].name);
-		fputc('\n', stdout);
-	}
-}
+	*o = (struct diff_options){DEFAULT_THRESHOLD_PCT, DEFAULT_SIGMAS, 1, false, NULL, 0};
+	o->files = calloc((size_t)argc, sizeof(*o->files));
+	if (!o->files)
+		return hesper_usage_error("out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *v;
 
-/* Adds a change row for every kernel of @from missing from the rows so far. */
-static size_t
-collect(struct change *changes, size_t n, const struct hesper_profile *a, const struct hesper_profile *b,
-	double threshold)
-{
-	size_t cursor = 0;
-	struct hesper_kernel *k;
-	const struct hesper_profile *runs[2] = {a, b};
-
-	for (int r = 0; r < 2; r++) {
-		cursor = 0;
-		while ((k = hesper_kernel_table_next(runs[r]->kernels, &cursor))) {
-			if (r == 1 && hesper_kernel_table_find(a->kernels, k->name))
-				continue; /* already paired */
-			struct change *c = &changes[n++];
-
-			c->name = k->name;
-			c->a = r == 0 ? k : NULL;
-			c->b = r == 0 ? hesper_kernel_table_find(b->kernels, k->name) : k;
-			c->delta_total = (c->b ? (double)hesper_kernel_total_ns(c->b) : 0) -
-					 (c->a ? (double)hesper_kernel_total_ns(c->a) : 0);
-			c->ratio = timed(c->a) && timed(c->b) && c->a->timed.mean_ns > 0
-					   ? c->b->timed.mean_ns / c->a->timed.mean_ns
-					   : NAN;
-			c->regressed = !isnan(c->ratio) && c->ratio > 1.0 + threshold / 100.0;
+		if (is_option(argv[i], "--threshold")) {
+			if (!(v = option_value(argc, argv, &i, "--threshold")) ||
+			    !parse_number(v, 0, false, &o->threshold_pct))
+				return hesper_usage_error("diff: --threshold takes a percentage >= 0, not '%s'",
+							  v ? v : "");
+		} else if (is_option(argv[i], "--sigmas")) {
+			if (!(v = option_value(argc, argv, &i, "--sigmas")) || !parse_number(v, 0, false, &o->sigmas))
+				return hesper_usage_error("diff: --sigmas takes a number >= 0, not '%s'", v ? v : "");
+		} else if (is_option(argv[i], "--runs")) {
+			if (!(v = option_value(argc, argv, &i, "--runs")) || !parse_number(v, 1, true, &runs))
+				return hesper_usage_error(
+					"diff: --runs takes a whole number of runs a side from 1 to %d, "
+					"not '%s'",
+					RUNS_MAX, v ? v : "");
+			o->runs = (size_t)runs;
+		} else if (strcmp(argv[i], "--allow-mismatch") == 0) {
+			o->allow_mismatch = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return hesper_usage_error("diff: unknown option '%s'", argv[i]);
+		} else {
+			o->files[o->nfiles++] = argv[i];
 		}
 	}
-	return n;
+	if (o->nfiles != 2 * o->runs)
+		return hesper_usage_error("diff takes %zu summar%s a side, %zu in all, not %zu (" SYNOPSIS ")", o->runs,
+					  o->runs == 1 ? "y" : "ies", 2 * o->runs, o->nfiles);
+	return 0;
+}
+
+/* A devices key (diff_load.h) printed: "name, driver; name, driver". */
+static void
+put_devices(FILE *out, const char *key)
+{
+	if (!*key) {
+		fputs("none", out);
+		return;
+	}
+	for (; *key; key++) {
+		if (*key == '\x1f')
+			fputs(", ", out);
+		else if (*key == '\x1e')
+			fputs("; ", out);
+		else
+			fputc((unsigned char)*key < 0x20 ? '?' : *key, out);
+	}
+}
+
+/*
+ * Whether @b is a run of what @a is: the same program, devices and mode. When not, one
+ * line on stderr names both files and each difference; returns false.
+ */
+static bool
+same_setup(const struct hesper_diff_run *a, const struct hesper_diff_run *b, bool allow)
+{
+	bool program = strcmp(a->exe, b->exe) == 0, devices = strcmp(a->devices, b->devices) == 0,
+	     mode = strcmp(a->mode, b->mode) == 0;
+	const char *sep = "";
+
+	if (program && devices && mode)
+		return true;
+	fprintf(stderr, "hesper: %s%s and %s differ:", allow ? "warning: " : "", a->path, b->path);
+	if (!program) {
+		fputs(" programs (", stderr);
+		hesper_put_clean(stderr, a->exe);
+		fputs(", ", stderr);
+		hesper_put_clean(stderr, b->exe);
+		fputc(')', stderr);
+		sep = ";";
+	}
+	if (!devices) {
+		fprintf(stderr, "%s devices (", sep);
+		put_devices(stderr, a->devices);
+		fputs(" vs ", stderr);
+		put_devices(stderr, b->devices);
+		fputc(')', stderr);
+		sep = ";";
+	}
+	if (!mode) {
+		fprintf(stderr, "%s modes (", sep);
+		hesper_put_clean(stderr, a->mode[0] ? a->mode : "?");
+		fputs(", ", stderr);
+		hesper_put_clean(stderr, b->mode[0] ? b->mode : "?");
+		fputc(')', stderr);
+	}
+	fputs(allow ? "; compared anyway (--allow-mismatch)\n" : "; not compared (--allow-mismatch compares them)\n",
+	      stderr);
+	return false;
 }
 
 static void
-describe(const char *label, const char *path, const struct hesper_profile *p)
+describe(const char *label, const struct hesper_diff_side *side)
 {
-	printf("  %s  %s (", label, path);
-	hesper_put_clean(stdout, p->exe[0] ? p->exe : "?");
-	printf(", pid %d)\n", p->pid);
+	const struct hesper_diff_run *first = &side->runs[0], *last = &side->runs[side->n - 1];
+
+	printf("  %s  ", label);
+	if (side->n == 1)
+		printf("%s (", first->path);
+	else
+		printf("%zu runs: %s ... %s (", side->n, first->path, last->path);
+	hesper_put_clean(stdout, first->exe[0] ? first->exe : "?");
+	if (side->n == 1)
+		printf(", pid %d", first->pid);
+	fputs(")\n", stdout);
 }
 
 int
 hesper_cmd_diff(int argc, char **argv)
 {
-	const char *files[2] = {NULL, NULL};
-	double threshold = DEFAULT_THRESHOLD_PCT;
-	struct hesper_profile runs[2];
-	struct change *changes = NULL;
-	int nfiles = 0, ret = HESPER_EXIT_USAGE, loaded = 0;
+	struct diff_options o;
+	struct hesper_diff_run *runs = NULL;
+	struct hesper_diff_row *rows = NULL;
+	size_t loaded = 0, nrows = 0;
+	int ret = parse_options(argc, argv, &o);
 	char err[512];
+	bool mismatch = false;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--threshold") == 0 || strncmp(argv[i], "--threshold=", 12) == 0) {
-			const char *v = argv[i][11] == '=' ? argv[i] + 12 : i + 1 < argc ? argv[++i] : NULL;
-			char *end;
-
-			if (!v)
-				return hesper_usage_error("--threshold needs a value (percent)");
-			errno = 0;
-			threshold = strtod(v, &end);
-			if (errno || end == v || *end || !(threshold >= 0) || !isfinite(threshold))
-				return hesper_usage_error("--threshold takes a percentage >= 0, not '%s'", v);
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return hesper_usage_error("diff: unknown option '%s'", argv[i]);
-		} else if (nfiles < 2) {
-			files[nfiles++] = argv[i];
-		} else {
-			return hesper_usage_error(
-				"diff takes two summaries (hesper diff A.json B.json [--threshold PCT])");
-		}
+	if (ret != 0)
+		goto out;
+	ret = HESPER_EXIT_USAGE;
+	runs = calloc(o.nfiles, sizeof(*runs));
+	if (!runs) {
+		fputs("hesper: out of memory\n", stderr);
+		goto out;
 	}
-	if (nfiles != 2)
-		return hesper_usage_error("diff takes two summaries (hesper diff A.json B.json [--threshold PCT])");
-	for (; loaded < 2; loaded++) {
-		if (hesper_summary_load(files[loaded], &runs[loaded], err, sizeof(err)) != 0) {
+	for (; loaded < o.nfiles; loaded++) {
+		if (hesper_diff_run_load(o.files[loaded], &runs[loaded], err, sizeof(err)) != 0) {
 			fprintf(stderr, "hesper: %s\n", err);
 			loaded++;
 			goto out;
 		}
 	}
+	for (size_t i = 1; i < o.nfiles; i++)
+		mismatch |= !same_setup(&runs[0], &runs[i], o.allow_mismatch);
+	if (mismatch && !o.allow_mismatch)
+		goto out;
 
-	size_t max = hesper_kernel_table_size(runs[0].kernels) + hesper_kernel_table_size(runs[1].kernels);
-	changes = calloc(max ? max : 1, sizeof(*changes));
-	if (!changes) {
+	struct hesper_diff_side sides[2] = {{runs, o.runs}, {runs + o.runs, o.runs}};
+	rows = hesper_diff_rows(sides, o.threshold_pct, o.sigmas, &nrows);
+	if (!rows) {
 		fputs("hesper: out of memory\n", stderr);
 		goto out;
 	}
-	size_t n = collect(changes, 0, &runs[0], &runs[1], threshold);
-	qsort(changes, n, sizeof(*changes), compare_changes);
-
-	printf("Hesper diff, per kernel (threshold %g%% on the mean)\n", threshold);
-	describe("A", files[0], &runs[0]);
-	describe("B", files[1], &runs[1]);
-	fputc('\n', stdout);
-	print_changes(changes, n);
-
-	size_t regressed = 0;
-	for (size_t i = 0; i < n; i++)
-		regressed += changes[i].regressed;
-	if (regressed) {
-		printf("\n%zu kernel%s slower by more than %g%% (mean):", regressed, regressed == 1 ? "" : "s",
-		       threshold);
-		for (size_t i = 0; i < n; i++) {
-			if (!changes[i].regressed)
-				continue;
-			fputc(' ', stdout);
-			hesper_put_clean(stdout, changes[i].name);
-			printf(" (%.2fx)", changes[i].ratio);
-		}
-		fputc('\n', stdout);
-		ret = 1;
-	} else {
-		printf("\nNo kernel's mean grew by more than %g%%.\n", threshold);
-		ret = 0;
-	}
+	printf("Hesper diff, per kernel: the median of its timed dispatches in %s\n",
+	       o.runs == 1 ? "each run" : "each side's fastest run");
+	describe("A", &sides[0]);
+	describe("B", &sides[1]);
+	printf("  slower: by more than %g%% and by more than %g times the noise\n\n", o.threshold_pct, o.sigmas);
+	hesper_diff_print_table(stdout, rows, nrows);
+	ret = hesper_diff_print_verdict(stdout, rows, nrows, o.threshold_pct) ? 1 : 0;
 out:
-	free(changes);
-	for (int i = 0; i < loaded; i++)
-		hesper_profile_free(&runs[i]);
+	free(rows);
+	for (size_t i = 0; i < loaded; i++)
+		hesper_diff_run_free(&runs[i]);
+	free(runs);
+	free(o.files);
 	return ret;
 }

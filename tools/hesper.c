@@ -1,6 +1,7 @@
 /*
  * hesper: the command-line tool. `hesper [options] -- program args...` runs a program
- * under Hesper; `hesper report|diff|merge ...` read Hesper's own output files.
+ * under Hesper; `hesper report|diff|merge ...` read Hesper's own output files; `hesper
+ * help` prints the usage (a program called "help" runs as `hesper -- help`).
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,5 +39,9 @@ main(int argc, char **argv)
 		return hesper_cmd_diff(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
 		return hesper_cmd_merge(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "help") == 0) {
+		hesper_usage_print(stdout);
+		return 0;
+	}
 	return hesper_cmd_run(argc, argv);
 }

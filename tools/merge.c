@@ -1,13 +1,18 @@
 /*
  * hesper merge FILES... -o OUT: the summaries of many processes as one report.
  *
+ * Each file is taken once, told apart by its content (merge_inputs.c): summaries,
+ * traces and databases may come in any order and through overlapping globs. A file named
+ * twice, or a second copy of one process's summary (the same pid, host, program and wall
+ * time), is merged once, with a line on stderr.
+ *
  * Kernels with the same name are one row (counts and totals add up; quantiles are
  * approximate, see analysis/summary_load.h); wall and GPU busy times are sums over the processes. Text goes to stdout: the merged table, a per-process
  * breakdown and, per kernel, the imbalance between processes: the max/min and max/mean
  * of the per-process totals over all processes (a process that never ran the kernel
  * counts as 0). OUT.json is the merged hesper-summary/1 with "processes" and
- * "imbalance" added; the trace files among FILES (*.trace.json, or after --trace) are
- * merged into OUT.trace.json.
+ * "imbalance" added; the trace files among FILES (by content, or after --trace) are
+ * merged into OUT.trace.json. The merged header names the programs and their pids.
  *
  * When FILES are SQLite databases (sqlite: sinks), OUT is the database written instead:
  * hesper merge -o all.db a.db b.db (merge_db.c).
@@ -23,13 +28,14 @@
 
 #include "columns.h"
 #include "commands.h"
+#include "merge_inputs.h"
 #include "report.h"
 #include "profile_merge.h"
 #include "summary_load.h"
 #include "usage.h"
 
 #define CELL 48
-#define TRACE_SUFFIX ".trace.json"
+#define PIDS_LISTED 4 /* pids named per program in the merged header; more are counted */
 
 struct process {
 	const char *path;
@@ -42,14 +48,6 @@ struct imbalance {
 	uint64_t min, max; /* per-process totals, 0 for a process that did not run it */
 	double mean;
 };
-
-static bool
-ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
 
 static uint64_t
 process_gpu_time(const struct hesper_profile *p)
@@ -278,33 +276,198 @@ out:
 	return ret;
 }
 
-/* The common value of a string field over @procs, or @mixed when they differ. */
-static const char *
-common(const struct process *procs, size_t n, size_t offset, const char *mixed)
+/* Appends @s to @out (@size bytes) at *@len; false, leaving @out as it was, when it does not fit. */
+static bool
+append(char *out, size_t size, size_t *len, const char *s)
 {
-	const char *first = (const char *)&procs[0].profile + offset;
+	size_t n = strlen(s);
 
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(first, (const char *)&procs[i].profile + offset) != 0)
-			return mixed;
-	return first;
+	if (*len + n >= size)
+		return false;
+	memcpy(out + *len, s, n + 1);
+	*len += n;
+	return true;
+}
+
+/*
+ * What was merged, for the header: each program once, in the order given, with its pids
+ * ("multi_kernel (pids 4711, 4712), demo (pid 4720)"; past PIDS_LISTED, how many), cut
+ * with "and N more" when @size is too small.
+ */
+static void
+describe_programs(char *out, size_t size, const struct process *procs, size_t n)
+{
+	size_t len = 0, left = 0;
+	char more[48];
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const char *exe = procs[i].profile.exe[0] ? procs[i].profile.exe : "?";
+		size_t count = 0, first = i;
+		char part[2 * HESPER_NAME_MAX];
+		int o;
+
+		for (size_t j = 0; j < i && first == i; j++)
+			if (strcmp(procs[j].profile.exe[0] ? procs[j].profile.exe : "?", exe) == 0)
+				first = j;
+		if (first != i)
+			continue; /* described with its first process */
+		for (size_t j = i; j < n; j++)
+			count += strcmp(procs[j].profile.exe[0] ? procs[j].profile.exe : "?", exe) == 0;
+		o = snprintf(part, sizeof(part), "%s%s (%s", len ? ", " : "", exe, count == 1 ? "pid " : "pids ");
+		for (size_t j = i, listed = 0; j < n && count <= PIDS_LISTED; j++)
+			if (strcmp(procs[j].profile.exe[0] ? procs[j].profile.exe : "?", exe) == 0)
+				o += snprintf(part + o, sizeof(part) - (size_t)o, "%s%d", listed++ ? ", " : "",
+					      procs[j].profile.pid);
+		if (count > PIDS_LISTED)
+			snprintf(part, sizeof(part), "%s%s (%zu processes", len ? ", " : "", exe, count);
+		snprintf(part + strlen(part), sizeof(part) - strlen(part), ")");
+		if (left || !append(out, size - sizeof(more), &len, part))
+			left++;
+	}
+	if (left) {
+		snprintf(more, sizeof(more), " and %zu more", left);
+		append(out, size, &len, more);
+	}
+}
+
+/* The hosts of @procs, each once, comma-separated ("and N more" when @size is too small). */
+static void
+describe_hosts(char *out, size_t size, const struct process *procs, size_t n)
+{
+	size_t len = 0, left = 0;
+	char more[48];
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= strcmp(procs[j].profile.host, procs[i].profile.host) == 0;
+		if (seen)
+			continue;
+		if (left || (len && !append(out, size - sizeof(more), &len, ", ")) ||
+		    !append(out, size - sizeof(more), &len, procs[i].profile.host))
+			left++;
+	}
+	if (left) {
+		snprintf(more, sizeof(more), " and %zu more", left);
+		append(out, size, &len, more);
+	}
+}
+
+/* The earlier of @procs that is the same process as @p (a copy of its summary), or NULL. */
+static const struct process *
+same_process(const struct process *procs, size_t n, const struct hesper_profile *p)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct hesper_profile *q = &procs[i].profile;
+
+		if (q->pid == p->pid && q->wall_ns == p->wall_ns && strcmp(q->exe, p->exe) == 0 &&
+		    strcmp(q->host, p->host) == 0)
+			return &procs[i];
+	}
+	return NULL;
+}
+
+/* The inputs of one merge, each file once, by kind. */
+struct inputs {
+	char **all; /* every file taken, to find one named again */
+	size_t nall;
+	struct process *procs; /* summaries */
+	size_t nprocs;
+	char **traces;
+	int ntraces;
+	char **dbs;
+	size_t ndbs;
+};
+
+/* Takes @path (@trace: given after --trace) unless it was taken before, by kind. */
+static void
+take(struct inputs *in, const char *path, bool trace)
+{
+	long same = hesper_merge_same_file(path, in->all, in->nall);
+
+	if (same >= 0) {
+		/* The same name twice is overlapping globs (rank*.json rank*.trace.json): nothing to say. */
+		if (strcmp(path, in->all[same]) != 0)
+			fprintf(stderr, "hesper: merge: '%s' is the same file as '%s'; merged once\n", path,
+				in->all[same]);
+		return;
+	}
+	in->all[in->nall++] = (char *)path;
+	switch (trace ? HESPER_MERGE_TRACE : hesper_merge_kind_of(path)) {
+	case HESPER_MERGE_TRACE: in->traces[in->ntraces++] = (char *)path; break;
+	case HESPER_MERGE_DATABASE: in->dbs[in->ndbs++] = (char *)path; break;
+	case HESPER_MERGE_SUMMARY: in->procs[in->nprocs++].path = path; break;
+	}
+}
+
+/* Databases alone into one database; anything else with them is refused. Returns the exit status. */
+static int
+merge_databases(const char *out_prefix, struct inputs *in)
+{
+	const char *other = in->nprocs ? in->procs[0].path : in->ntraces ? in->traces[0] : NULL;
+
+	if (other)
+		return hesper_usage_error("merge: '%s' is not an SQLite database; databases merge only with databases",
+					  other);
+	return hesper_merge_databases(out_prefix, in->dbs, in->ndbs);
+}
+
+/* Loads the summaries; a second copy of one process's summary is dropped, said on stderr. 0, or 2 after a line. */
+static int
+load_summaries(struct inputs *in, size_t *loaded)
+{
+	char err[512];
+	size_t kept = 0;
+
+	for (size_t i = 0; i < in->nprocs; i++) {
+		struct process *p = &in->procs[kept];
+		const struct process *twin;
+
+		*p = in->procs[i];
+		if (hesper_summary_load(p->path, &p->profile, err, sizeof(err)) != 0) {
+			fprintf(stderr, "hesper: %s\n", err);
+			hesper_profile_free(&p->profile);
+			in->nprocs = kept;
+			return HESPER_EXIT_USAGE;
+		}
+		twin = same_process(in->procs, kept, &p->profile);
+		if (twin) {
+			fprintf(stderr,
+				"hesper: merge: '%s' is a copy of the report in '%s' (pid %d on %s, the same wall time); "
+				"merged once\n",
+				p->path, twin->path, p->profile.pid, p->profile.host);
+			hesper_profile_free(&p->profile);
+			continue;
+		}
+		*loaded = ++kept;
+	}
+	in->nprocs = kept;
+	return 0;
 }
 
 int
 hesper_cmd_merge(int argc, char **argv)
 {
 	const char *out_prefix = NULL;
-	struct process *procs = calloc((size_t)argc, sizeof(*procs));
-	char **traces = calloc((size_t)argc, sizeof(*traces));
+	struct inputs in = {
+		.all = calloc((size_t)argc, sizeof(char *)),
+		.procs = calloc((size_t)argc, sizeof(struct process)),
+		.traces = calloc((size_t)argc, sizeof(char *)),
+		.dbs = calloc((size_t)argc, sizeof(char *)),
+	};
+	struct process *procs = in.procs;
 	struct hesper_profile merged;
 	struct imbalance *rows = NULL;
 	struct hesper_kernel **sorted = NULL;
 	size_t nprocs = 0, loaded = 0, n = 0;
-	int ntraces = 0, ret = HESPER_EXIT_USAGE;
+	int ret = HESPER_EXIT_USAGE;
 	bool merged_init = false;
-	char err[512], path[4096];
+	char path[4096];
 
-	if (!procs || !traces) {
+	if (!in.all || !in.procs || !in.traces || !in.dbs) {
 		ret = hesper_usage_error("out of memory");
 		goto out;
 	}
@@ -320,67 +483,43 @@ hesper_cmd_merge(int argc, char **argv)
 				ret = hesper_usage_error("merge: --trace needs a file");
 				goto out;
 			}
-			traces[ntraces++] = argv[++i];
+			take(&in, argv[++i], true);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			ret = hesper_usage_error("merge: unknown option '%s'", argv[i]);
 			goto out;
-		} else if (ends_with(argv[i], TRACE_SUFFIX)) {
-			traces[ntraces++] = argv[i];
 		} else {
-			procs[nprocs++].path = argv[i];
+			take(&in, argv[i], false);
 		}
 	}
-	if (!out_prefix || nprocs == 0) {
+	if (out_prefix && in.ndbs) {
+		ret = merge_databases(out_prefix, &in);
+		goto out;
+	}
+	if (!out_prefix || in.nprocs == 0) {
 		ret = hesper_usage_error(
 			"merge takes summaries and an output prefix (hesper merge A.json B.json... -o OUT)");
 		goto out;
 	}
-	if (hesper_is_database(procs[0].path)) {
-		char **paths = calloc(nprocs, sizeof(*paths));
-		for (size_t i = 0; paths && i < nprocs; i++) {
-			if (!hesper_is_database(procs[i].path)) {
-				free(paths);
-				ret = hesper_usage_error(
-					"merge: '%s' is not an SQLite database; databases merge only with databases",
-					procs[i].path);
-				goto out;
-			}
-			paths[i] = (char *)procs[i].path;
-		}
-		if (!paths || ntraces) {
-			free(paths);
-			ret = hesper_usage_error(paths ? "merge: trace files do not merge into a database"
-						       : "out of memory");
-			goto out;
-		}
-		ret = hesper_merge_databases(out_prefix, paths, nprocs);
-		free(paths);
+	if ((ret = load_summaries(&in, &loaded)) != 0)
 		goto out;
-	}
-	for (; loaded < nprocs; loaded++) {
-		if (hesper_summary_load(procs[loaded].path, &procs[loaded].profile, err, sizeof(err)) != 0) {
-			fprintf(stderr, "hesper: %s\n", err);
-			loaded++;
-			goto out;
-		}
-	}
+	ret = HESPER_EXIT_USAGE;
+	nprocs = in.nprocs;
 
 	if (hesper_profile_init(&merged) != 0)
 		goto oom;
 	merged_init = true;
-	merged.pid = 0;
-	snprintf(merged.exe, sizeof(merged.exe), "%s",
-		 common(procs, nprocs, offsetof(struct hesper_profile, exe), "several programs"));
-	snprintf(merged.host, sizeof(merged.host), "%s",
-		 common(procs, nprocs, offsetof(struct hesper_profile, host), "several hosts"));
-	snprintf(merged.mode, sizeof(merged.mode), "%s",
-		 common(procs, nprocs, offsetof(struct hesper_profile, mode), "mixed"));
+	merged.pid = 0; /* no one process: the header names them all */
+	describe_programs(merged.exe, sizeof(merged.exe), procs, nprocs);
+	describe_hosts(merged.host, sizeof(merged.host), procs, nprocs);
+	snprintf(merged.mode, sizeof(merged.mode), "%s", procs[0].profile.mode);
 	merged.sample_every = procs[0].profile.sample_every;
 	for (size_t i = 0; i < nprocs; i++) {
 		if (hesper_profile_merge(&merged, &procs[i].profile) != 0)
 			goto oom;
 		if (procs[i].profile.sample_every != merged.sample_every)
 			merged.sample_every = 0;
+		if (strcmp(procs[i].profile.mode, merged.mode) != 0)
+			snprintf(merged.mode, sizeof(merged.mode), "mixed");
 	}
 
 	if (hesper_kernel_table_rows(merged.kernels, &sorted, &n) != 0)
@@ -405,11 +544,13 @@ hesper_cmd_merge(int argc, char **argv)
 	if (w != 0)
 		goto out;
 	printf("\nhesper: wrote %s", path);
-	if (ntraces) {
-		snprintf(path, sizeof(path), "%s%s", out_prefix, TRACE_SUFFIX);
-		if (hesper_merge_traces(path, traces, ntraces) != 0)
+	if (in.ntraces) {
+		int merged_traces;
+
+		snprintf(path, sizeof(path), "%s.trace.json", out_prefix);
+		if (hesper_merge_traces(path, in.traces, in.ntraces, &merged_traces) != 0)
 			goto out;
-		printf(" and %s (%d traces)", path, ntraces);
+		printf(" and %s (%d trace%s)", path, merged_traces, merged_traces == 1 ? "" : "s");
 	}
 	fputc('\n', stdout);
 	ret = 0;
@@ -424,7 +565,9 @@ out:
 		hesper_profile_free(&merged);
 	for (size_t i = 0; i < loaded; i++)
 		hesper_profile_free(&procs[i].profile);
-	free(procs);
-	free(traces);
+	free(in.all);
+	free(in.procs);
+	free(in.traces);
+	free(in.dbs);
 	return ret;
 }

@@ -4,7 +4,8 @@
  * replaced with a fresh one above any Linux pid (2^22 and up). When every trace names
  * the same host and an origin, their clocks are the same CLOCK_MONOTONIC and the events
  * are shifted onto the earliest origin, so processes line up in time; otherwise each
- * keeps its own time 0 ("aligned": false in the metadata).
+ * keeps its own time 0 ("aligned": false in the metadata). A trace of a process already
+ * merged (the same pid, host and origin: a copy of the file) is left out.
  */
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -69,6 +70,17 @@ set_us(json_object *e, const char *key, double us)
 	json_object_object_add(e, key, json_object_new_double_s(us, buf));
 }
 
+/* The earlier of @in (@n) that is a trace of the same process as @t, or NULL. */
+static const struct input *
+same_process(const struct input *in, int n, const struct input *t)
+{
+	for (int i = 0; i < n; i++)
+		if (in[i].pid == t->pid && in[i].has_origin && t->has_origin && in[i].origin_ns == t->origin_ns &&
+		    in[i].host && t->host && strcmp(in[i].host, t->host) == 0)
+			return &in[i];
+	return NULL;
+}
+
 static int
 load(struct input *in, const char *path)
 {
@@ -93,11 +105,11 @@ load(struct input *in, const char *path)
 }
 
 int
-hesper_merge_traces(const char *out_path, char **paths, int n)
+hesper_merge_traces(const char *out_path, char **paths, int count, int *merged)
 {
-	struct input *in = calloc((size_t)n, sizeof(*in));
+	struct input *in = calloc((size_t)count, sizeof(*in));
 	json_object *out = NULL, *events, *meta, *procs;
-	int ret = HESPER_EXIT_USAGE, next_fresh = FRESH_PID_BASE;
+	int ret = HESPER_EXIT_USAGE, next_fresh = FRESH_PID_BASE, n = 0;
 	bool aligned = true;
 	uint64_t origin = UINT64_MAX;
 
@@ -105,9 +117,25 @@ hesper_merge_traces(const char *out_path, char **paths, int n)
 		fputs("hesper: out of memory\n", stderr);
 		return ret;
 	}
-	for (int i = 0; i < n; i++) {
-		if (load(&in[i], paths[i]) != 0)
+	*merged = 0;
+	for (int k = 0; k < count; k++) {
+		const struct input *twin;
+		int i = n;
+
+		if (load(&in[i], paths[k]) != 0) {
+			n++; /* freed below */
 			goto out;
+		}
+		if ((twin = same_process(in, i, &in[i]))) {
+			fprintf(stderr,
+				"hesper: merge: '%s' is a copy of the trace in '%s' (pid %" PRId64
+				", the same host and start); merged once\n",
+				in[i].path, twin->path, in[i].pid);
+			json_object_put(in[i].root);
+			memset(&in[i], 0, sizeof(in[i]));
+			continue;
+		}
+		n++;
 		aligned &= in[i].has_origin && in[i].host && in[0].host && strcmp(in[i].host, in[0].host) == 0;
 		if (in[i].has_origin && in[i].origin_ns < origin)
 			origin = in[i].origin_ns;
@@ -167,6 +195,7 @@ hesper_merge_traces(const char *out_path, char **paths, int n)
 		fprintf(stderr, "hesper: cannot write '%s': %s", out_path, json_util_get_last_err());
 		goto out;
 	}
+	*merged = n;
 	ret = 0;
 out:
 	json_object_put(out);

@@ -260,6 +260,10 @@ def case_merge(c, args, tmp):
                      "merged per process")
         c.check(got == per_input[i], f"process {proc['id']}: the same dispatches as its own database",
                 f"{got}\nvs\n{per_input[i]}")
+    # A database named twice is merged once.
+    run = e2e.Run([args.tool, "merge", "-o", os.path.join(tmp, "once.db"), dbs[0], dbs[0]], e2e.base_env(args), tmp)
+    once = sqlite(c, os.path.join(tmp, "once.db"), "SELECT count(*) AS n FROM process", "processes") if run.rc == 0 else None
+    c.check(once == [{"n": 1}], "a database named twice is merged once", f"{once}\n{run.tail('merge')}")
     # A database and a JSON file do not merge: one line, exit 2.
     run = e2e.Run([args.tool, "merge", "-o", os.path.join(tmp, "x.db"), dbs[0], args.program],
                   e2e.base_env(args), tmp)

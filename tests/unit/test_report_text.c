@@ -124,6 +124,24 @@ START_TEST(empty_profile)
 }
 END_TEST
 
+START_TEST(merged_profile_names_no_pid)
+{
+	struct hesper_profile p;
+
+	/* A merge's profile (pid 0) is no one process: its exe names the programs and pids. */
+	hesper_profile_init(&p);
+	p.pid = 0;
+	strcpy(p.exe, "app (pids 11, 12)");
+	strcpy(p.host, "box");
+	char *s = render(&p);
+	ck_assert_str_eq(s, "Hesper GPU kernel summary\n"
+			    "  program      app (pids 11, 12), host box\n"
+			    "hesper: no GPU work was recorded (no compute dispatches ran on a timed queue)\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(sampling_marks_estimates)
 {
 	struct hesper_profile p;
@@ -316,6 +334,7 @@ report_text_suite(void)
 	tcase_add_test(tc, dropped_names_the_causes_that_happened);
 	tcase_add_test(tc, ended_by_signal);
 	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, merged_profile_names_no_pid);
 	tcase_add_test(tc, sampling_marks_estimates);
 	tcase_add_test(tc, no_estimate_note_when_all_timed);
 	tcase_add_test(tc, overlap_splits_totals);
