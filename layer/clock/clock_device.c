@@ -363,11 +363,7 @@ const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCr
 	 * lanes, a row apart, then fall on lines that a power-of-two distance would not put in
 	 * one part of the device's cache.
 	 */
-	uint32_t pad = 16;
-	const char *e = getenv("HESPER_EXPERIMENT"); /* EXPERIMENT */
-	if (e && strstr(e, "pad"))
-		pad = (uint32_t)atoi(strstr(e, "pad") + 3) * 16;
-	cd->row_words = HESPER_CLOCK_CHUNK_SLOTS * cd->pitch / 8 + pad;
+	cd->row_words = HESPER_CLOCK_CHUNK_SLOTS * cd->pitch / 8 + 16;
 	cd->max_sets = dev->props.limits.maxBoundDescriptorSets;
 	const char *why = NULL;
 	if (make_set_layout(dev, 1, &cd->set_layout) != VK_SUCCESS ||
