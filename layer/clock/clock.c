@@ -35,6 +35,24 @@ uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t querie
 	return chunk + (row * hesper_clock_chunk_used(slots, j) + slot % HESPER_CLOCK_CHUNK_SLOTS) * entry;
 }
 
+void hesper_clock_read_slots(const struct hesper_device *dev, struct hesper_clock_slots *slots, uint32_t queries,
+			     uint64_t *results)
+{
+	const struct hesper_clock_device *cd = dev->clock_mode;
+	size_t row = (size_t)cd->row_words * 8;
+	for (size_t j = 0; j < slots->chunk_count; j++) {
+		uint32_t used = hesper_clock_chunk_used(slots, (uint32_t)j);
+		size_t bytes = (size_t)used * cd->pitch;
+		uint64_t *to = results +
+			       hesper_clock_slot_word(dev, queries, slots, (uint32_t)j * HESPER_CLOCK_CHUNK_SLOTS, 0);
+		char *from = slots->chunks[j]->mapped;
+		for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++) {
+			memcpy((char *)to + r * bytes, from + r * row, bytes);
+			memset(from + r * row, 0, bytes);
+		}
+	}
+}
+
 /* The signed distance from @from to @to on a clock of width @mask. */
 static double clock_distance(uint64_t from, uint64_t to, uint64_t mask)
 {

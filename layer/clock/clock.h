@@ -141,6 +141,16 @@ uint32_t hesper_clock_slot_word(const struct hesper_device *dev, uint32_t querie
 				const struct hesper_clock_slots *slots, uint32_t slot, uint32_t row);
 
 /*
+ * The host way's read of a run's clock slots: copies the used entries of each chunk of
+ * @slots into @results (the run's first result word; its @queries queries before them),
+ * laid out as the GPU copy lays them out (hesper_clock_slot_word), and clears them for
+ * the recording's next run. Only once the run's submission has completed and before the
+ * recording runs again; its command buffer made the kernels' writes visible to the host.
+ */
+void hesper_clock_read_slots(const struct hesper_device *dev, struct hesper_clock_slots *slots, uint32_t queries,
+			     uint64_t *results);
+
+/*
  * A device clock value as timestamp ticks of @dev, placed relative to @anchor: a timestamp
  * (ticks) taken close to it, such as its command buffer's start, so that a clock that
  * wrapped since the calibration still lands right (within half the clock's period).

@@ -204,9 +204,6 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 
 	struct hesper_device_info described = {0};
 	dev->copy_way = copy_way(dev, describe_device(dev, &described), proc->settings.copy);
-	/* Clock slots come back only through the copy after the program's batches (copies.c). */
-	if (dev->clock_mode)
-		dev->copy_way = HESPER_WAY_WAIT;
 	described.clock_error_ns = -1.0;
 	if (dev->clock_mode) {
 		snprintf(described.timing, sizeof(described.timing), "clock");

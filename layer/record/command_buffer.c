@@ -201,6 +201,21 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 	return VK_SUCCESS;
 }
 
+/*
+ * Clock mode, host way: the kernels' atomics into the clock slots made visible to the
+ * host, which reads the slots once Hesper's signal after the batch is reached (a signal
+ * alone makes device writes available, not visible to the host). No device stage waits
+ * on it.
+ */
+static void clock_writes_to_host(struct hesper_device *dev, VkCommandBuffer cb)
+{
+	VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+				   .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+				   .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+				     &to_host, 0, NULL, 0, NULL);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
 {
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
@@ -218,6 +233,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
 				hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);
 		}
 		rec->label_depth = 0;
+		if (rec->clock.chunk_count && s->dev->copy_way == HESPER_WAY_HOST)
+			clock_writes_to_host(s->dev, cb);
 		if (rec->cb_query != HESPER_NO_QUERY)
 			hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
 							 rec->cb_query + 1);

@@ -9,6 +9,7 @@
 #include <sched.h>
 
 #include "state/state.h"
+#include "clock/clock.h"
 #include "record/record.h"
 #include "host_reads.h"
 
@@ -38,7 +39,12 @@ static bool read_run(struct hesper_run *o)
 					      results + o->base + hesper_block_start(b), sizeof(uint64_t),
 					      VK_QUERY_RESULT_64_BIT);
 	}
-	return all_written(o);
+	if (!all_written(o))
+		return false;
+	/* Clock mode: the kernels' slots, read once the queries were (the read clears them). */
+	if (rec->clock.chunk_count)
+		hesper_clock_read_slots(dev, &o->rec->clock, rec->queries_used, results + o->base);
+	return true;
 }
 
 /* Marks run @o final and lets go of it. */

@@ -43,7 +43,7 @@ Cases:
                   ones, all for `device_lost` in dropped_causes; next_submit: all of them
                   timed; completion: none of the last submission's timed (its completion
                   was never seen).
-  host_reads      --pattern NAME [--validation above|below]
+  host_reads      --pattern NAME [--validation above|below] [--hesper-mode dispatch|clock]
                   FAULT_SERIALIZE_QUERY_READS=1 (lavapipe's vkGetQueryPoolResults races
                   with submits on other threads: the layer serializes them) and, for
                   Hesper, HESPER_COPY=host (its collector reads the timestamps with
@@ -634,6 +634,17 @@ def case_device_lost(args, c, tmp):
 
 # --- host reads ---------------------------------------------------------------------------
 
+def check_clock_spans(c, rep):
+    """Clock mode read on the host: each run's slots were cleared after their read, so no
+    dispatch's span reaches back into an earlier run of its command buffer: every kernel's
+    longest dispatch lies within the GPU's busy time."""
+    busy = rep.get("gpu_busy_ns")
+    for row in rep.get("kernels") or []:
+        mx = row.get("max_ns") if isinstance(row, dict) else None
+        c.check(isinstance(busy, (int, float)) and isinstance(mx, (int, float)) and mx <= busy,
+                f"{row.get('name')!r}: longest dispatch within the GPU busy time", f"max {mx}, busy {busy}")
+
+
 def case_host_reads(args, c, tmp):
     argv = [args.patterns, args.pattern]
     env = base_env(args, layer_env(args, {SERIALIZE: "1", "FAULT_LOG": "1"}, args.validation))
@@ -647,6 +658,7 @@ def case_host_reads(args, c, tmp):
     out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
     henv = with_hesper(args, env)
     henv["HESPER_COPY"] = "host"
+    henv["HESPER_MODE"] = args.hesper_mode
     henv["HESPER_REPORT"] = f"json:{out_json},text:{out_text}"
     run = Run(argv, henv, tmp)
     context = base.tail("alone") + "\n" + run.tail("under Hesper")
@@ -675,8 +687,10 @@ def case_host_reads(args, c, tmp):
     if rep is None:
         return context
     # The comparison of run_patterns.py's pattern case, as it is for a default run there.
-    run_patterns.check_counts(c, rep, truth, args.patterns)
+    run_patterns.check_counts(c, rep, truth, args.patterns, mode=args.hesper_mode)
     run_patterns.check_labels(c, rep, truth)
+    if args.hesper_mode == "clock":
+        check_clock_spans(c, rep)
     read_text(c, out_text)
     if c.failures:
         context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:20000]
@@ -704,6 +718,8 @@ def main():
     ap.add_argument("--mode", choices=["completion", "next_submit"], default="completion")
     ap.add_argument("--copy", choices=["default", "host"], default="default",
                     help="device_lost: HESPER_COPY=host (with the fault layer serializing query reads)")
+    ap.add_argument("--hesper-mode", choices=["dispatch", "clock"], default="dispatch",
+                    help="host_reads: HESPER_MODE (clock: the kernels' clock slots read on the host too)")
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
 
