@@ -131,7 +131,7 @@ struct hesper_profile {
 	uint64_t dropped; /* dispatches that ran but could not be timed */
 	/* dropped by cause: they add up to dropped, but in a summary written before causes were kept */
 	uint64_t dropped_by[HESPER_DROP_CAUSES];
-	uint64_t clamped;            /* intervals that came back zero or negative */
+	uint64_t clamped;            /* intervals that came back zero or negative: counted, not timed */
 	uint64_t clock_isolated;     /* clock mode: dispatches timed from barrier to barrier, not by the clock */
 	uint64_t timestamps_written; /* queries Hesper wrote on the GPU */
 	uint64_t hook_ns;            /* host time spent inside Hesper's hooks */
@@ -207,6 +207,11 @@ struct hesper_work {
 	uint64_t count; /* how many alike (1 when @timed) */
 	bool timed;     /* @ns is its GPU time */
 	uint64_t ns;
+	/*
+	 * Timed, but its interval came back zero or negative: counted (in clamped too), its time
+	 * left out of the statistics and totals as an untimed one's, since 0 ns is no measurement.
+	 */
+	bool clamped;
 	bool has_share;                /* DISPATCH, timed: @share_ns is set (else its share is @ns) */
 	uint64_t share_ns;             /* DISPATCH: its share of the GPU time, when it overlapped others (overlap.h) */
 	bool dropped;                  /* not timed though it was meant to be: counted as dropped too */

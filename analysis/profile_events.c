@@ -94,9 +94,16 @@ add_events(struct hesper_profile *p, const struct hesper_event *events, size_t n
 
 		if (!k)
 			return -1;
-		/* As the layer counts intervals that came back zero or negative. */
-		p->clamped += e->end_ns <= e->start_ns;
-		hesper_kernel_record(k, hesper_event_duration_ns(e));
+		/*
+		 * As the layer treats an interval that came back zero or negative: counted and
+		 * clamped, its 0 ns left out of the statistics (no measurement).
+		 */
+		if (e->end_ns <= e->start_ns) {
+			p->clamped++;
+			hesper_kernel_count_untimed(k, 1);
+		} else {
+			hesper_kernel_record(k, hesper_event_duration_ns(e));
+		}
 		if (!hesper_trace_add(&p->trace, &t))
 			return -1;
 	}

@@ -18,13 +18,20 @@ hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units)
 	return (double)(compute_units - total) / (double)compute_units;
 }
 
-/* @n pieces in @row: one timed in @ns with its share @share_ns, or @n untimed. */
+/* Whether @w's time enters the statistics: timed, and not clamped (0 ns is no measurement). */
+static bool
+measured(const struct hesper_work *w)
+{
+	return w->timed && !w->clamped;
+}
+
+/* @n pieces in @row: one timed in @ns with its share @share_ns, or @n untimed (a clamped one too). */
 static void
 count_in(struct hesper_kernel *row, const struct hesper_work *w, uint64_t n, uint64_t ns, uint64_t share_ns)
 {
 	if (!row)
 		return;
-	if (w->timed)
+	if (measured(w))
 		hesper_kernel_record_share(row, ns, share_ns);
 	else
 		hesper_kernel_count_untimed(row, n);
@@ -89,7 +96,7 @@ add_memory_op(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 	if ((unsigned)w->memop >= HESPER_MEMOP_KINDS)
 		return -1;
 	struct hesper_memop_row *row = &p->memops.rows[w->memop];
-	if (w->timed)
+	if (measured(w))
 		hesper_memop_record(row, w->bytes, w->sized, w->ns);
 	else
 		hesper_memop_count_untimed(row, n, w->bytes, w->sized);
@@ -129,6 +136,9 @@ hesper_profile_add_work(struct hesper_profile *p, const struct hesper_work *w)
 {
 	uint64_t n = w->timed ? 1 : w->count;
 
+	/* Batches are spans of extended ticks, never clamped; the other kinds count theirs here. */
+	if (w->timed && w->clamped && w->kind != HESPER_WORK_BATCH)
+		p->clamped++;
 	switch (w->kind) {
 	case HESPER_WORK_DISPATCH: return add_dispatch(p, w, n);
 	case HESPER_WORK_MEMORY_OP: return add_memory_op(p, w, n);

@@ -2,8 +2,9 @@
  * The CSV report: the text table's columns with raw numbers (ns), one row per kernel,
  * sorted like the table. RFC 4180: CRLF line ends, a field holding a comma, a quote, CR
  * or LF is quoted with its quotes doubled. time_percent has two decimals, avg_ns and
- * stddev_ns one; the other numbers are integers. A kernel never timed has 0 durations
- * (its timed column says 0).
+ * stddev_ns one; the other numbers are integers. A kernel never timed (submit mode) has
+ * empty fields for its time and durations, not zeros (its timed column says 0); memory
+ * operations alike.
  */
 #include "report.h"
 
@@ -53,6 +54,13 @@ hesper_report_csv(FILE *out, const struct hesper_profile *p)
 		const struct hesper_stats *s = &k->timed;
 		uint64_t total = hesper_kernel_total_ns(k);
 
+		if (!s->count) {
+			/* Never timed: 0 would read as a measured time; an empty field is none. */
+			fprintf(out, ",,%" PRIu64 ",,,,,,,,0,", k->count);
+			put_field(out, k->name);
+			fputs("\r\n", out);
+			continue;
+		}
 		fprintf(out,
 			"%.2f,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",",
@@ -85,6 +93,12 @@ hesper_report_memops_csv(FILE *out, const struct hesper_profile *p)
 		if (!row->k.count)
 			continue;
 		put_field(out, row->k.name);
+		if (!row->k.timed.count) {
+			/* Never timed: counts and bytes, and empty fields where a time would be. */
+			fprintf(out, ",%" PRIu64 ",0,,,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",,,\r\n", row->k.count,
+				row->bytes, row->timed_bytes, row->unsized);
+			continue;
+		}
 		fprintf(out,
 			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%.6f,%.6f,%.2f\r\n",

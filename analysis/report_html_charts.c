@@ -34,18 +34,23 @@ hesper_html_bar_chart(FILE *out, struct hesper_kernel **rows, size_t n)
 		width, shown * (size_t)row_h + 4, width, shown * (size_t)row_h + 4);
 	for (size_t i = 0; i < shown; i++) {
 		uint64_t total = hesper_kernel_total_ns(rows[i]);
+		bool timed = rows[i]->timed.count > 0;
 		double w = max ? (double)bar_w * (double)total / (double)max : 0;
 		size_t y = i * (size_t)row_h + 2;
+		/* A kernel never timed (submit mode) has no total: no bar, and '-' rather than 0 ns. */
+		const char *value = timed ? hesper_html_duration(a, (double)total) : "-";
 
 		fputs("<g><title>", out);
 		hesper_html_text(out, rows[i]->name);
-		fprintf(out, ": %s</title>", hesper_html_duration(a, (double)total));
+		fprintf(out, ": %s</title>", timed ? value : "not timed");
 		fprintf(out, "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\">", label_w - 8, y + 15);
 		hesper_html_label(out, rows[i]->name);
-		fprintf(out, "</text><rect class=\"bar\" x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"%d\" rx=\"2\"/>",
-			label_w, y + 2, w < 1 && total ? 1.0 : w, row_h - 6);
+		fputs("</text>", out);
+		if (timed)
+			fprintf(out, "<rect class=\"bar\" x=\"%d\" y=\"%zu\" width=\"%.1f\" height=\"%d\" rx=\"2\"/>",
+				label_w, y + 2, w < 1 && total ? 1.0 : w, row_h - 6);
 		fprintf(out, "<text class=\"muted\" x=\"%.1f\" y=\"%zu\">%s</text></g>\n",
-			label_w + (w < 1 ? 1 : w) + 6, y + 15, hesper_html_duration(a, (double)total));
+			label_w + (timed && w >= 1 ? w : 1) + 6, y + 15, value);
 	}
 	if (n > shown)
 		fprintf(out, "</svg>\n<p class=\"note\">The %zu largest of %zu kernels.</p>\n", shown, n);

@@ -25,16 +25,18 @@ put_kernel_row(FILE *out, const struct hesper_kernel *k, uint64_t sum)
 	struct hesper_row r = hesper_row_numbers(k, sum);
 	char a[CELL + 1];
 
-	snprintf(a, sizeof(a), "%.1f", r.percent);
 	fputs("<tr>", out);
-	put_cell(out, r.percent, a);
 	if (!r.timed) {
+		/* Never timed: no share of the total either, not 0.0 (sorted below every timed one). */
+		put_cell(out, -1, "-");
 		put_cell(out, -1, "-");
 		snprintf(a, sizeof(a), "%" PRIu64, k->count);
 		put_cell(out, (double)k->count, a);
 		for (int i = 0; i < 6; i++)
 			put_cell(out, -1, "-");
 	} else {
+		snprintf(a, sizeof(a), "%.1f", r.percent);
+		put_cell(out, r.percent, a);
 		a[0] = '~';
 		hesper_format_duration(a + r.estimated, CELL, (double)r.total_ns);
 		put_cell(out, (double)r.total_ns, a);
@@ -100,13 +102,20 @@ hesper_html_region_table(FILE *out, struct hesper_kernel **rows, size_t n)
 	      out);
 	for (size_t i = 0; i < n; i++) {
 		const struct hesper_kernel *k = rows[i];
+		struct hesper_row r = hesper_row_numbers(k, 0);
 
 		fputs("<tr>", out);
-		put_cell(out, (double)hesper_kernel_total_ns(k),
-			 hesper_html_duration(a, (double)hesper_kernel_total_ns(k)));
+		/* As the text report: '-' when never timed (submit mode), ~ when an estimate. */
+		if (r.timed) {
+			a[0] = '~';
+			hesper_format_duration(a + r.estimated, CELL, (double)r.total_ns);
+			put_cell(out, (double)r.total_ns, a);
+		} else {
+			put_cell(out, -1, "-");
+		}
 		snprintf(a, sizeof(a), "%" PRIu64, k->count);
 		put_cell(out, (double)k->count, a);
-		put_cell(out, k->timed.mean_ns, hesper_html_duration(a, k->timed.mean_ns));
+		put_cell(out, r.timed ? r.mean_ns : -1, r.timed ? hesper_html_duration(a, r.mean_ns) : "-");
 		fputs("<td class=\"name\">", out);
 		hesper_html_text(out, k->name);
 		fputs("</td></tr>\n", out);

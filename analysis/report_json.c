@@ -1,7 +1,7 @@
 /*
  * The JSON summary, schema "hesper-summary/1" (docs/formats.md): the keys of the
  * schema in its order, then the extra keys (queues, clamped, mode, sample_every, hesper,
- * kernels_by_label). Kernels carry extra keys, "timed" and "span_total_ns". Integers are
+ * kernels_by_label). Kernels carry extra keys, "timed" and "span_total_ns"; regions "timed". Integers are
  * printed as integers; doubles with 17 significant digits, and never as NaN or Infinity (0
  * instead).
  */
@@ -221,12 +221,14 @@ put_memops(FILE *out, const struct hesper_memops *m)
 	fputs(any ? "\n  ]" : "]", out);
 }
 
+/* A region row: name, count, total_ns, and timed (ranges timed: 0 when total_ns is no time, e.g. submit mode). */
 static void
 put_region(FILE *out, const struct hesper_kernel *k)
 {
 	fputs("{\"name\": ", out);
 	hesper_json_write_string(out, k->name);
-	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "}", k->count, hesper_kernel_total_ns(k));
+	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"timed\": %" PRIu64 "}", k->count,
+		hesper_kernel_total_ns(k), k->timed.count);
 }
 
 /* Writes "key": [rows...] sorted as the tables sort, then @end; false when memory runs out. */

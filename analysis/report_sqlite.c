@@ -402,7 +402,7 @@ database_events(void *handle, const struct hesper_trace_event *events, size_t n,
 
 /* One value to bind. */
 struct value {
-	enum { V_INT, V_REAL, V_TEXT } type;
+	enum { V_INT, V_REAL, V_TEXT, V_NULL } type;
 	int64_t i;
 	double r;
 	const char *t;
@@ -411,6 +411,9 @@ struct value {
 #define I(x) ((struct value){.type = V_INT, .i = (int64_t)(x)})
 #define R(x) ((struct value){.type = V_REAL, .r = isfinite((double)(x)) ? (double)(x) : 0})
 #define T(x) ((struct value){.type = V_TEXT, .t = (x)})
+/* @x when @timed, else NULL: a row never timed (submit mode) has no time, and 0 would read as one. */
+#define TI(timed, x) ((timed) ? I(x) : (struct value){.type = V_NULL})
+#define TR(timed, x) ((timed) ? R(x) : (struct value){.type = V_NULL})
 
 /* Runs @sql once with @values bound in order; 0, or -1 with a reason. */
 static int
@@ -428,6 +431,7 @@ run(sqlite3 *db, const char *sql, const struct value *values, size_t n, char *wh
 		case V_INT: sqlite3_bind_int64(s, col, values[i].i); break;
 		case V_REAL: sqlite3_bind_double(s, col, values[i].r); break;
 		case V_TEXT: sqlite3_bind_text(s, col, values[i].t, -1, SQLITE_TRANSIENT); break;
+		case V_NULL: break; /* a parameter left unbound is NULL */
 		}
 	}
 	ret = step(db, s, why, size);
@@ -527,17 +531,18 @@ write_kernels(struct database *d, const struct hesper_profile *p, char *why, siz
 		if (name_id(d, d->kernel_ids, &d->next_kernel_id, d->insert[INSERT_KERNEL_NAME], k->name, &id, why,
 			    size) != 0)
 			return -1;
+		bool timed = s->count > 0;
 		struct value v[] = {
 			I(k->count),
 			I(s->count),
-			I(hesper_kernel_total_ns(k)),
-			R(s->mean_ns),
-			I(hesper_stats_quantile(s, 0.5)),
-			I(s->count ? s->min_ns : 0),
-			I(s->max_ns),
-			R(hesper_stats_stddev(s)),
-			I(hesper_stats_quantile(s, 0.95)),
-			I(hesper_stats_quantile(s, 0.99)),
+			TI(timed, hesper_kernel_total_ns(k)),
+			TR(timed, s->mean_ns),
+			TI(timed, hesper_stats_quantile(s, 0.5)),
+			TI(timed, s->min_ns),
+			TI(timed, s->max_ns),
+			TR(timed, hesper_stats_stddev(s)),
+			TI(timed, hesper_stats_quantile(s, 0.95)),
+			TI(timed, hesper_stats_quantile(s, 0.99)),
 			I(id),
 		};
 		if (run(d->db,
@@ -553,7 +558,8 @@ write_kernels(struct database *d, const struct hesper_profile *p, char *why, siz
 		if (name_id(d, d->region_ids, &d->next_region_id, d->insert[INSERT_REGION_NAME], k->name, &id, why,
 			    size) != 0)
 			return -1;
-		struct value v[] = {I(k->count), I(k->timed.count), I(hesper_kernel_total_ns(k)), I(id)};
+		struct value v[] = {I(k->count), I(k->timed.count), TI(k->timed.count > 0, hesper_kernel_total_ns(k)),
+				    I(id)};
 		if (run(d->db, "UPDATE regions SET count = ?, timed = ?, total_ns = ? WHERE id = ?", v,
 			sizeof(v) / sizeof(v[0]), why, size) != 0)
 			return -1;

@@ -118,8 +118,8 @@ row_cells(const struct hesper_kernel *k, uint64_t sum, char cells[COL_COUNT][CEL
 	snprintf(cells[COL_PERCENT], CELL, "%.1f", r.percent);
 	snprintf(cells[COL_INSTANCES], CELL, "%" PRIu64, k->count);
 	if (!r.timed) {
-		/* Counted but never timed: no duration to show. */
-		for (int c = COL_TOTAL; c < COL_COUNT; c++)
+		/* Counted but never timed: no duration to show, nor a share of the total (not 0.0). */
+		for (int c = COL_PERCENT; c < COL_COUNT; c++)
 			if (c != COL_INSTANCES)
 				strcpy(cells[c], "-");
 		return;
@@ -323,6 +323,43 @@ print_dropped(FILE *out, const struct hesper_profile *p)
 		fprintf(out, "  %10" PRIu64 "  for a cause the summary does not record\n", p->dropped - told);
 }
 
+/* Appends @part to the "; "-separated list in @buf (of @size bytes). */
+static void
+append_reason(char *buf, size_t size, const char *part)
+{
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, size - len, "%s%s", len ? "; " : "", part);
+}
+
+/*
+ * Why kernels ran more often than they were timed, into @buf: a choice (mode, sampling,
+ * the capture window), a loss (dropped dispatches, clamped intervals), or both.
+ */
+static const char *
+untimed_reasons(char *buf, size_t size, const struct hesper_profile *p)
+{
+	bool chosen = strcmp(p->mode, "submit") == 0 || p->sample_every > 1 || p->capture.set;
+	char clamped[64];
+
+	buf[0] = '\0';
+	if (chosen)
+		append_reason(buf, size,
+			      p->sample_every > 1              ? "sampling"
+			      : strcmp(p->mode, "submit") == 0 ? "submit mode"
+							       : "the capture window");
+	if (p->dropped)
+		append_reason(buf, size, "dropped dispatches, see below");
+	if (p->clamped) {
+		/* An end before its start is no time: the dispatch is counted, its 0 ns left out. */
+		snprintf(clamped, sizeof(clamped), "%" PRIu64 " clamped intervals left out", p->clamped);
+		append_reason(buf, size, clamped);
+	}
+	if (!buf[0])
+		append_reason(buf, size, "not every run could be timed");
+	return buf;
+}
+
 /* The host-wait table: one line per thread and call. */
 static void
 print_host_waits(FILE *out, const struct hesper_profile *p)
@@ -455,22 +492,12 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	print_table(out, rows, n, kernel_cols, sizeof(kernel_cols) / sizeof(kernel_cols[0]));
 	n_estimated = hesper_rows_not_all_timed(rows, n);
 	if (n_estimated) {
-		/* Say why: a choice (mode, sampling) or a loss (dropped); both can hold. */
-		bool chosen = (strcmp(p->mode, "dispatch") != 0 && strcmp(p->mode, "clock") != 0) ||
-			      p->sample_every > 1 || p->capture.set;
+		char why[256];
+
 		fprintf(out,
-			"\nNote: %zu of %zu kernels ran more often than they were timed (%s%s%s);\n"
+			"\nNote: %zu of %zu kernels ran more often than they were timed (%s);\n"
 			"totals marked ~ are estimates (%s x Instances), and '-' means never timed.\n",
-			n_estimated, n,
-			chosen ? (p->sample_every > 1              ? "sampling"
-				  : strcmp(p->mode, "submit") == 0 ? "submit mode"
-								   : "the capture window")
-			       : "",
-			chosen && p->dropped ? "; " : "",
-			p->dropped ? "dropped dispatches, see below"
-			: chosen   ? ""
-				   : "not every run could be timed",
-			overlapped ? "the mean share" : "Avg");
+			n_estimated, n, untimed_reasons(why, sizeof(why), p), overlapped ? "the mean share" : "Avg");
 	}
 	print_dropped(out, p);
 

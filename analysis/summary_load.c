@@ -193,8 +193,7 @@ load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, boo
 	if (k->count)
 		return BAD(l, "%s \"%s\" appears twice", region ? "a region" : "a kernel", r.name);
 	if (region) {
-		/* Regions carry count and total only. */
-		r.timed = r.count;
+		/* Regions carry count, total and timed (absent in older summaries: all timed) only. */
 		r.mean_ns = r.count ? (double)r.total_ns / (double)r.count : 0;
 		r.min_ns = r.max_ns = r.median_ns = r.p95_ns = r.p99_ns = (uint64_t)llround(r.mean_ns);
 		r.stddev_ns = 0;
@@ -203,7 +202,10 @@ load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, boo
 	/* The shares' part of the spans (1 when nothing overlapped), so that the shares' total reads back. */
 	double shared = r.span_total_ns ? (double)r.total_ns / (double)r.span_total_ns : 1;
 	uint64_t spans = r.span_total_ns, shares = r.total_ns;
-	if (!region && r.timed != r.count) {
+	if (region && r.timed != r.count) {
+		/* The total is an estimate, the mean times count: the timed ranges' sum is the mean's share. */
+		spans = shares = (uint64_t)llround(r.mean_ns * (double)r.timed);
+	} else if (!region && r.timed != r.count) {
 		/* The totals are estimates, the mean span times count; the timed sums are over the timed. */
 		spans = (uint64_t)llround(r.mean_ns * (double)r.timed);
 		shares = r.total_ns == r.span_total_ns ? spans : (uint64_t)llround((double)spans * shared);

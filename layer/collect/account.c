@@ -45,9 +45,10 @@ static void account_memop(struct hesper_profile *p, const struct hesper_queue *q
 				.sized = d->op.sized};
 	for (uint32_t k = 0; timed && k < d->repeat; k++) {
 		uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
-		w.ns = hesper_interval_ns(ts[start], ts[end], mask, period, &p->clamped);
+		w.clamped = !hesper_interval_ns(ts[start], ts[end], mask, period, &w.ns);
 		hesper_profile_add_work(p, &w);
-		if (trace)
+		/* The timeline holds what was measured; a clamped interval was not. */
+		if (trace && !w.clamped)
 			hesper_trace_gpu_bytes(p, q, HESPER_TRACE_MEMORY_OP, row->k.name, ts[start], ts[end], NULL,
 					       rec->command_buffer, sub->index, d->bytes);
 	}
@@ -104,7 +105,7 @@ struct clock_kind {
 /* One held dispatch. */
 struct clock_done {
 	uint64_t start;     /* timestamp ticks, masked */
-	uint64_t ticks;     /* its length in ticks; 0 when clamped */
+	uint64_t ticks;     /* its length in ticks (never clamped: those are not held) */
 	uint64_t ns;        /* its span */
 	uint32_t kind;      /* index into clock_held.kinds */
 	uint32_t groups[3]; /* its work-group counts (an indirect one's read back) */
@@ -284,11 +285,8 @@ static void account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 		}
 		struct hesper_work one = *w;
 		one.timed = true;
-		one.ns = hesper_interval_ns(start, end, mask, period, &p->clamped);
-		/* hesper_interval_ns's clamping: a zero or negative interval covers no time */
+		one.clamped = !hesper_interval_ns(start, end, mask, period, &one.ns);
 		uint64_t ticks = (end - start) & mask;
-		if (ticks > mask / 2)
-			ticks = 0;
 		const uint64_t *counts = ts + at + HESPER_CLOCK_LANES * row;
 		/* 0 until work group (0, 0, 0) wrote them; a slot not copied was dropped above */
 		if (indirect && counts[0]) {
@@ -299,11 +297,12 @@ static void account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 		}
 		/*
 		 * Isolated, it ran alone: its share is its time. (Nor could it be compared: timestamps
-		 * and the mapped clock may differ by the calibration's error.)
+		 * and the mapped clock may differ by the calibration's error.) Clamped, it has no time
+		 * to share: counted at once.
 		 */
-		if (isolated || !hold(held, w, kernel, &kind, &one, start, ticks))
+		if (isolated || one.clamped || !hold(held, w, kernel, &kind, &one, start, ticks))
 			hesper_profile_add_work(p, &one);
-		if (trace)
+		if (trace && !one.clamped)
 			hesper_trace_dispatch(p, q, kernel, w->local_size_varies ? NULL : w->local_size, start, end,
 					      one.groups, rec->command_buffer, sub->index);
 	}
@@ -455,14 +454,15 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		for (uint32_t k = (uint32_t)lo; timed && !d->clock && k < hi; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 			w.timed = true;
-			w.ns = hesper_interval_ns(ts[start], ts[end], mask, period, &p->clamped);
+			w.clamped = !hesper_interval_ns(ts[start], ts[end], mask, period, &w.ns);
 			hesper_profile_add_work(p, &w);
-			if (trace)
+			if (trace && !w.clamped)
 				hesper_trace_dispatch(p, q, kernel, w.local_size_varies ? NULL : w.local_size,
 						      ts[start], ts[end], groups, rec->command_buffer, sub->index);
 		}
 		if (untimed) {
 			w.timed = false;
+			w.clamped = false;
 			w.count = untimed;
 			/*
 			 * Meant to be timed but could not be: dropped (every clock dispatch is meant to be).
@@ -487,12 +487,13 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		bool timed = ts && r->query != HESPER_NO_QUERY;
 		if (timed) {
 			w.timed = true;
-			w.ns = hesper_interval_ns(ts[r->query], ts[r->query + 1], mask, period, &p->clamped);
-			if (hesper_profile_add_work(p, &w) == 0 && trace)
+			w.clamped = !hesper_interval_ns(ts[r->query], ts[r->query + 1], mask, period, &w.ns);
+			if (hesper_profile_add_work(p, &w) == 0 && trace && !w.clamped)
 				hesper_trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, ts[r->query],
 						 ts[r->query + 1], NULL, rec->command_buffer, sub->index);
 		}
 		w.timed = false;
+		w.clamped = false;
 		w.count = timed ? untimed_runs : runs;
 		if (w.count)
 			hesper_profile_add_work(p, &w);

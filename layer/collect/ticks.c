@@ -24,13 +24,14 @@ uint64_t hesper_extend_ticks(struct hesper_queue *q, uint64_t raw, uint64_t mask
 	return q->last_ext - ((q->last_raw - raw) & mask); /* slightly older than the newest seen */
 }
 
-/* The interval between two raw timestamps in ns; zero or negative ones are clamped to 0 and counted. */
-uint64_t hesper_interval_ns(uint64_t start, uint64_t end, uint64_t mask, double period, uint64_t *clamped)
+/* The interval between two raw timestamps in ns into *@ns; false (and 0) when zero or negative: clamped. */
+bool hesper_interval_ns(uint64_t start, uint64_t end, uint64_t mask, double period, uint64_t *ns)
 {
 	uint64_t ticks = (end - start) & mask;
-	if (ticks == 0 || ticks > mask / 2) {
-		(*clamped)++;
-		return 0;
-	}
-	return (uint64_t)llround((double)ticks * period);
+	*ns = 0;
+	/* More than half the counter's range forward is an end before its start. */
+	if (ticks == 0 || ticks > mask / 2)
+		return false;
+	*ns = (uint64_t)llround((double)ticks * period);
+	return true;
 }

@@ -282,7 +282,43 @@ def html_escape(s):
             .replace('"', "&quot;").replace("'", "&#39;"))
 
 
+def check_submit_mode(c, args, env, workdir):
+    """HESPER_MODE=submit counts dispatches without timing them: the text and HTML reports show
+    '-' where a time or share would be (never 0.0 or 0 ns), no bar, and JSON regions say timed 0."""
+    prog = program(args, "demo_pipeline")
+    prefix = os.path.join(workdir, "submit")
+    rc, out, err = run([prog], env.hesper({"HESPER_MODE": "submit", "HESPER_REPORT":
+                                           f"text:{prefix}.txt,json:{prefix}.json,html:{prefix}.html"}), workdir)
+    if not c.check(rc == 0, "demo_pipeline in submit mode exits 0", err[-3000:]):
+        return
+    summary = load_json(c, prefix + ".json", "submit mode JSON summary")
+    if summary is None:
+        return
+    c.check(summary["kernels"] and all(k["timed"] == 0 for k in summary["kernels"]),
+            "submit mode: no kernel timed", summary["kernels"][:2])
+    c.check(summary["regions"] and all(r.get("timed") == 0 for r in summary["regions"]),
+            "submit mode: every JSON region says \"timed\": 0", summary["regions"])
+    with open(prefix + ".txt", encoding="utf-8") as f:
+        text = f.read()
+    rows = re.findall(r"^ +(\S+) +(\S+) +\d+ +- +- +- +- +- +- +(\S+)$", text, re.M)
+    names = {k["name"] for k in summary["kernels"]}
+    c.check({r[2] for r in rows} == names and all(r[0] == "-" and r[1] == "-" for r in rows),
+            "submit mode text: every kernel row shows '-' for Time (%) and Total", text[-2500:])
+    regions = re.search(r"Regions \(debug labels\)\n.*?\n.*?\n((?: .*\n?)+)", text)
+    c.check(regions is not None and all(line.split()[0] == "-" and line.split()[2] == "-"
+                                        for line in regions.group(1).splitlines()),
+            "submit mode text: every region shows '-' for Total and Avg", regions and regions.group(1))
+    with open(prefix + ".html", encoding="utf-8") as f:
+        page = f.read()
+    tables = re.search(r'<table id="kernels".*?aria-label="total time per kernel".*?</svg>', page, re.S)
+    if c.check(tables is not None, "submit mode HTML: kernel table, region table and bar chart"):
+        zeros = re.findall(r">(?:0 ns|0\.0)<", tables.group(0))
+        c.check(not zeros, "submit mode HTML: no 0 ns or 0.0 in the tables and the bar chart", zeros[:5])
+        c.check('<rect class="bar"' not in tables.group(0), "submit mode HTML: no bar for an untimed kernel")
+
+
 def case_html(c, args, env, workdir):
+    check_submit_mode(c, args, env, workdir)
     if not c.check(shutil.which("chromium") or shutil.which("chromium-browser"),
                    "chromium is installed (Debian package 'chromium'; scripts/test installs it)"):
         return

@@ -169,6 +169,57 @@ START_TEST(memory_ops_and_regions)
 }
 END_TEST
 
+/*
+ * A clamped interval (its end before its start): the dispatch, operation or region counted,
+ * its 0 ns in no statistic (min stays the measured one, the total an estimate), counted in
+ * clamped, not as dropped.
+ */
+START_TEST(clamped_counted_not_measured)
+{
+	struct hesper_profile p;
+	struct hesper_work_rows rows = {0};
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	struct hesper_work w = dispatch(&rows);
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.ns = 0;
+	w.clamped = true;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	const struct hesper_kernel *k = hesper_kernel_table_find(p.kernels, "k");
+	ck_assert_uint_eq(k->count, 2);
+	ck_assert_uint_eq(k->timed.count, 1);
+	ck_assert_uint_eq(k->timed.min_ns, 1000);
+	ck_assert_uint_eq(hesper_kernel_total_ns(k), 2000);
+	k = hesper_kernel_table_find(p.labelled, "lab/k");
+	ck_assert_uint_eq(k->count, 2);
+	ck_assert_uint_eq(k->timed.count, 1);
+	ck_assert_uint_eq(p.clamped, 1);
+	ck_assert_uint_eq(p.dropped, 0);
+
+	w = (struct hesper_work){.kind = HESPER_WORK_MEMORY_OP,
+				 .timed = true,
+				 .clamped = true,
+				 .memop = HESPER_MEMOP_FILL_BUFFER,
+				 .bytes = 16,
+				 .sized = true};
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	const struct hesper_memop_row *m = &p.memops.rows[HESPER_MEMOP_FILL_BUFFER];
+	ck_assert_uint_eq(m->k.count, 1);
+	ck_assert_uint_eq(m->k.timed.count, 0);
+	ck_assert_uint_eq(m->bytes, 16);
+	ck_assert_uint_eq(m->timed_bytes, 0);
+
+	w = (struct hesper_work){.kind = HESPER_WORK_REGION, .name = "frame", .timed = true, .clamped = true};
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	const struct hesper_kernel *r = hesper_kernel_table_find(p.regions, "frame");
+	ck_assert_uint_eq(r->count, 1);
+	ck_assert_uint_eq(r->timed.count, 0);
+	ck_assert_uint_eq(p.clamped, 3);
+	ck_assert_uint_eq(p.dropped, 0);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(batches)
 {
 	struct hesper_profile p;
@@ -201,6 +252,7 @@ profile_work_suite(void)
 	tcase_add_test(tc, dispatch_share);
 	tcase_add_test(tc, dispatch_shapes);
 	tcase_add_test(tc, memory_ops_and_regions);
+	tcase_add_test(tc, clamped_counted_not_measured);
 	tcase_add_test(tc, batches);
 	suite_add_tcase(s, tc);
 	return s;

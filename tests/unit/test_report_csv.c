@@ -84,7 +84,28 @@ START_TEST(untimed_and_estimated)
 	hesper_kernel_count_untimed(hesper_kernel_table_get(p.kernels, "never"), 9);
 	char *s = render(&p);
 	ck_assert_str_eq(s, HEADER "100.00,400,4,100.0,100,100,100,0.0,100,100,1,sampled\r\n"
-				   "0.00,0,9,0.0,0,0,0,0.0,0,0,0,never\r\n");
+				   ",,9,,,,,,,,0,never\r\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* A memory operation never timed (submit mode): counts and bytes, empty fields where a time would be. */
+START_TEST(untimed_memops)
+{
+	struct hesper_profile p;
+	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP,
+				.memop = HESPER_MEMOP_FILL_BUFFER,
+				.count = 3,
+				.bytes = 64,
+				.sized = true};
+
+	hesper_profile_init(&p);
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	char *s = render_with(hesper_report_memops_csv, &p, NULL);
+	ck_assert_str_eq(s, "operation,count,timed,total_ns,mean_ns,bytes,timed_bytes,unsized,mean_gbps,best_gbps,"
+			    "gpu_percent\r\n"
+			    "fill_buffer,3,0,,,192,0,0,,,\r\n");
 	free(s);
 	hesper_profile_free(&p);
 }
@@ -111,6 +132,7 @@ report_csv_suite(void)
 	tcase_add_test(tc, overlap_totals_from_shares);
 	tcase_add_test(tc, rfc4180_quoting);
 	tcase_add_test(tc, untimed_and_estimated);
+	tcase_add_test(tc, untimed_memops);
 	tcase_add_test(tc, write_error_reported);
 	suite_add_tcase(s, tc);
 	return s;

@@ -142,10 +142,42 @@ START_TEST(known_profile)
 	ck_assert_ptr_nonnull(strstr(html, "2 of 3 kernels ran more often than they were timed"));
 	/* matmul's row sorts by its exact total (1000*100 + 100*4950 = 595000 ns). */
 	ck_assert_ptr_nonnull(strstr(html, "<td data-v=\"595000\">595.0 \u00b5s</td>"));
-	/* Bar chart: one bar per kernel; histograms for the two timed kernels only. */
-	ck_assert_uint_eq(count(html, "<rect class=\"bar\""), 3);
+	/* Bar chart: one bar per timed kernel, '-' for the never timed; histograms for the timed only. */
+	ck_assert_uint_eq(count(html, "<rect class=\"bar\""), 2);
+	ck_assert_ptr_nonnull(strstr(html, "never_timed: not timed</title>"));
 	ck_assert_uint_eq(count(html, "<div class=\"hist\">"), 2);
 	ck_assert_uint_gt(count(html, "<rect class=\"hbar\""), 2);
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* Submit mode: kernels and regions counted, never timed: '-' everywhere, no bar, no 0 ns. */
+START_TEST(submit_mode_shows_untimed)
+{
+	struct hesper_profile p;
+
+	fixture_profile(&p, 7, "app", "box", "drv")->busy_ns = 1000;
+	strcpy(p.mode, "submit");
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.kernels, "blur"), 5);
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.regions, "frame"), 2);
+	char *html = render(&p);
+
+	assert_page(html);
+	ck_assert_ptr_nonnull(strstr(html, "<tr><td data-v=\"-1\">-</td><td data-v=\"-1\">-</td>"
+					   "<td data-v=\"5\">5</td>"));
+	ck_assert_ptr_nonnull(strstr(html, "<tr><td data-v=\"-1\">-</td><td data-v=\"2\">2</td>"
+					   "<td data-v=\"-1\">-</td><td class=\"name\">frame</td>"));
+	ck_assert_uint_eq(count(html, "<rect class=\"bar\""), 0);
+	/* From the kernel table to the bar chart's end: no zero time or share. */
+	char *from = strstr(html, "<table id=\"kernels\""), *to = strstr(html, "aria-label=\"total time per kernel\"");
+	ck_assert_ptr_nonnull(from);
+	ck_assert_ptr_nonnull(to);
+	to = strstr(to, "</svg>");
+	ck_assert_ptr_nonnull(to);
+	*to = '\0';
+	ck_assert_ptr_null(strstr(from, "0 ns"));
+	ck_assert_ptr_null(strstr(from, ">0.0<"));
 	free(html);
 	hesper_profile_free(&p);
 }
@@ -464,6 +496,7 @@ report_html_suite(void)
 
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, known_profile);
+	tcase_add_test(tc, submit_mode_shows_untimed);
 	tcase_add_test(tc, overlap_note);
 	tcase_add_test(tc, histogram_bins_add_up);
 	tcase_add_test(tc, names_escaped);

@@ -61,7 +61,7 @@ static const char expected_json[] =
 	"    {\"name\": \"softmax\", \"count\": 2, \"total_ns\": 2000, \"mean_ns\": 1000, \"median_ns\": 1000, \"min_ns\": 1000, \"max_ns\": 1000, \"stddev_ns\": 0, \"p95_ns\": 1000, \"p99_ns\": 1000, \"timed\": 2, \"span_total_ns\": 2000}\n"
 	"  ],\n"
 	"  \"regions\": [\n"
-	"    {\"name\": \"frame\", \"count\": 1, \"total_ns\": 8000}\n"
+	"    {\"name\": \"frame\", \"count\": 1, \"total_ns\": 8000, \"timed\": 1}\n"
 	"  ],\n"
 	"  \"submits\": {\"count\": 2, \"total_ns\": 9000},\n"
 	"  \"dropped\": 0,\n"
@@ -256,6 +256,30 @@ START_TEST(dropped_causes_unknown_or_absent)
 }
 END_TEST
 
+/* Regions say whether they were timed; an untimed one (submit mode) reads back untimed, not as 0 ns. */
+START_TEST(untimed_region_written_and_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture(&p);
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.regions, "untimed"), 4);
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"untimed\", \"count\": 4, \"total_ns\": 0, \"timed\": 0}"));
+	free(s);
+	round_trip(&p, &back);
+	const struct hesper_kernel *r = hesper_kernel_table_find(back.regions, "untimed");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->count, 4);
+	ck_assert_uint_eq(r->timed.count, 0);
+	r = hesper_kernel_table_find(back.regions, "frame");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->timed.count, 1);
+	ck_assert_uint_eq(hesper_kernel_total_ns(r), 8000);
+	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 /* The exit report of a process a signal ends names the signal; others have no such key. */
 START_TEST(ended_by_signal)
 {
@@ -354,7 +378,7 @@ START_TEST(names_escaped_in_report)
 	char *s = render(&p);
 	ck_assert_ptr_nonnull(strstr(s, "\"exe\": \"my \\\"app\\\"\""));
 	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"k\\\\\\n\\ufffd\", \"count\": 1"));
-	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"r\\\"1\", \"count\": 1, \"total_ns\": 5}"));
+	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"r\\\"1\", \"count\": 1, \"total_ns\": 5, \"timed\": 1}"));
 	free(s);
 	hesper_profile_free(&p);
 }
@@ -382,6 +406,7 @@ report_json_suite(void)
 	tcase_add_test(tc, overlap_totals_and_spans);
 	tcase_add_test(tc, dropped_causes_written_and_read_back);
 	tcase_add_test(tc, dropped_causes_unknown_or_absent);
+	tcase_add_test(tc, untimed_region_written_and_read_back);
 	tcase_add_test(tc, ended_by_signal);
 	tcase_add_test(tc, old_summary_reads_spans_as_totals);
 	tcase_add_test(tc, names_escaped_in_report);

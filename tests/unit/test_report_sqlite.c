@@ -116,6 +116,9 @@ START_TEST(stream_then_summary)
 	/* Written twice (an interval rewrite, then the exit report): refreshed, not doubled. */
 	ck_assert_int_eq(hesper_sinks_write(&l, &p, c.f), 0);
 	hesper_kernel_record(hesper_kernel_table_get(p.kernels, "untimed only"), 1);
+	/* Never timed (submit mode): counted, no time (NULL, not 0). */
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.kernels, "never timed"), 4);
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.regions, "untimed region"), 2);
 	ck_assert_int_eq(hesper_sinks_write(&l, &p, c.f), 0);
 	hesper_sinks_close(&l);
 	ck_assert_str_eq(capture_close(&c), "");
@@ -128,7 +131,14 @@ START_TEST(stream_then_summary)
 	ck_assert_int_eq(query_int("SELECT count(*) FROM devices"), 1);
 	ck_assert_int_eq(query_int("SELECT count(*) FROM queues"), 1);
 	ck_assert_int_eq(query_int("SELECT busy_ns FROM queues"), 1000000);
-	ck_assert_int_eq(query_int("SELECT count(*) FROM kernels"), 3);
+	ck_assert_int_eq(query_int("SELECT count(*) FROM kernels"), 4);
+	ck_assert_int_eq(query_int("SELECT count(*) FROM kernels WHERE name = 'never timed' AND count = 4 AND timed = 0"
+				   " AND total_ns IS NULL AND mean_ns IS NULL AND median_ns IS NULL AND min_ns IS NULL"
+				   " AND max_ns IS NULL AND stddev_ns IS NULL AND p95_ns IS NULL AND p99_ns IS NULL"),
+			 1);
+	ck_assert_int_eq(query_int("SELECT count(*) FROM regions WHERE name = 'untimed region' AND count = 2"
+				   " AND timed = 0 AND total_ns IS NULL"),
+			 1);
 	/* Streamed durations agree with the summary row of each kernel. */
 	ck_assert_int_eq(query_int("SELECT total_ns FROM kernels WHERE name = 'matmul'"), 6000);
 	ck_assert_int_eq(query_int("SELECT sum(duration_ns) FROM dispatches d JOIN kernels k ON k.id = d.kernel"

@@ -158,9 +158,52 @@ START_TEST(sampling_marks_estimates)
 	ck_assert_ptr_nonnull(strstr(s, "    100.0  ~8.000 \u00b5s          4  2.000 \u00b5s  2.000 \u00b5s"));
 	ck_assert_ptr_nonnull(strstr(
 		s,
-		"      0.0          -          2         -         -         -         -         -       -  never\n"));
+		"        -          -          2         -         -         -         -         -       -  never\n"));
 	ck_assert_ptr_nonnull(strstr(s, "Note: 2 of 2 kernels ran more often than they were timed"));
 	ck_assert_ptr_nonnull(strstr(s, "  dispatches   6: 1 timed, 0 dropped, 0 clamped\n"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* Submit mode: no kernel is timed, so no number shows as a zero time or share. */
+START_TEST(submit_mode_shows_untimed)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	strcpy(p.mode, "submit");
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.kernels, "blur"), 3);
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.regions, "frame"), 1);
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "        -      -          3    -    -    -    -    -       -  blur\n"));
+	ck_assert_ptr_nonnull(strstr(s, "     -          1    -  frame\n"));
+	ck_assert_ptr_null(strstr(s, "0.0"));
+	ck_assert_ptr_nonnull(strstr(s, "ran more often than they were timed (submit mode);"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* A clamped interval: its dispatch counted, its 0 ns in no statistic, the count in the note. */
+START_TEST(clamped_left_out_and_noted)
+{
+	struct hesper_profile p;
+	struct hesper_work w = {.kind = HESPER_WORK_DISPATCH, .name = "blur", .timed = true, .ns = 1400000};
+
+	hesper_profile_init(&p);
+	strcpy(p.mode, "clock");
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.ns = 0;
+	w.clamped = true;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "  dispatches   2: 1 timed, 0 dropped, 1 clamped\n"));
+	/* Min is the measured one, not 0 ns; the total an estimate over both. */
+	ck_assert_ptr_nonnull(strstr(
+		s,
+		"    100.0  ~2.800 ms          2  1.400 ms  1.400 ms  1.400 ms  1.400 ms  1.400 ms    0 ns  blur\n"));
+	ck_assert_ptr_nonnull(strstr(s, "ran more often than they were timed (1 clamped intervals left out);"));
 	free(s);
 	hesper_profile_free(&p);
 }
@@ -336,6 +379,8 @@ report_text_suite(void)
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, merged_profile_names_no_pid);
 	tcase_add_test(tc, sampling_marks_estimates);
+	tcase_add_test(tc, submit_mode_shows_untimed);
+	tcase_add_test(tc, clamped_left_out_and_noted);
 	tcase_add_test(tc, no_estimate_note_when_all_timed);
 	tcase_add_test(tc, overlap_splits_totals);
 	tcase_add_test(tc, overlap_estimates_from_shares);
