@@ -97,9 +97,10 @@ gpu_idle(const struct hesper_profile *p, const struct hesper_findings_settings *
 {
 	for (size_t i = 0; i < p->queue_count; i++) {
 		const struct hesper_queue_info *q = &p->queues[i];
-		double share = p->wall_ns ? (double)q->idle_ns / (double)p->wall_ns : 0;
+		uint64_t wall = hesper_profile_busy_wall_ns(p); /* the capture window's, with one */
+		double share = wall ? (double)q->idle_ns / (double)wall : 0;
 
-		if (q->timed_batches < 2 || q->idle_ns < s->idle_min_ns || share < s->idle_share || !p->wall_ns)
+		if (q->timed_batches < 2 || q->idle_ns < s->idle_min_ns || share < s->idle_share || !wall)
 			continue;
 		struct hesper_finding *f = add(out, HESPER_FINDING_GPU_IDLE, q->idle_ns);
 		const char *doing = gaps_activity(q);
@@ -107,7 +108,7 @@ gpu_idle(const struct hesper_profile *p, const struct hesper_findings_settings *
 		f->queue = q;
 		queue_name(f->about, sizeof(f->about), q);
 		number(f, "idle_ns", (double)q->idle_ns);
-		number(f, "wall_ns", (double)p->wall_ns);
+		number(f, "wall_ns", (double)wall);
 		number(f, "idle_share", share);
 		number(f, "busy_ns", (double)q->busy_ns);
 		number(f, "batches", (double)q->timed_batches);

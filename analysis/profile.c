@@ -185,6 +185,24 @@ hesper_profile_gpu_busy_ns(const struct hesper_profile *p)
 	return busy;
 }
 
+uint64_t
+hesper_capture_wall_ns(const struct hesper_capture_info *c, uint64_t report_ns)
+{
+	if (!c->opened)
+		return 0;
+	/* A submission inside runs on after its submit call: the window lasts until its work ends. */
+	uint64_t end = c->closed ? c->closed_ns : report_ns;
+	if (c->end_ns > end)
+		end = c->end_ns;
+	return end > c->opened_ns ? end - c->opened_ns : 0;
+}
+
+uint64_t
+hesper_profile_busy_wall_ns(const struct hesper_profile *p)
+{
+	return p->capture.set ? hesper_capture_wall_ns(&p->capture, p->wall_ns) : p->wall_ns;
+}
+
 struct hesper_profile_summary
 hesper_profile_summary(const struct hesper_profile *p)
 {

@@ -97,8 +97,18 @@ struct hesper_capture_info {
 	char stop[HESPER_NAME_MAX + 32];  /* "1.000 s", "label:step#3"; "" = never */
 	bool opened, closed;
 	uint64_t opened_ns, closed_ns; /* host time since the process start, when they happened */
-	uint64_t outside;              /* dispatches counted outside the window (not timed) */
+	uint64_t end_ns;               /* since the start: the latest end of GPU work inside; 0 unknown */
+	uint64_t outside;              /* dispatches counted outside the window (not timed, in no table) */
+	uint64_t memops_outside;       /* memory operations likewise */
+	uint64_t submissions_outside;  /* submit calls with nothing inside the window */
 };
+
+/*
+ * The window's wall time: from its opening to its close, or to the later end of the GPU
+ * work inside it, or to the report at @report_ns (since the start) while it is open; 0 when
+ * it never opened.
+ */
+uint64_t hesper_capture_wall_ns(const struct hesper_capture_info *c, uint64_t report_ns);
 
 /* Which report this is: the exit report, or one written while the program runs. */
 struct hesper_report_kind {
@@ -216,7 +226,6 @@ struct hesper_work {
 	uint64_t share_ns;             /* DISPATCH: its share of the GPU time, when it overlapped others (overlap.h) */
 	bool dropped;                  /* not timed though it was meant to be: counted as dropped too */
 	enum hesper_drop_cause why;    /* @dropped: why */
-	bool outside;                  /* DISPATCH: ran outside the capture window: counted in its kernel rows only */
 	const char *name;              /* DISPATCH: the kernel; REGION: the label */
 	const char *label;             /* DISPATCH: the innermost debug label around it, or NULL */
 	struct hesper_work_rows *rows; /* DISPATCH: the caller's rows for @name and @label, or NULL (looked up) */
@@ -249,6 +258,9 @@ const char *hesper_wait_call_name(uint32_t call);
 
 /* Sum of busy time over all queues. */
 uint64_t hesper_profile_gpu_busy_ns(const struct hesper_profile *p);
+
+/* The wall time the GPU busy time is a share of: the capture window's when there is one, else the run's. */
+uint64_t hesper_profile_busy_wall_ns(const struct hesper_profile *p);
 
 /* The overall summary of all timed dispatches (the seed's ProfileSummary). */
 struct hesper_profile_summary {

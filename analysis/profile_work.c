@@ -51,8 +51,7 @@ static int
 add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 {
 	struct hesper_work_rows found = {0}, *rows = w->rows ? w->rows : &found;
-	/* Outside the capture window: counted, not timed, not dropped, not looked at as under-filled. */
-	double idle_share = w->outside ? 0 : hesper_underfill_share(w->groups, w->compute_units);
+	double idle_share = hesper_underfill_share(w->groups, w->compute_units);
 
 	if (!w->name)
 		return -1;
@@ -82,7 +81,7 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 	count_in(urow, w, n, idle, w->has_share ? (uint64_t)llround((double)share * idle_share) : idle);
 	if (w->timed)
 		p->collected++;
-	else if (w->dropped && !w->outside) {
+	else if (w->dropped) {
 		p->dropped += n;
 		if ((unsigned)w->why < HESPER_DROP_CAUSES)
 			p->dropped_by[w->why] += n;

@@ -37,9 +37,11 @@ hesper_html_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 	if (p->device_count == 0)
 		put_fact(out, "device", "none seen");
 	put_fact(out, "wall time", hesper_html_duration(a, (double)p->wall_ns));
-	if (p->wall_ns)
-		snprintf(v, sizeof(v), "%s (%.1f%% of wall time)", hesper_html_duration(a, (double)busy),
-			 100.0 * (double)busy / (double)p->wall_ns);
+	uint64_t busy_wall = hesper_profile_busy_wall_ns(p);
+	if (busy_wall)
+		snprintf(v, sizeof(v), "%s (%.1f%% of %s)", hesper_html_duration(a, (double)busy),
+			 100.0 * (double)busy / (double)busy_wall,
+			 p->capture.set ? "the capture window's wall time" : "wall time");
 	else
 		snprintf(v, sizeof(v), "%s", hesper_html_duration(a, (double)busy));
 	put_fact(out, "GPU busy", v);

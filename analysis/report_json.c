@@ -282,7 +282,10 @@ put_live(FILE *out, const struct hesper_profile *p)
 		fprintf(out, ", \"opened_ns\": %" PRIu64, c->opened_ns);
 	if (c->closed)
 		fprintf(out, ", \"closed_ns\": %" PRIu64, c->closed_ns);
-	fprintf(out, ", \"dispatches_outside\": %" PRIu64 "},\n", c->outside);
+	fprintf(out,
+		", \"wall_ns\": %" PRIu64 ", \"dispatches_outside\": %" PRIu64 ", \"submissions_outside\": %" PRIu64
+		", \"memory_ops_outside\": %" PRIu64 "},\n",
+		hesper_capture_wall_ns(c, p->wall_ns), c->outside, c->submissions_outside, c->memops_outside);
 }
 
 /* A number as JSON: whole numbers without a fraction, others with 17 digits. */

@@ -294,10 +294,20 @@ put_live(FILE *out, const struct hesper_profile *p)
 		fprintf(out, " (opened at %s)", hesper_format_duration(a, sizeof(a), (double)c->opened_ns));
 	else
 		fputs(" (not opened)", out);
-	fprintf(out, " to %s", c->stop[0] ? c->stop : "the end");
+	/* A time stop counts from the opening: "for 0.100 s", not "to 0.100 s" (before it opened). */
+	if (!c->stop[0])
+		fputs(" to the end", out);
+	else
+		fprintf(out, " %s %s", strncmp(c->stop, "label:", 6) == 0 ? "to" : "for", c->stop);
 	if (c->closed)
 		fprintf(out, " (closed at %s)", hesper_format_duration(b, sizeof(b), (double)c->closed_ns));
-	fprintf(out, "; %" PRIu64 " dispatches outside it counted, not timed\n", c->outside);
+	if (c->opened)
+		fprintf(out, ": %s",
+			hesper_format_duration(a, sizeof(a), (double)hesper_capture_wall_ns(c, p->wall_ns)));
+	fprintf(out,
+		"\n  outside      the window: %" PRIu64 " dispatches, %" PRIu64 " submissions, %" PRIu64
+		" memory operations, counted, not timed, in no table\n",
+		c->outside, c->submissions_outside, c->memops_outside);
 }
 
 /*
@@ -339,15 +349,13 @@ append_reason(char *buf, size_t size, const char *part)
 static const char *
 untimed_reasons(char *buf, size_t size, const struct hesper_profile *p)
 {
-	bool chosen = strcmp(p->mode, "submit") == 0 || p->sample_every > 1 || p->capture.set;
+	/* a choice (submit mode, sampling) or a loss (dropped, clamped); several can hold */
+	bool chosen = strcmp(p->mode, "submit") == 0 || p->sample_every > 1;
 	char clamped[64];
 
 	buf[0] = '\0';
 	if (chosen)
-		append_reason(buf, size,
-			      p->sample_every > 1              ? "sampling"
-			      : strcmp(p->mode, "submit") == 0 ? "submit mode"
-							       : "the capture window");
+		append_reason(buf, size, p->sample_every > 1 ? "sampling" : "submit mode");
 	if (p->dropped)
 		append_reason(buf, size, "dropped dispatches, see below");
 	if (p->clamped) {
@@ -452,13 +460,15 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 
 	struct hesper_profile_summary sum = hesper_profile_summary(p);
 	uint64_t busy = hesper_profile_gpu_busy_ns(p);
+	uint64_t busy_wall = hesper_profile_busy_wall_ns(p);
 	uint64_t spans = hesper_rows_span_total_ns(rows, n);
 	bool overlapped = spans > hesper_rows_total_ns(rows, n);
 
 	fprintf(out, "  wall time    %s\n", hesper_format_duration(a, sizeof(a), (double)p->wall_ns));
 	fprintf(out, "  GPU busy     %s", hesper_format_duration(a, sizeof(a), (double)busy));
-	if (p->wall_ns)
-		fprintf(out, " (%.1f%% of wall time)", 100.0 * (double)busy / (double)p->wall_ns);
+	if (busy_wall)
+		fprintf(out, " (%.1f%% of %s)", 100.0 * (double)busy / (double)busy_wall,
+			p->capture.set ? "the capture window's wall time" : "wall time");
 	fprintf(out, "\n  kernels      %zu\n", n);
 	fprintf(out, "  dispatches   %" PRIu64 ": %" PRIu64 " timed, %" PRIu64 " dropped, %" PRIu64 " clamped\n",
 		sum.dispatches, sum.events, p->dropped, p->clamped);

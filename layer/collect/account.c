@@ -23,9 +23,9 @@
 #include "timeline.h"
 
 /*
- * Adds the run of memory operations @d of @rec to the profile's memory-operation rows:
- * timed from @ts when it was and ran @inside the capture window, else counted. Never
- * counted as dispatches.
+ * Adds the run of memory operations @d of @rec to the profile's memory-operation rows when
+ * it ran @inside the capture window (timed from @ts when it was), else counts it outside
+ * the window only. Never counted as dispatches.
  */
 static void account_memop(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_submission *sub,
 			  const struct hesper_recording *rec, const struct hesper_work_record *d, const uint64_t *ts,
@@ -33,10 +33,14 @@ static void account_memop(struct hesper_profile *p, const struct hesper_queue *q
 {
 	if (d->op.kind >= HESPER_MEMOP_KINDS)
 		return;
+	if (!inside) {
+		hesper_capture_count_outside(0, d->repeat);
+		return;
+	}
 	struct hesper_memop_row *row = &p->memops.rows[d->op.kind];
 	uint64_t mask = q->dev->families[q->family].tick_mask;
 	double period = q->dev->props.limits.timestampPeriod;
-	bool timed = inside && ts && d->start != HESPER_NO_QUERY;
+	bool timed = ts && d->start != HESPER_NO_QUERY;
 	struct hesper_work w = {.kind = HESPER_WORK_MEMORY_OP,
 				.count = d->repeat,
 				.timed = timed,
@@ -308,6 +312,40 @@ static void account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 	}
 }
 
+/*
+ * Notes where GPU work inside the capture window ended, raw tick @raw_end on @q, on the host
+ * clock: by the device's clock pairing, else when @sub's submit call returned (a lower bound).
+ */
+static void note_window_end(const struct hesper_queue *q, const struct hesper_submission *sub, uint64_t raw_end)
+{
+	const struct hesper_device *dev = q->dev;
+	uint64_t mask = dev->families[q->family].tick_mask;
+	hesper_capture_note_end(dev->clock.valid ? hesper_to_host_ns(dev, raw_end, mask) : sub->host_end_ns);
+}
+
+/*
+ * Counts submit call @sub on @q in its queue's row when any of it ran @inside the capture
+ * window, else outside the window; and the round trip of a wait that drained the queue at it
+ * before it was accounted (waits.h).
+ */
+static void count_submission(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
+			     bool inside)
+{
+	struct hesper_queue_info *row = &p->queues[q->profile_queue];
+	if (inside) {
+		row->submits += sub->batch_count;
+		row->submit_calls++;
+	}
+	hesper_capture_count_submission(inside);
+	q->accounted_next = sub->index + 1;
+	q->accounted_inside = inside;
+	unsigned done = 0;
+	for (; done < q->trip_count && q->trips_pending[done] <= sub->index; done++)
+		row->round_trips += inside && q->trips_pending[done] == sub->index;
+	q->trip_count -= done;
+	memmove(q->trips_pending, q->trips_pending + done, q->trip_count * sizeof(q->trips_pending[0]));
+}
+
 /* Why the results of run @o of @sub are not there to read (@conflict: it ran on two queues at once). */
 static enum hesper_drop_cause missing_cause(const struct hesper_submission *sub, const struct hesper_run *o,
 					    enum hesper_abandon abandon, bool conflict)
@@ -386,6 +424,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		uint64_t start = hesper_extend_ticks(q, ts[rec->cb_query], mask);
 		uint64_t end = hesper_extend_ticks(q, ts[rec->cb_query + 1], mask);
 		if (end > start) {
+			note_window_end(q, sub, ts[rec->cb_query + 1]);
 			uint64_t from = start > q->busy_end ? start : q->busy_end;
 			if (end > from)
 				p->queues[q->profile_queue].busy_ns += (uint64_t)llround((double)(end - from) * period);
@@ -436,14 +475,8 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			.compute_units = d->clock ? 0 : q->dev->compute_units,
 		};
 		note_local_size(&w, kernel);
-		/* Outside the capture window: counted, not timed, not dropped. */
-		w.count = d->repeat - (hi - lo);
-		w.outside = true;
-		if (w.count) {
-			hesper_profile_add_work(p, &w);
-			hesper_capture_count_outside(w.count);
-		}
-		w.outside = false;
+		/* Outside the capture window: counted on its own, in no row, so the rows are the window's. */
+		hesper_capture_count_outside(d->repeat - (hi - lo), 0);
 		uint64_t untimed = (timed ? untimed_runs : runs) * (hi - lo);
 		/* Clock mode: timed from its slots, which hold an indirect one's work-group counts too. */
 		struct clock_empty empty = {0};
@@ -480,10 +513,8 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		/* Inside: begun after the region that opened the window, before the window closed. */
 		bool in_window = inside && (opened_at == UINT32_MAX || i >= opened_at) && r->begin_at < window.to &&
 				 r->begin_at >= window.from;
-		if (!in_window) {
-			hesper_profile_add_work(p, &w);
+		if (!in_window)
 			continue;
-		}
 		bool timed = ts && r->query != HESPER_NO_QUERY;
 		if (timed) {
 			w.timed = true;
@@ -524,8 +555,6 @@ void hesper_account_submission(struct hesper_queue *q, struct hesper_submission 
 	struct hesper_trace_event submit_event = {
 		0}; /* kept when any of the submission was inside the capture window */
 	p->copies_ahead += ahead;
-	p->queues[q->profile_queue].submits += sub->batch_count;
-	p->queues[q->profile_queue].submit_calls++;
 	/* The gap findings place batches on the host clock too, traced or not. */
 	const uint64_t *first_start = NULL;
 	for (size_t i = 0; i < sub->run_count && !first_start && !sub->failed && sub->slots; i++) {
@@ -546,12 +575,14 @@ void hesper_account_submission(struct hesper_queue *q, struct hesper_submission 
 			.submission = sub->index,
 		};
 	}
-	bool inside = false;
+	/* A submit call with no command buffer is inside when the window is open at it. */
+	bool inside = sub->run_count == 0 && hesper_capture_open_at(sub->host_ns);
 	struct clock_held held = {0};
 	for (size_t i = 0; i < sub->run_count; i++)
 		inside |= account_run(p, q, sub, &sub->runs[i], &span, unknown, &held, trace && dev->clock.valid,
 				      abandon);
 	hand_over(p, q, &held);
+	count_submission(p, q, sub, inside);
 	if (trace && (inside || !hesper_capture_set()))
 		hesper_events_add(p, &submit_event);
 	hesper_close_span(p, &span, q, sub, trace && dev->clock.valid);

@@ -30,7 +30,8 @@ static struct {
 	enum window_state state;
 	uint64_t opened_host_ns, closed_host_ns; /* host clock */
 	uint64_t stop_seen;                      /* runs of the stop label ended inside so far */
-	uint64_t outside;
+	uint64_t last_end_host_ns;               /* host clock: the latest end of GPU work inside */
+	uint64_t outside, memops_outside, submissions_outside;
 } window;
 
 static pthread_once_t window_once = PTHREAD_ONCE_INIT;
@@ -169,9 +170,30 @@ struct hesper_capture_span hesper_capture_run(const struct hesper_recording *rec
 	return (struct hesper_capture_span){from, to};
 }
 
-void hesper_capture_count_outside(uint64_t n)
+bool hesper_capture_open_at(uint64_t host_ns)
 {
-	window.outside += n;
+	if (!hesper_capture_set())
+		return true;
+	apply_time(host_ns);
+	return window.state == OPEN;
+}
+
+void hesper_capture_count_outside(uint64_t dispatches, uint64_t memops)
+{
+	window.outside += dispatches;
+	window.memops_outside += memops;
+}
+
+void hesper_capture_count_submission(bool inside)
+{
+	if (!inside)
+		window.submissions_outside++;
+}
+
+void hesper_capture_note_end(uint64_t host_ns)
+{
+	if (host_ns > window.last_end_host_ns)
+		window.last_end_host_ns = host_ns;
 }
 
 /* Host time @ns as time since the process start (0 when before it). */
@@ -192,5 +214,9 @@ void hesper_capture_describe(struct hesper_capture_info *out)
 	out->closed = window.state == CLOSED;
 	out->opened_ns = out->opened ? since_start(window.opened_host_ns) : 0;
 	out->closed_ns = out->closed ? since_start(window.closed_host_ns) : 0;
+	/* Work inside that the GPU finished after the close still belongs to the window's time. */
+	out->end_ns = window.last_end_host_ns ? since_start(window.last_end_host_ns) : 0;
 	out->outside = window.outside;
+	out->memops_outside = window.memops_outside;
+	out->submissions_outside = window.submissions_outside;
 }

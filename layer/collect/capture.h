@@ -32,8 +32,20 @@ bool hesper_capture_set(void);
 struct hesper_capture_span hesper_capture_run(const struct hesper_recording *rec, uint64_t host_ns,
 					      uint32_t *opened_at);
 
-/* Counts @n dispatches that ran outside the window. Process lock held. */
-void hesper_capture_count_outside(uint64_t n);
+/*
+ * Whether the window is open for a submission made at host time @host_ns that runs no
+ * recording, moving the time bounds on (true when no window was asked for). Process lock held.
+ */
+bool hesper_capture_open_at(uint64_t host_ns);
+
+/* Counts @dispatches and @memops (memory operations) that ran outside the window. Process lock held. */
+void hesper_capture_count_outside(uint64_t dispatches, uint64_t memops);
+
+/* Counts a submit call with nothing inside the window (@inside false) as outside it. Process lock held. */
+void hesper_capture_count_submission(bool inside);
+
+/* Notes that GPU work inside the window ended at host time @host_ns. Process lock held. */
+void hesper_capture_note_end(uint64_t host_ns);
 
 /* The window as the report states it, into @out. Process lock held. */
 void hesper_capture_describe(struct hesper_capture_info *out);

@@ -36,6 +36,9 @@ struct hesper_queue_family {
 	bool timed;         /* has valid bits and graphics or compute */
 };
 
+/* Round trips a queue holds until the collector says whether their submissions were in the capture window. */
+#define HESPER_TRIPS_PENDING 16
+
 struct hesper_queue {
 	VkQueue handle;
 	struct hesper_device *dev;
@@ -50,9 +53,19 @@ struct hesper_queue {
 	VkSemaphore timeline;    /* Hesper's; signalled by its copy batch */
 	uint64_t timeline_value; /* last value submitted for signalling */
 	uint64_t submit_index;
-	/* For the round-trip finding (waits.h): a submit call not yet covered by a wait, and its fence. */
+	/* For the round-trip finding (waits.h): a submit call not yet covered by a wait, its number and its fence. */
 	atomic_bool unwaited;
+	atomic_uint_fast64_t unwaited_index;
 	atomic_uint_fast64_t last_fence;
+	/*
+	 * Under the process lock: the round trips counted for the capture window's submissions
+	 * only. The submission accounted last (its number + 1, 0 none) and whether any of it was
+	 * inside; the submissions waited for before they were accounted, by number, oldest first.
+	 */
+	uint64_t accounted_next;
+	bool accounted_inside;
+	uint64_t trips_pending[HESPER_TRIPS_PENDING];
+	unsigned trip_count;
 	/* Collector-only: extending ticks to 64 bits and the union of busy intervals. */
 	bool seen_tick;
 	uint64_t last_raw, last_ext, busy_end;

@@ -163,7 +163,17 @@ void hesper_waits_drained(struct hesper_queue *q)
 	if (!q || !atomic_exchange_explicit(&q->unwaited, false, memory_order_relaxed))
 		return;
 	struct hesper_process *proc = hesper_process();
+	uint64_t index = atomic_load_explicit(&q->unwaited_index, memory_order_relaxed);
 	pthread_mutex_lock(&proc->lock);
-	proc->profile->queues[q->profile_queue].round_trips++;
+	/*
+	 * A round trip counts where its submission ran inside the capture window, which only the
+	 * collector knows: at once when it has accounted the submission, else when it does.
+	 */
+	if (q->accounted_next > index)
+		proc->profile->queues[q->profile_queue].round_trips += q->accounted_inside;
+	else if (q->trip_count < HESPER_TRIPS_PENDING)
+		q->trips_pending[q->trip_count++] = index;
+	else
+		proc->profile->queues[q->profile_queue].round_trips++; /* too far behind to hold: counted as inside */
 	pthread_mutex_unlock(&proc->lock);
 }

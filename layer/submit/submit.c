@@ -294,6 +294,7 @@ static void finish(struct hesper_queue *q, struct hesper_submission *sub, VkResu
 	sub->host_end_ns = end_ns;
 	sub->thread = (uint32_t)gettid();
 	hesper_waits_take_activity(&sub->activity);
+	atomic_store_explicit(&q->unwaited_index, sub->index, memory_order_relaxed);
 	atomic_store_explicit(&q->unwaited, true, memory_order_relaxed);
 	hesper_pending_push(q, sub);
 }

@@ -16,12 +16,16 @@ Cases:
   control       HESPER_CONTROL=PATH: creating the file, then changing its time, each writes a
                 report while the program runs ("control"); the exit report is exact.
   window_label  HESPER_START=label:capture with HESPER_STOP unset, =label:capture and
-                =label:capture#2: every dispatch counted, exactly the ones inside the window
-                timed (by execution order: a command buffer recorded before the label's but run
-                before it is outside), none dropped.
+                =label:capture#2: the report is the window's: exactly the dispatches, fills,
+                label runs and submissions inside it counted and timed (by execution order: a
+                command buffer recorded before the label's but run before it is outside), none
+                dropped, the rest counted outside; the busy share over the window's wall time,
+                no total beyond it.
   window_time   HESPER_START=T (T from a first run: well after the start-up) and HESPER_STOP=1.5
-                over three phases T + 1.5 s apart: only the middle phase timed, all counted
-                (skipped when the machine was too slow for the phases to fall where they should).
+                over three phases T + 1.5 s apart: only the middle phase counted and timed, the
+                others counted outside; the stop read "for 1.500 s"; the busy share over the
+                window (skipped when the machine was too slow for the phases to fall where they
+                should).
   trace_all     HESPER_TRACE_ALL=1 with HESPER_MAX_EVENTS=50 and HESPER_INTERVAL=0.3: the trace
                 (read while the program runs and at the end) holds every event, one per
                 dispatch, label, batch and submit call, while the JSON summary says the
@@ -159,11 +163,13 @@ def hesper_lines(run):
     return [line for line in run.err.splitlines() if line.startswith(HESPER_LINE)]
 
 
-def check_final(c, rep, truth, what, timed=None):
-    """The exit report against the truth: the kernel's count (and timed, default all), regions."""
+def check_final(c, rep, truth, what, timed=None, regions=None):
+    """The exit report against the truth: the kernel's count and timed (@timed: a capture
+    window's, counted and timed alike; default all), regions (@regions: {name: count} inside
+    a window; default the truth's)."""
     if rep is None:
         return
-    want = truth["kernels"][0]["count"]
+    want = truth["kernels"][0]["count"] if timed is None else timed
     row = kernel_row(rep)
     if not c.check(row is not None, f"{what}: one {KERNEL!r} row", f"{rep.get('kernels')!r}"):
         return
@@ -171,10 +177,36 @@ def check_final(c, rep, truth, what, timed=None):
     want_timed = want if timed is None else timed
     c.check(row.get("timed") == want_timed, f"{what}: {want_timed} timed", f"got {row.get('timed')!r}")
     c.check(rep.get("dropped") == 0, f"{what}: none dropped", f"got {rep.get('dropped')!r}")
-    for reg in truth.get("regions", []):
-        got = [r for r in rep.get("regions") or [] if r.get("name") == reg["name"]]
-        c.check(len(got) == 1 and got[0].get("count") == reg["count"],
-                f"{what}: region {reg['name']!r} counted {reg['count']} times", f"{rep.get('regions')!r}")
+    if regions is None:
+        regions = {reg["name"]: reg["count"] for reg in truth.get("regions", [])}
+    for name, count in regions.items():
+        got = [r for r in rep.get("regions") or [] if r.get("name") == name]
+        c.check(len(got) == 1 and got[0].get("count") == count,
+                f"{what}: region {name!r} counted {count} times", f"{rep.get('regions')!r}")
+
+
+def check_window_share(c, rep, text, what):
+    """The window's busy share: GPU busy time over the window's wall time, in the JSON and the
+    text report; the window's totals within its wall time (not extrapolated to the whole run)."""
+    cap = rep.get("capture") or {}
+    wall, busy = cap.get("wall_ns") or 0, rep.get("gpu_busy_ns", 0)
+    opened = cap.get("opened_ns", 0)
+    closed = cap.get("closed_ns", opened)
+    c.check(wall >= closed - opened and wall < rep.get("wall_ns", 0),
+            f"{what}: the window's wall time runs from its opening to its close (or later), within the run",
+            f"{cap!r}, run {rep.get('wall_ns')!r}")
+    if not c.check(wall > 0, f"{what}: the window has a wall time", f"{cap!r}"):
+        return
+    # Mapping GPU times to the host's clock may err by a little: 2 % of slack.
+    c.check(busy <= wall * 1.02, f"{what}: GPU busy {busy} ns fits in the window's {wall} ns", f"{cap!r}")
+    for table in ("kernels", "regions"):
+        for r in rep.get(table) or []:
+            c.check(r.get("total_ns", 0) <= wall * 1.02,
+                    f"{what}: {table} {r.get('name')!r} total {r.get('total_ns')} ns within the window's {wall} ns",
+                    f"{r!r}")
+    share = f"({100.0 * busy / wall:.1f}% of the capture window's wall time)"
+    c.check(share in text, f"{what}: the text report's busy share is over the window: {share}",
+            "\n".join(line for line in text.splitlines() if "GPU busy" in line))
 
 
 def final_report(c, path, what):
@@ -346,12 +378,14 @@ def case_window_label(args, c, tmp):
     context = []
     for key, env, start, stop in variants:
         out = os.path.join(tmp, f"{key.replace('#', '_')}.json")
-        run = e2e.Run(argv, validation_env(args, dict(env, HESPER_REPORT=f"json:{out}")), tmp)
+        txt = os.path.join(tmp, f"{key.replace('#', '_')}.txt")
+        run = e2e.Run(argv, validation_env(args, dict(env, HESPER_REPORT=f"json:{out},text:{txt}")), tmp)
         check_program(c, run, base, key)
         c.check(not hesper_lines(run), f"{key}: no 'hesper: ' line", "\n".join(hesper_lines(run)))
         rep = e2e.load_json(c, out, f"{key}: the report is readable")
         inside = truth["inside"][key]
-        check_final(c, rep, truth, key, timed=inside)
+        # The report is the window's: its dispatches, its runs of the label, counted and timed.
+        check_final(c, rep, truth, key, timed=inside, regions={"capture": truth["regions_inside"][key]})
         if rep is not None:
             cap = rep.get("capture") or {}
             count = truth["kernels"][0]["count"]
@@ -361,13 +395,27 @@ def case_window_label(args, c, tmp):
                     f"{key}: {count - inside} dispatches counted outside", f"{cap!r}")
             c.check(cap.get("state") == ("closed" if stop else "open"), f"{key}: the window's state", f"{cap!r}")
             lab = [r for r in rep.get("kernels_by_label") or [] if r.get("name") == f"capture/{KERNEL}"]
-            c.check(len(lab) == 1 and lab[0].get("count") == 10 and lab[0].get("timed") == min(inside, 10),
-                    f"{key}: the label's row counts 10, times those inside", f"{lab!r}")
+            n = min(inside, 10)
+            c.check(len(lab) == 1 and lab[0].get("count") == n and lab[0].get("timed") == n,
+                    f"{key}: the label's row counts and times the {n} inside", f"{lab!r}")
             fills = [r for r in rep.get("memory_operations") or [] if r.get("name") == "fill_buffer"]
             want = truth["fills_inside"][key]
-            c.check(len(fills) == 1 and fills[0].get("count") == truth["fills"] and fills[0].get("timed") == want,
-                    f"{key}: the {truth['fills']} fills are counted, the {want} inside the window timed",
-                    f"{fills!r}")
+            c.check(len(fills) == 1 and fills[0].get("count") == want and fills[0].get("timed") == want,
+                    f"{key}: the {want} fills inside the window counted and timed", f"{fills!r}")
+            c.check(cap.get("memory_ops_outside") == truth["fills"] - want,
+                    f"{key}: {truth['fills'] - want} fills counted outside", f"{cap!r}")
+            subs = truth["submits_inside"][key]
+            calls = sum(q.get("submit_calls", 0) for q in rep.get("queues") or [])
+            trips = sum(q.get("round_trips", 0) for q in rep.get("queues") or [])
+            c.check(calls == subs and trips == subs and cap.get("submissions_outside") == truth["submits"] - subs,
+                    f"{key}: {subs} submissions (each a round trip) inside, {truth['submits'] - subs} outside",
+                    f"submit_calls {calls}, round_trips {trips}, {cap!r}")
+            with open(txt, encoding="utf-8") as f:
+                text = f.read()
+            check_window_share(c, rep, text, key)
+            line = (f"outside      the window: {count - inside} dispatches, {truth['submits'] - subs} submissions, "
+                    f"{truth['fills'] - want} memory operations")
+            c.check(line in text, f"{key}: the text report says what ran outside: {line!r}", text[:1500])
         context.append(run.tail(key, 10))
     return "\n".join(context)
 
@@ -411,9 +459,14 @@ def case_window_time(args, c, tmp):
         opened, closed = cap.get("opened_ns", 0), cap.get("closed_ns", 0)
         c.check(opened >= start_s * 1e9 and closed - opened >= 1.5e9,
                 f"opened after {start_s} s, closed 1.5 s after that or later", f"{cap!r}")
+        c.check(cap.get("submissions_outside") == n1 + n3, f"{n1 + n3} submissions outside", f"{cap!r}")
     with open(os.path.join(tmp, "time.txt"), encoding="utf-8") as f:
         text = f.read()
-    c.check(f"capture      from {start_s:.3f} s" in text, "the text report states the window", text[:2000])
+    # A time stop counts from the opening: "for 1.500 s", never "to" a time before the start.
+    c.check(f"capture      from {start_s:.3f} s (opened at " in text and " for 1.500 s (closed at " in text,
+            "the text report states the window", text[:2000])
+    if rep is not None:
+        check_window_share(c, rep, text, "time window")
     return run.tail("time")
 
 

@@ -12,9 +12,10 @@
  *   label            the label window in execution order: command buffer A (label
  *                    "capture" around a buffer fill and 5 dispatches, then 2 more)
  *                    recorded before B (a fill, 3 dispatches, no label); submitted B, A,
- *                    B, A, then C (a fill, 4 dispatches, recorded last). Truth: "inside"
- *                    and "fills_inside" for HESPER_START=label:capture with HESPER_STOP
- *                    unset, label:capture and label:capture#2
+ *                    B, A, then C (a fill, 4 dispatches, recorded last). Truth: "inside",
+ *                    "fills_inside", "submits_inside" and "regions_inside" for
+ *                    HESPER_START=label:capture with HESPER_STOP unset, label:capture
+ *                    and label:capture#2
  *   phases N1 N2 N3 MS  three phases of N1, N2, N3 one-dispatch submissions, MS ms of
  *                    sleep between them; the truth's volatile "t_*_ms" say when (ms since
  *                    just before the Vulkan instance was created, and since it was)
@@ -195,12 +196,15 @@ static int p_label(struct app *a)
 	/*
 	 * Inside with the start label only: from A's label to the end: 5 + 2 + 3 + 7 + 4
 	 * dispatches, the fills of A, B, A and C. Closed by the label's end: 5 and A's fill.
-	 * By its second run's end: 5 + 2 + 3 + 5, the fills of A, B and A.
+	 * By its second run's end: 5 + 2 + 3 + 5, the fills of A, B and A. Submissions (of 5)
+	 * and runs of the label inside likewise: A B A C and both; A and one; A B A and both.
 	 */
 	return finish(a, "label",
 		      "\"inside\": {\"open\": 21, \"capture#1\": 5, \"capture#2\": 15}, "
 		      "\"fills\": 5, \"fills_inside\": {\"open\": 4, \"capture#1\": 1, \"capture#2\": 3}, "
-		      "\"regions\": [{\"name\": \"capture\", \"count\": 2}]");
+		      "\"submits\": 5, \"submits_inside\": {\"open\": 4, \"capture#1\": 1, \"capture#2\": 3}, "
+		      "\"regions\": [{\"name\": \"capture\", \"count\": 2}], "
+		      "\"regions_inside\": {\"open\": 2, \"capture#1\": 1, \"capture#2\": 2}");
 }
 
 static int p_phases(struct app *a, double t0, uint32_t n1, uint32_t n2, uint32_t n3, uint32_t ms)

@@ -69,6 +69,44 @@ START_TEST(queues)
 }
 END_TEST
 
+/* The capture window's wall time: opened to closed, stretched to the end of the GPU work inside. */
+START_TEST(capture_wall)
+{
+	struct hesper_capture_info c = {.set = true};
+
+	ck_assert_uint_eq(hesper_capture_wall_ns(&c, 900), 0); /* never opened */
+	c.opened = true;
+	c.opened_ns = 100;
+	ck_assert_uint_eq(hesper_capture_wall_ns(&c, 900), 800); /* open: to the report */
+	c.closed = true;
+	c.closed_ns = 300;
+	ck_assert_uint_eq(hesper_capture_wall_ns(&c, 900), 200);
+	c.end_ns = 350; /* the last submission inside ran on after its submit call closed the window */
+	ck_assert_uint_eq(hesper_capture_wall_ns(&c, 900), 250);
+	c.closed_ns = 100; /* opened and closed by one submission: its GPU time */
+	ck_assert_uint_eq(hesper_capture_wall_ns(&c, 900), 250);
+	c.end_ns = 0;
+	ck_assert_uint_eq(hesper_capture_wall_ns(&c, 900), 0);
+}
+END_TEST
+
+/* The busy share's wall time: the window's when there is one, never the whole run's. */
+START_TEST(busy_wall)
+{
+	struct hesper_profile p;
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	p.wall_ns = 1000;
+	ck_assert_uint_eq(hesper_profile_busy_wall_ns(&p), 1000);
+	p.capture = (struct hesper_capture_info){
+		.set = true, .opened = true, .opened_ns = 400, .closed = true, .closed_ns = 500};
+	ck_assert_uint_eq(hesper_profile_busy_wall_ns(&p), 100);
+	p.capture.opened = p.capture.closed = false;
+	ck_assert_uint_eq(hesper_profile_busy_wall_ns(&p), 0);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(summary_empty)
 {
 	struct hesper_profile p;
@@ -120,6 +158,11 @@ profile_suite(void)
 	tcase_add_test(tc, init_defaults);
 	tcase_add_test(tc, add_devices);
 	tcase_add_test(tc, queues);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("capture window");
+	tcase_add_test(tc, capture_wall);
+	tcase_add_test(tc, busy_wall);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hesper_profile_summary");

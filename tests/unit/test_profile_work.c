@@ -62,16 +62,6 @@ START_TEST(dispatch_rows)
 	ck_assert_uint_eq(k->shapes.known, 6);
 	ck_assert_uint_eq(p.dropped, 5);
 	ck_assert_uint_eq(p.collected, 1);
-
-	/* Outside the capture window: the kernel's rows only, never dropped. */
-	w.count = 3;
-	w.outside = true;
-	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
-	ck_assert_uint_eq(k->count, 9);
-	ck_assert_uint_eq(l->count, 9);
-	ck_assert_uint_eq(u->count, 6);
-	ck_assert_uint_eq(p.dropped, 5);
-	ck_assert_uint_eq(p.dropped_by[HESPER_DROP_TWO_QUEUES], 5);
 	hesper_profile_free(&p);
 }
 END_TEST
