@@ -48,6 +48,11 @@ hesper_profile_free(struct hesper_profile *p)
 	free(p->queues);
 	free(p->clock_notes);
 	p->clock_notes = NULL;
+	for (size_t i = 0; i < 2; i++) {
+		free(p->report.owned[i]);
+		p->report.owned[i] = NULL;
+	}
+	p->report.reason = p->report.signal = NULL;
 	p->clock_note_count = 0;
 	p->kernels = p->regions = p->labelled = NULL;
 	p->devices = NULL;

@@ -117,6 +117,7 @@ struct hesper_report_kind {
 	uint64_t number;    /* reports written before this one, in this process */
 	const char *reason; /* partial: "interval", "signal" or "control"; NULL otherwise */
 	const char *signal; /* the exit report of a process a signal ends: its name ("SIGSEGV"); NULL otherwise */
+	char *owned[2]; /* read back from a summary: the copies @reason and @signal point to, freed with the profile */
 };
 
 struct hesper_profile {

@@ -221,14 +221,19 @@ put_memops(FILE *out, const struct hesper_memops *m)
 	fputs(any ? "\n  ]" : "]", out);
 }
 
-/* A region row: name, count, total_ns, and timed (ranges timed: 0 when total_ns is no time, e.g. submit mode). */
+/*
+ * A region row: name, count, total_ns (the stable keys), then mean_ns and timed as a
+ * kernel row has them, so that a reader tells an estimated total (not every run timed) apart.
+ */
 static void
 put_region(FILE *out, const struct hesper_kernel *k)
 {
 	fputs("{\"name\": ", out);
 	hesper_json_write_string(out, k->name);
-	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"timed\": %" PRIu64 "}", k->count,
-		hesper_kernel_total_ns(k), k->timed.count);
+	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ", k->count,
+		hesper_kernel_total_ns(k));
+	put_double(out, k->timed.mean_ns);
+	fprintf(out, ", \"timed\": %" PRIu64 "}", k->timed.count);
 }
 
 /* Writes "key": [rows...] sorted as the tables sort, then @end; false when memory runs out. */

@@ -71,6 +71,15 @@ copy_string(char *dst, size_t size, json_object *o, const char *key)
 	snprintf(dst, size, "%s", v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
 }
 
+/* The string member @key of @o, or NULL when absent or not a string. */
+static const char *
+get_string(json_object *o, const char *key)
+{
+	json_object *v = hesper_json_member(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
 /* Rebuilds @s from a summary's numbers (see summary_load.h). */
 static void
 rebuild_stats(struct hesper_stats *s, uint64_t n, uint64_t total, double mean, uint64_t min, uint64_t max,
@@ -179,6 +188,20 @@ load_shapes(struct loader *l, json_object *o, struct hesper_kernel *k)
 	return 0;
 }
 
+/*
+ * A region row holds count, total and, from this version on, timed and mean (a summary
+ * without them: every run timed, the mean total / count); its statistics are the mean.
+ */
+static void
+region_numbers(struct hesper_summary_row *r)
+{
+	if (!r->has_mean)
+		r->mean_ns = r->count ? (double)r->total_ns / (double)r->count : 0;
+	r->min_ns = r->max_ns = r->median_ns = r->p95_ns = r->p99_ns = (uint64_t)llround(r->mean_ns);
+	r->stddev_ns = 0;
+	r->span_total_ns = r->total_ns; /* regions never split their time with one another */
+}
+
 static int
 load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool region)
 {
@@ -192,20 +215,12 @@ load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, boo
 		return NO_MEMORY(l);
 	if (k->count)
 		return BAD(l, "%s \"%s\" appears twice", region ? "a region" : "a kernel", r.name);
-	if (region) {
-		/* Regions carry count, total and timed (absent in older summaries: all timed) only. */
-		r.mean_ns = r.count ? (double)r.total_ns / (double)r.count : 0;
-		r.min_ns = r.max_ns = r.median_ns = r.p95_ns = r.p99_ns = (uint64_t)llround(r.mean_ns);
-		r.stddev_ns = 0;
-		r.span_total_ns = r.total_ns;
-	}
+	if (region)
+		region_numbers(&r);
 	/* The shares' part of the spans (1 when nothing overlapped), so that the shares' total reads back. */
 	double shared = r.span_total_ns ? (double)r.total_ns / (double)r.span_total_ns : 1;
 	uint64_t spans = r.span_total_ns, shares = r.total_ns;
-	if (region && r.timed != r.count) {
-		/* The total is an estimate, the mean times count: the timed ranges' sum is the mean's share. */
-		spans = shares = (uint64_t)llround(r.mean_ns * (double)r.timed);
-	} else if (!region && r.timed != r.count) {
+	if (r.timed != r.count) {
 		/* The totals are estimates, the mean span times count; the timed sums are over the timed. */
 		spans = (uint64_t)llround(r.mean_ns * (double)r.timed);
 		shares = r.total_ns == r.span_total_ns ? spans : (uint64_t)llround((double)spans * shared);
@@ -276,6 +291,18 @@ load_rows(struct loader *l, json_object *root, const char *key, struct hesper_ke
 	return 0;
 }
 
+/* A clock-mode device's calibration ("clock_error_ns", "clock_ticks_per_us"); the error is -1 (unknown) when absent. */
+static int
+load_clock_calibration(struct loader *l, json_object *d, struct hesper_device_info *info)
+{
+	if (get_double(l, d, "a device", "clock_error_ns", &info->clock_error_ns) ||
+	    get_double(l, d, "a device", "clock_ticks_per_us", &info->clock_ticks_per_us))
+		return HESPER_ERROR_FORMAT;
+	if (!hesper_json_member(d, "clock_error_ns"))
+		info->clock_error_ns = -1.0;
+	return 0;
+}
+
 static int
 load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
 {
@@ -290,8 +317,10 @@ load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
 		copy_string(info.name, sizeof(info.name), d, "name");
 		copy_string(info.driver, sizeof(info.driver), d, "driver");
 		copy_string(info.copy, sizeof(info.copy), d, "copy");
+		copy_string(info.timing, sizeof(info.timing), d, "timing");
 		uint64_t units;
-		if (get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns) ||
+		if (load_clock_calibration(l, d, &info) ||
+		    get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns) ||
 		    get_u64(l, d, "a device", "dispatch_cost_ns", 0, &info.dispatch_cost_ns) ||
 		    get_u64(l, d, "a device", "timestamp_cost_ns", 0, &info.timestamp_cost_ns) ||
 		    get_u64(l, d, "a device", "compute_units", 0, &units))
@@ -533,6 +562,88 @@ load_process(struct loader *l, json_object *root, struct hesper_profile *out)
 	return 0;
 }
 
+/* "clock_isolated" and "clock_fallbacks" (clock mode): the dispatches and kernels not timed by the shader clock. */
+static int
+load_clock(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *list = hesper_json_member(root, "clock_fallbacks");
+
+	if (get_u64(l, root, "the summary", "clock_isolated", 0, &out->clock_isolated))
+		return HESPER_ERROR_FORMAT;
+	if (list && !json_object_is_type(list, json_type_array))
+		return BAD(l, "\"clock_fallbacks\" is not an array");
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		json_object *o = json_object_array_get_idx(list, i);
+		const char *kernel = get_string(o, "kernel"), *why = get_string(o, "why");
+
+		if (!kernel)
+			return BAD(l, "a clock fallback has no \"kernel\" string");
+		if (hesper_profile_add_clock_note(out, kernel, why ? why : "") != 0)
+			return NO_MEMORY(l);
+	}
+	return 0;
+}
+
+/* A copy of @s in @out's report.owned[@slot] (freed with @out); NULL for NULL, and *@failed when out of memory. */
+static const char *
+keep_string(struct hesper_profile *out, int slot, const char *s, bool *failed)
+{
+	if (!s)
+		return NULL;
+	out->report.owned[slot] = strdup(s);
+	*failed |= !out->report.owned[slot];
+	return out->report.owned[slot];
+}
+
+/* "report" (reports written while the program runs) and "ended_by_signal": which report this is. */
+static int
+load_report_kind(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *r = hesper_json_member(root, "report");
+	bool failed = false;
+
+	out->report.signal = keep_string(out, 1, get_string(root, "ended_by_signal"), &failed);
+	if (r) {
+		json_object *final = hesper_json_member(r, "final");
+
+		if (!json_object_is_type(r, json_type_object))
+			return BAD(l, "\"report\" is not an object");
+		out->report.live = true;
+		/* Only a report that says it is not the final one was written while the program ran. */
+		out->report.partial = final && json_object_is_type(final, json_type_boolean) &&
+				      !json_object_get_boolean(final);
+		if (get_u64(l, r, "\"report\"", "number", 0, &out->report.number))
+			return HESPER_ERROR_FORMAT;
+		out->report.reason = keep_string(out, 0, get_string(r, "reason"), &failed);
+	}
+	return failed ? NO_MEMORY(l) : 0;
+}
+
+/* "capture": the capture window as the run stated it, when one was asked for. */
+static int
+load_capture(struct loader *l, json_object *root, struct hesper_capture_info *c)
+{
+	json_object *o = hesper_json_member(root, "capture");
+	const char *state;
+
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return BAD(l, "\"capture\" is not an object");
+	c->set = true;
+	copy_string(c->start, sizeof(c->start), o, "start");
+	copy_string(c->stop, sizeof(c->stop), o, "stop");
+	/* A window closes only once it opened: "closed" is both. */
+	state = get_string(o, "state");
+	c->opened = state && strcmp(state, "not opened") != 0;
+	c->closed = state && strcmp(state, "closed") == 0;
+	if (get_u64(l, o, "\"capture\"", "opened_ns", 0, &c->opened_ns) ||
+	    get_u64(l, o, "\"capture\"", "closed_ns", 0, &c->closed_ns) ||
+	    get_u64(l, o, "\"capture\"", "dispatches_outside", 0, &c->outside))
+		return HESPER_ERROR_FORMAT;
+	return 0;
+}
+
 int
 hesper_summary_load(const char *path, struct hesper_profile *out, char *err, size_t err_size)
 {
@@ -550,7 +661,8 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 	    (ret = load_rows(&l, root, "regions", out->regions, true, false)) ||
 	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)) ||
 	    (ret = load_memops(&l, root, &out->memops)) || (ret = load_host_waits(&l, root, out)) ||
-	    (ret = load_findings(&l, root, out)))
+	    (ret = load_findings(&l, root, out)) || (ret = load_clock(&l, root, out)) ||
+	    (ret = load_report_kind(&l, root, out)) || (ret = load_capture(&l, root, &out->capture)))
 		goto out;
 	ret = HESPER_OK;
 out:

@@ -40,7 +40,7 @@ static const char usage[] =
 	"  -h, --help           this help (also: hesper help)\n"
 	"  -V, --version        Hesper's version\n"
 	"\n"
-	"report prints the text table of a saved JSON summary.\n"
+	"report prints the text report of the run that saved a JSON summary.\n"
 	"\n"
 	"diff compares each kernel's median dispatch time between two sides, A (before) and B\n"
 	"(after), each one run or N runs of the program (--runs N: the first N files are A, the\n"

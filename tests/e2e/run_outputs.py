@@ -24,6 +24,9 @@ Cases:
   tool       `hesper -- program`: reports written, exit status and signals passed through,
              one-line errors for bad options, settings taken as their variables take them;
              `hesper help`; `hesper report` reprints the run's own table.
+  reprint    `hesper report FILE.json` prints exactly the text report of the run that wrote
+             FILE.json (HESPER_REPORT=stdout,json:FILE.json): in clock mode with a capture
+             window at a label and one in seconds, and in submit mode.
   reports    where `hesper -- program` writes its reports and that it says so: a plain run,
              -o with an extension, two Vulkan processes (one file each), a missing folder
              (refused before the program starts), every sink format.
@@ -41,6 +44,7 @@ Exit status 0 when every check passes, 1 otherwise (never 77: a test that cannot
 
 import argparse
 import collections
+import difflib
 import html
 import json
 import os
@@ -512,6 +516,41 @@ def case_tool(c, args, env, workdir):
     c.check(rc == 2 and err.count("\n") == 1, "hesper report on a missing file: exit 2, one line", err)
 
 
+# (label, program, settings, lines the run's text must hold): runs whose text reports hold
+# what a reprint has to carry over: the clock mode's lines, the capture window, estimates.
+REPRINT_RUNS = [
+    ("clock, label window", "demo_pipeline",
+     {"HESPER_MODE": "clock", "HESPER_START": "label:analyze", "HESPER_STOP": "label:analyze#20"},
+     [", timed by clock", " isolated dispatches timed from barrier to barrier", "  capture      from label:analyze",
+      "(the capture window)", re.compile(r"\n +~[0-9.]+ [mµn]?s +36 .* analyze\n")]),
+    ("clock, time window", "multi_kernel", {"HESPER_MODE": "clock", "HESPER_START": "0.001", "HESPER_STOP": "0.05"},
+     [", timed by clock", "  capture      from "]),
+    ("submit mode", "demo_pipeline", {"HESPER_MODE": "submit"},
+     ["  mode         submit", re.compile(r"\n +- +36 +- +analyze\n")]),
+]
+
+
+def case_reprint(c, args, env, workdir):
+    """`hesper report FILE.json` prints the text report the run printed (HESPER_REPORT=stdout)."""
+    for label, name, settings, wanted in REPRINT_RUNS:
+        path = os.path.join(workdir, f"{name}-{len(os.listdir(workdir))}.json")
+        rc, out, err = run([program(args, name)], env.hesper(dict(settings, HESPER_REPORT=f"stdout,json:{path}")),
+                           workdir)
+        if not c.check(rc == 0, f"{label}: {name} under Hesper exits 0", f"rc={rc}\n{err[-3000:]}"):
+            continue
+        start = out.find("Hesper GPU kernel summary")
+        text = out[start:] if start >= 0 else ""
+        # The runs' own texts must hold what a reprint used to lose, or the comparison proves nothing.
+        missing = [w if isinstance(w, str) else w.pattern for w in wanted
+                   if not (w in text if isinstance(w, str) else w.search(text))]
+        c.check(start >= 0 and not missing, f"{label}: the run's text report has what the check needs",
+                f"missing {missing}\n{text}")
+        rc, rep, rep_err = run([args.tool, "report", path], tool_env(env), workdir)
+        c.check(rc == 0 and rep == text, f"{label}: hesper report FILE.json prints the run's own text report",
+                f"rc={rc} {rep_err}\n" + "".join(difflib.unified_diff(
+                    text.splitlines(True), rep.splitlines(True), "run", "hesper report")))
+
+
 def report_line(err):
     """The tool's closing line about the report files (the last "hesper: " line on stderr)."""
     lines = [line for line in err.splitlines() if line.startswith("hesper: ")]
@@ -851,7 +890,7 @@ def check_trace_shape_merged(c, trace):
 
 
 CASES = {"trace": case_trace, "trace_cap": case_trace_cap, "html": case_html, "tool": case_tool,
-         "reports": case_reports, "diff": case_diff, "merge": case_merge}
+         "reprint": case_reprint, "reports": case_reports, "diff": case_diff, "merge": case_merge}
 
 
 def main():

@@ -1,0 +1,261 @@
+/*
+ * Unit tests for analysis/summary_load.c: a summary read back prints the text report the
+ * run printed (`hesper report`), header lines, estimates and all.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_fixtures.h"
+#include "summary_load.h"
+#include <hesper/profiling.h>
+
+/* Writes @text to a new temporary file whose path goes to @path (at least 32 bytes). */
+static void
+write_file(char *path, const char *text)
+{
+	strcpy(path, "/tmp/hesper-test-load-XXXXXX");
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* @p written as JSON, read back into @back (which the caller frees). */
+static void
+round_trip(const struct hesper_profile *p, struct hesper_profile *back)
+{
+	char path[32], err[256] = "";
+	char *json = render_with(hesper_report_json, p, NULL);
+
+	write_file(path, json);
+	free(json);
+	ck_assert_msg(hesper_summary_load(path, back, err, sizeof(err)) == HESPER_OK, "%s", err);
+	unlink(path);
+}
+
+/* Asserts that @p's text report and that of its summary read back are the same text. */
+static void
+assert_same_text(const struct hesper_profile *p)
+{
+	struct hesper_profile back;
+
+	round_trip(p, &back);
+	char *run = render_with(hesper_report_text, p, NULL), *reprint = render_with(hesper_report_text, &back, NULL);
+	ck_assert_str_eq(reprint, run);
+	free(run);
+	free(reprint);
+	hesper_profile_free(&back);
+}
+
+/* Clock mode on a clock-timed device, a kernel fallen back to timestamps, isolated dispatches. */
+static void
+fixture_clock(struct hesper_profile *p)
+{
+	fixture_known_profile(p);
+	strcpy(p->mode, "clock");
+	strcpy(p->devices[0].timing, "clock");
+	p->devices[0].clock_error_ns = 12.5;
+	p->devices[0].clock_ticks_per_us = 1000;
+	p->clock_isolated = 3;
+	ck_assert_int_eq(hesper_profile_add_clock_note(p, "softmax", "the pipeline is in a secondary"), 0);
+}
+
+/* A capture window that opened and closed, and kernels and a region not timed every run. */
+static void
+add_capture(struct hesper_profile *p)
+{
+	struct hesper_capture_info *c = &p->capture;
+
+	c->set = true;
+	strcpy(c->start, "label:frame");
+	strcpy(c->stop, "label:frame#2");
+	c->opened = c->closed = true;
+	c->opened_ns = 1500000;
+	c->closed_ns = 9000000;
+	c->outside = 4;
+	hesper_kernel_count_untimed(hesper_kernel_table_find(p->kernels, "matmul"), 4);
+	hesper_kernel_count_untimed(hesper_kernel_table_find(p->regions, "frame"), 2);
+}
+
+START_TEST(clock_mode_and_capture_window)
+{
+	struct hesper_profile p;
+
+	fixture_clock(&p);
+	add_capture(&p);
+	char *s = render_with(hesper_report_text, &p, NULL);
+	/* the lines and marks that a reprint used to lose are in the run's text */
+	ck_assert_ptr_nonnull(strstr(s, ", timed by clock"));
+	ck_assert_ptr_nonnull(strstr(s, "3 isolated dispatches timed from barrier to barrier"));
+	ck_assert_ptr_nonnull(strstr(s, "softmax: timestamps, the pipeline is in a secondary"));
+	ck_assert_ptr_nonnull(strstr(s, "  capture      from label:frame (opened at 1.500 ms)"));
+	ck_assert_ptr_nonnull(strstr(s, "ran more often than they were timed ("));
+	ck_assert_ptr_nonnull(strstr(s, " ~24.00 µs          3"));
+	free(s);
+	assert_same_text(&p);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* The device's calibration, the fallbacks and the isolated count read back as written. */
+START_TEST(clock_fields_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture_clock(&p);
+	round_trip(&p, &back);
+	ck_assert_str_eq(back.devices[0].timing, "clock");
+	ck_assert_double_eq(back.devices[0].clock_error_ns, 12.5);
+	ck_assert_double_eq(back.devices[0].clock_ticks_per_us, 1000);
+	ck_assert_uint_eq(back.clock_isolated, 3);
+	ck_assert_uint_eq(back.clock_note_count, 1);
+	ck_assert_str_eq(back.clock_notes[0].kernel, "softmax");
+	ck_assert_str_eq(back.clock_notes[0].why, "the pipeline is in a secondary");
+	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* Overlapping dispatches: the mode's second line and the estimated shares read back. */
+START_TEST(overlap_line)
+{
+	struct hesper_profile p;
+
+	fixture_overlap_profile(&p);
+	hesper_kernel_count_untimed(hesper_kernel_table_find(p.kernels, "ov_b"), 3);
+	char *s = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(s, "overlapping dispatches: "));
+	free(s);
+	assert_same_text(&p);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* A report written while the program runs, and a window that never opened. */
+START_TEST(live_report_and_unopened_window)
+{
+	struct hesper_profile p, back;
+
+	fixture_known_profile(&p);
+	strcpy(p.mode, "dispatch");
+	p.report.live = p.report.partial = true;
+	p.report.number = 2;
+	p.report.reason = "interval";
+	p.capture.set = true;
+	strcpy(p.capture.start, "2.500 s");
+	p.capture.outside = 5;
+	assert_same_text(&p);
+	round_trip(&p, &back);
+	ck_assert(back.report.live && back.report.partial);
+	ck_assert_uint_eq(back.report.number, 2);
+	ck_assert_str_eq(back.report.reason, "interval");
+	ck_assert(back.capture.set && !back.capture.opened && !back.capture.closed);
+	ck_assert_str_eq(back.capture.stop, "");
+	ck_assert_uint_eq(back.capture.outside, 5);
+	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* The exit report of a process a signal ended, written once reports ran while it did. */
+START_TEST(ended_by_signal_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture_known_profile(&p);
+	strcpy(p.mode, "submit");
+	p.report.live = true;
+	p.report.number = 4;
+	p.report.signal = "SIGTERM";
+	assert_same_text(&p);
+	round_trip(&p, &back);
+	ck_assert_str_eq(back.report.signal, "SIGTERM");
+	ck_assert(back.report.live && !back.report.partial);
+	ck_assert_ptr_null(back.report.reason);
+	hesper_profile_free(&back);
+	ck_assert_ptr_null(back.report.signal);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* Regions from a summary without "timed" and "mean_ns" (an older Hesper): every run timed. */
+START_TEST(old_regions_all_timed)
+{
+	char path[32], err[256] = "";
+	struct hesper_profile back;
+
+	write_file(path, "{\"schema\": \"hesper-summary/1\", \"kernels\": [], "
+			 "\"regions\": [{\"name\": \"r\", \"count\": 4, \"total_ns\": 400}]}\n");
+	ck_assert_msg(hesper_summary_load(path, &back, err, sizeof(err)) == HESPER_OK, "%s", err);
+	unlink(path);
+	const struct hesper_kernel *r = hesper_kernel_table_find(back.regions, "r");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->timed.count, 4);
+	ck_assert_double_eq(r->timed.mean_ns, 100);
+	ck_assert_uint_eq(hesper_kernel_total_ns(r), 400);
+	ck_assert_ptr_null(back.report.signal);
+	ck_assert(!back.capture.set && !back.report.live);
+	hesper_profile_free(&back);
+}
+END_TEST
+
+/* The new keys of the wrong type: one line naming the key. */
+START_TEST(bad_keys_refused)
+{
+	static const char *const docs[][2] = {
+		{"\"capture\": [1]", "capture"},
+		{"\"report\": 3", "report"},
+		{"\"clock_fallbacks\": {}", "clock_fallbacks"},
+		{"\"clock_fallbacks\": [{\"why\": \"x\"}]", "clock fallback"},
+		{"\"clock_isolated\": -1", "clock_isolated"},
+		{"\"capture\": {\"dispatches_outside\": \"x\"}", "dispatches_outside"},
+	};
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		char path[32], err[256] = "", text[256];
+		struct hesper_profile back;
+
+		snprintf(text, sizeof(text), "{\"schema\": \"hesper-summary/1\", \"kernels\": [], %s}\n", docs[i][0]);
+		write_file(path, text);
+		ck_assert_int_eq(hesper_summary_load(path, &back, err, sizeof(err)), HESPER_ERROR_FORMAT);
+		ck_assert_msg(strstr(err, docs[i][1]) != NULL, "%s: %s", docs[i][0], err);
+		ck_assert_ptr_null(strchr(err, '\n'));
+		hesper_profile_free(&back);
+		unlink(path);
+	}
+}
+END_TEST
+
+static Suite *
+summary_load_suite(void)
+{
+	Suite *s = suite_create("summary_load");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, clock_mode_and_capture_window);
+	tcase_add_test(tc, clock_fields_read_back);
+	tcase_add_test(tc, overlap_line);
+	tcase_add_test(tc, live_report_and_unopened_window);
+	tcase_add_test(tc, ended_by_signal_read_back);
+	tcase_add_test(tc, old_regions_all_timed);
+	tcase_add_test(tc, bad_keys_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(summary_load_suite());
+
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
