@@ -637,10 +637,17 @@ load_capture(struct loader *l, json_object *root, struct hesper_capture_info *c)
 	state = get_string(o, "state");
 	c->opened = state && strcmp(state, "not opened") != 0;
 	c->closed = state && strcmp(state, "closed") == 0;
+	uint64_t wall = 0;
 	if (get_u64(l, o, "\"capture\"", "opened_ns", 0, &c->opened_ns) ||
 	    get_u64(l, o, "\"capture\"", "closed_ns", 0, &c->closed_ns) ||
-	    get_u64(l, o, "\"capture\"", "dispatches_outside", 0, &c->outside))
+	    get_u64(l, o, "\"capture\"", "dispatches_outside", 0, &c->outside) ||
+	    get_u64(l, o, "\"capture\"", "submissions_outside", 0, &c->submissions_outside) ||
+	    get_u64(l, o, "\"capture\"", "memory_ops_outside", 0, &c->memops_outside) ||
+	    get_u64(l, o, "\"capture\"", "wall_ns", 0, &wall))
 		return HESPER_ERROR_FORMAT;
+	/* The window's wall time as the run measured it: from its opening to the end it ran to. */
+	if (c->opened && wall)
+		c->end_ns = c->opened_ns + wall;
 	return 0;
 }
 
