@@ -230,6 +230,63 @@ struct clock_empty {
 	uint64_t not_copied; /* the copy of the slot did not happen */
 };
 
+/* Where a run's clock values are placed: its command buffer's start (clock.h), else the calibration. */
+static uint64_t clock_anchor(const struct hesper_device *dev, const struct hesper_recording *rec, const uint64_t *ts)
+{
+	return ts && rec->cb_query != HESPER_NO_QUERY && ts[rec->cb_query] != HESPER_UNWRITTEN
+		       ? ts[rec->cb_query]
+		       : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
+}
+
+/* What the slot of one clock-timed dispatch held. */
+enum clock_slot { CLOCK_TIMED, CLOCK_UNWRITTEN, CLOCK_NOT_COPIED };
+
+/*
+ * The interval of instance @k of clock-timed record @d of @rec in ticks (masked), from its
+ * slot in @ts placed at @anchor, or from its barrier timestamps when the program isolated
+ * it (*@isolated). The slot's group counts in @counts.
+ */
+static enum clock_slot clock_instance(const struct hesper_device *dev, const struct hesper_recording *rec,
+				      const struct hesper_work_record *d, uint32_t k, const uint64_t *ts,
+				      uint64_t anchor, uint64_t mask, uint64_t *start, uint64_t *end, bool *isolated,
+				      const uint64_t **counts)
+{
+	uint32_t at = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 0);
+	/* the slot's entry in each row: its lanes, then its group counts */
+	uint32_t row = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 1) - at;
+	/* Lanes of (~earliest start, latest end): end 0, no work group wrote it; all ones, not copied. */
+	uint64_t first = UINT64_MAX, last = 0;
+	bool any = false, lost = false;
+	for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++) {
+		const uint64_t *pair = ts + at + l * row;
+		lost |= pair[0] == HESPER_UNWRITTEN || pair[1] == HESPER_UNWRITTEN;
+		if (pair[1] == 0 || lost)
+			continue;
+		/* relative to the first lane seen, so that a 32-bit clock's wrap orders right */
+		if (!any || clock_before(dev, ~pair[0], first))
+			first = ~pair[0];
+		if (!any || clock_before(dev, last, pair[1]))
+			last = pair[1];
+		any = true;
+	}
+	if (lost)
+		return CLOCK_NOT_COPIED;
+	if (!any)
+		return CLOCK_UNWRITTEN;
+	*start = hesper_clock_to_ticks(dev, first, anchor) & mask;
+	*end = hesper_clock_to_ticks(dev, last, anchor) & mask;
+	*counts = ts + at + HESPER_CLOCK_LANES * row;
+	/* Isolated by the program's compute barriers: timed from barrier to barrier (clock_edges.h). */
+	uint32_t open = d->end + 2 * k;
+	*isolated = d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) && ts[open] != HESPER_UNWRITTEN &&
+		    ts[open + 1] != HESPER_UNWRITTEN;
+	if (*isolated) {
+		*start = ts[open] & mask;
+		*end = ts[open + 1] & mask;
+	}
+	return CLOCK_TIMED;
+}
+
 /*
  * Reads the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
  * back) as @w of @kernel into @held (counted at once when memory runs out); adds those that
@@ -246,52 +303,26 @@ static void account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 	const struct hesper_device *dev = q->dev;
 	uint64_t mask = dev->families[q->family].tick_mask;
 	double period = dev->props.limits.timestampPeriod;
-	/* The command buffer's start places the clock values (clock.h); else the calibration does. */
-	uint64_t anchor = ts && rec->cb_query != HESPER_NO_QUERY && ts[rec->cb_query] != HESPER_UNWRITTEN
-				  ? ts[rec->cb_query]
-				  : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
+	uint64_t anchor = clock_anchor(dev, rec, ts);
 	for (uint32_t k = (uint32_t)lo; ts && dev->clock_mode && k < hi; k++) {
-		uint32_t at = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 0);
-		/* the slot's entry in each row: its lanes, then its group counts */
-		uint32_t row = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 1) - at;
-		/* Lanes of (~earliest start, latest end): end 0, no work group wrote it; all ones, not copied. */
-		uint64_t first = UINT64_MAX, last = 0;
-		bool any = false, lost = false;
-		for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++) {
-			const uint64_t *pair = ts + at + l * row;
-			lost |= pair[0] == HESPER_UNWRITTEN || pair[1] == HESPER_UNWRITTEN;
-			if (pair[1] == 0 || lost)
-				continue;
-			/* relative to the first lane seen, so that a 32-bit clock's wrap orders right */
-			if (!any || clock_before(dev, ~pair[0], first))
-				first = ~pair[0];
-			if (!any || clock_before(dev, last, pair[1]))
-				last = pair[1];
-			any = true;
-		}
-		if (!any || lost) {
-			if (lost)
-				empty->not_copied++;
-			else
-				empty->unwritten++;
+		uint64_t start, end;
+		bool isolated;
+		const uint64_t *counts;
+		switch (clock_instance(dev, rec, d, k, ts, anchor, mask, &start, &end, &isolated, &counts)) {
+		case CLOCK_NOT_COPIED:
+			empty->not_copied++;
 			continue;
+		case CLOCK_UNWRITTEN:
+			empty->unwritten++;
+			continue;
+		case CLOCK_TIMED:
+			break;
 		}
-		uint64_t start = hesper_clock_to_ticks(dev, first, anchor) & mask;
-		uint64_t end = hesper_clock_to_ticks(dev, last, anchor) & mask;
-		/* Isolated by the program's compute barriers: timed from barrier to barrier (clock_edges.h). */
-		uint32_t open = d->end + 2 * k;
-		bool isolated = d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) &&
-				ts[open] != HESPER_UNWRITTEN && ts[open + 1] != HESPER_UNWRITTEN;
-		if (isolated) {
-			start = ts[open] & mask;
-			end = ts[open + 1] & mask;
-			p->clock_isolated++;
-		}
+		p->clock_isolated += isolated;
 		struct hesper_work one = *w;
 		one.timed = true;
 		one.clamped = !hesper_interval_ns(start, end, mask, period, &one.ns);
 		uint64_t ticks = (end - start) & mask;
-		const uint64_t *counts = ts + at + HESPER_CLOCK_LANES * row;
 		/* 0 until work group (0, 0, 0) wrote them; a slot not copied was dropped above */
 		if (indirect && counts[0]) {
 			one.groups[0] = (uint32_t)counts[0];
@@ -310,6 +341,56 @@ static void account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 			hesper_trace_dispatch(p, q, kernel, w->local_size_varies ? NULL : w->local_size, start, end,
 					      one.groups, rec->command_buffer, sub->index);
 	}
+}
+
+/* The signed distance in ticks from @from to @to on a timestamp clock of width @mask. */
+static int64_t ticks_between(uint64_t from, uint64_t to, uint64_t mask)
+{
+	uint64_t d = (to - from) & mask;
+	return d > mask / 2 ? -(int64_t)((from - to) & mask) : (int64_t)d;
+}
+
+/*
+ * A clock-timed region's interval in run @ts of @rec: from the earliest start to the latest
+ * end of the timed dispatches recorded between its begin and its end. False when none of
+ * them has a time (the region is then counted, not timed).
+ */
+static bool clock_region(const struct hesper_queue *q, const struct hesper_recording *rec,
+			 const struct hesper_region_record *r, const uint64_t *ts, uint64_t *start, uint64_t *end)
+{
+	const struct hesper_device *dev = q->dev;
+	uint64_t mask = dev->families[q->family].tick_mask;
+	uint64_t anchor = clock_anchor(dev, rec, ts);
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	uint64_t pos = 0;
+	for (size_t i = 0; i < rec->work_count && pos < r->end_at; i++) {
+		const struct hesper_work_record *d = &rec->work[i];
+		if (d->memop)
+			continue;
+		for (uint32_t k = 0; k < d->repeat; k++, pos++) {
+			uint64_t s, e;
+			bool isolated;
+			const uint64_t *counts;
+			if (pos < r->begin_at || pos >= r->end_at || d->start == HESPER_NO_QUERY)
+				continue;
+			if (d->clock) {
+				if (!dev->clock_mode || clock_instance(dev, rec, d, k, ts, anchor, mask, &s, &e,
+								       &isolated, &counts) != CLOCK_TIMED)
+					continue;
+			} else {
+				s = ts[k ? d->end + k - 1 : d->start];
+				e = ts[d->end + k];
+			}
+			int64_t a = ticks_between(anchor, s & mask, mask), b = ticks_between(anchor, e & mask, mask);
+			first = a < first ? a : first;
+			last = b > last ? b : last;
+		}
+	}
+	if (first == INT64_MAX)
+		return false;
+	*start = (anchor + (uint64_t)first) & mask;
+	*end = (anchor + (uint64_t)last) & mask;
+	return true;
 }
 
 /*
@@ -515,13 +596,18 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 				 r->begin_at >= window.from;
 		if (!in_window)
 			continue;
-		bool timed = ts && r->query != HESPER_NO_QUERY;
+		uint64_t start = 0, end = 0;
+		bool timed = ts && (r->clock ? clock_region(q, rec, r, ts, &start, &end) : r->query != HESPER_NO_QUERY);
+		if (timed && !r->clock) {
+			start = ts[r->query];
+			end = ts[r->query + 1];
+		}
 		if (timed) {
 			w.timed = true;
-			w.clamped = !hesper_interval_ns(ts[r->query], ts[r->query + 1], mask, period, &w.ns);
+			w.clamped = !hesper_interval_ns(start, end, mask, period, &w.ns);
 			if (hesper_profile_add_work(p, &w) == 0 && trace && !w.clamped)
-				hesper_trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, ts[r->query],
-						 ts[r->query + 1], NULL, rec->command_buffer, sub->index);
+				hesper_trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, start, end, NULL,
+						 rec->command_buffer, sub->index);
 		}
 		w.timed = false;
 		w.clamped = false;

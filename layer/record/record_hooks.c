@@ -512,10 +512,15 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 	if (!name || !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
 					 sizeof(*rec->regions)))
 		return; /* the depth still counts, so the matching end stays matched */
-	uint32_t q = sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
+	/* Clock mode times a primary's labels by their dispatches (recording.h). */
+	bool clock = dev->clock_mode && rec->primary;
+	uint32_t q = !clock && sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
 	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
-	rec->regions[rec->region_count++] = (struct hesper_region_record){
-		.label = name, .query = q, .begin_at = rec->dispatch_total, .end_at = HESPER_REGION_OPEN};
+	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name,
+									  .query = q,
+									  .begin_at = rec->dispatch_total,
+									  .end_at = HESPER_REGION_OPEN,
+									  .clock = clock && sampled(NULL)};
 	if (q != HESPER_NO_QUERY)
 		hesper_recording_write_timestamp(rec, cb, HESPER_START_STAGE, q);
 }

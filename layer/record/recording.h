@@ -84,6 +84,12 @@ struct hesper_region_record {
 	uint32_t query;            /* first of a pair, or HESPER_NO_QUERY */
 	uint64_t begin_at, end_at; /* dispatches recorded before its begin and before its end
 					       (end_at HESPER_REGION_OPEN until ended): its place among them */
+	/*
+	 * Clock mode: timed by its dispatches (the earliest start to the latest end of those
+	 * between begin_at and end_at), not by timestamps of its own, which would make the GPU
+	 * drain at each label as dispatch mode does.
+	 */
+	bool clock;
 };
 
 struct hesper_recording {

@@ -64,6 +64,31 @@ def check_clock_summary(c, rep):
     c.check(rep.get("clock_fallbacks") == [], "no kernel fell back to timestamps", f"{rep.get('clock_fallbacks')!r}")
 
 
+def check_clock_regions(c, rep):
+    """Labels in clock mode are timed by their dispatches, not by timestamps of their own:
+    with nothing isolated, fewer timestamps than a pair per command buffer and per label
+    range, and every region with dispatches in it is timed, no shorter than the longest
+    dispatch labelled inside it."""
+    written = (rep.get("hesper") or {}).get("timestamps_written")
+    submits = (rep.get("submits") or {}).get("count")
+    ranges = sum(r.get("count", 0) for r in rep.get("regions") or [] if isinstance(r, dict))
+    if ranges:
+        # a pair per label range on top of the command buffers' would be 2 * (submits + ranges)
+        c.check(isinstance(submits, int) and isinstance(written, int) and written < 2 * (submits + ranges),
+                "fewer timestamps than a pair per command buffer and per label range (labels timed by "
+                "their dispatches)", f"timestamps_written {written!r}, submits {submits!r}, label ranges {ranges}")
+    labelled = [r for r in rep.get("kernels_by_label") or [] if isinstance(r, dict)]
+    for reg in rep.get("regions") or []:
+        inside = [r for r in labelled if r.get("name", "").rsplit("/", 1)[0].split("/")[-1] == reg.get("name")]
+        if not inside:
+            continue
+        c.check(reg.get("timed") == reg.get("count"), f"region {reg.get('name')!r}: every range timed",
+                f"{reg!r}")
+        longest = max(r.get("max_ns", 0) for r in inside)
+        c.check(e2e.is_num(reg.get("mean_ns")) and reg["total_ns"] >= longest,
+                f"region {reg.get('name')!r}: total no shorter than its longest dispatch", f"{reg!r}, longest {longest}")
+
+
 def case_profile(args, c, tmp, span=False):
     base, _ = e2e.baseline(args, c, tmp)
     out_json = os.path.join(tmp, "out.json")
@@ -87,6 +112,7 @@ def case_profile(args, c, tmp, span=False):
     if span:
         c.check(isolated == 0, "HESPER_CLOCK_ISOLATED=span: no dispatch timed from barrier to barrier",
                 f"clock_isolated {isolated!r}")
+        check_clock_regions(c, rep)
         e2e.TIMING_MIN_NS = float("inf")  # dispatch mode's 5% check: replaced by the one below
     elif "isolated" in truth:
         c.check(isolated == truth["isolated"],
