@@ -323,7 +323,8 @@ static const char *create_instrumented(struct hesper_device *dev, VkPipelineCach
 					     .set = set,
 					     .binding = 0,
 					     .group_counts = group_counts,
-					     .row_words = dev->clock_mode->row_words};
+					     .row_words = dev->clock_mode->row_words,
+					     .narrow_clock = hesper_clock_narrow(dev->clock_mode)};
 	*out = VK_NULL_HANDLE;
 	if (hesper_spirv_clock_instrument(code, size, &target, &words, &count, &why) != 0)
 		return why;

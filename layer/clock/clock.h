@@ -66,6 +66,12 @@ struct hesper_clock_device {
 	uint32_t memory_type;
 };
 
+/* Whether @cd's device clock is 32 bits wide, so that its subgroups fold into two lanes each (spirv_clock.h). */
+static inline bool hesper_clock_narrow(const struct hesper_clock_device *cd)
+{
+	return cd->cal.mask != UINT64_MAX;
+}
+
 /* The words clock @slots take in a run's result slots, after its queries. */
 uint32_t hesper_clock_result_words(const struct hesper_device *dev, const struct hesper_clock_slots *slots);
 

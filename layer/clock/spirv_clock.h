@@ -44,7 +44,29 @@ struct hesper_clock_target {
 	 */
 	bool group_counts;
 	uint32_t row_words; /* the 64-bit words between two rows of the buffer (even) */
+	/*
+	 * The device clock is 32 bits wide (lavapipe's wraps every 4.3 s), so a lane's
+	 * atomicMax alone would fold a dispatch that runs across the wrap into nonsense (an end
+	 * before its start). Each subgroup then folds into two lanes instead of one: lane l of
+	 * the first half with its readings as they are, lane l + HESPER_CLOCK_LANES / 2 with bit
+	 * 31 flipped, a clock that wraps half a period later. hesper_clock_fold_slot picks the
+	 * half whose wrap lies outside the dispatch.
+	 */
+	bool narrow_clock;
 };
+
+/*
+ * A slot's lanes folded into the earliest start and latest end in device-clock ticks
+ * (*@first, *@last): lane l's pair at @lanes + l * @row_words, (~start, end), both 0 when
+ * no work group wrote it. With @narrow_clock (above), the two halves are folded apart and
+ * the half whose clock does not wrap near the dispatch's readings is taken; it holds
+ * whenever the dispatch's readings span under 2^30 ticks (about 1 s of lavapipe's
+ * nanoseconds). Otherwise every lane is compared as a reading modulo @mask (the clock's
+ * width), which orders a wide clock's values and a narrow one's that do not wrap. False
+ * when no lane was written.
+ */
+bool hesper_clock_fold_slot(const uint64_t *lanes, size_t row_words, bool narrow_clock, uint64_t mask, uint64_t *first,
+			    uint64_t *last);
 
 /*
  * Writes into *@out (malloc'd, *@out_words words) an instrumented copy of the @size

@@ -28,6 +28,8 @@ void hesper_clock_plan_ids(const struct hesper_clock_scan *s, const struct hespe
 {
 	memset(d, 0, sizeof *d);
 	d->group_counts = t->group_counts;
+	d->narrow_clock = t->narrow_clock;
+	d->lane_mask_value = (t->narrow_clock ? HESPER_CLOCK_LANES / 2 : HESPER_CLOCK_LANES) - 1;
 	d->next = s->bound;
 	d->new_u32 = !s->u32;
 	d->u32 = s->u32 ? s->u32 : fresh(d);
@@ -52,7 +54,7 @@ void hesper_clock_plan_ids(const struct hesper_clock_scan *s, const struct hespe
 	d->var = fresh(d);
 	d->c0 = constant(s, d, 0, &d->new_c0);
 	d->c1 = constant(s, d, 1, &d->new_c1);
-	d->lane_mask = constant(s, d, HESPER_CLOCK_LANES - 1, &d->new_mask);
+	d->lane_mask = constant(s, d, d->lane_mask_value, &d->new_mask);
 	/* the counts' row: the one after the lanes' */
 	d->groups_word = HESPER_CLOCK_LANES * t->row_words;
 	d->groups_xy = constant(s, d, d->groups_word, &d->new_groups_xy);
@@ -62,6 +64,10 @@ void hesper_clock_plan_ids(const struct hesper_clock_scan *s, const struct hespe
 	d->row_words_value = t->row_words;
 	d->row_words = constant(s, d, t->row_words, &d->new_row_words);
 	d->scope_subgroup = constant(s, d, SCOPE_SUBGROUP, &d->new_c3);
+	if (t->narrow_clock) {
+		d->half_lanes = constant(s, d, HESPER_CLOCK_LANES / 2 * t->row_words, &d->new_half_lanes);
+		d->flip = fresh(d); /* no u64 constant of the module's is looked for */
+	}
 	/* Device scope under the Vulkan memory model needs vulkanMemoryModelDeviceScope */
 	if (s->vulkan_memory_model)
 		d->scope_atomic = constant(s, d, SCOPE_QUEUE_FAMILY, &d->new_c5);
@@ -117,7 +123,7 @@ void hesper_clock_emit_globals(struct hesper_spirv_out *o, const struct hesper_c
 	if (d->new_c5)
 		INST(o, OP_CONSTANT, d->u32, d->scope_atomic, SCOPE_QUEUE_FAMILY);
 	if (d->new_mask)
-		INST(o, OP_CONSTANT, d->u32, d->lane_mask, HESPER_CLOCK_LANES - 1);
+		INST(o, OP_CONSTANT, d->u32, d->lane_mask, d->lane_mask_value);
 	if (d->new_groups_xy)
 		INST(o, OP_CONSTANT, d->u32, d->groups_xy, d->groups_word);
 	if (d->new_groups_z)
@@ -126,6 +132,25 @@ void hesper_clock_emit_globals(struct hesper_spirv_out *o, const struct hesper_c
 		INST(o, OP_CONSTANT, d->u32, d->c32, 32);
 	if (d->new_row_words)
 		INST(o, OP_CONSTANT, d->u32, d->row_words, d->row_words_value);
+	if (d->new_half_lanes)
+		INST(o, OP_CONSTANT, d->u32, d->half_lanes, HESPER_CLOCK_LANES / 2 * d->row_words_value);
+	if (d->narrow_clock)
+		INST(o, OP_CONSTANT, d->u64, d->flip, 1u << 31, 0); /* low word, then high */
+}
+
+/* The pair (~@start, @end) folded with atomicMax into the lane whose first word is word @at. */
+static void emit_fold(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t at, uint32_t start, uint32_t end)
+{
+	uint32_t at1 = fresh(d), p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d), inverted = fresh(d);
+
+	INST(o, OP_BITWISE_OR, d->u32, at1, at, d->c1); /* row_words is even */
+	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0, at);
+	/* ~start, so that both words fold with max and a cleared slot is all zeros */
+	INST(o, OP_NOT, d->u64, inverted, start);
+	/* Relaxed (semantics 0): only the values matter, read after the batch completed */
+	INST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);
+	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c0, at1);
+	INST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);
 }
 
 /*
@@ -169,9 +194,8 @@ static void emit_group_counts(struct hesper_spirv_out *o, struct hesper_clock_id
 void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_ids *d)
 {
 	uint32_t end = fresh(d), elected = fresh(d), then = fresh(d), merge = fresh(d);
-	uint32_t p0 = fresh(d), p1 = fresh(d), r0 = fresh(d), r1 = fresh(d), inverted = fresh(d);
 	uint32_t wid = fresh(d), wx = fresh(d), wy = fresh(d), wz = fresh(d), sum1 = fresh(d), sum2 = fresh(d);
-	uint32_t lane = fresh(d), i0 = fresh(d), i1 = fresh(d);
+	uint32_t lane = fresh(d), at = fresh(d);
 
 	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
 	INST(o, OP_SELECTION_MERGE, merge, 0);
@@ -192,15 +216,16 @@ void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_id
 	INST(o, OP_I_ADD, d->u32, sum1, wx, wy);
 	INST(o, OP_I_ADD, d->u32, sum2, sum1, wz);
 	INST(o, OP_BITWISE_AND, d->u32, lane, sum2, d->lane_mask);
-	INST(o, OP_I_MUL, d->u32, i0, lane, d->row_words);
-	INST(o, OP_BITWISE_OR, d->u32, i1, i0, d->c1);
-	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0, i0);
-	/* ~start, so that both words fold with max and a cleared slot is all zeros */
-	INST(o, OP_NOT, d->u64, inverted, d->start);
-	/* Relaxed (semantics 0): only the values matter, read after the batch completed */
-	INST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);
-	INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p1, d->var, d->c0, i1);
-	INST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);
+	INST(o, OP_I_MUL, d->u32, at, lane, d->row_words);
+	emit_fold(o, d, at, d->start, end);
+	if (d->narrow_clock) {
+		/* the same readings on a clock that wraps half a period later, in the second half */
+		uint32_t at2 = fresh(d), start2 = fresh(d), end2 = fresh(d);
+		INST(o, OP_I_ADD, d->u32, at2, at, d->half_lanes);
+		INST(o, OP_BITWISE_XOR, d->u64, start2, d->start, d->flip);
+		INST(o, OP_BITWISE_XOR, d->u64, end2, end, d->flip);
+		emit_fold(o, d, at2, start2, end2);
+	}
 	if (d->group_counts)
 		emit_group_counts(o, d, wx, wy, wz);
 	INST(o, OP_BRANCH, merge);

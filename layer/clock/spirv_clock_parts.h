@@ -48,6 +48,7 @@ enum {
 	OP_I_EQUAL = 170,
 	OP_SHIFT_LEFT_LOGICAL = 196,
 	OP_BITWISE_OR = 197,
+	OP_BITWISE_XOR = 198,
 	OP_BITWISE_AND = 199,
 	OP_FUNCTION = 54,
 	OP_FUNCTION_END = 56,
@@ -129,12 +130,16 @@ struct hesper_clock_ids {
 	uint32_t groups_word;     /* the value of groups_xy: the counts' row */
 	uint32_t row_words_value; /* the target's, the value of row_words */
 	uint32_t start, row_words;
-	uint32_t next; /* next fresh id */
+	uint32_t half_lanes; /* narrow clock: the u32 offset of the second half's lanes, in words */
+	uint32_t flip;       /* narrow clock: the u64 constant 1 << 31 */
+	uint32_t next;       /* next fresh id */
 	/* which of the above must be declared (not reused) */
 	bool new_u32, new_u64, new_bool, new_ptr_u64, new_c0, new_c1, new_c3, new_c5, new_mask;
-	bool new_c32, new_groups_xy, new_groups_z, new_row_words;
+	bool new_c32, new_groups_xy, new_groups_z, new_row_words, new_half_lanes;
 	bool new_v3u32, new_ptr_v3u32, new_workgroup_id, new_num_workgroups;
 	bool group_counts; /* the target's: fold NumWorkgroups in (num_workgroups 0 when not) */
+	bool narrow_clock; /* the target's: each subgroup folds into two lanes (spirv_clock.h) */
+	uint32_t lane_mask_value;
 };
 
 /* spirv_clock_scan.c ------------------------------------------------------------------ */

@@ -83,14 +83,6 @@ static void window_part(struct hesper_capture_span window, uint64_t pos, uint64_
 		*hi = *lo;
 }
 
-/* Whether device clock reading @a comes before @b (modulo the clock's width). */
-static bool clock_before(const struct hesper_device *dev, uint64_t a, uint64_t b)
-{
-	uint64_t mask = dev->clock_mode->cal.mask;
-	uint64_t d = (b - a) & mask;
-	return d != 0 && d <= mask / 2;
-}
-
 /*
  * Clock mode: dispatches that ran at once each get their whole span, so a submission's
  * clock-timed dispatches are held until all its runs are read, then each is counted with
@@ -255,23 +247,12 @@ static enum clock_slot clock_instance(const struct hesper_device *dev, const str
 	/* the slot's entry in each row: its lanes, then its group counts */
 	uint32_t row = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 1) - at;
 	/* Lanes of (~earliest start, latest end): end 0, no work group wrote it; all ones, not copied. */
-	uint64_t first = UINT64_MAX, last = 0;
-	bool any = false, lost = false;
-	for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++) {
-		const uint64_t *pair = ts + at + l * row;
-		lost |= pair[0] == HESPER_UNWRITTEN || pair[1] == HESPER_UNWRITTEN;
-		if (pair[1] == 0 || lost)
-			continue;
-		/* relative to the first lane seen, so that a 32-bit clock's wrap orders right */
-		if (!any || clock_before(dev, ~pair[0], first))
-			first = ~pair[0];
-		if (!any || clock_before(dev, last, pair[1]))
-			last = pair[1];
-		any = true;
-	}
-	if (lost)
-		return CLOCK_NOT_COPIED;
-	if (!any)
+	for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++)
+		if (ts[at + l * row] == HESPER_UNWRITTEN || ts[at + l * row + 1] == HESPER_UNWRITTEN)
+			return CLOCK_NOT_COPIED;
+	uint64_t first, last;
+	const struct hesper_clock_device *cd = dev->clock_mode;
+	if (!hesper_clock_fold_slot(ts + at, row, hesper_clock_narrow(cd), cd->cal.mask, &first, &last))
 		return CLOCK_UNWRITTEN;
 	*start = hesper_clock_to_ticks(dev, first, anchor) & mask;
 	*end = hesper_clock_to_ticks(dev, last, anchor) & mask;

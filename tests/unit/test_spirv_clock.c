@@ -59,14 +59,21 @@ validate(const uint32_t *words, size_t count)
 	return status;
 }
 
-/* Instruments @path's module at (@set, 0) for entry "main", with group counts when @counts; asserts success. */
+/*
+ * Instruments @path's module at (@set, 0) for entry "main", with group counts when @counts,
+ * for a 32-bit device clock when @narrow; asserts success.
+ */
 static uint32_t *
-instrument_file(const char *path, uint32_t set, bool counts, size_t *count)
+instrument_narrow(const char *path, uint32_t set, bool counts, bool narrow, size_t *count)
 {
 	size_t size = 0;
 	uint32_t *code = read_file(path, &size);
-	struct hesper_clock_target t = {
-		.entry = "main", .set = set, .binding = 0, .group_counts = counts, .row_words = 2064};
+	struct hesper_clock_target t = {.entry = "main",
+					.set = set,
+					.binding = 0,
+					.group_counts = counts,
+					.row_words = 2064,
+					.narrow_clock = narrow};
 	uint32_t *out = NULL;
 	const char *why = NULL;
 
@@ -77,6 +84,13 @@ instrument_file(const char *path, uint32_t set, bool counts, size_t *count)
 	ck_assert_uint_gt(*count, size / 4);
 	free(code);
 	return out;
+}
+
+/* instrument_narrow for a 64-bit device clock. */
+static uint32_t *
+instrument_file(const char *path, uint32_t set, bool counts, size_t *count)
+{
+	return instrument_narrow(path, set, counts, false, count);
 }
 
 /* Counts OpDecorate ... BuiltIn @builtin (26 WorkgroupId, 24 NumWorkgroups). */
@@ -112,18 +126,24 @@ START_TEST(every_shader_validates)
 		/* the original is valid: a failure below is the rewrite's */
 		ck_assert_msg(validate(orig, size / 4) == 0, "original %s invalid", shaders[k]);
 		int returns = count_op(orig, size / 4, 253 /* OpReturn */);
-		for (uint32_t variant = 0; variant < 4; variant++) {
+		for (uint32_t variant = 0; variant < 8; variant++) {
 			uint32_t set = variant & 1 ? 7 : 1;
-			bool counts = variant >= 2;
+			bool counts = variant & 2, narrow = variant & 4;
 			size_t count = 0;
-			uint32_t *out = instrument_file(shaders[k], set, counts, &count);
+			uint32_t *out = instrument_narrow(shaders[k], set, counts, narrow, &count);
 
-			ck_assert_msg(validate(out, count) == 0, "instrumented %s (set %u, counts %d) fails spirv-val",
-				      shaders[k], set, counts);
+			ck_assert_msg(validate(out, count) == 0,
+				      "instrumented %s (set %u, counts %d, narrow %d) fails spirv-val", shaders[k], set,
+				      counts, narrow);
 			ck_assert_int_eq(count_op(out, count, 5056 /* OpReadClockKHR */), 1 + returns);
-			/* per return: ~start and end, and with the counts x | y << 32 and z */
+			/*
+			 * per return: ~start and end (twice on a narrow clock, the second pair
+			 * flipped by OpBitwiseXor), and with the counts x | y << 32 and z
+			 */
 			ck_assert_int_eq(count_op(out, count, 239 /* OpAtomicUMax */) - count_op(orig, size / 4, 239),
-					 (counts ? 4 : 2) * returns);
+					 ((narrow ? 4 : 2) + (counts ? 2 : 0)) * returns);
+			ck_assert_int_eq(count_op(out, count, 198 /* OpBitwiseXor */) - count_op(orig, size / 4, 198),
+					 narrow ? 2 * returns : 0);
 			ck_assert_int_ge(out[1], 0x00010300u);
 			/* the module's own WorkgroupId (workgroup_spv15.spv has one) is reused, not doubled */
 			ck_assert_int_eq(count_builtin(out, count, 26), 1);
@@ -229,6 +249,68 @@ START_TEST(program_set_is_refused)
 }
 END_TEST
 
+/* Lane pairs of one slot as the GPU leaves them: (~start, end) at @row words apart. */
+enum { FOLD_ROW = 4 };
+
+/* Folds the readings (@starts[i], @ends[i]) of @n subgroups into @slot as the rewrite does for @narrow. */
+static void
+gpu_fold(uint64_t *slot, const uint64_t *starts, const uint64_t *ends, size_t n, bool narrow)
+{
+	memset(slot, 0, HESPER_CLOCK_LANES * FOLD_ROW * sizeof(*slot));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t lane = (uint32_t)i % (narrow ? HESPER_CLOCK_LANES / 2 : HESPER_CLOCK_LANES);
+		for (int half = 0; half < (narrow ? 2 : 1); half++) {
+			uint64_t flip = half ? 1ull << 31 : 0;
+			uint64_t *pair = slot + (lane + half * HESPER_CLOCK_LANES / 2) * FOLD_ROW;
+			uint64_t inverted = ~(starts[i] ^ flip), end = ends[i] ^ flip;
+			pair[0] = inverted > pair[0] ? inverted : pair[0];
+			pair[1] = end > pair[1] ? end : pair[1];
+		}
+	}
+}
+
+START_TEST(narrow_clock_folds_across_its_wrap)
+{
+	const uint64_t mask = 0xffffffffull;
+	uint64_t slot[HESPER_CLOCK_LANES * FOLD_ROW];
+	uint64_t first = 0, last = 0;
+
+	/* Where the 32-bit clock wraps: the dispatch starts 300 ticks before it, ends 700 after. */
+	for (uint64_t base = 0; base < 4; base++) {
+		/* the dispatch's origin, near each of the two clocks' wraps and away from both */
+		uint64_t origin = (base * (1ull << 30) + mask - 299) & mask;
+		uint64_t starts[40], ends[40];
+		for (size_t i = 0; i < 40; i++) {
+			starts[i] = (origin + 10 * i) & mask;
+			ends[i] = (origin + 10 * i + 610) & mask;
+		}
+		gpu_fold(slot, starts, ends, 40, true);
+		ck_assert(hesper_clock_fold_slot(slot, FOLD_ROW, true, mask, &first, &last));
+		ck_assert_uint_eq(first, origin);
+		ck_assert_uint_eq(last, (origin + 390 + 610) & mask);
+		ck_assert_uint_eq((last - first) & mask, 1000);
+
+		/* the same readings folded once per subgroup, as on a wide clock: wrong across the wrap */
+		gpu_fold(slot, starts, ends, 40, false);
+		ck_assert(hesper_clock_fold_slot(slot, FOLD_ROW, false, UINT64_MAX, &first, &last));
+		if (base == 0)
+			ck_assert_uint_ne((last - first) & mask, 1000);
+	}
+
+	/* a wide clock keeps its values whole */
+	uint64_t s64[2] = {0x123456789000ull, 0x123456789100ull}, e64[2] = {0x123456789050ull, 0x123456789300ull};
+	gpu_fold(slot, s64, e64, 2, false);
+	ck_assert(hesper_clock_fold_slot(slot, FOLD_ROW, false, UINT64_MAX, &first, &last));
+	ck_assert_uint_eq(first, 0x123456789000ull);
+	ck_assert_uint_eq(last, 0x123456789300ull);
+
+	/* nothing written: no time */
+	memset(slot, 0, sizeof(slot));
+	ck_assert(!hesper_clock_fold_slot(slot, FOLD_ROW, true, mask, &first, &last));
+	ck_assert(!hesper_clock_fold_slot(slot, FOLD_ROW, false, UINT64_MAX, &first, &last));
+}
+END_TEST
+
 int
 main(int argc, char **argv)
 {
@@ -249,6 +331,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, instrumenting_twice_reuses_types);
 	tcase_add_test(tc, refusals_have_reasons);
 	tcase_add_test(tc, program_set_is_refused);
+	tcase_add_test(tc, narrow_clock_folds_across_its_wrap);
 	suite_add_tcase(s, tc);
 
 	SRunner *sr = srunner_create(s);
