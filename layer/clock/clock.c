@@ -46,10 +46,8 @@ void hesper_clock_read_slots(const struct hesper_device *dev, struct hesper_cloc
 		uint64_t *to = results +
 			       hesper_clock_slot_word(dev, queries, slots, (uint32_t)j * HESPER_CLOCK_CHUNK_SLOTS, 0);
 		char *from = slots->chunks[j]->mapped;
-		for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++) {
-			memcpy((char *)to + r * bytes, from + r * row, bytes);
-			memset(from + r * row, 0, bytes);
-		}
+		for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++)
+			hesper_device_memory_take((char *)to + r * bytes, from + r * row, bytes);
 	}
 }
 
