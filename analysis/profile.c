@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *
+hesper_label_path_leaf(const char *path)
+{
+	const char *sep = strrchr(path, HESPER_LABEL_PATH_SEP);
+
+	return sep ? sep + 1 : path;
+}
+
 int
 hesper_profile_init(struct hesper_profile *p)
 {
@@ -18,9 +26,11 @@ hesper_profile_init(struct hesper_profile *p)
 	p->kernels = hesper_kernel_table_create();
 	p->regions = hesper_kernel_table_create();
 	p->labelled = hesper_kernel_table_create();
+	p->label_paths = hesper_kernel_table_create();
+	p->label_kernels = hesper_kernel_table_create();
 	p->underfilled = hesper_kernel_table_create();
 	hesper_findings_settings_default(&p->findings);
-	if (!p->kernels || !p->regions || !p->labelled || !p->underfilled) {
+	if (!p->kernels || !p->regions || !p->labelled || !p->label_paths || !p->label_kernels || !p->underfilled) {
 		hesper_profile_free(p);
 		return -1;
 	}
@@ -33,7 +43,10 @@ hesper_profile_free(struct hesper_profile *p)
 	hesper_kernel_table_destroy(p->kernels);
 	hesper_kernel_table_destroy(p->regions);
 	hesper_kernel_table_destroy(p->labelled);
+	hesper_kernel_table_destroy(p->label_paths);
+	hesper_kernel_table_destroy(p->label_kernels);
 	hesper_kernel_table_destroy(p->underfilled);
+	p->label_paths = p->label_kernels = NULL;
 	free(p->host_waits);
 	free(p->loaded_findings);
 	p->loaded_findings = NULL;

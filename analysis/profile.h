@@ -19,6 +19,17 @@
 
 #define HESPER_NAME_MAX 256
 
+/*
+ * A label path: the debug labels open around a region or dispatch, outermost first, joined
+ * by HESPER_LABEL_PATH_SEP ("frame\x1fpass_b"); a "path/kernel" row of label_kernels joins
+ * the path and the kernel by HESPER_LABEL_KERNEL_SEP. Neither occurs in the labels of a path.
+ */
+#define HESPER_LABEL_PATH_SEP '\x1f'
+#define HESPER_LABEL_KERNEL_SEP '\x1e'
+
+/* The innermost label of label path @path: the text after its last separator (a suffix of @path). */
+const char *hesper_label_path_leaf(const char *path);
+
 struct hesper_device_info {
 	char name[HESPER_NAME_MAX];
 	char driver[HESPER_NAME_MAX];
@@ -132,12 +143,14 @@ struct hesper_profile {
 	struct hesper_queue_info *queues;
 	size_t queue_count;
 
-	uint64_t wall_ns;                     /* process wall time up to the report */
-	struct hesper_kernel_table *kernels;  /* one row per kernel */
-	struct hesper_kernel_table *regions;  /* one row per debug-utils label range */
-	struct hesper_kernel_table *labelled; /* kernel rows prefixed "label/kernel" by innermost label */
-	struct hesper_stats submits;          /* span of each timed batch */
-	struct hesper_memops memops;          /* copies, fills, updates, clears: one row per kind (memops.h) */
+	uint64_t wall_ns;                          /* process wall time up to the report */
+	struct hesper_kernel_table *kernels;       /* one row per kernel */
+	struct hesper_kernel_table *regions;       /* one row per debug-utils label range */
+	struct hesper_kernel_table *labelled;      /* kernel rows prefixed "label/kernel" by innermost label */
+	struct hesper_kernel_table *label_paths;   /* one row per label path (HESPER_LABEL_PATH_SEP): its instances */
+	struct hesper_kernel_table *label_kernels; /* one row per (innermost label path, kernel) that ran in it */
+	struct hesper_stats submits;               /* span of each timed batch */
+	struct hesper_memops memops;               /* copies, fills, updates, clears: one row per kind (memops.h) */
 
 	uint64_t dropped; /* dispatches that ran but could not be timed */
 	/* dropped by cause: they add up to dropped, but in a summary written before causes were kept */
@@ -209,6 +222,7 @@ enum hesper_work_kind {
 struct hesper_work_rows {
 	struct hesper_kernel *kernel;      /* in kernels */
 	struct hesper_kernel *labelled;    /* "label/kernel" in labelled */
+	struct hesper_kernel *pathed;      /* "path<KERNEL_SEP>kernel" in label_kernels */
 	struct hesper_kernel *underfilled; /* in underfilled */
 };
 
@@ -223,12 +237,13 @@ struct hesper_work {
 	 * left out of the statistics and totals as an untimed one's, since 0 ns is no measurement.
 	 */
 	bool clamped;
-	bool has_share;                /* DISPATCH, timed: @share_ns is set (else its share is @ns) */
-	uint64_t share_ns;             /* DISPATCH: its share of the GPU time, when it overlapped others (overlap.h) */
-	bool dropped;                  /* not timed though it was meant to be: counted as dropped too */
-	enum hesper_drop_cause why;    /* @dropped: why */
-	const char *name;              /* DISPATCH: the kernel; REGION: the label */
-	const char *label;             /* DISPATCH: the innermost debug label around it, or NULL */
+	bool has_share;             /* DISPATCH, timed: @share_ns is set (else its share is @ns) */
+	uint64_t share_ns;          /* DISPATCH: its share of the GPU time, when it overlapped others (overlap.h) */
+	bool dropped;               /* not timed though it was meant to be: counted as dropped too */
+	enum hesper_drop_cause why; /* @dropped: why */
+	const char *name;           /* DISPATCH: the kernel; REGION: the label */
+	const char *label;          /* DISPATCH: the innermost debug label around it, or NULL */
+	const char *label_path;     /* DISPATCH: the path of @label; REGION: its own path (NULL: not counted by path) */
 	struct hesper_work_rows *rows; /* DISPATCH: the caller's rows for @name and @label, or NULL (looked up) */
 	uint32_t groups[3];            /* DISPATCH: work-group counts; 0 0 0 unknown (indirect, not read back) */
 	bool groups_read_back;  /* DISPATCH: @groups were read back from an indirect dispatch: known even when 0 0 0 */

@@ -47,6 +47,16 @@ labelled_row(struct hesper_profile *p, const char *label, const char *kernel)
 	return hesper_kernel_table_get(p->labelled, name);
 }
 
+/* The "path<KERNEL_SEP>kernel" row of a dispatch inside the label path @path. */
+static struct hesper_kernel *
+pathed_row(struct hesper_profile *p, const char *path, const char *kernel)
+{
+	char name[2048];
+
+	snprintf(name, sizeof(name), "%s%c%s", path, HESPER_LABEL_KERNEL_SEP, kernel);
+	return hesper_kernel_table_get(p->label_kernels, name);
+}
+
 static int
 add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 {
@@ -59,11 +69,14 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 		rows->kernel = hesper_kernel_table_get(p->kernels, w->name);
 	if (w->label && !rows->labelled)
 		rows->labelled = labelled_row(p, w->label, w->name);
+	if (w->label_path && !rows->pathed)
+		rows->pathed = pathed_row(p, w->label_path, w->name);
 	if (idle_share > 0 && !rows->underfilled)
 		rows->underfilled = hesper_kernel_table_get(p->underfilled, w->name);
 
 	struct hesper_kernel *row = rows->kernel;
 	struct hesper_kernel *lrow = w->label ? rows->labelled : NULL;
+	struct hesper_kernel *prow = w->label_path ? rows->pathed : NULL;
 	struct hesper_kernel *urow = idle_share > 0 ? rows->underfilled : NULL;
 	if (row) {
 		if (w->groups_read_back)
@@ -76,6 +89,7 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 	uint64_t share = w->has_share ? w->share_ns : w->ns;
 	count_in(row, w, n, w->ns, share);
 	count_in(lrow, w, n, w->ns, share);
+	count_in(prow, w, n, w->ns, share);
 	/* The time the idle compute units could have used. */
 	uint64_t idle = (uint64_t)llround((double)w->ns * idle_share);
 	count_in(urow, w, n, idle, w->has_share ? (uint64_t)llround((double)share * idle_share) : idle);
@@ -86,7 +100,7 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 		if ((unsigned)w->why < HESPER_DROP_CAUSES)
 			p->dropped_by[w->why] += n;
 	}
-	return row && (!w->label || lrow) && (idle_share <= 0 || urow) ? 0 : -1;
+	return row && (!w->label || lrow) && (!w->label_path || prow) && (idle_share <= 0 || urow) ? 0 : -1;
 }
 
 static int
@@ -106,11 +120,12 @@ static int
 add_region(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 {
 	struct hesper_kernel *row = w->name ? hesper_kernel_table_get(p->regions, w->name) : NULL;
+	/* Each instance's time goes into its path's distribution as well: one frame's, one layer's. */
+	struct hesper_kernel *prow = w->label_path ? hesper_kernel_table_get(p->label_paths, w->label_path) : NULL;
 
-	if (!row)
-		return -1;
 	count_in(row, w, n, w->ns, w->ns);
-	return 0;
+	count_in(prow, w, n, w->ns, w->ns);
+	return row && (!w->label_path || prow) ? 0 : -1;
 }
 
 static int

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "report_html_parts.h"
+#include "region_tree.h"
 
 #ifndef HESPER_VERSION
 #define HESPER_VERSION "unknown"
@@ -47,6 +48,9 @@ static const char style[] =
 	"#timeline{position:relative;border:1px solid var(--line);border-radius:6px;overflow:hidden}\n"
 	".tl-bar{display:flex;gap:6px;align-items:center;padding:6px;border-bottom:1px solid var(--line)}\n"
 	".tl-bar button{font:inherit;min-width:32px;padding:2px 8px;cursor:pointer}.tl-range{color:var(--muted)}\n"
+	".rtree details{margin-left:1.2em}.rtree>details{margin-left:0}.rtree summary{cursor:pointer}"
+	".rname{font-weight:600}.rnum{color:var(--muted,#666);font-size:12px;margin-left:.5em}"
+	".rkernels{margin:2px 0 4px 1.2em;padding-left:1em;font-size:13px}\n"
 	".tl-body{display:flex}.tl-labels{flex:none;width:330px;font-size:12px;border-right:1px solid var(--line)}\n"
 	".tl-label{height:20px;line-height:20px;padding:0 6px;white-space:nowrap;overflow:hidden;"
 	"text-overflow:ellipsis}.tl-label:nth-child(even){background:var(--band)}\n"
@@ -192,6 +196,14 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 	hesper_html_kernel_table(out, "kernels", rows, n);
 	if (nregions)
 		hesper_html_region_table(out, regions, nregions);
+	if (p->label_paths && hesper_kernel_table_size(p->label_paths)) {
+		struct hesper_region_tree tree;
+
+		if (hesper_region_tree_build(p->label_paths, p->label_kernels, &tree) != 0)
+			goto out;
+		hesper_html_region_tree(out, &tree);
+		hesper_region_tree_free(&tree);
+	}
 	hesper_html_shape_table(out, rows, n);
 	hesper_html_memop_table(out, p);
 	fputs("</section>\n<section>\n", out);

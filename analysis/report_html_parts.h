@@ -55,6 +55,11 @@ int hesper_html_findings(FILE *out, const struct hesper_profile *p);
 /* Writes the kernel table (id @id) of the @n @rows, largest total first, with its notes. */
 void hesper_html_kernel_table(FILE *out, const char *id, struct hesper_kernel **rows, size_t n);
 
+struct hesper_region_tree;
+
+/* Writes the region tree @t (region_tree.h) as nested, open <details>, under its own heading; nothing when empty. */
+void hesper_html_region_tree(FILE *out, const struct hesper_region_tree *t);
+
 /* Writes the region (debug label) table of the @n @rows, under its own heading. */
 void hesper_html_region_table(FILE *out, struct hesper_kernel **rows, size_t n);
 

@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include "findings.h"
+#include "region_tree.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -126,13 +127,14 @@ put_double(FILE *out, double v)
  * from the shares (hesper_kernel_total_ns), the statistics from the whole durations; with
  * @spans, span_total_ns is those durations' total (hesper_kernel_span_total_ns).
  */
+/* A kernel row's keys (not its closing brace) under the name @name. */
 static void
-put_kernel_keys(FILE *out, const struct hesper_kernel *k, bool spans)
+put_kernel_keys_named(FILE *out, const char *name, const struct hesper_kernel *k, bool spans)
 {
 	const struct hesper_stats *s = &k->timed;
 
 	fputs("{\"name\": ", out);
-	hesper_json_write_string(out, k->name);
+	hesper_json_write_string(out, name);
 	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ", k->count,
 		hesper_kernel_total_ns(k));
 	put_double(out, s->mean_ns);
@@ -143,6 +145,12 @@ put_kernel_keys(FILE *out, const struct hesper_kernel *k, bool spans)
 		hesper_stats_quantile(s, 0.95), hesper_stats_quantile(s, 0.99), s->count);
 	if (spans)
 		fprintf(out, ", \"span_total_ns\": %" PRIu64, hesper_kernel_span_total_ns(k));
+}
+
+static void
+put_kernel_keys(FILE *out, const struct hesper_kernel *k, bool spans)
+{
+	put_kernel_keys_named(out, k->name, k, spans);
 }
 
 static void
@@ -221,6 +229,17 @@ put_memops(FILE *out, const struct hesper_memops *m)
 	fputs(any ? "\n  ]" : "]", out);
 }
 
+/* The statistics of @s past its mean: median_ns, min_ns, max_ns, stddev_ns, p95_ns, p99_ns. */
+static void
+put_instance_keys(FILE *out, const struct hesper_stats *s)
+{
+	fprintf(out, ", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 ", \"stddev_ns\": ",
+		hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0, s->max_ns);
+	put_double(out, hesper_stats_stddev(s));
+	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64, hesper_stats_quantile(s, 0.95),
+		hesper_stats_quantile(s, 0.99));
+}
+
 /*
  * A region row: name, count, total_ns (the stable keys), then mean_ns and timed as a
  * kernel row has them, so that a reader tells an estimated total (not every run timed) apart.
@@ -233,7 +252,81 @@ put_region(FILE *out, const struct hesper_kernel *k)
 	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ", k->count,
 		hesper_kernel_total_ns(k));
 	put_double(out, k->timed.mean_ns);
-	fprintf(out, ", \"timed\": %" PRIu64 "}", k->timed.count);
+	fprintf(out, ", \"timed\": %" PRIu64, k->timed.count);
+	put_instance_keys(out, &k->timed);
+	fputc('}', out);
+}
+
+/* The label path @path as an array of its labels, outermost first; false when memory runs out. */
+static bool
+put_path(FILE *out, const char *path)
+{
+	char *copy = strdup(path), *label = copy;
+
+	if (!copy)
+		return false;
+	fputc('[', out);
+	for (char *c = copy;; c++) {
+		bool last = *c == '\0';
+
+		if (*c != HESPER_LABEL_PATH_SEP && !last)
+			continue;
+		*c = '\0';
+		if (label != copy)
+			fputs(", ", out);
+		hesper_json_write_string(out, label);
+		label = c + 1;
+		if (last)
+			break;
+	}
+	fputc(']', out);
+	free(copy);
+	return true;
+}
+
+/*
+ * "region_tree" (when any label path was counted): one node per label path, depth first,
+ * each with name (its innermost label), path (its labels, outermost first), depth, a
+ * region row's keys over its instances, and kernels (those that ran directly in it, with a
+ * kernel row's keys); then @end. False when memory runs out.
+ */
+static bool
+put_region_tree(FILE *out, const struct hesper_profile *p, const char *end)
+{
+	struct hesper_region_tree t;
+	bool ok = true;
+
+	if (!p->label_paths || !hesper_kernel_table_size(p->label_paths))
+		return true;
+	if (hesper_region_tree_build(p->label_paths, p->label_kernels, &t) != 0)
+		return false;
+	fputs("  \"region_tree\": [", out);
+	for (size_t i = 0; i < t.count && ok; i++) {
+		const struct hesper_region_node *node = &t.nodes[i];
+		const struct hesper_kernel *k = node->row;
+
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		hesper_json_write_string(out, node->name);
+		fputs(", \"path\": ", out);
+		ok = put_path(out, k->name);
+		fprintf(out,
+			", \"depth\": %" PRIu32 ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ",
+			node->depth, k->count, hesper_kernel_total_ns(k));
+		put_double(out, k->timed.mean_ns);
+		fprintf(out, ", \"timed\": %" PRIu64, k->timed.count);
+		put_instance_keys(out, &k->timed);
+		fputs(", \"kernels\": [", out);
+		for (size_t j = 0; j < node->kernel_count; j++) {
+			fputs(j ? ", " : "", out);
+			put_kernel_keys_named(out, hesper_label_kernel_name(node->kernels[j]), node->kernels[j], true);
+			fputc('}', out);
+		}
+		fputs("]}", out);
+	}
+	fputs(t.count ? "\n  ]" : "]", out);
+	fputs(end, out);
+	hesper_region_tree_free(&t);
+	return ok;
 }
 
 /* Writes "key": [rows...] sorted as the tables sort, then @end; false when memory runs out. */
@@ -472,7 +565,9 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	put_live(out, p);
 	if ((p->findings_ready || p->findings_loaded) && put_findings(out, p) != 0)
 		goto out;
-	/* memory_operations only when some ran: summaries of programs without any stay as they were. */
+	/* region_tree and memory_operations only when there are some: other summaries stay as they were. */
+	if (!put_region_tree(out, p, ",\n"))
+		goto out;
 	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel,
 		      hesper_memops_count(&p->memops) ? ",\n" : "\n}\n"))
 		goto out;

@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include "findings.h"
+#include "region_tree.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -20,6 +21,9 @@
 #define NAME_MAX_BYTES 120 /* longer names are cut, ending in "…" */
 #define ELLIPSIS "\u2026"
 #define CELL 48
+#define LINE_COLUMNS 120     /* the region tree's lines fit this many columns */
+#define TREE_NAME_MIN 24     /* a name in the tree keeps at least this many columns, however deep */
+#define TREE_INDENT_LEVELS 8 /* levels indented two columns each; deeper ones say "+N" */
 
 enum column {
 	COL_PERCENT,
@@ -396,6 +400,156 @@ print_host_waits(FILE *out, const struct hesper_profile *p)
 	}
 }
 
+/* Prints @name, control characters as '?', cut to @max characters ending in "…" when longer. */
+static void
+put_name_cut(FILE *out, const char *name, size_t max)
+{
+	size_t len = strlen(name), chars = 0, i = 0;
+
+	if (text_width(name) <= max) {
+		put_clean(out, name, len);
+		return;
+	}
+	for (; i < len && chars + 1 < max; i++)
+		chars += ((unsigned char)name[i] & 0xc0) != 0x80;
+	while (i < len && ((unsigned char)name[i] & 0xc0) == 0x80)
+		i++;
+	put_clean(out, name, i);
+	fputs(ELLIPSIS, out);
+}
+
+/* What stands before a tree row's name at @depth: two spaces a level, "+N " past TREE_INDENT_LEVELS. */
+static size_t
+tree_indent(char *buf, size_t size, uint32_t depth)
+{
+	uint32_t levels = depth < TREE_INDENT_LEVELS ? depth : TREE_INDENT_LEVELS;
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < levels && n + 2 < size; i++) {
+		buf[n++] = ' ';
+		buf[n++] = ' ';
+	}
+	buf[n] = '\0';
+	if (depth > TREE_INDENT_LEVELS)
+		snprintf(buf + n, size - n, "+%" PRIu32 " ", depth - TREE_INDENT_LEVELS);
+	return strlen(buf);
+}
+
+enum { TREE_COLS = 7 };
+static const enum column tree_cols[TREE_COLS] = {COL_TOTAL, COL_INSTANCES, COL_AVG, COL_MED, COL_P95, COL_MIN, COL_MAX};
+
+/* A tree row's cells: a label's every column; a kernel's Total, Instances and Avg, the rest blank. */
+static void
+tree_cells(const struct hesper_kernel *k, bool kernel, char cells[COL_COUNT][CELL])
+{
+	row_cells(k, 0, cells);
+	if (kernel)
+		for (int c = COL_MED; c < COL_COUNT; c++)
+			cells[c][0] = '\0';
+}
+
+/* One tree row: the cells in @width, then @indent, "* " for a kernel, and the name cut to fit. */
+static void
+tree_row(FILE *out, const struct hesper_kernel *k, const char *name, bool kernel, uint32_t depth, const size_t *width,
+	 size_t name_room)
+{
+	char cells[COL_COUNT][CELL], indent[32];
+	size_t used = tree_indent(indent, sizeof(indent), depth) + (kernel ? 2 : 0);
+
+	tree_cells(k, kernel, cells);
+	for (size_t c = 0; c < TREE_COLS; c++) {
+		pad(out, 1 + (c > 0) + width[c] - text_width(cells[tree_cols[c]]));
+		fputs(cells[tree_cols[c]], out);
+	}
+	fputs("  ", out);
+	fputs(indent, out);
+	if (kernel)
+		fputs("* ", out);
+	put_name_cut(out, name, name_room > used + TREE_NAME_MIN ? name_room - used : TREE_NAME_MIN);
+	fputc('\n', out);
+}
+
+/*
+ * The regions as a tree: each label under the label it ran in, with its instances'
+ * statistics (one instance's time: a frame's, a layer's), and under it, marked "* ", the
+ * kernels that ran directly in it (dispatches, total, mean). Names are cut so that a line
+ * fits LINE_COLUMNS.
+ */
+static void
+print_region_tree(FILE *out, const struct hesper_region_tree *t)
+{
+	size_t width[TREE_COLS], line = 0, name_w = strlen("Name");
+	char cells[COL_COUNT][CELL], indent[32];
+
+	for (size_t c = 0; c < TREE_COLS; c++)
+		width[c] = text_width(column_titles[tree_cols[c]]);
+	for (size_t i = 0; i < t->count; i++) {
+		const struct hesper_region_node *node = &t->nodes[i];
+
+		for (size_t k = 0; k <= node->kernel_count; k++) {
+			tree_cells(k ? node->kernels[k - 1] : node->row, k > 0, cells);
+			for (size_t c = 0; c < TREE_COLS; c++)
+				if (text_width(cells[tree_cols[c]]) > width[c])
+					width[c] = text_width(cells[tree_cols[c]]);
+			size_t w = tree_indent(indent, sizeof(indent), node->depth + (k > 0)) + 2 * (k > 0) +
+				   text_width(k ? hesper_label_kernel_name(node->kernels[k - 1]) : node->name);
+			name_w = w > name_w ? w : name_w;
+		}
+	}
+	for (size_t c = 0; c < TREE_COLS; c++)
+		line += 1 + (c > 0) + width[c];
+	size_t name_room = line + 2 + TREE_NAME_MIN < LINE_COLUMNS ? LINE_COLUMNS - line - 2 : TREE_NAME_MIN;
+	name_w = name_w < name_room ? name_w : name_room;
+
+	fputs("\nRegions (debug labels)\n", out);
+	for (size_t c = 0; c < TREE_COLS; c++) {
+		pad(out, 1 + (c > 0) + width[c] - text_width(column_titles[tree_cols[c]]));
+		fputs(column_titles[tree_cols[c]], out);
+	}
+	fputs("  Name\n", out);
+	for (size_t c = 0; c < TREE_COLS; c++) {
+		pad(out, 1 + (c > 0));
+		for (size_t j = 0; j < width[c]; j++)
+			fputc('-', out);
+	}
+	fputs("  ", out);
+	for (size_t j = 0; j < name_w; j++)
+		fputc('-', out);
+	fputc('\n', out);
+	for (size_t i = 0; i < t->count; i++) {
+		const struct hesper_region_node *node = &t->nodes[i];
+
+		tree_row(out, node->row, node->name, false, node->depth, width, name_room);
+		for (size_t k = 0; k < node->kernel_count; k++)
+			tree_row(out, node->kernels[k], hesper_label_kernel_name(node->kernels[k]), true,
+				 node->depth + 1, width, name_room);
+	}
+}
+
+/*
+ * The regions: as a tree when the profile has label paths; else (a summary written before
+ * paths were kept) one row per label name.
+ */
+static int
+print_regions(FILE *out, const struct hesper_profile *p, struct hesper_kernel **regions, size_t nregions)
+{
+	static const enum column region_cols[] = {COL_TOTAL, COL_INSTANCES, COL_AVG};
+	struct hesper_region_tree tree;
+
+	if (p->label_paths && hesper_kernel_table_size(p->label_paths)) {
+		if (hesper_region_tree_build(p->label_paths, p->label_kernels, &tree) != 0)
+			return -1;
+		print_region_tree(out, &tree);
+		hesper_region_tree_free(&tree);
+		return 0;
+	}
+	if (nregions) {
+		fputs("\nRegions (debug labels)\n", out);
+		print_table(out, regions, nregions, region_cols, sizeof(region_cols) / sizeof(region_cols[0]));
+	}
+	return 0;
+}
+
 int
 hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 {
@@ -439,7 +593,6 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	static const enum column kernel_cols[] = {
 		COL_PERCENT, COL_TOTAL, COL_INSTANCES, COL_AVG, COL_MED, COL_P95, COL_MIN, COL_MAX, COL_STDDEV,
 	};
-	static const enum column region_cols[] = {COL_TOTAL, COL_INSTANCES, COL_AVG};
 	struct hesper_kernel **rows = NULL, **regions = NULL;
 	size_t n = 0, nregions = 0, n_estimated;
 	char a[CELL], b[CELL];
@@ -511,10 +664,8 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	}
 	print_dropped(out, p);
 
-	if (nregions) {
-		fputs("\nRegions (debug labels)\n", out);
-		print_table(out, regions, nregions, region_cols, sizeof(region_cols) / sizeof(region_cols[0]));
-	}
+	if (print_regions(out, p, regions, nregions) != 0)
+		goto out;
 
 done:
 	print_memops(out, p);

@@ -190,33 +190,39 @@ load_shapes(struct loader *l, json_object *o, struct hesper_kernel *k)
 
 /*
  * A region row holds count, total and, from this version on, timed and mean (a summary
- * without them: every run timed, the mean total / count); its statistics are the mean.
+ * without them: every run timed, the mean total / count), and later its instances'
+ * statistics (@has_stats); without them its statistics are the mean.
  */
 static void
-region_numbers(struct hesper_summary_row *r)
+region_numbers(struct hesper_summary_row *r, bool has_stats)
 {
 	if (!r->has_mean)
 		r->mean_ns = r->count ? (double)r->total_ns / (double)r->count : 0;
-	r->min_ns = r->max_ns = r->median_ns = r->p95_ns = r->p99_ns = (uint64_t)llround(r->mean_ns);
-	r->stddev_ns = 0;
+	if (!has_stats) {
+		r->min_ns = r->max_ns = r->median_ns = r->p95_ns = r->p99_ns = (uint64_t)llround(r->mean_ns);
+		r->stddev_ns = 0;
+	}
 	r->span_total_ns = r->total_ns; /* regions never split their time with one another */
 }
 
+/* Row @o into @t under its name, or under @key when not NULL (a region tree's rows). */
 static int
-load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool region)
+load_row(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool region, const char *key)
 {
 	struct hesper_summary_row r;
 	int ret = hesper_summary_row_read(l->path, o, region, &r, l->err, l->err_size);
 
 	if (ret != HESPER_OK)
 		return ret;
+	if (key)
+		r.name = key;
 	struct hesper_kernel *k = hesper_kernel_table_get(t, r.name);
 	if (!k)
 		return NO_MEMORY(l);
 	if (k->count)
 		return BAD(l, "%s \"%s\" appears twice", region ? "a region" : "a kernel", r.name);
 	if (region)
-		region_numbers(&r);
+		region_numbers(&r, hesper_json_member(o, "median_ns") != NULL);
 	/* The shares' part of the spans (1 when nothing overlapped), so that the shares' total reads back. */
 	double shared = r.span_total_ns ? (double)r.total_ns / (double)r.span_total_ns : 1;
 	uint64_t spans = r.span_total_ns, shares = r.total_ns;
@@ -268,6 +274,78 @@ load_memops(struct loader *l, json_object *root, struct hesper_memops *m)
 		    get_u64(l, o, "a memory operation", "unsized", 0, &row->unsized) ||
 		    get_double(l, o, "a memory operation", "best_gbps", &row->best_gbps))
 			return HESPER_ERROR_FORMAT;
+	}
+	return 0;
+}
+
+static int
+load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool region)
+{
+	return load_row(l, o, t, region, NULL);
+}
+
+/*
+ * Label path "path" of tree node @o (an array of label strings) into @buf, its labels
+ * joined by HESPER_LABEL_PATH_SEP as the layer joins them (separators in a label made '?').
+ */
+static int
+read_path(struct loader *l, json_object *o, char *buf, size_t size)
+{
+	json_object *path = hesper_json_member(o, "path");
+	size_t len = 0, n = path && json_object_is_type(path, json_type_array) ? json_object_array_length(path) : 0;
+
+	if (!n)
+		return BAD(l, "a region_tree node has no \"path\" array of labels");
+	for (size_t i = 0; i < n; i++) {
+		json_object *label = json_object_array_get_idx(path, i);
+
+		if (!label || !json_object_is_type(label, json_type_string))
+			return BAD(l, "a region_tree node's \"path\" holds something other than a string");
+		const char *text = json_object_get_string(label);
+		size_t tl = strlen(text);
+		if (len + tl + 2 > size)
+			return BAD(l, "a region_tree node's \"path\" is longer than %zu bytes", size - 1);
+		if (i)
+			buf[len++] = HESPER_LABEL_PATH_SEP;
+		for (size_t c = 0; c < tl; c++)
+			buf[len++] = text[c] == HESPER_LABEL_PATH_SEP || text[c] == HESPER_LABEL_KERNEL_SEP ? '?'
+													    : text[c];
+	}
+	buf[len] = '\0';
+	return 0;
+}
+
+/* "region_tree", when present: each node into label_paths, its kernels into label_kernels. */
+static int
+load_region_tree(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *nodes = hesper_json_member(root, "region_tree");
+	char path[2048], key[4096];
+	int ret;
+
+	if (!nodes)
+		return 0;
+	if (!json_object_is_type(nodes, json_type_array))
+		return BAD(l, "\"region_tree\" is not an array");
+	for (size_t i = 0; i < json_object_array_length(nodes); i++) {
+		json_object *o = json_object_array_get_idx(nodes, i), *kernels;
+
+		if ((ret = read_path(l, o, path, sizeof(path))) || (ret = load_row(l, o, p->label_paths, true, path)))
+			return ret;
+		kernels = hesper_json_member(o, "kernels");
+		if (kernels && !json_object_is_type(kernels, json_type_array))
+			return BAD(l, "a region_tree node's \"kernels\" is not an array");
+		for (size_t k = 0; kernels && k < json_object_array_length(kernels); k++) {
+			json_object *kernel = json_object_array_get_idx(kernels, k);
+			json_object *name = hesper_json_member(kernel, "name");
+
+			if (!name || !json_object_is_type(name, json_type_string))
+				return BAD(l, "a region_tree kernel has no \"name\" string");
+			snprintf(key, sizeof(key), "%s%c%s", path, HESPER_LABEL_KERNEL_SEP,
+				 json_object_get_string(name));
+			if ((ret = load_row(l, kernel, p->label_kernels, false, key)))
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -667,9 +745,10 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 	    (ret = load_queues(&l, root, out)) || (ret = load_rows(&l, root, "kernels", out->kernels, false, true)) ||
 	    (ret = load_rows(&l, root, "regions", out->regions, true, false)) ||
 	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)) ||
-	    (ret = load_memops(&l, root, &out->memops)) || (ret = load_host_waits(&l, root, out)) ||
-	    (ret = load_findings(&l, root, out)) || (ret = load_clock(&l, root, out)) ||
-	    (ret = load_report_kind(&l, root, out)) || (ret = load_capture(&l, root, &out->capture)))
+	    (ret = load_region_tree(&l, root, out)) || (ret = load_memops(&l, root, &out->memops)) ||
+	    (ret = load_host_waits(&l, root, out)) || (ret = load_findings(&l, root, out)) ||
+	    (ret = load_clock(&l, root, out)) || (ret = load_report_kind(&l, root, out)) ||
+	    (ret = load_capture(&l, root, &out->capture)))
 		goto out;
 	ret = HESPER_OK;
 out:

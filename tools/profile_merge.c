@@ -59,7 +59,8 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 			return -1;
 	}
 	if (merge_rows(into->kernels, from->kernels) || merge_rows(into->regions, from->regions) ||
-	    merge_rows(into->labelled, from->labelled))
+	    merge_rows(into->labelled, from->labelled) || merge_rows(into->label_paths, from->label_paths) ||
+	    merge_rows(into->label_kernels, from->label_kernels))
 		return -1;
 	hesper_stats_merge(&into->submits, &from->submits);
 	hesper_memops_merge(&into->memops, &from->memops);

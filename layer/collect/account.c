@@ -529,7 +529,8 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		struct hesper_work w = {
 			.kind = HESPER_WORK_DISPATCH,
 			.name = kernel->text,
-			.label = d->label ? d->label->text : NULL,
+			.label = d->label ? hesper_label_path_leaf(d->label->text) : NULL,
+			.label_path = d->label ? d->label->text : NULL,
 			.rows = &rows,
 			.groups = {groups[0], groups[1], groups[2]},
 			.groups_read_back = read_back,
@@ -571,7 +572,10 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 	}
 	for (size_t i = 0; i < rec->region_count; i++) {
 		const struct hesper_region_record *r = &rec->regions[i];
-		struct hesper_work w = {.kind = HESPER_WORK_REGION, .name = r->label->text, .count = runs};
+		struct hesper_work w = {.kind = HESPER_WORK_REGION,
+					.name = r->label->text,
+					.label_path = r->path ? r->path->text : NULL,
+					.count = runs};
 		/* Inside: begun after the region that opened the window, before the window closed. */
 		bool in_window = inside && (opened_at == UINT32_MAX || i >= opened_at) && r->begin_at < window.to &&
 				 r->begin_at >= window.from;

@@ -52,13 +52,37 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 	}
 }
 
-/* The innermost open debug label of @rec, or NULL. */
+/* The path of the innermost open debug label of @rec, or NULL. */
 static struct hesper_name *innermost_label(const struct hesper_recording *rec)
 {
 	if (!rec->label_depth || rec->label_depth > HESPER_MAX_LABEL_DEPTH)
 		return NULL;
 	uint32_t region = rec->open_regions[rec->label_depth - 1];
-	return region == HESPER_NO_REGION ? NULL : rec->regions[region].label;
+	return region == HESPER_NO_REGION ? NULL : rec->regions[region].path;
+}
+
+/*
+ * The interned path of label @label opened inside the label path @parent (NULL: at the top):
+ * "parent<SEP>label", the separators in @label made '?' so the path splits back into its
+ * labels. NULL when memory runs out.
+ */
+static struct hesper_name *label_path(const struct hesper_name *parent, const char *label)
+{
+	size_t head = parent ? strlen(parent->text) + 1 : 0, len = strlen(label);
+	char *text = malloc(head + len + 1);
+	if (!text)
+		return NULL;
+	if (parent) {
+		memcpy(text, parent->text, head - 1);
+		text[head - 1] = HESPER_LABEL_PATH_SEP;
+	}
+	for (size_t i = 0; i < len; i++)
+		text[head + i] = label[i] == HESPER_LABEL_PATH_SEP || label[i] == HESPER_LABEL_KERNEL_SEP ? '?'
+													  : label[i];
+	text[head + len] = '\0';
+	struct hesper_name *name = hesper_intern(text);
+	free(text);
+	return name;
 }
 
 /* Whether this dispatch of @kernel gets timestamps under HESPER_MODE and HESPER_SAMPLE. */
@@ -508,15 +532,22 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 	if (rec->label_depth++ >= HESPER_MAX_LABEL_DEPTH)
 		return; /* deeper labels are counted by depth only */
 	rec->open_regions[rec->label_depth - 1] = HESPER_NO_REGION;
-	struct hesper_name *name = hesper_intern(label && label->pLabelName ? label->pLabelName : "");
-	if (!name || !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
-					 sizeof(*rec->regions)))
+	const char *text = label && label->pLabelName ? label->pLabelName : "";
+	struct hesper_name *name = hesper_intern(text);
+	/* The enclosing label's path (rec->label_depth is at least 1 here). */
+	uint32_t outer = rec->label_depth > 1 ? rec->open_regions[rec->label_depth - 2] : HESPER_NO_REGION;
+	struct hesper_name *path = name ? label_path(outer == HESPER_NO_REGION ? NULL : rec->regions[outer].path, text)
+					: NULL;
+	if (!name || !path ||
+	    !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
+				sizeof(*rec->regions)))
 		return; /* the depth still counts, so the matching end stays matched */
 	/* Clock mode times a primary's labels by their dispatches (recording.h). */
 	bool clock = dev->clock_mode && rec->primary;
 	uint32_t q = !clock && sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
 	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
 	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name,
+									  .path = path,
 									  .query = q,
 									  .begin_at = rec->dispatch_total,
 									  .end_at = HESPER_REGION_OPEN,

@@ -46,7 +46,7 @@ struct hesper_secondary_execution {
  */
 struct hesper_work_record {
 	struct hesper_name *kernel;
-	struct hesper_name *label; /* innermost debug label, or NULL */
+	struct hesper_name *label; /* path of the innermost debug label (its region's path), or NULL */
 	uint32_t start, end;       /* the first dispatch's timestamps (start may be the
 					       previous dispatch's end), or HESPER_NO_QUERY */
 	uint32_t repeat : 28;      /* dispatches in the repeat, at least 1 */
@@ -81,6 +81,7 @@ struct hesper_work_record {
 /* One debug-utils label range as recorded. */
 struct hesper_region_record {
 	struct hesper_name *label;
+	struct hesper_name *path;  /* the labels open around it and itself (profile.h: HESPER_LABEL_PATH_SEP) */
 	uint32_t query;            /* first of a pair, or HESPER_NO_QUERY */
 	uint64_t begin_at, end_at; /* dispatches recorded before its begin and before its end
 					       (end_at HESPER_REGION_OPEN until ended): its place among them */

@@ -526,7 +526,11 @@ REPRINT_RUNS = [
     ("clock, time window", "multi_kernel", {"HESPER_MODE": "clock", "HESPER_START": "0.001", "HESPER_STOP": "0.05"},
      [", timed by clock", "  capture      from "]),
     ("submit mode", "demo_pipeline", {"HESPER_MODE": "submit"},
-     ["  mode         submit", re.compile(r"\n +- +36 +- +analyze\n")]),
+     ["  mode         submit", re.compile(r"\n +- +36 +- +- +- +- +- +analyze\n")]),
+    # The regions' tree with the kernels under each label and every instance statistic.
+    ("region tree", "demo_pipeline", {},
+     [re.compile(r"\nRegions \(debug labels\)\n +Total +Instances +Avg +Med +P95 +Min +Max +Name\n"),
+      re.compile(r"\n +\S+ \S+ +36 +(\S+ \S+ +){5}analyze\n(.*\n)*? +\S+ \S+ +\d+ +\S+ \S+ +\* ")]),
 ]
 
 

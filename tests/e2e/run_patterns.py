@@ -49,6 +49,7 @@ import argparse
 import fnmatch
 import json
 import os
+import re
 import resource
 import signal
 import stat
@@ -314,6 +315,81 @@ def check_labels(c, rep, truth):
                 f"region {reg['total_ns']} ns, nested {kids} ns")
 
 
+def region_tree_lines(text):
+    """The text report's region tree: ([(instances, indent, is_kernel, name)], the section's lines).
+    Names start in the header's Name column; Instances is the second cell."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l == "Regions (debug labels)"), None)
+    if start is None or start + 2 >= len(lines) or "Name" not in lines[start + 1]:
+        return [], []
+    name_col = lines[start + 1].index("Name")
+    rows = []
+    for line in lines[start + 3:]:
+        if not line.startswith(" "):
+            break
+        # Cells are two or more spaces apart ("2.191 ms" is one).
+        cells, name = re.split(r" {2,}", line[:name_col].strip()), line[name_col:]
+        indent = len(name) - len(name.lstrip(" "))
+        name = name.lstrip(" ")
+        kernel = name.startswith("* ")
+        rows.append((int(cells[1]), indent, kernel, name[2:] if kernel else name))
+    return rows, lines[start:start + 3 + len(rows)]
+
+
+def check_region_tree(c, rep, text, truth):
+    """region_tree in the JSON and the text report's tree against the truth's paths, counts and kernels."""
+    want = truth.get("region_tree")
+    if want is None:
+        return
+    loose_labels = truth.get("loose_labels", [])
+    nodes = [n for n in rep.get("region_tree") or [] if isinstance(n, dict)]
+    got = {tuple(n.get("path") or []): n for n in nodes}
+    for w in want:
+        path = tuple(w["path"])
+        n = got.get(path)
+        kernels = {k.get("name"): k.get("count") for k in (n or {}).get("kernels", [])}
+        c.check(n is not None and n.get("count") == w["count"] and n.get("depth") == len(path) - 1
+                and n.get("name") == path[-1] and kernels == w["kernels"],
+                f"region_tree {'/'.join(path)}: {w['count']} instances at depth {len(path) - 1}, kernels {w['kernels']}",
+                f"got {n!r}")
+        if n and n.get("timed"):
+            c.check(all(e2e.is_num(n.get(k)) for k in ("median_ns", "p95_ns", "min_ns", "max_ns", "stddev_ns"))
+                    and n["min_ns"] <= n["median_ns"] <= n["p95_ns"] <= n["max_ns"],
+                    f"region_tree {'/'.join(path)}: min <= median <= p95 <= max", f"got {n!r}")
+    wanted = {tuple(w["path"]) for w in want}
+    extra = [p for p in got if p not in wanted and not any(loose(l, loose_labels) for l in p)]
+    c.check(not extra, "no unexpected region_tree paths", f"unexpected: {extra}")
+    # Depth first: every node's parent comes before it, and the nearest shallower node is its parent.
+    order_ok = True
+    for i, n in enumerate(nodes):
+        path = tuple(n.get("path") or [])
+        if len(path) > 1 and tuple(path[:-1]) in got:
+            before = [tuple(m.get("path") or []) for m in nodes[:i] if len(m.get("path") or []) < len(path)]
+            order_ok &= bool(before) and before[-1] == path[:-1]
+    c.check(order_ok, "region_tree is depth first: each node after its parent, under it",
+            [n.get("path") for n in nodes])
+    # The text report shows the same tree: indentation two spaces a level, kernels marked "* ".
+    rows, section = region_tree_lines(text)
+    c.check(section and max(len(l) for l in section) <= 120, "the text report's region tree fits 120 columns",
+            "\n".join(section))
+    stack = []
+    seen = {}
+    for count, indent, kernel, name in rows:
+        level = indent // 2
+        if kernel:
+            seen[(tuple(stack[:level]), name)] = count
+            continue
+        stack = stack[:level] + [name]
+        seen[(tuple(stack), None)] = count
+    for w in want:
+        path = tuple(w["path"])
+        c.check(seen.get((path, None)) == w["count"], f"text tree: {'/'.join(path)} with {w['count']} instances",
+                "\n".join(section))
+        for kernel, count in w["kernels"].items():
+            c.check(seen.get((path, kernel)) == count, f"text tree: * {kernel} x{count} under {'/'.join(path)}",
+                    "\n".join(section))
+
+
 NESTED_TOLERANCE = 0.10   # --nested-accuracy: Hesper's mean against the program's own, relative,
 NESTED_FLOOR_NS = 2000    # and at least this many ns
 
@@ -435,6 +511,7 @@ def case_pattern(args, c, tmp):
     except OSError as ex:
         c.fail("Hesper wrote the text report too", str(ex))
         text = ""
+    check_region_tree(c, rep, text, truth)
     if args.expect_dropped:
         c.check("dropped" in text and f"{rep.get('dropped')} dropped" in text,
                 "the text report says how many dispatches were dropped", text[:3000])

@@ -1123,6 +1123,14 @@ static int p_labels(struct pat *p)
 	/* Where the crossing label's second dispatch and the deepest dispatch land is not specified. */
 	truth_key("loose_labels", "[\"crossing\",\"deep_*\"]");
 	truth_key("region_parents", "{\"pass_a\":\"frame\",\"pass_b\":\"frame\",\"inner\":\"pass_b\"}");
+	/* The labels as a tree: each path with its instances and the kernels that ran directly in it. */
+	truth_key("region_tree",
+		  "[{\"path\":[\"frame\"],\"count\":%u,\"kernels\":{\"lbl_k\":%u}},"
+		  "{\"path\":[\"frame\",\"pass_a\"],\"count\":%u,\"kernels\":{\"lbl_k\":%u}},"
+		  "{\"path\":[\"frame\",\"pass_b\"],\"count\":%u,\"kernels\":{\"lbl_m\":%u}},"
+		  "{\"path\":[\"frame\",\"pass_b\",\"inner\"],\"count\":%u,\"kernels\":{\"lbl_k\":%u,\"lbl_m\":%u}}]",
+		  LABEL_SUBMITS, LABEL_SUBMITS, 2 * LABEL_SUBMITS, 4 * LABEL_SUBMITS, LABEL_SUBMITS, LABEL_SUBMITS,
+		  LABEL_SUBMITS, 2 * LABEL_SUBMITS, LABEL_SUBMITS);
 	truth_key("dropped", "0");
 
 	return pat_done(p, fence, (VkPipeline[]){ kk, km }, 2);

@@ -152,6 +152,49 @@ START_TEST(known_profile)
 }
 END_TEST
 
+/* Nested labels: open <details> nested as the labels were, each with its instances' numbers and its kernels. */
+START_TEST(region_tree_nested)
+{
+	struct hesper_profile p;
+	static const uint64_t frame_ns[] = {10, 20, 30, 40, 100};
+
+	fixture(&p);
+	for (size_t i = 0; i < 5; i++) {
+		hesper_kernel_record(hesper_kernel_table_get(p.label_paths, "frame"), frame_ns[i]);
+		hesper_kernel_record(hesper_kernel_table_get(p.label_paths, "frame\x1f"
+									    "blur"),
+				     8);
+		hesper_kernel_record(hesper_kernel_table_get(p.label_kernels, "frame\x1f"
+									      "blur\x1e"
+									      "b<h>"),
+				     5);
+	}
+	hesper_kernel_record(hesper_kernel_table_get(p.label_paths, "load"), 5);
+	char *html = render(&p);
+
+	assert_page(html);
+	const char *tree = strstr(html, "<div id=\"region-tree\" class=\"rtree\">");
+	ck_assert_ptr_nonnull(tree);
+	ck_assert_uint_eq(count(tree, "<details open>"), 3);
+	ck_assert_uint_eq(count(tree, "</details>"), 3);
+	/* frame: 5 instances, mean 40 ns, median 30, P95 100, min 10, max 100 (exact below 128). */
+	ck_assert_ptr_nonnull(strstr(tree,
+				     "<summary><span class=\"rname\">frame</span> <span class=\"rnum\">Total 200 ns "
+				     "&middot; 5 instances &middot; Avg 40 ns &middot; Med 30 ns &middot; P95 100 ns "
+				     "&middot; Min 10 ns &middot; Max 100 ns</span></summary>\n"
+				     "<details open><summary><span class=\"rname\">blur</span>"));
+	/* blur's kernel inside blur, its name escaped; blur closes before load (a sibling of frame) opens. */
+	const char *kernel = strstr(tree,
+				    "<li><span class=\"kname\">b&lt;h&gt;</span> <span class=\"rnum\">Total 25 ns "
+				    "&middot; 5 dispatches &middot; Avg 5 ns</span></li>");
+	ck_assert_ptr_nonnull(kernel);
+	ck_assert_ptr_nonnull(strstr(kernel, "</ul>\n</details>\n</details>\n<details open><summary><span "
+					     "class=\"rname\">load</span>"));
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 /* Submit mode: kernels and regions counted, never timed: '-' everywhere, no bar, no 0 ns. */
 START_TEST(submit_mode_shows_untimed)
 {
@@ -496,6 +539,7 @@ report_html_suite(void)
 
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, known_profile);
+	tcase_add_test(tc, region_tree_nested);
 	tcase_add_test(tc, submit_mode_shows_untimed);
 	tcase_add_test(tc, overlap_note);
 	tcase_add_test(tc, histogram_bins_add_up);

@@ -61,7 +61,8 @@ static const char expected_json[] =
 	"    {\"name\": \"softmax\", \"count\": 2, \"total_ns\": 2000, \"mean_ns\": 1000, \"median_ns\": 1000, \"min_ns\": 1000, \"max_ns\": 1000, \"stddev_ns\": 0, \"p95_ns\": 1000, \"p99_ns\": 1000, \"timed\": 2, \"span_total_ns\": 2000}\n"
 	"  ],\n"
 	"  \"regions\": [\n"
-	"    {\"name\": \"frame\", \"count\": 1, \"total_ns\": 8000, \"mean_ns\": 8000, \"timed\": 1}\n"
+	"    {\"name\": \"frame\", \"count\": 1, \"total_ns\": 8000, \"mean_ns\": 8000, \"timed\": 1, "
+	"\"median_ns\": 8000, \"min_ns\": 8000, \"max_ns\": 8000, \"stddev_ns\": 0, \"p95_ns\": 8000, \"p99_ns\": 8000}\n"
 	"  ],\n"
 	"  \"submits\": {\"count\": 2, \"total_ns\": 9000},\n"
 	"  \"dropped\": 0,\n"
@@ -264,8 +265,9 @@ START_TEST(untimed_region_written_and_read_back)
 	fixture(&p);
 	hesper_kernel_count_untimed(hesper_kernel_table_get(p.regions, "untimed"), 4);
 	char *s = render(&p);
-	ck_assert_ptr_nonnull(
-		strstr(s, "{\"name\": \"untimed\", \"count\": 4, \"total_ns\": 0, \"mean_ns\": 0, \"timed\": 0}"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "{\"name\": \"untimed\", \"count\": 4, \"total_ns\": 0, \"mean_ns\": 0, \"timed\": 0, "
+		   "\"median_ns\": 0, \"min_ns\": 0, \"max_ns\": 0, \"stddev_ns\": 0, \"p95_ns\": 0, \"p99_ns\": 0}"));
 	free(s);
 	round_trip(&p, &back);
 	const struct hesper_kernel *r = hesper_kernel_table_find(back.regions, "untimed");
@@ -379,8 +381,9 @@ START_TEST(names_escaped_in_report)
 	char *s = render(&p);
 	ck_assert_ptr_nonnull(strstr(s, "\"exe\": \"my \\\"app\\\"\""));
 	ck_assert_ptr_nonnull(strstr(s, "{\"name\": \"k\\\\\\n\\ufffd\", \"count\": 1"));
-	ck_assert_ptr_nonnull(
-		strstr(s, "{\"name\": \"r\\\"1\", \"count\": 1, \"total_ns\": 5, \"mean_ns\": 5, \"timed\": 1}"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "{\"name\": \"r\\\"1\", \"count\": 1, \"total_ns\": 5, \"mean_ns\": 5, \"timed\": 1, "
+		   "\"median_ns\": 5, \"min_ns\": 5, \"max_ns\": 5, \"stddev_ns\": 0, \"p95_ns\": 5, \"p99_ns\": 5}"));
 	free(s);
 	hesper_profile_free(&p);
 }
