@@ -724,6 +724,9 @@ def settings_variants(tmp):
         ("HESPER_MAX_QUERIES not a number", {"HESPER_MAX_QUERIES": "lots"}, ["HESPER_MAX_QUERIES"]),
         ("HESPER_MAX_QUERIES huge", {"HESPER_MAX_QUERIES": "9" * 30}, ["HESPER_MAX_QUERIES"]),
         ("HESPER_INDIRECT unknown", {"HESPER_INDIRECT": "sometimes"}, ["HESPER_INDIRECT", "sometimes"]),
+        ("HESPER_GROUP_BY unknown", {"HESPER_GROUP_BY": "shapes"},
+         ["HESPER_GROUP_BY", "shapes", "kernel, shape or label"], {"group_by": "kernel"}),
+        ("HESPER_GROUP_BY in any case", {"HESPER_GROUP_BY": " Shape "}, None, {"group_by": "shape"}),
         ("unknown setting", {"HESPER_COLOUR": "blue"}, ["HESPER_COLOUR"]),
         ("unprintable value", {"HESPER_MODE": "\x01\x1b[31m"}, ["HESPER_MODE"]),
         # Values are read as docs/settings.md says: words in any case, white space around ignored
