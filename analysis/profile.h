@@ -13,6 +13,7 @@
 #include "findings_settings.h"
 #include "kernel_table.h"
 #include "memops.h"
+#include "row_names.h"
 #include "overlap.h" /* the layer reaches the shares (clock mode) through this header */
 #include "stats.h"
 #include "trace.h"
@@ -135,8 +136,9 @@ struct hesper_profile {
 	int pid;
 	char exe[HESPER_NAME_MAX];
 	char host[HESPER_NAME_MAX];
-	char mode[32];         /* "dispatch", "submit" or "clock" */
-	uint32_t sample_every; /* 1 = every execution timed */
+	char mode[32];                 /* "dispatch", "submit" or "clock" */
+	uint32_t sample_every;         /* 1 = every execution timed */
+	enum hesper_group_by group_by; /* what a row of kernels is: a kernel, or one launch shape or label of it */
 
 	struct hesper_device_info *devices;
 	size_t device_count;
@@ -217,13 +219,19 @@ enum hesper_work_kind {
 /*
  * The rows a kernel's dispatches are counted in, found by hesper_profile_add_work and kept by
  * its caller for the next (NULL: not found yet): @kernel and @underfilled for any dispatch of
- * the kernel, @labelled for those under the same label.
+ * the kernel, @labelled for those under the same label. Grouped by shape or label, @kernel
+ * and @underfilled hold for the next dispatch only when @keyed and its shape and label are
+ * the ones they were found for.
  */
 struct hesper_work_rows {
 	struct hesper_kernel *kernel;      /* in kernels */
 	struct hesper_kernel *labelled;    /* "label/kernel" in labelled */
 	struct hesper_kernel *pathed;      /* "path<KERNEL_SEP>kernel" in label_kernels */
 	struct hesper_kernel *underfilled; /* in underfilled */
+	bool keyed;                        /* grouped: the key below is what @kernel was found for */
+	bool key_known;                    /* its work-group counts were known */
+	uint32_t key_groups[3];
+	const char *key_label; /* its label, compared by address (interned) */
 };
 
 /* One finished piece of GPU work, or @count alike whose time is unknown (hesper_profile_add_work). */
@@ -262,6 +270,13 @@ struct hesper_work {
  * memory-operation kind or queue of @p, or memory ran out for one of its rows (the others count it).
  */
 int hesper_profile_add_work(struct hesper_profile *p, const struct hesper_work *w);
+
+/*
+ * The row of kernels that dispatch @w (a DISPATCH) is counted in under @p's group_by, added
+ * empty on first use; NULL when memory runs out. Its name outlives the trace (rows are never
+ * removed), so timeline events may carry it.
+ */
+struct hesper_kernel *hesper_profile_dispatch_row(struct hesper_profile *p, const struct hesper_work *w);
 
 /*
  * The share of @compute_units left without a work group by a dispatch of @groups (x*y*z):

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 double
 hesper_underfill_share(const uint32_t groups[3], uint32_t compute_units)
@@ -57,6 +58,55 @@ pathed_row(struct hesper_profile *p, const char *path, const char *kernel)
 	return hesper_kernel_table_get(p->label_kernels, name);
 }
 
+/* Whether @w's work-group counts are known: given, or read back from an indirect dispatch. */
+static bool
+groups_known(const struct hesper_work *w)
+{
+	return w->groups_read_back || w->groups[0] || w->groups[1] || w->groups[2];
+}
+
+/* @w's row name under @p's grouping into @buf; false when it does not fit. */
+static bool
+row_name(const struct hesper_profile *p, const struct hesper_work *w, char *buf, size_t size)
+{
+	return hesper_row_name(buf, size, p->group_by, w->name, w->label, w->groups, groups_known(w)) < size;
+}
+
+struct hesper_kernel *
+hesper_profile_dispatch_row(struct hesper_profile *p, const struct hesper_work *w)
+{
+	char name[1024];
+
+	if (!w->name)
+		return NULL;
+	if (p->group_by == HESPER_GROUP_BY_KERNEL)
+		return hesper_kernel_table_get(p->kernels, w->name);
+	return row_name(p, w, name, sizeof(name)) ? hesper_kernel_table_get(p->kernels, name) : NULL;
+}
+
+/*
+ * Grouped by shape or label: forgets @rows' kernel and under-filled rows unless they were
+ * found for @w's shape and label, and keys them to those.
+ */
+static void
+key_rows(const struct hesper_profile *p, const struct hesper_work *w, struct hesper_work_rows *rows)
+{
+	bool known = groups_known(w);
+
+	if (p->group_by == HESPER_GROUP_BY_KERNEL)
+		return;
+	if (rows->keyed &&
+	    (p->group_by == HESPER_GROUP_BY_SHAPE
+		     ? rows->key_known == known && memcmp(rows->key_groups, w->groups, sizeof(w->groups)) == 0
+		     : rows->key_label == w->label))
+		return;
+	rows->kernel = rows->underfilled = NULL;
+	rows->keyed = true;
+	rows->key_known = known;
+	memcpy(rows->key_groups, w->groups, sizeof(rows->key_groups));
+	rows->key_label = w->label;
+}
+
 static int
 add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 {
@@ -65,14 +115,16 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 
 	if (!w->name)
 		return -1;
+	key_rows(p, w, rows);
 	if (!rows->kernel)
-		rows->kernel = hesper_kernel_table_get(p->kernels, w->name);
+		rows->kernel = hesper_profile_dispatch_row(p, w);
 	if (w->label && !rows->labelled)
 		rows->labelled = labelled_row(p, w->label, w->name);
 	if (w->label_path && !rows->pathed)
 		rows->pathed = pathed_row(p, w->label_path, w->name);
-	if (idle_share > 0 && !rows->underfilled)
-		rows->underfilled = hesper_kernel_table_get(p->underfilled, w->name);
+	/* Under the kernel row's name: the finding reads the two side by side. */
+	if (idle_share > 0 && !rows->underfilled && rows->kernel)
+		rows->underfilled = hesper_kernel_table_get(p->underfilled, rows->kernel->name);
 
 	struct hesper_kernel *row = rows->kernel;
 	struct hesper_kernel *lrow = w->label ? rows->labelled : NULL;

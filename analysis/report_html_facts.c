@@ -58,6 +58,11 @@ hesper_html_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 		else
 			snprintf(v, sizeof(v), "%.31s", p->mode[0] ? p->mode : "?");
 		put_fact(out, "mode", v);
+		if (p->group_by != HESPER_GROUP_BY_KERNEL)
+			put_fact(out, "rows",
+				 p->group_by == HESPER_GROUP_BY_SHAPE
+					 ? "per kernel and work-group count (HESPER_GROUP_BY=shape)"
+					 : "per kernel and innermost label (HESPER_GROUP_BY=label)");
 		snprintf(v, sizeof(v), "%" PRIu64 " timestamps, %s in hooks, %s collecting", p->timestamps_written,
 			 hesper_html_duration(b, (double)p->hook_ns), hesper_html_duration(c, (double)p->collector_ns));
 		put_fact(out, "Hesper's cost", v);

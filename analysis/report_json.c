@@ -1,6 +1,6 @@
 /*
  * The JSON summary, schema "hesper-summary/1" (docs/formats.md): the keys of the
- * schema in its order, then the extra keys (queues, clamped, mode, sample_every, hesper,
+ * schema in its order, then the extra keys (queues, clamped, mode, sample_every, group_by, hesper,
  * kernels_by_label). Kernels carry extra keys, "timed" and "span_total_ns"; regions "timed". Integers are
  * printed as integers; doubles with 17 significant digits, and never as NaN or Infinity (0
  * instead).
@@ -555,6 +555,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	fprintf(out, "  \"clamped\": %" PRIu64 ",\n  \"mode\": ", p->clamped);
 	put_field(out, p->mode, sizeof(p->mode));
 	fprintf(out, ",\n  \"sample_every\": %" PRIu32 ",\n", p->sample_every);
+	fprintf(out, "  \"group_by\": \"%s\",\n", hesper_group_by_word(p->group_by));
 	fprintf(out,
 		"  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64
 		", \"submit_hook_ns\": %" PRIu64 ", \"collector_ns\": %" PRIu64 ", \"collected\": %" PRIu64

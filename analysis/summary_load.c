@@ -625,6 +625,10 @@ load_process(struct loader *l, json_object *root, struct hesper_profile *out)
 	    get_u64(l, root, "the summary", "sample_every", 1, &n))
 		return HESPER_ERROR_FORMAT;
 	out->sample_every = (uint32_t)n;
+	/* Absent in summaries written before HESPER_GROUP_BY: a row per kernel. */
+	const char *group_by = get_string(root, "group_by");
+	if (group_by && !hesper_group_by_from_word(group_by, &out->group_by))
+		return BAD(l, "the summary: \"group_by\" is \"%s\", not kernel, shape or label", group_by);
 	if (load_drop_causes(l, root, out))
 		return HESPER_ERROR_FORMAT;
 	v = hesper_json_member(root, "hesper");

@@ -3,7 +3,8 @@
  * changes between two sides, a run or several runs each, and an exit status a CI job can
  * gate on: 1 when a kernel got slower beyond the threshold and the noise (diff_stats.h),
  * 0 otherwise, 2 for bad usage, a file that is not a sound summary (diff_load.h), or
- * sides that are different programs, devices or modes (unless --allow-mismatch).
+ * sides that are different programs, devices or modes (unless --allow-mismatch), or were
+ * grouped differently (HESPER_GROUP_BY).
  */
 #include <errno.h>
 #include <math.h>
@@ -121,19 +122,27 @@ put_devices(FILE *out, const char *key)
 	}
 }
 
+/* How two runs' setups compare (same_setup). */
+enum setup_match {
+	SETUP_SAME,
+	SETUP_DIFFERENT, /* programs, devices or modes: compared only with --allow-mismatch */
+	SETUP_REFUSED,   /* groupings: their rows are not the same rows, never compared */
+};
+
 /*
- * Whether @b is a run of what @a is: the same program, devices and mode. When not, one
- * line on stderr names both files and each difference; returns false.
+ * Whether @b is a run of what @a is: the same program, devices, mode and grouping
+ * (HESPER_GROUP_BY). When not, one line on stderr names both files and each difference.
  */
-static bool
+static enum setup_match
 same_setup(const struct hesper_diff_run *a, const struct hesper_diff_run *b, bool allow)
 {
 	bool program = strcmp(a->exe, b->exe) == 0, devices = strcmp(a->devices, b->devices) == 0,
-	     mode = strcmp(a->mode, b->mode) == 0;
+	     mode = strcmp(a->mode, b->mode) == 0, grouping = strcmp(a->group_by, b->group_by) == 0;
 	const char *sep = "";
 
-	if (program && devices && mode)
-		return true;
+	if (program && devices && mode && grouping)
+		return SETUP_SAME;
+	allow &= grouping;
 	fprintf(stderr, "hesper: %s%s and %s differ:", allow ? "warning: " : "", a->path, b->path);
 	if (!program) {
 		fputs(" programs (", stderr);
@@ -157,10 +166,20 @@ same_setup(const struct hesper_diff_run *a, const struct hesper_diff_run *b, boo
 		fputs(", ", stderr);
 		hesper_put_clean(stderr, b->mode[0] ? b->mode : "?");
 		fputc(')', stderr);
+		sep = ";";
+	}
+	if (!grouping) {
+		fprintf(stderr, "%s groupings (", sep);
+		hesper_put_clean(stderr, a->group_by);
+		fputs(", ", stderr);
+		hesper_put_clean(stderr, b->group_by);
+		fputs("); not compared (their rows are different rows: run both with the same HESPER_GROUP_BY)\n",
+		      stderr);
+		return SETUP_REFUSED;
 	}
 	fputs(allow ? "; compared anyway (--allow-mismatch)\n" : "; not compared (--allow-mismatch compares them)\n",
 	      stderr);
-	return false;
+	return SETUP_DIFFERENT;
 }
 
 static void
@@ -205,8 +224,13 @@ hesper_cmd_diff(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (size_t i = 1; i < o.nfiles; i++)
-		mismatch |= !same_setup(&runs[0], &runs[i], o.allow_mismatch);
+	for (size_t i = 1; i < o.nfiles; i++) {
+		enum setup_match m = same_setup(&runs[0], &runs[i], o.allow_mismatch);
+
+		if (m == SETUP_REFUSED)
+			goto out;
+		mismatch |= m != SETUP_SAME;
+	}
 	if (mismatch && !o.allow_mismatch)
 		goto out;
 

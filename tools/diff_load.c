@@ -165,8 +165,18 @@ hesper_diff_run_load(const char *path, struct hesper_diff_run *run, char *err, s
 	process = hesper_json_member(root, "process");
 	run->exe = string_or_empty(process, "exe");
 	run->mode = string_or_empty(root, "mode");
+	run->group_by = string_or_empty(root, "group_by");
 	run->devices = devices_key(root);
-	if (!run->exe || !run->mode || !run->devices) {
+	if (!run->exe || !run->mode || !run->group_by || !run->devices) {
+		fail(&r, "out of memory");
+		goto out;
+	}
+	/* Summaries written before HESPER_GROUP_BY have a row per kernel. */
+	if (!run->group_by[0]) {
+		free(run->group_by);
+		run->group_by = strdup("kernel");
+	}
+	if (!run->group_by) {
 		fail(&r, "out of memory");
 		goto out;
 	}
@@ -216,6 +226,7 @@ hesper_diff_run_free(struct hesper_diff_run *run)
 	free(run->kernels);
 	free(run->exe);
 	free(run->mode);
+	free(run->group_by);
 	free(run->devices);
 	memset(run, 0, sizeof(*run));
 }

@@ -28,8 +28,9 @@ struct hesper_diff_run {
 	const char *path;
 	char *exe; /* the program's name */
 	int pid;
-	char *mode;    /* "dispatch", "submit", "clock"; "" when the file does not say */
-	char *devices; /* every device's name and driver, joined: equal strings mean the same devices */
+	char *mode;     /* "dispatch", "submit", "clock"; "" when the file does not say */
+	char *group_by; /* what a kernel row is: "kernel" (also when the file does not say), "shape", "label" */
+	char *devices;  /* every device's name and driver, joined: equal strings mean the same devices */
 	struct hesper_diff_kernel *kernels;
 	size_t nkernels;
 };

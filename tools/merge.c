@@ -513,6 +513,15 @@ hesper_cmd_merge(int argc, char **argv)
 	describe_hosts(merged.host, sizeof(merged.host), procs, nprocs);
 	snprintf(merged.mode, sizeof(merged.mode), "%s", procs[0].profile.mode);
 	merged.sample_every = procs[0].profile.sample_every;
+	merged.group_by = procs[0].profile.group_by;
+	for (size_t i = 0; i < nprocs; i++) {
+		/* Rows of different groupings are different rows: summed, they would count dispatches twice over. */
+		if (procs[i].profile.group_by != merged.group_by) {
+			fprintf(stderr, "hesper: the summaries have different groupings (%s, %s); not merged\n",
+				hesper_group_by_word(merged.group_by), hesper_group_by_word(procs[i].profile.group_by));
+			goto out;
+		}
+	}
 	for (size_t i = 0; i < nprocs; i++) {
 		if (hesper_profile_merge(&merged, &procs[i].profile) != 0)
 			goto oom;

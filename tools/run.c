@@ -143,12 +143,13 @@ int
 hesper_cmd_run(int argc, char **argv)
 {
 	enum { OPT_LIB = 256, OPT_MAX_EVENTS };
-	enum { SET_MODE, SET_SAMPLE, SET_MAX_EVENTS, SET_COUNT };
+	enum { SET_MODE, SET_SAMPLE, SET_GROUP_BY, SET_MAX_EVENTS, SET_COUNT };
 	static const struct option options[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"format", required_argument, NULL, 'f'},
 		{"mode", required_argument, NULL, 'm'},
 		{"sample", required_argument, NULL, 's'},
+		{"group-by", required_argument, NULL, 'g'},
 		{"lib", required_argument, NULL, OPT_LIB},
 		{"max-events", required_argument, NULL, OPT_MAX_EVENTS},
 		{"help", no_argument, NULL, 'h'},
@@ -159,6 +160,7 @@ hesper_cmd_run(int argc, char **argv)
 	const char *settings[SET_COUNT][2] = {
 		[SET_MODE] = {"HESPER_MODE", NULL},
 		[SET_SAMPLE] = {"HESPER_SAMPLE", NULL},
+		[SET_GROUP_BY] = {"HESPER_GROUP_BY", NULL},
 		[SET_MAX_EVENTS] = {"HESPER_MAX_EVENTS", NULL},
 	};
 	const char *prefix = HESPER_DEFAULT_PREFIX, *format = HESPER_DEFAULT_FORMATS, *lib_arg = NULL;
@@ -167,7 +169,7 @@ hesper_cmd_run(int argc, char **argv)
 	int c, status, code;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:f:m:s:hV", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:f:m:s:g:hV", options, NULL)) != -1) {
 		int set = -1;
 
 		switch (c) {
@@ -175,6 +177,7 @@ hesper_cmd_run(int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'm': set = SET_MODE; break;
 		case 's': set = SET_SAMPLE; break;
+		case 'g': set = SET_GROUP_BY; break;
 		case OPT_MAX_EVENTS: set = SET_MAX_EVENTS; break;
 		case OPT_LIB: lib_arg = optarg; break;
 		case 'h': hesper_usage_print(stdout); return 0;
@@ -186,7 +189,10 @@ hesper_cmd_run(int argc, char **argv)
 			return hesper_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 		if (set >= 0) {
-			const char *name = c == 'm' ? "--mode" : c == 's' ? "--sample" : "--max-events";
+			const char *name = c == 'm'   ? "--mode"
+					   : c == 's' ? "--sample"
+					   : c == 'g' ? "--group-by"
+						      : "--max-events";
 
 			if (hesper_check_setting(name, settings[set][0], optarg) != 0)
 				return HESPER_EXIT_USAGE;

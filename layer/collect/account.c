@@ -72,6 +72,20 @@ static void note_local_size(struct hesper_work *w, const struct hesper_name *ker
 	w->local_size[2] = (packed >> 42) & 0x1fffff;
 }
 
+/*
+ * The timeline name of dispatch @w of @kernel: its row's (@row, looked up when NULL) when
+ * HESPER_GROUP_BY splits kernels, so the trace's names are the report's rows.
+ */
+static const char *trace_name(struct hesper_profile *p, const struct hesper_work *w, const struct hesper_kernel *row,
+			      const struct hesper_name *kernel)
+{
+	if (p->group_by == HESPER_GROUP_BY_KERNEL)
+		return kernel->text;
+	if (!row)
+		row = hesper_profile_dispatch_row(p, w);
+	return row ? row->name : kernel->text;
+}
+
 /* Of a repeat of @repeat dispatches at @pos, those inside @window: [*lo, *hi) from the repeat's first. */
 static void window_part(struct hesper_capture_span window, uint64_t pos, uint64_t repeat, uint64_t *lo, uint64_t *hi)
 {
@@ -319,8 +333,9 @@ static void account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 		if (isolated || one.clamped || !hold(held, w, kernel, &kind, &one, start, ticks))
 			hesper_profile_add_work(p, &one);
 		if (trace && !one.clamped)
-			hesper_trace_dispatch(p, q, kernel, w->local_size_varies ? NULL : w->local_size, start, end,
-					      one.groups, rec->command_buffer, sub->index);
+			hesper_trace_dispatch(p, q, trace_name(p, &one, NULL, kernel),
+					      w->local_size_varies ? NULL : w->local_size, start, end, one.groups,
+					      rec->command_buffer, sub->index);
 	}
 }
 
@@ -553,8 +568,9 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			w.clamped = !hesper_interval_ns(ts[start], ts[end], mask, period, &w.ns);
 			hesper_profile_add_work(p, &w);
 			if (trace && !w.clamped)
-				hesper_trace_dispatch(p, q, kernel, w.local_size_varies ? NULL : w.local_size,
-						      ts[start], ts[end], groups, rec->command_buffer, sub->index);
+				hesper_trace_dispatch(p, q, trace_name(p, &w, rows.kernel, kernel),
+						      w.local_size_varies ? NULL : w.local_size, ts[start], ts[end],
+						      groups, rec->command_buffer, sub->index);
 		}
 		if (untimed) {
 			w.timed = false;

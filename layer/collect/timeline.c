@@ -56,11 +56,11 @@ void hesper_trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 }
 
 /* Keeps a timed dispatch of @kernel for the timeline, with its work-group size @local_size (NULL: unknown). */
-void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
+void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const char *name,
 			   const uint32_t *local_size, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
 			   uint64_t command_buffer, uint64_t submission)
 {
-	struct hesper_trace_event e = gpu_event(q, HESPER_TRACE_DISPATCH, kernel->text, raw_start, raw_end, groups,
+	struct hesper_trace_event e = gpu_event(q, HESPER_TRACE_DISPATCH, name, raw_start, raw_end, groups,
 						command_buffer, submission, 0);
 	/*
 	 * Complete before it is handed on: hesper_events_add copies it into the trace, the

@@ -20,8 +20,11 @@ void hesper_trace_gpu(struct hesper_profile *p, const struct hesper_queue *q, en
 		      const char *name, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
 		      uint64_t command_buffer, uint64_t submission);
 
-/* Keeps a timed dispatch of @kernel with its work-group size @local_size (NULL: unknown), whole before any sink sees it. */
-void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const struct hesper_name *kernel,
+/*
+ * Keeps a timed dispatch named @name (its row's, which outlives the trace) with its work-group
+ * size @local_size (NULL: unknown), whole before any sink sees it.
+ */
+void hesper_trace_dispatch(struct hesper_profile *p, const struct hesper_queue *q, const char *name,
 			   const uint32_t *local_size, uint64_t raw_start, uint64_t raw_end, const uint32_t *groups,
 			   uint64_t command_buffer, uint64_t submission);
 

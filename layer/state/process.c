@@ -84,6 +84,7 @@ static void process_init(void)
 	p->profile->host[sizeof(p->profile->host) - 1] = '\0';
 	snprintf(p->profile->mode, sizeof(p->profile->mode), "%s", hesper_mode_name(p->settings.mode));
 	p->profile->sample_every = p->settings.sample_every;
+	p->profile->group_by = p->settings.group_by;
 	hesper_trace_init(&p->profile->trace, p->settings.max_events);
 	/* Read here, like HESPER_REPORT: its parser belongs to the analysis library (findings_settings.h). */
 	const char *findings = getenv("HESPER_FINDINGS");

@@ -47,6 +47,9 @@
 	X(HESPER_SAMPLE, COUNT, RANGE(1, 1000000),                                                                      \
 	  uint32_t, sample_every, 1,                                                                                    \
 	  IN_MODE(DISPATCH), "time every N-th recorded dispatch of each kernel")                                        \
+	X(HESPER_GROUP_BY, WORD, ONE_OF("kernel", "shape", "label"),                                                    \
+	  enum hesper_group_by, group_by, HESPER_GROUP_BY_KERNEL,                                                       \
+	  ANY_MODE, "a row per kernel, per kernel and work-group count, or per kernel and innermost debug label")       \
 	/* 200,000 events: about 60 MB of trace JSON, well inside what Perfetto opens */                                \
 	X(HESPER_MAX_EVENTS, COUNT, RANGE(0, 1000000000),                                                               \
 	  uint64_t, max_events, 200000,                                                                                 \

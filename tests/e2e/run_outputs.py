@@ -720,6 +720,29 @@ def case_diff(c, args, env, workdir):
         rc, out, err = run([tool, "diff"] + runs + a[:-1] + [demo] + a2, tool_env(env), workdir)
         c.check(rc == 2 and "programs" in err, "a side whose runs are different programs: exit 2", err)
 
+    # Different groupings (hesper -g): never compared, not even with --allow-mismatch; the
+    # same grouping is compared row by row.
+    shape = [diff_profile(c, args, env, workdir, f"shape{i}", {"HESPER_GROUP_BY": "shape"}) for i in range(2)]
+    prefix = os.path.join(workdir, "shape_g")
+    rc, _, err = run([tool, "--lib", args.hesper, "-o", prefix, "--format", "json", "-g", " Shape ", "--",
+                      program(args, "multi_kernel")], tool_env(env), workdir)
+    got = load_json(c, prefix + ".json", "the run with -g") if rc == 0 else None
+    c.check(got is not None and got.get("group_by") == "shape" and
+            any(k["name"].endswith("\u00d71\u00d71]") for k in got.get("kernels", [])),
+            "hesper -g ' Shape ': a row per launch shape, group_by shape", f"rc={rc}\n{err[-2000:]}")
+    rc, out, err = run([tool, "-g", "shapes", "--", program(args, "multi_kernel")], tool_env(env), workdir)
+    c.check(rc == 2 and err.count("\n") == 1 and "kernel, shape or label" in err and out == "",
+            "hesper -g shapes: exit 2, one line naming the groupings", f"rc={rc}\n{out}\n{err}")
+    if None not in shape:
+        for extra in ([], ["--allow-mismatch"]):
+            rc, out, err = run([tool, "diff"] + extra + [a[0], shape[0]], tool_env(env), workdir)
+            c.check(rc == 2 and err.count("\n") == 1 and "groupings (kernel, shape)" in err and out == "",
+                    f"sides of different groupings{' (--allow-mismatch)' if extra else ''}: exit 2, one line",
+                    f"rc={rc}\n{out}\n{err}")
+        rc, out, err = run([tool, "diff", shape[0], shape[1]], tool_env(env), workdir)
+        c.check(rc in (0, 1) and "\u00d71\u00d71]" in out and err == "",
+                "two runs grouped by shape are compared, row by row", f"rc={rc}\n{out}\n{err}")
+
     # Numbers no run can hold: one line naming the file, the kernel and the key; exit 2.
     for label, edit, what in (
             ("negative", lambda t: re.sub(r'"mean_ns": [0-9.e+]+', '"mean_ns": -5', t, count=1), '"mean_ns" is -5'),

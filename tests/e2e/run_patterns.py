@@ -9,7 +9,7 @@ Cases:
   pattern   --pattern NAME [--arg A] [--env K=V]... [--expect-dropped] [--expect-drop-cause KEY]
             [--expect-mode M]
             [--expect-rc N] [--no-baseline] [--leaves-objects] [--per-pid-report]
-            [--nested-accuracy]
+            [--nested-accuracy] [--group-by shape|label]
             PATTERNS NAME alone (unless --no-baseline), then under Hesper + the validation
             layer with a JSON report: same exit code and stdout, no validation messages,
             Hesper above validation, and the summary matches the HESPER-TRUTH line exactly:
@@ -20,6 +20,8 @@ Cases:
             kernels_by_label rows, the number of devices. With --nested-accuracy (the program
             times each dispatch itself, its truth's own_mean_ns maps kernels to its own means):
             per kernel, Hesper's mean_ns within max(10 % of the program's mean, 2 µs) of it.
+            With --group-by (HESPER_GROUP_BY), the rows are the truth's by_shape, by_shape_unread
+            or by_label rows, adding up to each kernel's count; the text, CSV and timeline have them.
   signal    --mode MODE --signal TERM|INT|HUP|QUIT
             PATTERNS signal MODE prints "patterns: ready" with work in flight; the runner
             then sends the signal. Alone and under Hesper the process must end the same way
@@ -46,6 +48,7 @@ Exit status 0 when every check passes, 1 otherwise.
 """
 
 import argparse
+import csv
 import fnmatch
 import json
 import os
@@ -264,8 +267,9 @@ def check_drop_cause(c, rep, text, cause):
             f"dropped {dropped!r}, cause lines {lines!r}")
 
 
-def check_labels(c, rep, truth):
-    """regions and kernels_by_label against the truth; label totals contain what they hold."""
+def check_labels(c, rep, truth, group_by=None):
+    """regions and kernels_by_label against the truth; label totals contain what they hold.
+    With @group_by, a kernel's count is the sum of its rows."""
     regions = {r.get("name"): r for r in rep.get("regions") or [] if isinstance(r, dict)}
     labelled = {r.get("name"): r for r in rep.get("kernels_by_label") or [] if isinstance(r, dict)}
     loose_labels = truth.get("loose_labels", [])
@@ -284,7 +288,10 @@ def check_labels(c, rep, truth):
     extra = [n for n in labelled if n not in want_labelled and not loose(label_of(n), loose_labels)]
     c.check(not extra, "no unexpected kernels_by_label rows", f"unexpected: {extra}")
     # Every labelled row is part of its kernel's row.
-    counts = {r.get("name"): r.get("count", 0) for r in rep.get("kernels") or []}
+    counts = {}
+    for r in rep.get("kernels") or []:
+        name = kernel_of(str(r.get("name")), group_by) if group_by else r.get("name")
+        counts[name] = counts.get(name, 0) + r.get("count", 0)
     per_kernel = {}
     for name, row in labelled.items():
         kernel = name.rsplit("/", 1)[-1]
@@ -427,6 +434,64 @@ def check_nested_accuracy(c, rep, truth):
 
 # --- cases ---------------------------------------------------------------------------------
 
+def grouped_truth(c, truth, group_by, indirect_read):
+    """The truth with its kernels replaced by the rows of HESPER_GROUP_BY=@group_by (the
+    program's "by_shape", "by_shape_unread" or "by_label"), each an exactly named row."""
+    key = {"shape": "by_shape" if indirect_read else "by_shape_unread", "label": "by_label"}[group_by]
+    rows = truth.get(key)
+    if not c.check(isinstance(rows, list) and rows, f"the program's truth has {key!r}", f"got {rows!r}"):
+        return truth
+    kernels = [{"spv": r["name"], "source": None, "debug_name": r["name"], "source_named": False,
+                "count": r["count"], "timed": r["count"], "own_mean_ns": None} for r in rows]
+    return dict(truth, kernels=kernels)
+
+
+def kernel_of(row_name, group_by):
+    """The kernel a row of @group_by belongs to: "k [2×1×1]" and "k [?]" -> "k", "label/k" -> "k"."""
+    if group_by == "shape":
+        return row_name.rsplit(" [", 1)[0] if row_name.endswith("]") else row_name
+    return row_name.rsplit("/", 1)[-1]
+
+
+def check_grouped_sinks(c, rep, truth, group_by, text, csv_path, trace_path):
+    """Every sink has the grouping's rows: the JSON says its group_by, a kernel's rows add up
+    to its count exactly, the text table names each row and fits 120 columns, the CSV has
+    the JSON's rows and counts, the timeline's dispatches carry the rows' names."""
+    c.check(rep.get("group_by") == group_by, f"the JSON's group_by is {group_by!r}", f"got {rep.get('group_by')!r}")
+    rows = [r for r in rep.get("kernels") or [] if isinstance(r, dict)]
+    sums = {}
+    for r in rows:
+        k = kernel_of(str(r.get("name")), group_by)
+        sums[k] = sums.get(k, 0) + (r.get("count") or 0)
+    want = {k["debug_name"]: k["count"] for k in truth["kernels"]}
+    c.check(sums == want, "each kernel's rows add up to its dispatch count exactly", f"rows per kernel {sums}, "
+            f"kernels {want}")
+    header = {"shape": "rows         per kernel and work-group count (HESPER_GROUP_BY=shape)",
+              "label": "rows         per kernel and innermost debug label (HESPER_GROUP_BY=label)"}[group_by]
+    c.check(header in text, "the text report's header says what a row is", text[:1500])
+    table = text.split("\n\n")[1] + "\n" if text.count("\n\n") >= 1 else ""
+    wide = [l for l in table.splitlines() if len(l) > 120]
+    c.check(table and not wide, "the text report's kernel table fits 120 columns", "\n".join(wide) or text[:2000])
+    for r in rows:
+        c.check(f"  {r.get('name')}\n" in table, f"the text table has the row {r.get('name')!r}", table)
+    try:
+        with open(csv_path, encoding="utf-8", newline="") as f:
+            got = {r["name"]: int(r["instances"]) for r in csv.DictReader(f)}
+    except (OSError, KeyError, ValueError) as ex:
+        got = {"error": str(ex)}
+    c.check(got == {r.get("name"): r.get("count") for r in rows}, "the CSV has the JSON's rows and counts",
+            f"CSV {got}")
+    trace = read_json(c, trace_path) or {}
+    names = {}
+    for e in trace.get("traceEvents") or []:
+        if isinstance(e, dict) and e.get("ph") == "X" and e.get("cat") == "dispatch":
+            names[e.get("name")] = names.get(e.get("name"), 0) + 1
+    # Clamped dispatches are counted but not on the timeline.
+    if rep.get("clamped") == 0:
+        c.check(names == {r.get("name"): r.get("timed") for r in rows},
+                "the timeline's dispatches carry the rows' names, as many as each row timed", f"trace {names}")
+
+
 def validation_env(args, extra):
     return e2e.hesper_env(args, dict({"VK_INSTANCE_LAYERS": e2e.VALIDATION_LAYER, "VK_LOADER_DEBUG": "layer"},
                                      **extra))
@@ -467,7 +532,12 @@ def case_pattern(args, c, tmp):
     out_json, out_text = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.txt")
     if args.per_pid_report:
         out_json = os.path.join(tmp, "out-%p.json")
-    run = Run(argv, validation_env(args, dict(user_env, HESPER_REPORT=f"json:{out_json},text:{out_text}")), tmp)
+    sinks = f"json:{out_json},text:{out_text}"
+    out_csv, out_trace = os.path.join(tmp, "out.csv"), os.path.join(tmp, "out.trace.json")
+    if args.group_by:
+        user_env["HESPER_GROUP_BY"] = args.group_by
+        sinks += f",csv:{out_csv},trace:{out_trace}"
+    run = Run(argv, validation_env(args, dict(user_env, HESPER_REPORT=sinks)), tmp)
     if args.per_pid_report:
         # Only the process that did the work reports (a forked child that did none must not).
         found = sorted(n for n in os.listdir(tmp) if n.startswith("out-") and n.endswith(".json"))
@@ -500,9 +570,14 @@ def case_pattern(args, c, tmp):
     rep = read_json(c, out_json)
     if rep is None:
         return context
+    kernels_truth = truth
+    if args.group_by:
+        # Read back in dispatch mode unless HESPER_INDIRECT=off; always from the slots in clock mode.
+        read = args.expect_mode == "clock" or user_env.get("HESPER_INDIRECT", "read").strip().lower() != "off"
+        truth = grouped_truth(c, truth, args.group_by, read)
     check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped, mode=args.expect_mode,
                  fallbacks=args.expect_fallback or ())
-    check_labels(c, rep, truth)
+    check_labels(c, rep, kernels_truth, args.group_by)
     if args.nested_accuracy:
         check_nested_accuracy(c, rep, truth)
     try:
@@ -512,6 +587,8 @@ def case_pattern(args, c, tmp):
         c.fail("Hesper wrote the text report too", str(ex))
         text = ""
     check_region_tree(c, rep, text, truth)
+    if args.group_by:
+        check_grouped_sinks(c, rep, kernels_truth, args.group_by, text, out_csv, out_trace)
     if args.expect_dropped:
         c.check("dropped" in text and f"{rep.get('dropped')} dropped" in text,
                 "the text report says how many dispatches were dropped", text[:3000])
@@ -724,6 +801,9 @@ def settings_variants(tmp):
         ("HESPER_MAX_QUERIES not a number", {"HESPER_MAX_QUERIES": "lots"}, ["HESPER_MAX_QUERIES"]),
         ("HESPER_MAX_QUERIES huge", {"HESPER_MAX_QUERIES": "9" * 30}, ["HESPER_MAX_QUERIES"]),
         ("HESPER_INDIRECT unknown", {"HESPER_INDIRECT": "sometimes"}, ["HESPER_INDIRECT", "sometimes"]),
+        ("HESPER_GROUP_BY unknown", {"HESPER_GROUP_BY": "shapes"},
+         ["HESPER_GROUP_BY", "shapes", "kernel, shape or label"], {"group_by": "kernel"}),
+        ("HESPER_GROUP_BY in any case", {"HESPER_GROUP_BY": " Shape "}, None, {"group_by": "shape"}),
         ("unknown setting", {"HESPER_COLOUR": "blue"}, ["HESPER_COLOUR"]),
         ("unprintable value", {"HESPER_MODE": "\x01\x1b[31m"}, ["HESPER_MODE"]),
         # Values are read as docs/settings.md says: words in any case, white space around ignored
@@ -865,6 +945,9 @@ def main():
     ap.add_argument("--pattern", help="pattern case: the subcommand")
     ap.add_argument("--arg", action="append", help="pattern case: argument after the subcommand")
     ap.add_argument("--env", action="append", metavar="K=V", help="pattern case: extra environment")
+    ap.add_argument("--group-by", choices=["shape", "label"],
+                    help="pattern case: run with HESPER_GROUP_BY set so; the rows are the truth's "
+                         "by_shape (by_shape_unread under HESPER_INDIRECT=off) or by_label, in every sink")
     ap.add_argument("--expect-dropped", action="store_true", help="pattern case: dropped must be > 0")
     ap.add_argument("--expect-drop-cause", metavar="KEY",
                     help="pattern case: every dropped dispatch was dropped for this cause (a key of dropped_causes), "

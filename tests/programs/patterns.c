@@ -67,6 +67,10 @@
  *                   once, chained by a timeline semaphore
  *   submit2_semaphores  vkQueueSubmit2 with binary and timeline semaphores, no fence; the host
  *                   waits with vkWaitSemaphores
+ *   shapes          two kernels dispatched with several work-group counts, directly and
+ *                   indirectly, inside and outside debug labels: the rows HESPER_GROUP_BY=shape
+ *                   and =label make ("by_shape", "by_shape_unread": indirect counts not read
+ *                   back, "by_label"), each with its exact count
  */
 #include <errno.h>
 #include <pthread.h>
@@ -2455,6 +2459,95 @@ static uint32_t arg_u32(int argc, char **argv, uint32_t fallback)
 	return (uint32_t)v;
 }
 
+/* --- HESPER_GROUP_BY's rows ---------------------------------------------------------- */
+
+#define SHAPE_SUBMITS 3u
+
+/* A row of one of the groupings' truth: "name" and exact "count". */
+static void truth_row(char **list, const char *name, uint64_t count)
+{
+	append(list, "%s{\"name\":\"%s\",\"count\":%llu}", *list ? "," : "", name, (unsigned long long)count);
+}
+
+/* One dispatch of @pipe counting into @slot, @x by @y by @z work groups. */
+static void rec_shape(struct pat *p, VkCommandBuffer cb, VkPipeline pipe, uint32_t slot, uint32_t x, uint32_t y,
+		      uint32_t z)
+{
+	bind(p, cb, pipe, p->counters_set, (struct push){ slot, 0 });
+	vkCmdDispatch(cb, x, y, z);
+}
+
+static int p_shapes(struct pat *p)
+{
+	pat_init(p, "patterns-shapes", NULL);
+	struct vkc_ctx *vk = &p->vk;
+	VkPipeline a = make_pipeline(p, p->count_mod, "main", NULL, 0, "shp_a");
+	VkPipeline b = make_pipeline(p, p->count_mod, "main", NULL, 0, "shp_b");
+	VkCommandBuffer cb = vkc_command_buffer(vk);
+	VkFence fence = vkc_fence(vk);
+	char *by_shape = NULL, *unread = NULL, *by_label = NULL;
+
+	if (!vk->has_debug_utils)
+		vkc_fail("VK_EXT_debug_utils is needed");
+	/* Entry 3 (slot 7's) of the indirect arguments: 2 x 2 x 1 work groups. */
+	((VkDispatchIndirectCommand *)p->indirect.map)[3] = (VkDispatchIndirectCommand){ 2, 2, 1 };
+	begin(cb, 0);
+	rec_count(p, cb, a, 0, 3);            /* shp_a 1x1x1, outside any label */
+	rec_count_how(p, cb, a, 4, INDIRECT); /* shp_a, indirect: 1x1x1 */
+	vkc_label_begin(vk, cb, "pass");
+	rec_shape(p, cb, a, 1, 4, 1, 1);
+	rec_shape(p, cb, a, 1, 4, 1, 1);
+	rec_shape(p, cb, a, 2, 2, 3, 1);
+	rec_count(p, cb, b, 3, 2); /* shp_b 1x1x1 */
+	vkc_label_end(vk, cb);
+	vkc_label_begin(vk, cb, "post");
+	rec_count_how(p, cb, b, 7, INDIRECT); /* shp_b, indirect: 2x2x1 */
+	vkc_label_end(vk, cb);
+	end(cb);
+	for (uint32_t i = 0; i < SHAPE_SUBMITS; i++)
+		vkc_submit_wait(vk, cb, fence);
+
+	const uint32_t n = SHAPE_SUBMITS;
+	p->expect[0] = 3 * n;
+	p->expect[4] = n;
+	p->expect[1] = 2 * 4 * n;
+	p->expect[2] = 6 * n;
+	p->expect[3] = 2 * n;
+	p->expect[7] = 4 * n;
+	verify_counters(p, "shapes");
+	truth_kernel(DEBUG_NAMED, "shp_a", 7 * n, -1);
+	truth_kernel(DEBUG_NAMED, "shp_b", 3 * n, -1);
+	truth_region("pass", n);
+	truth_region("post", n);
+	truth_labelled("pass", "shp_a", 3 * n);
+	truth_labelled("pass", "shp_b", 2 * n);
+	truth_labelled("post", "shp_b", n);
+	truth_row(&by_shape, "shp_a [1\u00d71\u00d71]", 4 * n);
+	truth_row(&by_shape, "shp_a [4\u00d71\u00d71]", 2 * n);
+	truth_row(&by_shape, "shp_a [2\u00d73\u00d71]", n);
+	truth_row(&by_shape, "shp_b [1\u00d71\u00d71]", 2 * n);
+	truth_row(&by_shape, "shp_b [2\u00d72\u00d71]", n);
+	truth_row(&unread, "shp_a [1\u00d71\u00d71]", 3 * n);
+	truth_row(&unread, "shp_a [?]", n);
+	truth_row(&unread, "shp_a [4\u00d71\u00d71]", 2 * n);
+	truth_row(&unread, "shp_a [2\u00d73\u00d71]", n);
+	truth_row(&unread, "shp_b [1\u00d71\u00d71]", 2 * n);
+	truth_row(&unread, "shp_b [?]", n);
+	truth_row(&by_label, "shp_a", 4 * n);
+	truth_row(&by_label, "pass/shp_a", 3 * n);
+	truth_row(&by_label, "pass/shp_b", 2 * n);
+	truth_row(&by_label, "post/shp_b", n);
+	truth_key("by_shape", "[%s]", by_shape);
+	truth_key("by_shape_unread", "[%s]", unread);
+	truth_key("by_label", "[%s]", by_label);
+	truth_key("dropped", "0");
+	free(by_shape);
+	free(unread);
+	free(by_label);
+
+	return pat_done(p, fence, (VkPipeline[]){ a, b }, 2);
+}
+
 int main(int argc, char **argv)
 {
 	static struct pat p;
@@ -2523,6 +2616,8 @@ int main(int argc, char **argv)
 		rc = p_two_families(&p);
 	else if (!strcmp(name, "submit2_semaphores"))
 		rc = p_submit2_semaphores(&p);
+	else if (!strcmp(name, "shapes"))
+		rc = p_shapes(&p);
 	else
 		vkc_fail("usage: patterns PATTERN [ARG] (see the comment at the top of patterns.c)");
 	truth_print(name);

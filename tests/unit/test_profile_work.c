@@ -232,6 +232,119 @@ START_TEST(batches)
 }
 END_TEST
 
+/*
+ * The same dispatches into a profile grouped by @g, through a rows cache per kernel as the
+ * collector keeps it across shapes and labels: direct ones of two shapes, indirect ones read back and
+ * not, untimed and dropped ones, of two kernels under two labels and none.
+ */
+static void
+add_mixed(struct hesper_profile *p, enum hesper_group_by g)
+{
+	static const char *const labels[] = {"lab", NULL, "other"};
+	static const uint32_t shapes[][3] = {{4, 1, 1}, {2, 3, 1}, {0, 0, 0}, {0, 0, 0}};
+	struct hesper_work_rows rows[2] = {{0}}; /* one per kernel, as the collector keeps them */
+
+	ck_assert_int_eq(hesper_profile_init(p), 0);
+	p->group_by = g;
+	for (unsigned i = 0; i < 48; i++) {
+		struct hesper_work w = dispatch(&rows[i % 5 == 4]);
+		w.name = i % 5 == 4 ? "k2" : "k";
+		w.label = labels[i % 3];
+		memcpy(w.groups, shapes[i % 4], sizeof(w.groups));
+		w.groups_read_back = i % 4 == 3; /* read back as 0 0 0: known */
+		w.ns = 100 + i;
+		if (i % 7 == 6) {
+			w.timed = false;
+			w.count = 3;
+			w.dropped = i % 2;
+		}
+		ck_assert_int_eq(hesper_profile_add_work(p, &w), 0);
+	}
+}
+
+/* The sum of @p's rows of @kernel: count, timed, total; returns the number of rows. */
+static size_t
+sum_rows(const struct hesper_profile *p, const char *kernel, uint64_t *count, uint64_t *timed, uint64_t *total)
+{
+	size_t cursor = 0, n = 0;
+	struct hesper_kernel *k;
+
+	*count = *timed = *total = 0;
+	while ((k = hesper_kernel_table_next(p->kernels, &cursor))) {
+		const char *slash = strrchr(k->name, '/'), *base = slash ? slash + 1 : k->name;
+		size_t len = strcspn(base, " ");
+		if (strlen(kernel) != len || strncmp(base, kernel, len) != 0)
+			continue;
+		*count += k->count;
+		*timed += k->timed.count;
+		*total += k->timed.total_ns;
+		n++;
+	}
+	return n;
+}
+
+START_TEST(grouped_rows_add_up)
+{
+	struct hesper_profile by_kernel, grouped;
+
+	add_mixed(&by_kernel, HESPER_GROUP_BY_KERNEL);
+	add_mixed(&grouped, (enum hesper_group_by)_i);
+	for (unsigned i = 0; i < 2; i++) {
+		const char *name = i ? "k2" : "k";
+		const struct hesper_kernel *k = hesper_kernel_table_find(by_kernel.kernels, name);
+		uint64_t count, timed, total;
+		size_t n = sum_rows(&grouped, name, &count, &timed, &total);
+		ck_assert_ptr_nonnull(k);
+		ck_assert_uint_eq(count, k->count);
+		ck_assert_uint_eq(timed, k->timed.count);
+		ck_assert_uint_eq(total, k->timed.total_ns);
+		ck_assert_uint_gt(n, 1);
+	}
+	ck_assert_uint_eq(grouped.dropped, by_kernel.dropped);
+	if (_i == HESPER_GROUP_BY_SHAPE) {
+		/* 4x1x1, 2x3x1, [?] and the read-back 0x0x0 of each kernel */
+		ck_assert_uint_eq(hesper_kernel_table_size(grouped.kernels), 8);
+		ck_assert_ptr_nonnull(hesper_kernel_table_find(grouped.kernels, "k [?]"));
+		ck_assert_ptr_nonnull(hesper_kernel_table_find(grouped.kernels, "k [0\u00d70\u00d70]"));
+		ck_assert_ptr_nonnull(hesper_kernel_table_find(grouped.kernels, "k2 [2\u00d73\u00d71]"));
+		/* a shape row has the one shape */
+		const struct hesper_kernel *r = hesper_kernel_table_find(grouped.kernels, "k [4\u00d71\u00d71]");
+		ck_assert_uint_eq(r->shapes.known, r->count);
+		ck_assert_uint_eq(r->shapes.min[0], 4);
+		ck_assert_uint_eq(r->shapes.max[0], 4);
+		/* the under-filled rows are the kernel rows' (the finding reads them side by side) */
+		ck_assert_ptr_nonnull(hesper_kernel_table_find(grouped.underfilled, "k [4\u00d71\u00d71]"));
+		ck_assert_ptr_null(hesper_kernel_table_find(grouped.underfilled, "k"));
+	} else {
+		ck_assert_uint_eq(hesper_kernel_table_size(grouped.kernels), 6);
+		ck_assert_ptr_nonnull(hesper_kernel_table_find(grouped.kernels, "k"));
+		ck_assert_ptr_nonnull(hesper_kernel_table_find(grouped.kernels, "other/k2"));
+		/* kernels_by_label is the same either way */
+		ck_assert_uint_eq(hesper_kernel_table_size(grouped.labelled),
+				  hesper_kernel_table_size(by_kernel.labelled));
+	}
+	hesper_profile_free(&by_kernel);
+	hesper_profile_free(&grouped);
+}
+END_TEST
+
+START_TEST(dispatch_row_per_grouping)
+{
+	struct hesper_profile p;
+	struct hesper_work w = dispatch(NULL);
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	ck_assert_str_eq(hesper_profile_dispatch_row(&p, &w)->name, "k");
+	p.group_by = HESPER_GROUP_BY_SHAPE;
+	ck_assert_str_eq(hesper_profile_dispatch_row(&p, &w)->name, "k [4\u00d71\u00d71]");
+	p.group_by = HESPER_GROUP_BY_LABEL;
+	ck_assert_str_eq(hesper_profile_dispatch_row(&p, &w)->name, "lab/k");
+	w.name = NULL;
+	ck_assert_ptr_null(hesper_profile_dispatch_row(&p, &w));
+	hesper_profile_free(&p);
+}
+END_TEST
+
 static Suite *
 profile_work_suite(void)
 {
@@ -244,6 +357,10 @@ profile_work_suite(void)
 	tcase_add_test(tc, memory_ops_and_regions);
 	tcase_add_test(tc, clamped_counted_not_measured);
 	tcase_add_test(tc, batches);
+	tcase_add_loop_test(tc, grouped_rows_add_up, HESPER_GROUP_BY_SHAPE, HESPER_GROUP_BY_LABEL + 1);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("hesper_profile_dispatch_row");
+	tcase_add_test(tc, dispatch_row_per_grouping);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,8 +11,8 @@
 #include "fixtures.h"
 #include "settings.h"
 
-#define KNOWN                                                                    \
-	"(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_MAX_EVENTS, " \
+#define KNOWN                                                                                     \
+	"(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_GROUP_BY, HESPER_MAX_EVENTS, " \
 	"HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_INDIRECT, HESPER_CLOCK_ISOLATED, HESPER_FINDINGS)"
 
 /* Applies one setting to defaults; returns its result and the error text in @out_err. */
@@ -38,6 +38,7 @@ assert_defaults(const struct hesper_settings *s)
 	ck_assert_uint_eq(s->max_events, 200000);
 	ck_assert_uint_eq(s->exit_timeout_ms, 5000);
 	ck_assert_int_eq(s->copy, HESPER_COPY_AUTO);
+	ck_assert_int_eq(s->group_by, HESPER_GROUP_BY_KERNEL);
 	ck_assert(!s->disabled);
 }
 
@@ -97,6 +98,28 @@ START_TEST(apply_copy_forms)
 	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "wait", NULL), 0);
 	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_COPY", "hosts", NULL), -1);
 	ck_assert_int_eq(s.copy, HESPER_COPY_WAIT);
+}
+END_TEST
+
+START_TEST(apply_group_by_forms)
+{
+	struct hesper_settings s;
+
+	assert_accepted("HESPER_GROUP_BY", "shape", &s);
+	ck_assert_int_eq(s.group_by, HESPER_GROUP_BY_SHAPE);
+	assert_accepted("HESPER_GROUP_BY", " LABEL\t", &s);
+	ck_assert_int_eq(s.group_by, HESPER_GROUP_BY_LABEL);
+	assert_accepted("HESPER_GROUP_BY", "Kernel", &s);
+	ck_assert_int_eq(s.group_by, HESPER_GROUP_BY_KERNEL);
+	assert_rejected("HESPER_GROUP_BY", "shapes",
+			"hesper: ignoring HESPER_GROUP_BY='shapes': expected kernel, shape or label\n");
+	assert_rejected("HESPER_GROUP_BY", "",
+			"hesper: ignoring HESPER_GROUP_BY='': expected kernel, shape or label\n");
+	/* Every mode has shapes and labels. */
+	hesper_settings_default(&s);
+	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_MODE", "clock", NULL), 0);
+	ck_assert_int_eq(hesper_settings_apply(&s, "HESPER_GROUP_BY", "shape", NULL), 0);
+	ck_assert_int_eq(s.group_by, HESPER_GROUP_BY_SHAPE);
 }
 END_TEST
 
@@ -362,6 +385,7 @@ START_TEST(env_reads_every_setting)
 		"HESPER_REPORT=json:out.json",
 		"HESPER_MODE=submit",
 		"HESPER_COPY=host",
+		"HESPER_GROUP_BY=label",
 		"HESPER_MAX_EVENTS=123",
 		"HESPER_EXIT_TIMEOUT_MS=0",
 		"HESPER_DISABLE=yes",
@@ -378,6 +402,7 @@ START_TEST(env_reads_every_setting)
 	capture_free(&c);
 	ck_assert_int_eq(s.mode, HESPER_MODE_SUBMIT);
 	ck_assert_int_eq(s.copy, HESPER_COPY_HOST);
+	ck_assert_int_eq(s.group_by, HESPER_GROUP_BY_LABEL);
 	ck_assert_uint_eq(s.max_events, 123);
 	ck_assert_uint_eq(s.exit_timeout_ms, 0);
 	ck_assert(s.disabled);
@@ -521,6 +546,7 @@ settings_suite(void)
 	tc = tcase_create("hesper_settings_apply");
 	tcase_add_test(tc, apply_mode_forms);
 	tcase_add_test(tc, apply_copy_forms);
+	tcase_add_test(tc, apply_group_by_forms);
 	tcase_add_test(tc, apply_switch_forms);
 	tcase_add_test(tc, apply_number_forms);
 	tcase_add_test(tc, apply_disable_forms);

@@ -122,6 +122,39 @@ START_TEST(clock_fields_read_back)
 }
 END_TEST
 
+/* HESPER_GROUP_BY: written as "group_by", read back, its header line reprinted; absent: kernel. */
+START_TEST(group_by_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture_known_profile(&p);
+	p.group_by = HESPER_GROUP_BY_SHAPE;
+	char *json = render_with(hesper_report_json, &p, NULL), *text = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(json, "\n  \"group_by\": \"shape\",\n"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "\n  rows         per kernel and work-group count (HESPER_GROUP_BY=shape)\n"));
+	free(json);
+	free(text);
+	round_trip(&p, &back);
+	ck_assert_int_eq(back.group_by, HESPER_GROUP_BY_SHAPE);
+	hesper_profile_free(&back);
+	assert_same_text(&p);
+	p.group_by = HESPER_GROUP_BY_KERNEL;
+	text = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_null(strstr(text, "HESPER_GROUP_BY"));
+	free(text);
+	hesper_profile_free(&p);
+
+	/* a summary of an older Hesper, without the key */
+	char path[32], err[256] = "";
+	write_file(path, "{\"schema\": \"hesper-summary/1\", \"kernels\": []}\n");
+	ck_assert_int_eq(hesper_summary_load(path, &back, err, sizeof(err)), HESPER_OK);
+	ck_assert_int_eq(back.group_by, HESPER_GROUP_BY_KERNEL);
+	hesper_profile_free(&back);
+	unlink(path);
+}
+END_TEST
+
 /* Overlapping dispatches: the mode's second line and the estimated shares read back. */
 START_TEST(overlap_line)
 {
@@ -214,6 +247,7 @@ START_TEST(bad_keys_refused)
 		{"\"clock_fallbacks\": {}", "clock_fallbacks"},
 		{"\"clock_fallbacks\": [{\"why\": \"x\"}]", "clock fallback"},
 		{"\"clock_isolated\": -1", "clock_isolated"},
+		{"\"group_by\": \"kernels\"", "group_by"},
 		{"\"capture\": {\"dispatches_outside\": \"x\"}", "dispatches_outside"},
 	};
 
@@ -240,6 +274,7 @@ summary_load_suite(void)
 
 	tcase_add_test(tc, clock_mode_and_capture_window);
 	tcase_add_test(tc, clock_fields_read_back);
+	tcase_add_test(tc, group_by_read_back);
 	tcase_add_test(tc, overlap_line);
 	tcase_add_test(tc, live_report_and_unopened_window);
 	tcase_add_test(tc, ended_by_signal_read_back);
