@@ -61,6 +61,11 @@ hesper_profile_free(struct hesper_profile *p)
 	free(p->queues);
 	free(p->clock_notes);
 	p->clock_notes = NULL;
+	for (size_t i = 0; i < p->pipeline_stats_count; i++)
+		hesper_pipeline_stats_free(&p->pipeline_stats[i]);
+	free(p->pipeline_stats);
+	p->pipeline_stats = NULL;
+	p->pipeline_stats_count = 0;
 	for (size_t i = 0; i < 2; i++) {
 		free(p->report.owned[i]);
 		p->report.owned[i] = NULL;
@@ -102,6 +107,23 @@ hesper_profile_add_clock_note(struct hesper_profile *p, const char *kernel, cons
 	snprintf(notes[p->clock_note_count].kernel, HESPER_NAME_MAX, "%s", kernel);
 	snprintf(notes[p->clock_note_count].why, sizeof(notes->why), "%s", why);
 	p->clock_note_count++;
+	return 0;
+}
+
+int
+hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_pipeline_stats *s)
+{
+	for (size_t i = 0; i < p->pipeline_stats_count; i++)
+		if (strcmp(p->pipeline_stats[i].kernel, s->kernel) == 0)
+			return 0;
+	struct hesper_pipeline_stats *all = realloc(p->pipeline_stats, (p->pipeline_stats_count + 1) * sizeof(*all));
+
+	if (!all)
+		return -1;
+	p->pipeline_stats = all;
+	if (hesper_pipeline_stats_copy(&all[p->pipeline_stats_count], s) != 0)
+		return -1;
+	p->pipeline_stats_count++;
 	return 0;
 }
 

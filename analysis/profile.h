@@ -15,6 +15,7 @@
 #include "memops.h"
 #include "row_names.h"
 #include "overlap.h" /* the layer reaches the shares (clock mode) through this header */
+#include "pipeline_stats.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -42,6 +43,8 @@ struct hesper_device_info {
 	uint64_t dispatch_cost_ns;  /* GPU time of one empty dispatch between timestamps; 0 unmeasured */
 	uint64_t timestamp_cost_ns; /* GPU time a timestamp after each back-to-back dispatch adds; 0 unmeasured */
 	uint32_t compute_units;     /* SMs or CUs when the driver tells (NV/AMD core properties); 0 unknown */
+	/* pipeline statistics: "captured", "not offered by the driver", "off" ("" not known) */
+	char pipeline_stats[32];
 };
 
 /* Clock mode: a kernel timed with timestamps instead of the shader clock, and why. */
@@ -168,6 +171,8 @@ struct hesper_profile {
 
 	struct hesper_clock_note *clock_notes; /* clock mode: kernels that fell back to timestamps */
 	size_t clock_note_count;
+	struct hesper_pipeline_stats *pipeline_stats; /* per kernel, in the order first bound */
+	size_t pipeline_stats_count;
 
 	struct hesper_host_wait *host_waits; /* per thread and call, by thread then call */
 	size_t host_wait_count;
@@ -193,6 +198,9 @@ void hesper_profile_free(struct hesper_profile *p);
 
 /* Notes that @kernel was timed with timestamps in clock mode because of @why (once per kernel); 0, or -1 out of memory. */
 int hesper_profile_add_clock_note(struct hesper_profile *p, const char *kernel, const char *why);
+
+/* Keeps a copy of @s, the pipeline statistics of kernel s->kernel (once per kernel: a later one is ignored); 0, or -1 out of memory. */
+int hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_pipeline_stats *s);
 
 /* Appends a device; returns its index, or -1 when memory runs out. */
 int hesper_profile_add_device(struct hesper_profile *p, const struct hesper_device_info *d);

@@ -69,6 +69,9 @@ void hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n);
 /* Writes the memory-operation table of @p (nothing when none ran). */
 void hesper_html_memop_table(FILE *out, const struct hesper_profile *p);
 
+/* The kernels' pipeline statistics as the driver reported them, or the devices that have none. */
+void hesper_html_pipeline_stats(FILE *out, const struct hesper_profile *p);
+
 /* report_html_charts.c: SVG charts ---------------------------------------------------- */
 
 /* Writes the bar chart of total time of the first (largest) of the @n @rows, under its heading. */

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -177,6 +178,50 @@ hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
 		put_cell(out, (double)s->unknown, a);
 		fputs("<td class=\"name\">", out);
 		hesper_html_text(out, rows[i]->name);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+/*
+ * "Pipeline statistics": per kernel, the driver's statistics as a list of name and value
+ * (drivers name different things, so no common columns), or the device that has none.
+ */
+void
+hesper_html_pipeline_stats(FILE *out, const struct hesper_profile *p)
+{
+	bool missing = false;
+
+	for (size_t i = 0; i < p->device_count; i++)
+		missing |= strcmp(p->devices[i].pipeline_stats, "not offered by the driver") == 0;
+	if (!p->pipeline_stats_count && !missing)
+		return;
+	fputs("<h2>Pipeline statistics</h2>\n", out);
+	for (size_t i = 0; i < p->device_count; i++)
+		if (strcmp(p->devices[i].pipeline_stats, "not offered by the driver") == 0)
+			fprintf(out,
+				"<p class=\"sub\">Device %zu: its driver has no VK_KHR_pipeline_executable_properties.</p>\n",
+				i);
+	if (!p->pipeline_stats_count)
+		return;
+	fputs("<table id=\"pipeline-stats\"><thead><tr><th class=\"name\">Name</th><th>Subgroup</th>"
+	      "<th class=\"name\">Statistics (the driver's names)</th></tr></thead>\n<tbody>\n",
+	      out);
+	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
+		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+		char v[32];
+
+		fputs("<tr><td class=\"name\">", out);
+		hesper_html_text(out, k->kernel);
+		fprintf(out, "</td><td>%" PRIu32 "</td><td class=\"name\">", k->subgroup_size);
+		for (size_t j = 0; j < k->count; j++) {
+			hesper_pipeline_stat_value(&k->stats[j], v, sizeof(v));
+			fputs(j ? ", " : "", out);
+			hesper_html_text_n(out, k->stats[j].name, sizeof(k->stats[j].name));
+			fputs(" <strong>", out);
+			hesper_html_text(out, v);
+			fputs("</strong>", out);
+		}
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n", out);

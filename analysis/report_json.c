@@ -1,7 +1,8 @@
 /*
  * The JSON summary, schema "hesper-summary/1" (docs/formats.md): the keys of the
- * schema in its order, then the extra keys (queues, clamped, mode, sample_every, group_by, hesper,
- * kernels_by_label). Kernels carry extra keys, "timed" and "span_total_ns"; regions "timed". Integers are
+ * schema in its order, then the extra keys (pipeline_stats, queues, clamped, mode, sample_every,
+ * group_by, hesper, kernels_by_label). Kernels carry extra keys, "timed" and "span_total_ns";
+ * regions "timed" and their statistics. Integers are
  * printed as integers; doubles with 17 significant digits, and never as NaN or Infinity (0
  * instead).
  */
@@ -435,6 +436,43 @@ hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
 	return ferror(out) ? -1 : 0;
 }
 
+/*
+ * "pipeline_stats": per kernel, its pipeline's compute executable and the driver's
+ * statistics of it, {"name": value} in the driver's order and with the driver's names.
+ */
+static void
+put_pipeline_stats(FILE *out, const struct hesper_profile *p)
+{
+	fputs("  \"pipeline_stats\": [", out);
+	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
+		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+
+		fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
+		put_field(out, k->kernel, HESPER_NAME_MAX);
+		fputs(", \"executable\": ", out);
+		put_field(out, k->executable, sizeof(k->executable));
+		fprintf(out, ", \"subgroup_size\": %" PRIu32 ", \"stats\": {", k->subgroup_size);
+		for (size_t j = 0; j < k->count; j++) {
+			const struct hesper_pipeline_stat *st = &k->stats[j];
+
+			if (j)
+				fputs(", ", out);
+			put_field(out, st->name, sizeof(st->name));
+			fputs(": ", out);
+			if (st->format == HESPER_STAT_FLOAT) {
+				put_double(out, st->value.f);
+			} else {
+				char v[32];
+
+				hesper_pipeline_stat_value(st, v, sizeof(v));
+				fputs(v, out);
+			}
+		}
+		fputs("}}", out);
+	}
+	fputs(p->pipeline_stats_count ? "\n  ],\n" : "],\n", out);
+}
+
 /* "host_waits" and "findings" of a live run. Returns 0, or -1 when memory runs out. */
 static int
 put_findings(FILE *out, const struct hesper_profile *p)
@@ -497,6 +535,10 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 				put_double(out, d->clock_ticks_per_us);
 			}
 		}
+		if (d->pipeline_stats[0]) {
+			fputs(", \"pipeline_stats\": ", out);
+			put_field(out, d->pipeline_stats, sizeof(d->pipeline_stats));
+		}
 		/* The findings' keys come from a live run (or a summary of one read back), never from events. */
 		if (p->findings_ready || p->findings_loaded)
 			fprintf(out,
@@ -525,6 +567,12 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		fputs(p->clock_note_count ? "\n  ],\n" : "],\n", out);
 		fprintf(out, "  \"clock_isolated\": %" PRIu64 ",\n", p->clock_isolated);
 	}
+	/* Where a device said whether it has them (a live run or its summary): the statistics, maybe none. */
+	bool stats_known = p->pipeline_stats_count > 0;
+	for (size_t i = 0; i < p->device_count; i++)
+		stats_known |= p->devices[i].pipeline_stats[0] != '\0';
+	if (stats_known)
+		put_pipeline_stats(out, p);
 	fprintf(out, "  \"submits\": {\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "},\n", p->submits.count,
 		p->submits.total_ns);
 	fprintf(out, "  \"dropped\": %" PRIu64 ",\n  \"dropped_causes\": {", p->dropped);

@@ -62,6 +62,8 @@ static const char schema_sql[] =
 	"  end_ns INTEGER);\n"
 	"CREATE TABLE host_waits(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, queue INTEGER, thread INTEGER,\n"
 	"  call TEXT, start_ns INTEGER, end_ns INTEGER);\n"
+	"CREATE TABLE pipeline_stats(process INTEGER NOT NULL, kernel TEXT NOT NULL, executable TEXT,\n"
+	"  subgroup_size INTEGER, name TEXT NOT NULL, value);\n"
 	"CREATE TABLE hesper_cost(process INTEGER PRIMARY KEY, timestamps_written INTEGER, hook_ns INTEGER,\n"
 	"  submit_hook_ns INTEGER, collector_ns INTEGER, collected INTEGER, copies_ahead INTEGER,\n"
 	"  events_streamed INTEGER, stream_ns INTEGER);\n"
@@ -567,6 +569,41 @@ write_kernels(struct database *d, const struct hesper_profile *p, char *why, siz
 	return 0;
 }
 
+/* The kernels' pipeline statistics, one row per statistic (rewritten whole at each report). */
+static int
+write_pipeline_stats(struct database *d, const struct hesper_profile *p, char *why, size_t size)
+{
+	struct value process[] = {I(PROCESS_ID)};
+
+	if (run(d->db, "DELETE FROM pipeline_stats WHERE process = ?", process, 1, why, size) != 0)
+		return -1;
+	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
+		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+
+		for (size_t j = 0; j < k->count; j++) {
+			const struct hesper_pipeline_stat *st = &k->stats[j];
+			char name[HESPER_STAT_NAME_MAX + 1], executable[HESPER_STAT_NAME_MAX + 1];
+			struct value v[] = {
+				I(PROCESS_ID),
+				T(k->kernel),
+				T(field(executable, k->executable, sizeof(k->executable))),
+				I(k->subgroup_size),
+				T(field(name, st->name, sizeof(st->name))),
+				st->format == HESPER_STAT_FLOAT ? R(st->value.f)
+				: st->format == HESPER_STAT_INT ? I(st->value.i)
+				: st->format == HESPER_STAT_BOOL
+					? I(st->value.b)
+					/* past INT64_MAX an integer column would wrap: a REAL then */
+					: (st->value.u > INT64_MAX ? R((double)st->value.u) : I(st->value.u)),
+			};
+			if (run(d->db, "INSERT INTO pipeline_stats VALUES(?, ?, ?, ?, ?, ?)", v,
+				sizeof(v) / sizeof(v[0]), why, size) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 database_summary(void *handle, const struct hesper_profile *p, char *why, size_t size)
 {
@@ -575,7 +612,7 @@ database_summary(void *handle, const struct hesper_profile *p, char *why, size_t
 	if (exec(d->db, "BEGIN", why, size) != 0)
 		return -1;
 	if (write_process(d, p, why, size) != 0 || write_devices_and_queues(d, p, why, size) != 0 ||
-	    write_kernels(d, p, why, size) != 0) {
+	    write_kernels(d, p, why, size) != 0 || write_pipeline_stats(d, p, why, size) != 0) {
 		(void)sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}

@@ -587,6 +587,60 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 	return ferror(out) ? -1 : 0;
 }
 
+/*
+ * "Pipeline statistics": per kernel first bound, its compute executable's statistics with
+ * the driver's names, wrapped to the report's width; a device whose driver has none says so.
+ */
+static void
+print_pipeline_stats(FILE *out, const struct hesper_profile *p)
+{
+	enum { WIDTH = 120, INDENT = 4 };
+	bool missing = false;
+
+	for (size_t i = 0; i < p->device_count; i++)
+		missing |= strcmp(p->devices[i].pipeline_stats, "not offered by the driver") == 0;
+	if (!p->pipeline_stats_count && !missing)
+		return;
+	fputs("\nPipeline statistics (the driver's own names and values, per kernel)\n", out);
+	for (size_t i = 0; i < p->device_count; i++)
+		if (strcmp(p->devices[i].pipeline_stats, "not offered by the driver") == 0)
+			fprintf(out, "  device %zu: its driver has no VK_KHR_pipeline_executable_properties\n", i);
+	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
+		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+		size_t col = 2 + name_width(k->kernel);
+
+		fputs("  ", out);
+		put_name(out, k->kernel);
+		char subgroup[32] = "";
+		if (k->subgroup_size)
+			snprintf(subgroup, sizeof(subgroup), ", subgroup %" PRIu32, k->subgroup_size);
+		fprintf(out, "%s:", subgroup);
+		col += strlen(subgroup) + 1;
+		if (!k->count) {
+			fputs(" none reported\n", out);
+			continue;
+		}
+		for (size_t j = 0; j < k->count; j++) {
+			char v[32];
+			size_t len = strnlen(k->stats[j].name, sizeof(k->stats[j].name));
+
+			hesper_pipeline_stat_value(&k->stats[j], v, sizeof(v));
+			/* "name value" and the comma after it, on a new line when it would pass the width */
+			size_t need = 1 + len + 1 + strlen(v) + (j + 1 < k->count);
+			if (col + need > WIDTH && col > INDENT) {
+				fputc('\n', out);
+				pad(out, INDENT - 1);
+				col = INDENT - 1;
+			}
+			fputc(' ', out);
+			put_clean(out, k->stats[j].name, len);
+			fprintf(out, " %s%s", v, j + 1 < k->count ? "," : "");
+			col += need;
+		}
+		fputc('\n', out);
+	}
+}
+
 int
 hesper_report_text(FILE *out, const struct hesper_profile *p)
 {
@@ -672,6 +726,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		goto out;
 
 done:
+	print_pipeline_stats(out, p);
 	print_memops(out, p);
 	print_host_waits(out, p);
 	struct hesper_findings findings;

@@ -396,6 +396,7 @@ load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
 		copy_string(info.driver, sizeof(info.driver), d, "driver");
 		copy_string(info.copy, sizeof(info.copy), d, "copy");
 		copy_string(info.timing, sizeof(info.timing), d, "timing");
+		copy_string(info.pipeline_stats, sizeof(info.pipeline_stats), d, "pipeline_stats");
 		uint64_t units;
 		if (load_clock_calibration(l, d, &info) ||
 		    get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns) ||
@@ -666,6 +667,76 @@ load_clock(struct loader *l, json_object *root, struct hesper_profile *out)
 	return 0;
 }
 
+/* One statistic of "stats": its value's JSON type gives its format; false when it is no bool or number. */
+static bool
+load_statistic(const char *name, json_object *v, struct hesper_pipeline_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	if (json_object_is_type(v, json_type_boolean)) {
+		st->format = HESPER_STAT_BOOL;
+		st->value.b = json_object_get_boolean(v);
+	} else if (json_object_is_type(v, json_type_int)) {
+		/* json-c keeps integers as int64, and past it as uint64: either way exact */
+		int64_t i = json_object_get_int64(v);
+		uint64_t u = json_object_get_uint64(v);
+		st->format = i < 0 ? HESPER_STAT_INT : HESPER_STAT_UINT;
+		if (i < 0)
+			st->value.i = i;
+		else
+			st->value.u = u;
+	} else if (json_object_is_type(v, json_type_double)) {
+		st->format = HESPER_STAT_FLOAT;
+		st->value.f = json_object_get_double(v);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* "pipeline_stats": per kernel, the driver's statistics of its pipeline. */
+static int
+load_pipeline_stats(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *list = hesper_json_member(root, "pipeline_stats");
+	int ret = 0;
+
+	if (list && !json_object_is_type(list, json_type_array))
+		return BAD(l, "\"pipeline_stats\" is not an array");
+	for (size_t i = 0; list && i < json_object_array_length(list) && !ret; i++) {
+		json_object *o = json_object_array_get_idx(list, i), *stats = hesper_json_member(o, "stats");
+		const char *kernel = get_string(o, "kernel");
+		struct hesper_pipeline_stats k = {.kernel = (char *)kernel};
+		uint64_t subgroup = 0;
+
+		if (!kernel || (stats && !json_object_is_type(stats, json_type_object)))
+			return BAD(
+				l,
+				"a \"pipeline_stats\" row has no \"kernel\" string or a \"stats\" that is no object");
+		if (get_u64(l, o, "a \"pipeline_stats\" row", "subgroup_size", 0, &subgroup))
+			return HESPER_ERROR_FORMAT;
+		copy_string(k.executable, sizeof(k.executable), o, "executable");
+		k.subgroup_size = (uint32_t)subgroup;
+		size_t n = stats ? (size_t)json_object_object_length(stats) : 0;
+		k.stats = n ? calloc(n, sizeof(*k.stats)) : NULL;
+		if (n && !k.stats)
+			return NO_MEMORY(l);
+		if (stats) {
+			json_object_object_foreach(stats, name, v)
+			{
+				if (!load_statistic(name, v, &k.stats[k.count]))
+					ret = BAD(l, "the statistic \"%s\" is no boolean or number", name);
+				else
+					k.count++;
+			}
+		}
+		if (!ret && hesper_profile_add_pipeline_stats(out, &k) != 0)
+			ret = NO_MEMORY(l);
+		free(k.stats);
+	}
+	return ret;
+}
+
 /* A copy of @s in @out's report.owned[@slot] (freed with @out); NULL for NULL, and *@failed when out of memory. */
 static const char *
 keep_string(struct hesper_profile *out, int slot, const char *s, bool *failed)
@@ -751,8 +822,8 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)) ||
 	    (ret = load_region_tree(&l, root, out)) || (ret = load_memops(&l, root, &out->memops)) ||
 	    (ret = load_host_waits(&l, root, out)) || (ret = load_findings(&l, root, out)) ||
-	    (ret = load_clock(&l, root, out)) || (ret = load_report_kind(&l, root, out)) ||
-	    (ret = load_capture(&l, root, &out->capture)))
+	    (ret = load_clock(&l, root, out)) || (ret = load_pipeline_stats(&l, root, out)) ||
+	    (ret = load_report_kind(&l, root, out)) || (ret = load_capture(&l, root, &out->capture)))
 		goto out;
 	ret = HESPER_OK;
 out:

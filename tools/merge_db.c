@@ -55,6 +55,8 @@ static const struct table_copy copies[] = {
 	 "process + :po, queue + :qo, command_buffer, submission, operation, bytes, start_ns, end_ns"},
 	{"host_waits", "process, queue, thread, call, start_ns, end_ns",
 	 "process + :po, queue + :qo, thread, call, start_ns, end_ns"},
+	{"pipeline_stats", "process, kernel, executable, subgroup_size, name, value",
+	 "process + :po, kernel, executable, subgroup_size, name, value"},
 	{"hesper_cost",
 	 "process, timestamps_written, hook_ns, submit_hook_ns, collector_ns, collected, copies_ahead, events_streamed,"
 	 " stream_ns",
@@ -125,6 +127,16 @@ copy_input(sqlite3 *db, const char *path, uint64_t *dispatches)
 		return false;
 	for (size_t t = 0; t < sizeof(copies) / sizeof(copies[0]); t++) {
 		sqlite3_stmt *s = NULL;
+		int64_t present = 0;
+
+		/* A database of an earlier Hesper of the same version lacks the tables added since. */
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND name = '%s'",
+			 copies[t].table);
+		if (!select_int(db, sql, &present, path))
+			return false;
+		if (!present)
+			continue;
 
 		snprintf(sql, sizeof(sql), "INSERT INTO main.%s(%s) SELECT %s FROM src.%s ORDER BY rowid",
 			 copies[t].table, copies[t].into, copies[t].select, copies[t].table);

@@ -62,6 +62,10 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 	    merge_rows(into->labelled, from->labelled) || merge_rows(into->label_paths, from->label_paths) ||
 	    merge_rows(into->label_kernels, from->label_kernels))
 		return -1;
+	/* A kernel's statistics are its pipeline's, the same in every process: the first kept. */
+	for (size_t i = 0; i < from->pipeline_stats_count; i++)
+		if (hesper_profile_add_pipeline_stats(into, &from->pipeline_stats[i]) != 0)
+			return -1;
 	hesper_stats_merge(&into->submits, &from->submits);
 	hesper_memops_merge(&into->memops, &from->memops);
 	/* Process time adds up, like busy time: the share of wall time stays meaningful. */

@@ -195,6 +195,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	dev->calibrated_timestamps = added.calibrated_timestamps && dev->next.GetCalibratedTimestampsEXT;
 	dev->timeline = added.timeline && dev->next.GetSemaphoreCounterValueKHR && dev->next.WaitSemaphoresKHR &&
 			dev->next.CreateSemaphore && dev->next.DestroySemaphore;
+	dev->pipeline_stats = added.executable_properties && dev->next.GetPipelineExecutablePropertiesKHR &&
+			      dev->next.GetPipelineExecutableStatisticsKHR;
 	dev->clock.valid = hesper_device_calibrate(dev, &dev->clock);
 	if (proc->settings.mode == HESPER_MODE_CLOCK && !proc->settings.disabled) {
 		if (!clock_why)
@@ -214,6 +216,11 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 		snprintf(described.timing, sizeof(described.timing), "timestamps: %s", dev->clock_fallback);
 	}
 	snprintf(described.copy, sizeof(described.copy), "%s", dev->copy_way == HESPER_WAY_HOST ? "host" : "wait");
+	snprintf(described.pipeline_stats, sizeof(described.pipeline_stats), "%s",
+		 dev->pipeline_stats              ? "captured"
+		 : !proc->settings.pipeline_stats ? "off"
+		 : added.executable_offered       ? "not enabled"
+						  : "not offered by the driver");
 	if (!proc->profile->findings.off) {
 		dev->compute_units = hesper_device_compute_units(dev);
 		described.compute_units = dev->compute_units;

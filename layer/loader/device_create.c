@@ -1,9 +1,11 @@
 /*
  * Creating the program's device with what Hesper needs added: VK_EXT_calibrated_timestamps
- * (GPU times on the host's clock in traces) and timeline semaphores (so Hesper learns
- * when its copies finish without a second vkQueueSubmit per submission). Both are
- * added only when the device has them, without disturbing the program's own chain; if
- * the device cannot be made that way it is made exactly as the program asked.
+ * (GPU times on the host's clock in traces), timeline semaphores (so Hesper learns when
+ * its copies finish without a second vkQueueSubmit per submission) and
+ * VK_KHR_pipeline_executable_properties (each kernel's statistics from the driver). Each is
+ * added only when the device has it, without disturbing the program's own chain; if the
+ * device cannot be made that way it is made without the statistics, then exactly as the
+ * program asked.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +64,6 @@ static bool calibrates_monotonic(struct hesper_instance *inst, VkPhysicalDevice 
 static VkBool32 *timeline_feature(const VkDeviceCreateInfo *info)
 {
 	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
-		/* The chain is the program's and const to us; Hesper flips a switch only for the call. */
 		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)
 			return &((VkPhysicalDeviceVulkan12Features *)s)->timelineSemaphore;
 		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES)
@@ -71,76 +72,144 @@ static VkBool32 *timeline_feature(const VkDeviceCreateInfo *info)
 	return NULL;
 }
 
+/* The program's own pipelineExecutableInfo switch in @info's chain, or NULL. */
+static VkBool32 *executable_feature(const VkDeviceCreateInfo *info)
+{
+	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext)
+		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR)
+			return &((VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR *)s)->pipelineExecutableInfo;
+	return NULL;
+}
+
+/* What one attempt at creating the device adds to the program's create info. */
+struct additions {
+	bool calibration;    /* VK_EXT_calibrated_timestamps */
+	bool timeline;       /* the timelineSemaphore feature */
+	bool timeline_ext;   /* VK_KHR_timeline_semaphore */
+	bool executable;     /* the pipelineExecutableInfo feature */
+	bool executable_ext; /* VK_KHR_pipeline_executable_properties */
+};
+
+/*
+ * Creates the device from @info with @want added: extensions appended, the program's own
+ * feature switches set for the call only, Hesper's feature structs put in front of the
+ * program's chain where it has none.
+ */
+static VkResult create_with(PFN_vkCreateDevice create, VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
+			    const VkAllocationCallbacks *allocator, VkDevice *out, const struct additions *want)
+{
+	uint32_t n = info->enabledExtensionCount;
+	const char *local[LOCAL_NAMES];
+	const char **names = n + 3 <= LOCAL_NAMES ? local : malloc((n + 3) * sizeof(*names));
+	if (!names)
+		return VK_ERROR_OUT_OF_HOST_MEMORY;
+	for (uint32_t i = 0; i < n; i++)
+		names[i] = info->ppEnabledExtensionNames[i];
+	if (want->calibration)
+		names[n++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
+	if (want->timeline_ext)
+		names[n++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
+	if (want->executable_ext)
+		names[n++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+
+	VkDeviceCreateInfo changed = *info;
+	changed.enabledExtensionCount = n;
+	changed.ppEnabledExtensionNames = names;
+	VkPhysicalDeviceTimelineSemaphoreFeatures own_timeline = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
+		.timelineSemaphore = VK_TRUE,
+	};
+	VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR own_executable = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+		.pipelineExecutableInfo = VK_TRUE,
+	};
+	/* The chain is the program's and const to us; Hesper flips a switch only for the call. */
+	VkBool32 *timeline = timeline_feature(info), *executable = executable_feature(info);
+	VkBool32 saved_timeline = timeline ? *timeline : VK_FALSE,
+		 saved_executable = executable ? *executable : VK_FALSE;
+	if (want->timeline) {
+		if (timeline) {
+			*timeline = VK_TRUE;
+		} else {
+			own_timeline.pNext = (void *)changed.pNext;
+			changed.pNext = &own_timeline;
+		}
+	}
+	if (want->executable) {
+		if (executable) {
+			*executable = VK_TRUE;
+		} else {
+			own_executable.pNext = (void *)changed.pNext;
+			changed.pNext = &own_executable;
+		}
+	}
+	VkResult result = create(physical, &changed, allocator, out);
+	if (timeline)
+		*timeline = saved_timeline;
+	if (executable)
+		*executable = saved_executable;
+	if (names != local)
+		free(names);
+	return result;
+}
+
 VkResult hesper_create_device(PFN_vkCreateDevice create, VkLayerDeviceCreateInfo *link, struct hesper_instance *inst,
 			      VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
 			      const VkAllocationCallbacks *allocator, VkDevice *out,
 			      struct hesper_device_additions *added)
 {
 	VkLayerDeviceLink *self = link->u.pLayerInfo;
-	VkBool32 *feature = timeline_feature(info);
+	const struct hesper_settings *set = &hesper_process()->settings;
+	VkBool32 *feature = timeline_feature(info), *exec_feature = executable_feature(info);
 	bool program_timeline = feature && *feature;
-	bool disabled = hesper_process()->settings.disabled;
+	bool program_executable = exec_feature && *exec_feature &&
+				  enabled_by_program(info, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+	bool disabled = set->disabled;
+	struct additions want = {0};
 	added->calibrated_timestamps = enabled_by_program(info, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 	added->timeline = program_timeline;
+	added->executable_properties = program_executable;
+	added->executable_offered = program_executable;
 
-	bool add_calibration = !disabled && !added->calibrated_timestamps &&
-			       device_offers(inst, physical, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) &&
-			       calibrates_monotonic(inst, physical);
+	want.calibration = !disabled && !added->calibrated_timestamps &&
+			   device_offers(inst, physical, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) &&
+			   calibrates_monotonic(inst, physical);
 	/* The extension form works whatever API version the program asked for. */
-	bool add_timeline = !disabled && !program_timeline &&
-			    device_offers(inst, physical, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-	bool add_timeline_ext = add_timeline && !enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+	want.timeline = !disabled && !program_timeline &&
+			device_offers(inst, physical, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+	want.timeline_ext = want.timeline && !enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
 	if (program_timeline && !enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME)) {
 		/* Core timelines: Hesper calls the KHR names, which then need the extension too. */
-		add_timeline_ext = device_offers(inst, physical, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-		added->timeline = add_timeline_ext;
+		want.timeline_ext = device_offers(inst, physical, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+		added->timeline = want.timeline_ext;
 	}
-	if (!add_calibration && !add_timeline && !add_timeline_ext)
+	/* The extension needs VkPhysicalDeviceFeatures2's world: an instance of Vulkan 1.1 or later. */
+	if (!disabled && set->pipeline_stats && !program_executable)
+		added->executable_offered = device_offers(inst, physical,
+							  VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+	want.executable = added->executable_offered && !program_executable && inst->api_version >= VK_API_VERSION_1_1;
+	want.executable_ext = want.executable &&
+			      !enabled_by_program(info, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+	if (!want.calibration && !want.timeline && !want.timeline_ext && !want.executable)
 		return create(physical, info, allocator, out);
 
-	uint32_t n = info->enabledExtensionCount;
-	const char *local[LOCAL_NAMES];
-	const char **names = n + 2 <= LOCAL_NAMES ? local : malloc((n + 2) * sizeof(*names));
-	if (!names) {
-		added->timeline = program_timeline &&
-				  enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-		return create(physical, info, allocator, out);
+	VkResult result = create_with(create, physical, info, allocator, out, &want);
+	if (result != VK_SUCCESS && want.executable) {
+		/* The statistics are the least of Hesper's additions: again without them first. */
+		link->u.pLayerInfo = self;
+		want.executable = want.executable_ext = false;
+		result = create_with(create, physical, info, allocator, out, &want);
 	}
-	for (uint32_t i = 0; i < n; i++)
-		names[i] = info->ppEnabledExtensionNames[i];
-	if (add_calibration)
-		names[n++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
-	if (add_timeline_ext)
-		names[n++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
-
-	VkDeviceCreateInfo changed = *info;
-	changed.enabledExtensionCount = n;
-	changed.ppEnabledExtensionNames = names;
-	VkPhysicalDeviceTimelineSemaphoreFeatures own_feature = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
-		.pNext = (void *)info->pNext,
-		.timelineSemaphore = VK_TRUE,
-	};
-	VkBool32 saved = feature ? *feature : VK_FALSE;
-	if (add_timeline) {
-		if (feature)
-			*feature = VK_TRUE;
-		else
-			changed.pNext = &own_feature;
-	}
-	VkResult result = create(physical, &changed, allocator, out);
-	if (feature)
-		*feature = saved;
-	if (names != local)
-		free(names);
 	if (result == VK_SUCCESS) {
-		added->calibrated_timestamps |= add_calibration;
-		added->timeline |= add_timeline;
+		added->calibrated_timestamps |= want.calibration;
+		added->timeline |= want.timeline;
+		added->executable_properties |= want.executable;
 		return result;
 	}
 	/* Never let Hesper's additions be why a device fails: again, exactly as asked. */
 	link->u.pLayerInfo = self;
 	added->calibrated_timestamps = enabled_by_program(info, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 	added->timeline = program_timeline && enabled_by_program(info, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+	added->executable_properties = program_executable;
 	return create(physical, info, allocator, out);
 }

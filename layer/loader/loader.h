@@ -13,12 +13,14 @@
 struct hesper_device_additions {
 	bool calibrated_timestamps;
 	bool timeline;
+	bool executable_properties; /* pipelineExecutableInfo is on (Hesper's or the program's) */
+	bool executable_offered;    /* the device offers VK_KHR_pipeline_executable_properties */
 };
 
 /*
  * Creates the device through @create with Hesper's additions (calibrated timestamps,
- * timeline semaphores) when the device has them; if that fails, exactly as the program
- * asked. @link is the loader's chain element, already pointing at the next layer.
+ * timeline semaphores, pipeline executable properties) when the device has them; if that
+ * fails, without the last, then exactly as the program asked. @link is the loader's chain element, already pointing at the next layer.
  */
 VkResult hesper_create_device(PFN_vkCreateDevice create, VkLayerDeviceCreateInfo *link, struct hesper_instance *inst,
 			      VkPhysicalDevice physical, const VkDeviceCreateInfo *info,

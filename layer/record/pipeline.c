@@ -70,7 +70,105 @@ static void pipeline_free(struct hesper_device *dev, struct hesper_pipeline *p)
 {
 	if (p && p->clock_counting)
 		dev->next.DestroyPipeline(dev->handle, p->clock_counting, NULL);
+	if (p && p->stats) {
+		hesper_pipeline_stats_free(p->stats);
+		free(p->stats);
+	}
 	free(p);
+}
+
+/* Copies the driver's fixed-size string @from (@max bytes, maybe unterminated) into @to (@size), cut if longer. */
+static void copy_driver_string(char *to, size_t size, const char *from, size_t max)
+{
+	size_t len = strnlen(from, max);
+	if (len >= size)
+		len = size - 1;
+	memcpy(to, from, len);
+	to[len] = '\0';
+}
+
+/* Most executables of one pipeline looked at for the compute one. */
+#define MAX_EXECUTABLES 8
+
+/* The driver's statistics of @pipeline's compute executable; NULL when it gives none or memory runs out. */
+static struct hesper_pipeline_stats *read_stats(struct hesper_device *dev, VkPipeline pipeline)
+{
+	VkPipelineInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = pipeline};
+	VkPipelineExecutablePropertiesKHR props[MAX_EXECUTABLES];
+	uint32_t n = MAX_EXECUTABLES, which = 0;
+	for (uint32_t i = 0; i < n; i++)
+		props[i] = (VkPipelineExecutablePropertiesKHR){
+			.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR};
+	VkResult r = dev->next.GetPipelineExecutablePropertiesKHR(dev->handle, &pi, &n, props);
+	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || !n)
+		return NULL;
+	for (uint32_t i = n; i-- > 0;)
+		if (props[i].stages & VK_SHADER_STAGE_COMPUTE_BIT)
+			which = i;
+	VkPipelineExecutableInfoKHR ei = {.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+					  .pipeline = pipeline,
+					  .executableIndex = which};
+	uint32_t count = 0;
+	if (dev->next.GetPipelineExecutableStatisticsKHR(dev->handle, &ei, &count, NULL) != VK_SUCCESS)
+		return NULL;
+	struct hesper_pipeline_stats *out = calloc(1, sizeof(*out));
+	VkPipelineExecutableStatisticKHR *got = count ? calloc(count, sizeof(*got)) : NULL;
+	if (!out || (count && !got))
+		goto fail;
+	for (uint32_t i = 0; i < count; i++)
+		got[i].sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
+	r = count ? dev->next.GetPipelineExecutableStatisticsKHR(dev->handle, &ei, &count, got) : VK_SUCCESS;
+	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || (count && !(out->stats = calloc(count, sizeof(*out->stats)))))
+		goto fail;
+	/* The driver's strings are fixed arrays: never trust them to be terminated. */
+	copy_driver_string(out->executable, sizeof(out->executable), props[which].name, sizeof(props[which].name));
+	out->subgroup_size = props[which].subgroupSize;
+	for (uint32_t i = 0; i < count; i++) {
+		struct hesper_pipeline_stat *st = &out->stats[out->count];
+		copy_driver_string(st->name, sizeof(st->name), got[i].name, sizeof(got[i].name));
+		switch (got[i].format) {
+		case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+			st->format = HESPER_STAT_BOOL;
+			st->value.b = got[i].value.b32;
+			break;
+		case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+			st->format = HESPER_STAT_INT;
+			st->value.i = got[i].value.i64;
+			break;
+		case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+			st->format = HESPER_STAT_UINT;
+			st->value.u = got[i].value.u64;
+			break;
+		case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+			st->format = HESPER_STAT_FLOAT;
+			st->value.f = got[i].value.f64;
+			break;
+		default:
+			continue; /* a format newer than Hesper: left out */
+		}
+		out->count++;
+	}
+	free(got);
+	return out;
+fail:
+	free(got);
+	if (out) {
+		hesper_pipeline_stats_free(out);
+		free(out);
+	}
+	return NULL;
+}
+
+void hesper_pipeline_note_stats(struct hesper_device *dev, VkPipeline pipeline, struct hesper_name *kernel)
+{
+	if (atomic_exchange_explicit(&kernel->stats_noted, true, memory_order_relaxed))
+		return;
+	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
+	if (!p || !p->stats)
+		return;
+	struct hesper_pipeline_stats named = *p->stats;
+	named.kernel = kernel->text;
+	hesper_process_note_pipeline_stats(&named);
 }
 
 /* The module code given inline in @stage's chain (maintenance5 style), or NULL. */
@@ -176,7 +274,15 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 	const char **why = NULL;
 	uint32_t *sets = NULL;
 	VkPipeline *counting = NULL;
+	VkComputePipelineCreateInfo *capturing = NULL;
 	VkResult result;
+	/* Statistics are kept only for pipelines made asking for them: the program's infos, flag added. */
+	if (dev->pipeline_stats && count && (capturing = malloc(count * sizeof(*capturing)))) {
+		memcpy(capturing, infos, count * sizeof(*capturing));
+		for (uint32_t i = 0; i < count; i++)
+			capturing[i].flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+		infos = capturing;
+	}
 	if (dev->clock_mode && count && (why = calloc(count, sizeof(*why))) && (sets = calloc(count, sizeof(*sets))) &&
 	    (counting = calloc(count, sizeof(*counting)))) {
 		result = create_clocked(dev, cache, count, infos, allocator, out, why, sets, counting);
@@ -208,9 +314,12 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 			/* noted in the report when first bound, under the name it has then */
 			p->clock_why = why[i];
 		}
+		if (capturing)
+			p->stats = read_stats(dev, out[i]);
 		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
 			pipeline_free(dev, p);
 	}
+	free(capturing);
 	free(why);
 	free(sets);
 	free(counting);

@@ -16,14 +16,15 @@ struct hesper_module {
 };
 
 struct hesper_pipeline {
-	struct hesper_name *_Atomic kernel; /* what dispatches of this pipeline are called */
-	struct hesper_name *spirv_kernel;   /* the name from the SPIR-V, kept if the debug name is cleared */
-	uint64_t local_size;                /* hesper_local_size_pack of its work-group size; 0 unknown */
-	VkPipelineLayout clock_layout;      /* clock mode: its layout when instrumented, else VK_NULL_HANDLE */
-	uint32_t clock_set;                 /* Hesper's set index in that layout */
-	VkPipeline clock_counting;          /* and its twin reporting group counts, for indirect
+	struct hesper_name *_Atomic kernel;  /* what dispatches of this pipeline are called */
+	struct hesper_name *spirv_kernel;    /* the name from the SPIR-V, kept if the debug name is cleared */
+	uint64_t local_size;                 /* hesper_local_size_pack of its work-group size; 0 unknown */
+	VkPipelineLayout clock_layout;       /* clock mode: its layout when instrumented, else VK_NULL_HANDLE */
+	uint32_t clock_set;                  /* Hesper's set index in that layout */
+	VkPipeline clock_counting;           /* and its twin reporting group counts, for indirect
 					       dispatches (Hesper's; VK_NULL_HANDLE when none) */
-	const char *clock_why;              /* clock mode, not instrumented: why (a fixed string) */
+	const char *clock_why;               /* clock mode, not instrumented: why (a fixed string) */
+	struct hesper_pipeline_stats *stats; /* its compute executable's statistics (kernel unset); NULL none */
 };
 
 /* The kernel name of compute pipeline @pipeline on @dev, or NULL when unknown. */
@@ -36,6 +37,12 @@ struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline
  */
 VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
 				       VkPipeline *counting, const char **why);
+
+/*
+ * Puts the statistics of @pipeline in the report under @kernel, the name its dispatches
+ * have now, when no pipeline of that name did before (one atomic load once done).
+ */
+void hesper_pipeline_note_stats(struct hesper_device *dev, VkPipeline pipeline, struct hesper_name *kernel);
 
 /* Forgets every module and pipeline of @dev. */
 void hesper_pipelines_release_all(struct hesper_device *dev);

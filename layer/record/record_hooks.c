@@ -49,6 +49,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 		struct hesper_name *k = s->bound_kernel;
 		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
 			hesper_process_note_clock_fallback(k->text, why);
+		if (s->dev->pipeline_stats && k && !atomic_load_explicit(&k->stats_noted, memory_order_relaxed))
+			hesper_pipeline_note_stats(s->dev, pipeline, k);
 	}
 }
 

@@ -84,6 +84,8 @@
 	NEXT(CreateSemaphore)                                                                           \
 	NEXT(DestroySemaphore)                                                                          \
 	NEXT(GetSemaphoreCounterValueKHR)                                                               \
+	NEXT(GetPipelineExecutablePropertiesKHR)                                                        \
+	NEXT(GetPipelineExecutableStatisticsKHR)                                                        \
 	NEXT(CreateDescriptorSetLayout)                                                                 \
 	NEXT(DestroyDescriptorSetLayout)                                                                \
 	NEXT(CreateDescriptorPool)                                                                      \

@@ -98,6 +98,7 @@ struct hesper_device {
 	uint32_t profile_device;        /* index of the device in the profile */
 	bool calibrated_timestamps;     /* VK_EXT_calibrated_timestamps is enabled */
 	bool timeline;                  /* timeline semaphores are enabled: Hesper signals its own */
+	bool pipeline_stats;            /* pipelines are made to keep their statistics, read at creation */
 	struct hesper_clock_sync clock; /* collector-only after creation */
 
 	pthread_mutex_t lock; /* guards free_blocks and queues */

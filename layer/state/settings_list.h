@@ -95,6 +95,9 @@
 	X(HESPER_TRACE_ALL, BOOL, ANY,                                                                                  \
 	  bool, trace_all, false,                                                                                       \
 	  ANY_MODE, "stream every event of the `trace:` sink through a temporary file")                                 \
+	X(HESPER_PIPELINE_STATS, SWITCH, OFF_ON("off", "on"),                                                           \
+	  bool, pipeline_stats, true,                                                                                   \
+	  ANY_MODE, "read each kernel's pipeline statistics from the driver (VK_KHR_pipeline_executable_properties)")   \
 	X(HESPER_INDIRECT, SWITCH, OFF_ON("off", "read"),                                                               \
 	  bool, indirect_args, true,                                                                                    \
 	  IN_MODE(DISPATCH), "read back the group counts of timed indirect dispatches")                                 \

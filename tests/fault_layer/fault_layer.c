@@ -44,6 +44,17 @@
  *       lock that the submit needs. Tests must not use such patterns with this mode.
  *       vkQueuePresentKHR is not serialized (the tests run compute programs only).
  *
+ *   FAULT_PIPELINE_STATS=1
+ *       The device offers VK_KHR_pipeline_executable_properties, which lavapipe does not:
+ *       vkEnumerateDeviceExtensionProperties lists it; vkCreateDevice takes it (and the
+ *       pipelineExecutableInfo feature) out before calling down; vkCreateComputePipelines
+ *       takes VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR out; and the layer answers
+ *       vkGetPipelineExecutablePropertiesKHR (one executable, "Compute Shader", subgroup
+ *       size 8) and vkGetPipelineExecutableStatisticsKHR with statistics a test can know:
+ *       "SPIR-V words" (UINT64: the module's code size / 4), "Captured" (BOOL32: the
+ *       pipeline was made with the capture flag), "Negative words" (INT64: minus the
+ *       words) and "Words / 1000" (FLOAT64).
+ *
  *   FAULT_LOG=1   one "fault_layer: ..." line on stderr when the device is lost, and one
  *                 with the number of submit calls passed at vkDestroyDevice; with
  *                 FAULT_SERIALIZE_QUERY_READS=1 one more there with the number of
@@ -79,7 +90,8 @@ static struct {
 	uint64_t lost_after;
 	enum lost_mode mode;
 	uint64_t grace_ms;
-	bool serialize; /* FAULT_SERIALIZE_QUERY_READS=1 */
+	bool serialize;      /* FAULT_SERIALIZE_QUERY_READS=1 */
+	bool pipeline_stats; /* FAULT_PIPELINE_STATS=1 */
 	bool log;
 } cfg;
 
@@ -119,6 +131,8 @@ static void read_cfg(void)
 		cfg.grace_ms = 0;
 	s = getenv("FAULT_SERIALIZE_QUERY_READS");
 	cfg.serialize = s && strcmp(s, "1") == 0;
+	s = getenv("FAULT_PIPELINE_STATS");
+	cfg.pipeline_stats = s && strcmp(s, "1") == 0;
 	s = getenv("FAULT_LOG");
 	cfg.log = s && strcmp(s, "1") == 0;
 }
@@ -138,6 +152,7 @@ struct instance {
 	PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties;
 	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 GetPhysicalDeviceQueueFamilyProperties2;
 	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 GetPhysicalDeviceQueueFamilyProperties2KHR;
+	PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
 	struct instance *next;
 };
 
@@ -159,6 +174,8 @@ struct device {
 	PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValueKHR;
 	PFN_vkQueueBindSparse QueueBindSparse;
 	PFN_vkGetQueryPoolResults GetQueryPoolResults;
+	PFN_vkCreateShaderModule CreateShaderModule;
+	PFN_vkCreateComputePipelines CreateComputePipelines;
 	/* FAULT_SERIALIZE_QUERY_READS: held around query reads and queue calls. Taken before
 	 * submit_lock, never after it. */
 	pthread_mutex_t queue_lock;
@@ -237,6 +254,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateInstance(const VkInstanceCreat
 	GET(DestroyInstance);
 	GET(GetPhysicalDeviceQueueFamilyProperties);
 	GET(GetPhysicalDeviceQueueFamilyProperties2);
+	GET(EnumerateDeviceExtensionProperties);
 #undef GET
 	in->GetPhysicalDeviceQueueFamilyProperties2KHR = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2)gipa(
 		*out, "vkGetPhysicalDeviceQueueFamilyProperties2KHR");
@@ -300,6 +318,9 @@ static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceQueueFamilyProperties2K
 
 /* ---------------------------------------------------------------- device */
 
+static VkResult create_without_stats(PFN_vkCreateDevice create, VkPhysicalDevice phys, const VkDeviceCreateInfo *info,
+				     const VkAllocationCallbacks *alloc, VkDevice *out);
+
 static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateDevice(VkPhysicalDevice phys, const VkDeviceCreateInfo *info,
 							 const VkAllocationCallbacks *alloc, VkDevice *out)
 {
@@ -316,7 +337,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateDevice(VkPhysicalDevice phys, 
 	PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(in ? in->handle : VK_NULL_HANDLE, "vkCreateDevice");
 	if (!create)
 		return VK_ERROR_INITIALIZATION_FAILED;
-	VkResult r = create(phys, info, alloc, out);
+	VkResult r = cfg.pipeline_stats ? create_without_stats(create, phys, info, alloc, out)
+					: create(phys, info, alloc, out);
 	if (r != VK_SUCCESS)
 		return r;
 	struct device *d = calloc(1, sizeof *d);
@@ -343,6 +365,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateDevice(VkPhysicalDevice phys, 
 	GET(GetSemaphoreCounterValue);
 	GET(QueueBindSparse);
 	GET(GetQueryPoolResults);
+	GET(CreateShaderModule);
+	GET(CreateComputePipelines);
 #undef GET
 	d->QueueSubmit2KHR = (PFN_vkQueueSubmit2)gdpa(dev, "vkQueueSubmit2KHR");
 	d->WaitSemaphoresKHR = (PFN_vkWaitSemaphores)gdpa(dev, "vkWaitSemaphoresKHR");
@@ -580,6 +604,200 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValueKHR(VkDevice
 	return LOST_OR(d, d->GetSemaphoreCounterValueKHR(dev, sem, value));
 }
 
+/* ---------------------------------------------------------------- FAULT_PIPELINE_STATS */
+
+#define STATS_EXTENSION VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_EnumerateDeviceExtensionProperties(VkPhysicalDevice phys, const char *layer,
+									       uint32_t *count,
+									       VkExtensionProperties *props)
+{
+	if (layer && strcmp(layer, LAYER_NAME) == 0) {
+		*count = 0;
+		return VK_SUCCESS;
+	}
+	PFN_vkEnumerateDeviceExtensionProperties next = instance_of(phys)->EnumerateDeviceExtensionProperties;
+	if (layer)
+		return next(phys, layer, count, props);
+	uint32_t below = 0;
+	VkResult r = next(phys, NULL, &below, NULL);
+	if (r != VK_SUCCESS)
+		return r;
+	if (!props) {
+		*count = below + 1;
+		return VK_SUCCESS;
+	}
+	uint32_t room = *count;
+	uint32_t got = room < below ? room : below;
+	r = next(phys, NULL, &got, props);
+	if (r < 0)
+		return r;
+	if (got < room) {
+		memset(&props[got], 0, sizeof(props[got]));
+		snprintf(props[got].extensionName, sizeof(props[got].extensionName), "%s", STATS_EXTENSION);
+		props[got].specVersion = 1;
+		*count = got + 1;
+		return r;
+	}
+	*count = got;
+	return VK_INCOMPLETE;
+}
+
+/* vkCreateDevice without the extension and its feature struct, which the driver below does not know. */
+static VkResult create_without_stats(PFN_vkCreateDevice create, VkPhysicalDevice phys, const VkDeviceCreateInfo *info,
+				     const VkAllocationCallbacks *alloc, VkDevice *out)
+{
+	VkDeviceCreateInfo changed = *info;
+	const char *names[64];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < info->enabledExtensionCount && n < 64; i++)
+		if (strcmp(info->ppEnabledExtensionNames[i], STATS_EXTENSION) != 0)
+			names[n++] = info->ppEnabledExtensionNames[i];
+	changed.enabledExtensionCount = n;
+	changed.ppEnabledExtensionNames = names;
+	/* Unlinked for the call only: the chain is the caller's. */
+	VkBaseOutStructure *before = (VkBaseOutStructure *)&changed, *cut = NULL;
+	while (before->pNext &&
+	       before->pNext->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR)
+		before = before->pNext;
+	if (before->pNext) {
+		cut = before->pNext;
+		before->pNext = cut->pNext;
+	}
+	VkResult r = create(phys, &changed, alloc, out);
+	if (cut)
+		before->pNext = cut;
+	return r;
+}
+
+/* What the layer knows of a module or pipeline: its SPIR-V words, and whether it asked for statistics. */
+struct shader_note {
+	uint64_t handle;
+	uint64_t words;
+	bool captured;
+	struct shader_note *next;
+};
+static struct shader_note *g_modules, *g_pipelines;
+
+static void note(struct shader_note **list, uint64_t handle, uint64_t words, bool captured)
+{
+	struct shader_note *n = calloc(1, sizeof *n);
+	if (!n)
+		abort();
+	*n = (struct shader_note){.handle = handle, .words = words, .captured = captured};
+	pthread_mutex_lock(&g_lock);
+	n->next = *list; /* newest first: a handle the driver reuses finds its latest note */
+	*list = n;
+	pthread_mutex_unlock(&g_lock);
+}
+
+static const struct shader_note *noted(struct shader_note *list, uint64_t handle)
+{
+	pthread_mutex_lock(&g_lock);
+	while (list && list->handle != handle)
+		list = list->next;
+	pthread_mutex_unlock(&g_lock);
+	return list;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateShaderModule(VkDevice dev, const VkShaderModuleCreateInfo *info,
+							       const VkAllocationCallbacks *alloc, VkShaderModule *out)
+{
+	VkResult r = device_of(dev)->CreateShaderModule(dev, info, alloc, out);
+	if (r == VK_SUCCESS)
+		note(&g_modules, (uint64_t)*out, info->codeSize / 4, false);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateComputePipelines(VkDevice dev, VkPipelineCache cache, uint32_t n,
+								   const VkComputePipelineCreateInfo *infos,
+								   const VkAllocationCallbacks *alloc, VkPipeline *out)
+{
+	VkComputePipelineCreateInfo *plain = calloc(n ? n : 1, sizeof *plain);
+	if (!plain)
+		abort();
+	for (uint32_t i = 0; i < n; i++) {
+		plain[i] = infos[i];
+		plain[i].flags &= ~(VkPipelineCreateFlags)VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+	}
+	VkResult r = device_of(dev)->CreateComputePipelines(dev, cache, n, plain, alloc, out);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct shader_note *m = noted(g_modules, (uint64_t)infos[i].stage.module);
+		if (out[i])
+			note(&g_pipelines, (uint64_t)out[i], m ? m->words : 0,
+			     infos[i].flags & VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR);
+	}
+	free(plain);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_GetPipelineExecutablePropertiesKHR(VkDevice dev,
+									       const VkPipelineInfoKHR *info,
+									       uint32_t *count,
+									       VkPipelineExecutablePropertiesKHR *props)
+{
+	(void)dev;
+	if (!noted(g_pipelines, (uint64_t)info->pipeline))
+		return VK_ERROR_UNKNOWN;
+	if (!props) {
+		*count = 1;
+		return VK_SUCCESS;
+	}
+	if (*count < 1)
+		return VK_INCOMPLETE;
+	props[0].stages = VK_SHADER_STAGE_COMPUTE_BIT;
+	snprintf(props[0].name, sizeof(props[0].name), "Compute Shader");
+	snprintf(props[0].description, sizeof(props[0].description), "the fault layer's stand-in");
+	props[0].subgroupSize = 8;
+	*count = 1;
+	return VK_SUCCESS;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL fault_GetPipelineExecutableStatisticsKHR(VkDevice dev,
+									       const VkPipelineExecutableInfoKHR *info,
+									       uint32_t *count,
+									       VkPipelineExecutableStatisticKHR *stats)
+{
+	(void)dev;
+	const struct shader_note *p = noted(g_pipelines, (uint64_t)info->pipeline);
+	if (!p || info->executableIndex != 0)
+		return VK_ERROR_UNKNOWN;
+	enum { STATS = 4 };
+	if (!stats) {
+		*count = STATS;
+		return VK_SUCCESS;
+	}
+	uint32_t n = *count < STATS ? *count : STATS;
+	for (uint32_t i = 0; i < n; i++) {
+		VkPipelineExecutableStatisticKHR *s = &stats[i];
+		snprintf(s->description, sizeof(s->description), "the fault layer's stand-in");
+		switch (i) {
+		case 0:
+			snprintf(s->name, sizeof(s->name), "SPIR-V words");
+			s->format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR;
+			s->value.u64 = p->words;
+			break;
+		case 1:
+			snprintf(s->name, sizeof(s->name), "Captured");
+			s->format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR;
+			s->value.b32 = p->captured;
+			break;
+		case 2:
+			snprintf(s->name, sizeof(s->name), "Negative words");
+			s->format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR;
+			s->value.i64 = -(int64_t)p->words;
+			break;
+		default:
+			snprintf(s->name, sizeof(s->name), "Words / 1000");
+			s->format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR;
+			s->value.f64 = (double)p->words / 1000.0;
+			break;
+		}
+	}
+	*count = n;
+	return n < STATS ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- lookup and negotiation */
 
 static PFN_vkVoidFunction device_hook(const char *name)
@@ -595,6 +813,10 @@ static PFN_vkVoidFunction device_hook(const char *name)
 		 * they would without this layer. */
 		HOOK(GetQueryPoolResults);
 		HOOK(QueueBindSparse);
+	}
+	if (cfg.pipeline_stats) {
+		HOOK(CreateShaderModule);
+		HOOK(CreateComputePipelines);
 	}
 	HOOK(DestroyDevice);
 	HOOK(QueueSubmit);
@@ -618,6 +840,18 @@ static PFN_vkVoidFunction instance_hook(const char *name)
 	HOOK(GetPhysicalDeviceQueueFamilyProperties);
 	HOOK(GetPhysicalDeviceQueueFamilyProperties2);
 	HOOK(GetPhysicalDeviceQueueFamilyProperties2KHR);
+	if (cfg.pipeline_stats)
+		HOOK(EnumerateDeviceExtensionProperties);
+	return NULL;
+}
+
+/* The extension's commands, which the driver below does not have. */
+static PFN_vkVoidFunction emulated_hook(const char *name)
+{
+	if (!cfg.pipeline_stats)
+		return NULL;
+	HOOK(GetPipelineExecutablePropertiesKHR);
+	HOOK(GetPipelineExecutableStatisticsKHR);
 #undef HOOK
 	return NULL;
 }
@@ -626,6 +860,9 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL fault_GetDeviceProcAddr(VkDevice
 {
 	if (strcmp(name, "vkGetDeviceProcAddr") == 0)
 		return (PFN_vkVoidFunction)fault_GetDeviceProcAddr;
+	PFN_vkVoidFunction emulated = emulated_hook(name);
+	if (emulated)
+		return emulated;
 	PFN_vkVoidFunction next = device_of(dev)->gdpa(dev, name);
 	PFN_vkVoidFunction hook = device_hook(name);
 	return next && hook ? hook : next; /* hook only what the chain below provides */
@@ -644,6 +881,9 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL fault_GetInstanceProcAddr(VkInst
 	struct instance *in = instance_of(instance);
 	if (!in)
 		return NULL;
+	PFN_vkVoidFunction emulated = emulated_hook(name);
+	if (emulated)
+		return emulated;
 	PFN_vkVoidFunction next = in->gipa(instance, name);
 	PFN_vkVoidFunction hook = instance_hook(name);
 	if (!hook)

@@ -55,6 +55,22 @@ Cases:
                   regions, devices); the fault layer saw Hesper's query reads (FAULT_LOG).
                   The patterns must not make a queue wait on a semaphore that only a later
                   submit call signals (that deadlocks in this mode: fault_layer.c).
+  pipeline_stats  --program EXE [--hesper-mode dispatch|clock]
+                  FAULT_PIPELINE_STATS=1: the fault layer offers VK_KHR_pipeline_executable_properties
+                  and answers its queries with statistics made from each pipeline's module
+                  (fault_layer.c). EXE (demo_pipeline, whose HESPER-TRUTH line names each
+                  kernel's .spv) alone, then under Hesper, the validation layer above the
+                  fault layer: same exit code and stdout, no validation message, no
+                  "hesper: " line; the device's "pipeline_stats" is "captured"; every kernel
+                  row has its statistics, each with the driver's names and values: "SPIR-V
+                  words" the size of its .spv / 4 (dispatch mode) or more (clock mode: the
+                  instrumented module), "Captured" true (Hesper made the pipeline with
+                  VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR), "Negative words" and
+                  "Words / 1000" in their formats; the text report lists each kernel once
+                  in "Pipeline statistics" within 120 columns. Then with
+                  HESPER_PIPELINE_STATS=off ("off", no statistics) and without the fault
+                  layer's offer (lavapipe's own: "not offered by the driver", said once in
+                  the text report).
 
 Exit status 0 when every check passes, 1 otherwise.
 """
@@ -63,6 +79,7 @@ import argparse
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -697,8 +714,117 @@ def case_host_reads(args, c, tmp):
     return context
 
 
+STATS_NAMES = ["SPIR-V words", "Captured", "Negative words", "Words / 1000"]
+
+
+def stats_row(truth_kernel, rows):
+    """The kernel row of @truth_kernel (by its debug name, else its source name and hash), or None."""
+    for r in rows:
+        name = r.get("name", "")
+        if truth_kernel.get("debug_name") and name == truth_kernel["debug_name"]:
+            return r
+        if not truth_kernel.get("debug_name") and truth_kernel.get("source_named") and \
+                re.fullmatch(re.escape(truth_kernel["source"]) + "#" + HEX8, name):
+            return r
+    return None
+
+
+def case_pipeline_stats(args, c, tmp):
+    argv = [args.program]
+    env = base_env(args, layer_env(args, {"FAULT_PIPELINE_STATS": "1"}, "above"))
+    env["TEST_FRAMES"] = "2"
+    base = Run(argv, env, tmp)
+    c.check(base.rc == 0, "program alone (fault layer offering statistics + validation) exits 0", base.tail("alone"))
+    c.check(not validation_messages(base), "no validation message alone", show_messages(validation_messages(base)))
+
+    def hesper_run(label, extra, henv_base=env):
+        out_json, out_text = os.path.join(tmp, label + ".json"), os.path.join(tmp, label + ".txt")
+        henv = with_hesper(args, henv_base)
+        out_db = os.path.join(tmp, label + ".db")
+        henv.update({"HESPER_MODE": args.hesper_mode,
+                     "HESPER_REPORT": f"json:{out_json},text:{out_text},sqlite:{out_db}"})
+        henv.update(extra)
+        run = Run(argv, henv, tmp)
+        c.check(run.rc == base.rc, f"{label}: exit code equals the program's own ({base.rc})", run.tail(label))
+        a, b = run_patterns.normalized_lines(base.out), run_patterns.normalized_lines(run.out)
+        c.check(a == b, f"{label}: program's stdout unchanged", diff(a, b, "alone", label))
+        c.check(not validation_messages(run), f"{label}: no validation message", show_messages(validation_messages(run)))
+        said = hesper_lines(run.err)
+        c.check(not said, f"{label}: Hesper printed no complaint on stderr", "\n".join(said[:10]))
+        return run, run_patterns.read_json(c, out_json), read_text(c, out_text)
+
+    run, rep, text = hesper_run("captured", {})
+    check_layer_order(c, run, [HESPER_LAYER, VALIDATION_LAYER, FAULT_LAYER], "under Hesper")
+    truth = parse_truth(run.out)
+    if rep is None or not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
+        return run.tail("under Hesper")
+    devices = rep.get("devices") or []
+    c.check(devices and all(d.get("pipeline_stats") == "captured" for d in devices),
+            "every device: pipeline_stats \"captured\"", f"{[d.get('pipeline_stats') for d in devices]}")
+    listed = {s.get("kernel"): s for s in rep.get("pipeline_stats") or []}
+    rows = rows_of(rep)
+    c.check(set(listed) == {r.get("name") for r in rows}, "one pipeline_stats entry per kernel row, no other",
+            f"stats for {sorted(listed)}, rows {sorted(r.get('name') for r in rows)}")
+    for k in truth["kernels"]:
+        row = stats_row(k, rows)
+        if not c.check(row is not None, f"{k['spv']}: its kernel row", f"rows {[r.get('name') for r in rows]}"):
+            continue
+        st = listed.get(row["name"]) or {}
+        values = st.get("stats") or {}
+        c.check(list(values) == STATS_NAMES, f"{row['name']}: the driver's statistics, named and ordered as given",
+                f"got {list(values)}")
+        c.check(st.get("executable") == "Compute Shader" and st.get("subgroup_size") == 8,
+                f"{row['name']}: executable \"Compute Shader\", subgroup size 8",
+                f"got {st.get('executable')!r}, {st.get('subgroup_size')!r}")
+        words = os.path.getsize(os.path.join(os.path.dirname(args.program), k["spv"])) // 4
+        got = values.get("SPIR-V words")
+        if args.hesper_mode == "clock":
+            c.check(is_int(got) and got > words, f"{row['name']}: SPIR-V words of the instrumented module, "
+                    f"more than its .spv's {words}", f"got {got!r}")
+        else:
+            c.check(got == words, f"{row['name']}: SPIR-V words {words} (its .spv)", f"got {got!r}")
+        c.check(values.get("Captured") is True, f"{row['name']}: made with the capture flag (Captured true)",
+                f"got {values.get('Captured')!r}")
+        c.check(is_int(got) and values.get("Negative words") == -got, f"{row['name']}: an INT64 statistic, negative",
+                f"got {values.get('Negative words')!r}")
+        c.check(is_int(got) and isinstance(values.get("Words / 1000"), float) and
+                abs(values["Words / 1000"] - got / 1000) < 1e-9,
+                f"{row['name']}: a FLOAT64 statistic", f"got {values.get('Words / 1000')!r}")
+    section = text.split("\nPipeline statistics", 1)[1].split("\n\n", 1)[0] if "\nPipeline statistics" in text else ""
+    lines = section.splitlines()[1:]
+    c.check(sorted(l.split(",")[0].strip() for l in lines if l.startswith("  ") and not l.startswith("   ")) ==
+            sorted(r.get("name") for r in rows), "text: one line per kernel in \"Pipeline statistics\"", section)
+    c.check(all(len(l) <= 120 for l in lines), "text: the section fits 120 columns", section)
+
+    try:
+        with sqlite3.connect(os.path.join(tmp, "captured.db")) as db:
+            got = sorted(db.execute("SELECT kernel, name, value FROM pipeline_stats"))
+    except sqlite3.Error as ex:
+        got = [str(ex)]
+    want = sorted((k, n, int(v) if isinstance(v, bool) else v)
+                  for k, st in listed.items() for n, v in (st.get("stats") or {}).items())
+    c.check(got == want, "the database's pipeline_stats rows are the JSON's", f"database {got[:8]}, JSON {want[:8]}")
+
+    _, off, _ = hesper_run("off", {"HESPER_PIPELINE_STATS": "off"})
+    if off is not None:
+        c.check(all(d.get("pipeline_stats") == "off" for d in off.get("devices") or []) and
+                off.get("pipeline_stats") == [], "HESPER_PIPELINE_STATS=off: \"off\", no statistics",
+                f"devices {[d.get('pipeline_stats') for d in off.get('devices') or []]}, "
+                f"pipeline_stats {off.get('pipeline_stats')!r}")
+    plain_env = base_env(args, layer_env(args, {}, "above"))
+    plain_env["TEST_FRAMES"] = "2"
+    _, plain, plain_text = hesper_run("not_offered", {}, plain_env)
+    if plain is not None:
+        c.check(all(d.get("pipeline_stats") == "not offered by the driver" for d in plain.get("devices") or []),
+                "without the offer: \"not offered by the driver\"",
+                f"{[d.get('pipeline_stats') for d in plain.get('devices') or []]}")
+        c.check(plain_text.count("has no VK_KHR_pipeline_executable_properties") == len(plain.get("devices") or []),
+                "without the offer: the text report says so once a device", plain_text[-2000:])
+    return run.tail("under Hesper")
+
+
 CASES = {"selftest": case_selftest, "no_timestamps": case_no_timestamps, "device_lost": case_device_lost,
-         "host_reads": case_host_reads}
+         "host_reads": case_host_reads, "pipeline_stats": case_pipeline_stats}
 
 
 def main():
@@ -712,6 +838,7 @@ def main():
                     help="library first in LD_PRELOAD in every run (the ASan runtime); found by itself "
                          "from the binaries' DT_NEEDED entries when not given")
     ap.add_argument("--pattern", default="resubmit")
+    ap.add_argument("--program", help="pipeline_stats: the program to run (demo_pipeline)")
     ap.add_argument("--validation", choices=["above", "below"], default="above",
                     help="the validation layer above (application side of) the fault layer, or below it")
     ap.add_argument("--after", type=int, default=1, help="device_lost: submit calls that go through")
@@ -719,11 +846,13 @@ def main():
     ap.add_argument("--copy", choices=["default", "host"], default="default",
                     help="device_lost: HESPER_COPY=host (with the fault layer serializing query reads)")
     ap.add_argument("--hesper-mode", choices=["dispatch", "clock"], default="dispatch",
-                    help="host_reads: HESPER_MODE (clock: the kernels' clock slots read on the host too)")
+                    help="host_reads, pipeline_stats: HESPER_MODE (clock: the kernels' clock slots read on the "
+                         "host too; the statistics of the instrumented modules)")
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
 
-    c = Checks(f"{args.case} {args.pattern if args.case != 'selftest' else ''}".strip() +
+    what = {"selftest": "", "pipeline_stats": os.path.basename(args.program or "")}.get(args.case, args.pattern)
+    c = Checks(f"{args.case} {what}".strip() +
                (f" after {args.after} ({args.mode})" if args.case == "device_lost" else ""))
     for path, what in ((args.hesper, "Hesper library"), (args.patterns, "patterns program"),
                        (args.probe, "fault_probe"), (os.path.join(args.layer_dir, "VkLayer_hesper_fault.json"),
@@ -735,7 +864,10 @@ def main():
             f"no manifest naming {VALIDATION_LAYER} in {LAYER_DIRS}")
     if c.failures:
         return c.finish()
-    for k in ("hesper", "patterns", "probe", "layer_dir"):
+    if args.case == "pipeline_stats" and not args.program:
+        c.fail("--program given", "pipeline_stats needs --program EXE")
+        return c.finish()
+    for k in ("hesper", "patterns", "probe", "layer_dir") + (("program",) if args.program else ()):
         setattr(args, k, os.path.abspath(getattr(args, k)))
     try:
         args.sanitizer_preload = run_e2e.sanitizer_preload(

@@ -302,6 +302,37 @@ START_TEST(names_escaped)
 }
 END_TEST
 
+/* The kernels' pipeline statistics, escaped, and a device whose driver has none. */
+START_TEST(pipeline_stats_listed)
+{
+	struct hesper_profile p;
+	struct hesper_pipeline_stat st[2] = {{.name = "VGPRs <used>", .format = HESPER_STAT_UINT, .value.u = 64},
+					     {.name = "Spills", .format = HESPER_STAT_BOOL, .value.b = false}};
+	struct hesper_pipeline_stats k = {
+		.kernel = "k&<1>", .executable = "Compute Shader", .subgroup_size = 32, .count = 2, .stats = st};
+	struct hesper_device_info none = {.name = "other", .pipeline_stats = "not offered by the driver"};
+
+	fixture(&p);
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(&p, &k), 0);
+	ck_assert_int_ge(hesper_profile_add_device(&p, &none), 0);
+	char *html = render(&p);
+	assert_page(html);
+	ck_assert_uint_eq(count(html, "<h2>Pipeline statistics</h2>"), 1);
+	ck_assert_ptr_nonnull(strstr(html, "<td class=\"name\">k&amp;&lt;1&gt;</td><td>32</td>"));
+	ck_assert_ptr_nonnull(strstr(html, "VGPRs &lt;used&gt; <strong>64</strong>, Spills <strong>false</strong>"));
+	ck_assert_ptr_nonnull(strstr(html, "its driver has no VK_KHR_pipeline_executable_properties"));
+	free(html);
+	hesper_profile_free(&p);
+
+	/* without statistics or a device that says it has none: no section */
+	fixture(&p);
+	html = render(&p);
+	ck_assert_ptr_null(strstr(html, "Pipeline statistics"));
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(long_names_cut_in_charts)
 {
 	struct hesper_profile p;
@@ -545,6 +576,7 @@ report_html_suite(void)
 	tcase_add_test(tc, histogram_bins_add_up);
 	tcase_add_test(tc, names_escaped);
 	tcase_add_test(tc, long_names_cut_in_charts);
+	tcase_add_test(tc, pipeline_stats_listed);
 	tcase_add_test(tc, timeline_holds_every_event);
 	tcase_add_test(tc, timeline_says_what_is_past_its_limit);
 	tcase_add_test(tc, kernel_columns_in_the_text_reports_order);

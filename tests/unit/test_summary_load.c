@@ -218,6 +218,100 @@ START_TEST(ended_by_signal_read_back)
 END_TEST
 
 /* Regions from a summary without "timed" and "mean_ns" (an older Hesper): every run timed. */
+/* A kernel with many statistics of every format, and a device that offers none. */
+static void
+fixture_pipeline_stats(struct hesper_profile *p)
+{
+	struct hesper_pipeline_stat st[24];
+	struct hesper_pipeline_stats k = {.kernel = "matmul", .executable = "Compute Shader", .subgroup_size = 32};
+
+	fixture_known_profile(p);
+	strcpy(p->devices[0].pipeline_stats, "captured");
+	memset(st, 0, sizeof(st));
+	for (int i = 0; i < 24; i++) {
+		snprintf(st[i].name, sizeof(st[i].name), "Statistic number %d", i);
+		st[i].format = (enum hesper_stat_format)(i % 4);
+		if (st[i].format == HESPER_STAT_BOOL)
+			st[i].value.b = i % 8 == 0;
+		else if (st[i].format == HESPER_STAT_INT)
+			st[i].value.i = -1000 * i;
+		else if (st[i].format == HESPER_STAT_UINT)
+			st[i].value.u = UINT64_MAX - (uint64_t)i;
+		else
+			st[i].value.f = 0.25 * i;
+	}
+	k.stats = st;
+	k.count = 24;
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(p, &k), 0);
+	/* a second pipeline of the same name is not listed again */
+	k.count = 1;
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(p, &k), 0);
+	ck_assert_uint_eq(p->pipeline_stats_count, 1);
+	ck_assert_uint_eq(p->pipeline_stats[0].count, 24);
+}
+
+/* Pipeline statistics: the text section wrapped to 120 columns, every format in the JSON, read back whole. */
+START_TEST(pipeline_stats_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture_pipeline_stats(&p);
+	char *s = render_with(hesper_report_text, &p, NULL);
+	const char *section = strstr(s, "\nPipeline statistics");
+	ck_assert_ptr_nonnull(section);
+	ck_assert_ptr_nonnull(strstr(section, "\n  matmul, subgroup 32: Statistic number 0 true,"));
+	ck_assert_ptr_nonnull(strstr(section, "Statistic number 1 -1000,"));
+	ck_assert_ptr_nonnull(strstr(section, "Statistic number 2 18446744073709551613,"));
+	ck_assert_ptr_nonnull(strstr(section, "Statistic number 3 0.75,"));
+	ck_assert_ptr_nonnull(strstr(section, "Statistic number 23 5.75\n"));
+	int lines = 0;
+	for (const char *l = section + 1; *l && *l != '\n'; lines++) {
+		const char *end = strchr(l, '\n');
+		ck_assert_ptr_nonnull(end);
+		ck_assert_int_le(end - l, 120);
+		l = end + 1;
+	}
+	ck_assert_int_gt(lines, 3); /* the title, the kernel's line and its continuations */
+	free(s);
+
+	char *json = render_with(hesper_report_json, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(json, "\"pipeline_stats\": \"captured\""));
+	ck_assert_ptr_nonnull(strstr(json,
+				     "{\"kernel\": \"matmul\", \"executable\": \"Compute Shader\", "
+				     "\"subgroup_size\": 32, \"stats\": {\"Statistic number 0\": true, "
+				     "\"Statistic number 1\": -1000, \"Statistic number 2\": 18446744073709551613, "
+				     "\"Statistic number 3\": 0.75"));
+	free(json);
+
+	round_trip(&p, &back);
+	ck_assert_str_eq(back.devices[0].pipeline_stats, "captured");
+	ck_assert_uint_eq(back.pipeline_stats_count, 1);
+	const struct hesper_pipeline_stats *k = &back.pipeline_stats[0];
+	ck_assert_str_eq(k->kernel, "matmul");
+	ck_assert_uint_eq(k->subgroup_size, 32);
+	ck_assert_uint_eq(k->count, 24);
+	for (size_t i = 0; i < 24; i++) {
+		ck_assert_str_eq(k->stats[i].name, p.pipeline_stats[0].stats[i].name);
+		ck_assert_int_eq(k->stats[i].format, p.pipeline_stats[0].stats[i].format);
+	}
+	ck_assert_uint_eq(k->stats[2].value.u, UINT64_MAX - 2);
+	ck_assert_int_eq(k->stats[1].value.i, -1000);
+	hesper_profile_free(&back);
+	assert_same_text(&p);
+
+	/* A device whose driver has none: said once, no kernel listed. */
+	hesper_profile_free(&p);
+	fixture_known_profile(&p);
+	strcpy(p.devices[0].pipeline_stats, "not offered by the driver");
+	s = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(s, "\nPipeline statistics (the driver's own names and values, per kernel)\n"
+					"  device 0: its driver has no VK_KHR_pipeline_executable_properties\n"));
+	free(s);
+	assert_same_text(&p);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(old_regions_all_timed)
 {
 	char path[32], err[256] = "";
@@ -279,6 +373,7 @@ summary_load_suite(void)
 	tcase_add_test(tc, live_report_and_unopened_window);
 	tcase_add_test(tc, ended_by_signal_read_back);
 	tcase_add_test(tc, old_regions_all_timed);
+	tcase_add_test(tc, pipeline_stats_read_back);
 	tcase_add_test(tc, bad_keys_refused);
 	suite_add_tcase(s, tc);
 	return s;
