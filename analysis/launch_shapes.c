@@ -73,9 +73,32 @@ hesper_shapes_set_local_size(struct hesper_launch_shapes *s, const uint32_t size
 		memcpy(s->local_size, size, sizeof(s->local_size));
 }
 
+/* *@to + @v, saturating: the work-groups rate stays meaningful long after the sums would wrap. */
+static void
+add_saturating(uint64_t *to, uint64_t v)
+{
+	if (__builtin_add_overflow(*to, v, to))
+		*to = UINT64_MAX;
+}
+
+void
+hesper_shapes_add_timed(struct hesper_launch_shapes *s, const uint32_t groups[3], uint64_t ns)
+{
+	add_saturating(&s->timed_groups, total_groups(groups));
+	add_saturating(&s->timed_groups_ns, ns);
+}
+
+double
+hesper_shapes_groups_per_us(const struct hesper_launch_shapes *s)
+{
+	return s->timed_groups_ns ? (double)s->timed_groups / ((double)s->timed_groups_ns / 1e3) : 0;
+}
+
 void
 hesper_shapes_merge(struct hesper_launch_shapes *into, const struct hesper_launch_shapes *from)
 {
+	add_saturating(&into->timed_groups, from->timed_groups);
+	add_saturating(&into->timed_groups_ns, from->timed_groups_ns);
 	static const uint32_t unknown[3];
 	uint64_t known = into->known;
 

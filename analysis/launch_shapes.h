@@ -22,8 +22,10 @@ struct hesper_launch_shapes {
 	uint64_t unknown;        /* dispatches whose group counts Hesper could not see (indirect, not read back) */
 	uint32_t min[3], max[3]; /* the shapes with fewest and most groups in all (the first seen on a tie) */
 	struct hesper_shape_count top[HESPER_SHAPE_SLOTS];
-	uint32_t local_size[3]; /* work-group size; 0 0 0 unknown */
-	bool local_size_varies; /* pipelines of this name have different work-group sizes */
+	uint64_t timed_groups;    /* work groups of the timed dispatches whose counts are known */
+	uint64_t timed_groups_ns; /* those dispatches' time: the two give the groups run per µs */
+	uint32_t local_size[3];   /* work-group size; 0 0 0 unknown */
+	bool local_size_varies;   /* pipelines of this name have different work-group sizes */
 };
 
 /* Counts @n dispatches of @groups work groups (0 0 0: unknown, an indirect dispatch). */
@@ -31,6 +33,12 @@ void hesper_shapes_add(struct hesper_launch_shapes *s, const uint32_t groups[3],
 
 /* Counts @n dispatches of @groups work groups, known even when 0 0 0 (an indirect dispatch read back). */
 void hesper_shapes_add_known(struct hesper_launch_shapes *s, const uint32_t groups[3], uint64_t n);
+
+/* Adds a timed dispatch of @groups work groups (known) that took @ns to the work-groups rate. */
+void hesper_shapes_add_timed(struct hesper_launch_shapes *s, const uint32_t groups[3], uint64_t ns);
+
+/* Work groups run per microsecond by the timed dispatches whose counts are known; 0 when none. */
+double hesper_shapes_groups_per_us(const struct hesper_launch_shapes *s);
 
 /* The most common shape counted so far, or NULL when none is known. */
 const struct hesper_shape_count *hesper_shapes_most_common(const struct hesper_launch_shapes *s);

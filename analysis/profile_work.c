@@ -137,6 +137,8 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 			hesper_shapes_add(&row->shapes, w->groups, n);
 		if (w->local_size_varies || w->local_size[0] || w->local_size[1] || w->local_size[2])
 			hesper_shapes_set_local_size(&row->shapes, w->local_size, w->local_size_varies);
+		if (measured(w) && groups_known(w))
+			hesper_shapes_add_timed(&row->shapes, w->groups, w->ns);
 	}
 	uint64_t share = w->has_share ? w->share_ns : w->ns;
 	count_in(row, w, n, w->ns, share);

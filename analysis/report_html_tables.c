@@ -153,6 +153,7 @@ hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
 	      "<th data-type=\"text\">Local size</th><th data-type=\"text\">Groups min</th>"
 	      "<th data-type=\"text\">Groups max</th><th data-type=\"text\">Most common</th>"
 	      "<th data-type=\"num\">Its count</th><th data-type=\"num\">Unknown</th>"
+	      "<th data-type=\"num\">Groups per µs</th>"
 	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n",
 	      out);
 	for (size_t i = 0; i < n; i++) {
@@ -176,6 +177,12 @@ hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
 		put_cell(out, top ? (double)top->count : 0, a);
 		snprintf(a, sizeof(a), "%" PRIu64, s->unknown);
 		put_cell(out, (double)s->unknown, a);
+		double rate = hesper_shapes_groups_per_us(s);
+		if (rate > 0)
+			snprintf(a, sizeof(a), "%.4g", rate);
+		else
+			snprintf(a, sizeof(a), "-");
+		put_cell(out, rate, a);
 		fputs("<td class=\"name\">", out);
 		hesper_html_text(out, rows[i]->name);
 		fputs("</td></tr>\n", out);

@@ -162,8 +162,9 @@ put_triple(FILE *out, const uint32_t v[3])
 
 /*
  * A kernel row's launch shapes, when it has any: "groups" (min, max and most common
- * work-group counts, with most_common_count, and unknown: indirect dispatches not read back) and
- * "local_size" (null when unknown).
+ * work-group counts, with most_common_count, unknown: indirect dispatches not read back, and
+ * the work groups of the timed dispatches with known counts, their time and the groups run
+ * per µs) and "local_size" (null when unknown).
  */
 static void
 put_shapes(FILE *out, const struct hesper_launch_shapes *s)
@@ -184,7 +185,12 @@ put_shapes(FILE *out, const struct hesper_launch_shapes *s)
 	} else {
 		fputs("\"min\": null, \"max\": null, \"most_common\": null, \"most_common_count\": 0, ", out);
 	}
-	fprintf(out, "\"unknown\": %" PRIu64 "}, \"local_size\": ", s->unknown);
+	fprintf(out,
+		"\"unknown\": %" PRIu64 ", \"timed_groups\": %" PRIu64 ", \"timed_groups_ns\": %" PRIu64
+		", \"per_us\": ",
+		s->unknown, s->timed_groups, s->timed_groups_ns);
+	put_double(out, hesper_shapes_groups_per_us(s));
+	fputs("}, \"local_size\": ", out);
 	if (s->local_size[0])
 		put_triple(out, s->local_size);
 	else

@@ -159,7 +159,7 @@ get_triple(json_object *o, const char *key, uint32_t out[3])
 
 /*
  * A kernel row's launch shapes ("groups", "local_size"), when present: min, max, the
- * most common shape with its count, the unknown count. Other shapes the writer counted
+ * most common shape with its count, the unknown count, the timed groups and their time. Other shapes the writer counted
  * are not in the file: known counts only the most common's dispatches (an approximation,
  * like the quantiles).
  */
@@ -176,7 +176,9 @@ load_shapes(struct loader *l, json_object *o, struct hesper_kernel *k)
 	if (!g)
 		return 0;
 	if (get_u64(l, g, "\"groups\"", "unknown", 0, &s->unknown) ||
-	    get_u64(l, g, "\"groups\"", "most_common_count", 0, &n))
+	    get_u64(l, g, "\"groups\"", "most_common_count", 0, &n) ||
+	    get_u64(l, g, "\"groups\"", "timed_groups", 0, &s->timed_groups) ||
+	    get_u64(l, g, "\"groups\"", "timed_groups_ns", 0, &s->timed_groups_ns))
 		return HESPER_ERROR_FORMAT;
 	if (get_triple(g, "most_common", size) && n)
 		hesper_shapes_add(s, size, n);

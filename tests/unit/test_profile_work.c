@@ -123,6 +123,42 @@ START_TEST(dispatch_shapes)
 }
 END_TEST
 
+/* The work-groups rate: timed dispatches with known counts only, clamped and untimed ones left out. */
+START_TEST(work_groups_per_us)
+{
+	struct hesper_profile p;
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	struct hesper_work w = dispatch(NULL);
+	w.label = NULL;
+	w.groups[0] = 300; /* 300 groups in 1000 ns */
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.groups[0] = 100;
+	w.groups[1] = 2; /* 200 groups in 3000 ns */
+	w.ns = 3000;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.clamped = true; /* no time: not in the rate */
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.clamped = false;
+	memset(w.groups, 0, sizeof(w.groups)); /* indirect, not read back: unknown */
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.groups[0] = 7;
+	w.timed = false; /* untimed */
+	w.count = 3;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	struct hesper_kernel *k = hesper_kernel_table_find(p.kernels, "k");
+	ck_assert_uint_eq(k->shapes.timed_groups, 500);
+	ck_assert_uint_eq(k->shapes.timed_groups_ns, 4000);
+	ck_assert_double_eq_tol(hesper_shapes_groups_per_us(&k->shapes), 125.0, 1e-9);
+	/* merged, the sums add up and saturate rather than wrap */
+	struct hesper_launch_shapes big = {.timed_groups = UINT64_MAX - 1, .timed_groups_ns = 10};
+	hesper_shapes_merge(&big, &k->shapes);
+	ck_assert_uint_eq(big.timed_groups, UINT64_MAX);
+	ck_assert_uint_eq(big.timed_groups_ns, 4010);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(memory_ops_and_regions)
 {
 	struct hesper_profile p;
@@ -354,6 +390,7 @@ profile_work_suite(void)
 	tcase_add_test(tc, dispatch_rows);
 	tcase_add_test(tc, dispatch_share);
 	tcase_add_test(tc, dispatch_shapes);
+	tcase_add_test(tc, work_groups_per_us);
 	tcase_add_test(tc, memory_ops_and_regions);
 	tcase_add_test(tc, clamped_counted_not_measured);
 	tcase_add_test(tc, batches);
