@@ -139,6 +139,26 @@ row_cells(const struct hesper_kernel *k, uint64_t sum, char cells[COL_COUNT][CEL
 	duration_cell(cells[COL_STDDEV], r.stddev_ns);
 }
 
+/* A table's column heads (@ncols columns @cols, @width wide, then Name @name_w wide) and the dashes under them. */
+static void
+print_heads(FILE *out, const enum column *cols, size_t ncols, const size_t *width, size_t name_w)
+{
+	for (size_t c = 0; c < ncols; c++) {
+		pad(out, 1 + (c > 0) + width[c] - text_width(column_titles[cols[c]]));
+		fputs(column_titles[cols[c]], out);
+	}
+	fputs("  Name\n", out);
+	for (size_t c = 0; c < ncols; c++) {
+		pad(out, 1 + (c > 0));
+		for (size_t j = 0; j < width[c]; j++)
+			fputc('-', out);
+	}
+	fputs("  ", out);
+	for (size_t j = 0; j < name_w; j++)
+		fputc('-', out);
+	fputc('\n', out);
+}
+
 /* Prints @rows with the columns @cols (then Name): widths from a first pass over the cells. */
 static void
 print_table(FILE *out, struct hesper_kernel **rows, size_t n, const enum column *cols, size_t ncols)
@@ -161,20 +181,7 @@ print_table(FILE *out, struct hesper_kernel **rows, size_t n, const enum column 
 			name_w = w;
 	}
 
-	for (size_t c = 0; c < ncols; c++) {
-		pad(out, 1 + (c > 0) + width[c] - text_width(column_titles[cols[c]]));
-		fputs(column_titles[cols[c]], out);
-	}
-	fputs("  Name\n", out);
-	for (size_t c = 0; c < ncols; c++) {
-		pad(out, 1 + (c > 0));
-		for (size_t j = 0; j < width[c]; j++)
-			fputc('-', out);
-	}
-	fputs("  ", out);
-	for (size_t j = 0; j < name_w; j++)
-		fputc('-', out);
-	fputc('\n', out);
+	print_heads(out, cols, ncols, width, name_w);
 
 	for (size_t i = 0; i < n; i++) {
 		row_cells(rows[i], sum, cells);
@@ -502,20 +509,7 @@ print_region_tree(FILE *out, const struct hesper_region_tree *t)
 	name_w = name_w < name_room ? name_w : name_room;
 
 	fputs("\nRegions (debug labels)\n", out);
-	for (size_t c = 0; c < TREE_COLS; c++) {
-		pad(out, 1 + (c > 0) + width[c] - text_width(column_titles[tree_cols[c]]));
-		fputs(column_titles[tree_cols[c]], out);
-	}
-	fputs("  Name\n", out);
-	for (size_t c = 0; c < TREE_COLS; c++) {
-		pad(out, 1 + (c > 0));
-		for (size_t j = 0; j < width[c]; j++)
-			fputc('-', out);
-	}
-	fputs("  ", out);
-	for (size_t j = 0; j < name_w; j++)
-		fputc('-', out);
-	fputc('\n', out);
+	print_heads(out, tree_cols, TREE_COLS, width, name_w);
 	for (size_t i = 0; i < t->count; i++) {
 		const struct hesper_region_node *node = &t->nodes[i];
 
