@@ -87,6 +87,22 @@ static void copy_driver_string(char *to, size_t size, const char *from, size_t m
 	to[len] = '\0';
 }
 
+/*
+ * VkPipelineCreateFlags2CreateInfoKHR (VK_KHR_maintenance5, newer than the headers Hesper
+ * builds with): where a pipeline's chain has it, its flags replace the create info's, so
+ * the capture flag Hesper adds there would not count; such pipelines keep no statistics.
+ */
+#define PIPELINE_CREATE_FLAGS_2_CREATE_INFO ((VkStructureType)1000470005)
+
+/* Whether statistics can be asked for in @info's flags (no flags-2 struct in its chain). */
+static bool flags_capture(const VkComputePipelineCreateInfo *info)
+{
+	for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext)
+		if (s->sType == PIPELINE_CREATE_FLAGS_2_CREATE_INFO)
+			return false;
+	return true;
+}
+
 /* Most executables of one pipeline looked at for the compute one. */
 #define MAX_EXECUTABLES 8
 
@@ -314,7 +330,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 			/* noted in the report when first bound, under the name it has then */
 			p->clock_why = why[i];
 		}
-		if (capturing)
+		if (capturing && flags_capture(&infos[i]))
 			p->stats = read_stats(dev, out[i]);
 		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
 			pipeline_free(dev, p);
