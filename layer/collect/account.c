@@ -236,12 +236,48 @@ struct clock_empty {
 	uint64_t not_copied; /* the copy of the slot did not happen */
 };
 
-/* Where a run's clock values are placed: its command buffer's start (clock.h), else the calibration. */
-static uint64_t clock_anchor(const struct hesper_device *dev, const struct hesper_recording *rec, const uint64_t *ts)
+/*
+ * Where a run's clock values are placed (clock.h): the middle of its command buffer's start
+ * and end timestamps, else its start, else the calibration. A 32-bit clock's readings land
+ * right within half its period of the anchor (2.1 s on lavapipe): from the middle, for a
+ * command buffer of up to a whole period, which lavapipe's first runs, compiling every
+ * shader under a loaded machine, can pass half of.
+ */
+static uint64_t clock_anchor(const struct hesper_device *dev, const struct hesper_recording *rec, const uint64_t *ts,
+			     uint64_t mask)
 {
-	return ts && rec->cb_query != HESPER_NO_QUERY && ts[rec->cb_query] != HESPER_UNWRITTEN
-		       ? ts[rec->cb_query]
-		       : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
+	if (!ts || rec->cb_query == HESPER_NO_QUERY || ts[rec->cb_query] == HESPER_UNWRITTEN)
+		return dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0;
+	uint64_t start = ts[rec->cb_query] & mask, end = ts[rec->cb_query + 1];
+	uint64_t length = end == HESPER_UNWRITTEN ? 0 : (end - start) & mask;
+	/* an end before its start (past half the mask) tells nothing: the start alone */
+	return length > mask / 2 ? start : (start + length / 2) & mask;
+}
+
+/* Where one dispatch of a run ran, in timestamp ticks (masked), for the regions around it. */
+struct clock_place {
+	uint64_t start, end;
+	bool timed;
+};
+
+/*
+ * Clock mode, one run: the anchor its next dispatch's readings are placed at (clock_anchor
+ * at first, then each dispatch's start in turn, so that a 32-bit clock's readings land
+ * right however long the command buffer runs, as long as no two dispatches in a row lie
+ * half the clock's period apart), and, when the run has labels, where each dispatch ran.
+ */
+struct clock_places {
+	uint64_t anchor;
+	struct clock_place *at; /* by the dispatch's position in the run; NULL when not kept */
+	uint64_t count;
+};
+
+/* Notes where the dispatch at @pos ran, and makes its start the anchor of the next. */
+static void place(struct clock_places *places, uint64_t pos, uint64_t start, uint64_t end)
+{
+	places->anchor = start;
+	if (places->at && pos < places->count)
+		places->at[pos] = (struct clock_place){.start = start, .end = end, .timed = true};
 }
 
 /* What the slot of one clock-timed dispatch held. */
@@ -285,25 +321,26 @@ static enum clock_slot clock_instance(const struct hesper_device *dev, const str
 /*
  * Reads the clock-timed dispatches [@lo, @hi) of record @d (slots from @ts, NULL: none came
  * back) as @w of @kernel into @held (counted at once when memory runs out); adds those that
- * came back empty to @empty. For an indirect dispatch (@d's groups 0 0 0) the work-group
- * counts its slot holds are its launch shape.
+ * came back empty to @empty, and where each ran to @places (@pos: the record's first
+ * dispatch's position in the run). For an indirect dispatch (@d's groups 0 0 0) the
+ * work-group counts its slot holds are its launch shape.
  */
 static void account_clock(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 			  const struct hesper_recording *rec, const struct hesper_work_record *d, uint64_t lo,
 			  uint64_t hi, const uint64_t *ts, const struct hesper_work *w, struct hesper_name *kernel,
-			  struct clock_held *held, bool trace, struct clock_empty *empty)
+			  struct clock_held *held, bool trace, struct clock_empty *empty, struct clock_places *places,
+			  uint64_t pos)
 {
 	bool kind = false; /* @w is @held's last kind */
 	bool indirect = !d->groups[0] && !d->groups[1] && !d->groups[2];
 	const struct hesper_device *dev = q->dev;
 	uint64_t mask = dev->families[q->family].tick_mask;
 	double period = dev->props.limits.timestampPeriod;
-	uint64_t anchor = clock_anchor(dev, rec, ts);
 	for (uint32_t k = (uint32_t)lo; ts && dev->clock_mode && k < hi; k++) {
 		uint64_t start, end;
 		bool isolated;
 		const uint64_t *counts;
-		switch (clock_instance(dev, rec, d, k, ts, anchor, mask, &start, &end, &isolated, &counts)) {
+		switch (clock_instance(dev, rec, d, k, ts, places->anchor, mask, &start, &end, &isolated, &counts)) {
 		case CLOCK_NOT_COPIED:
 			empty->not_copied++;
 			continue;
@@ -314,6 +351,7 @@ static void account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 			break;
 		}
 		p->clock_isolated += isolated;
+		place(places, pos + k, start, end);
 		struct hesper_work one = *w;
 		one.timed = true;
 		one.clamped = !hesper_interval_ns(start, end, mask, period, &one.ns);
@@ -347,45 +385,30 @@ static int64_t ticks_between(uint64_t from, uint64_t to, uint64_t mask)
 }
 
 /*
- * A clock-timed region's interval in run @ts of @rec: from the earliest start to the latest
- * end of the timed dispatches recorded between its begin and its end. False when none of
- * them has a time (the region is then counted, not timed).
+ * A clock-timed region's interval: from the earliest start to the latest end of the timed
+ * dispatches recorded between its begin and its end, as @places holds them. False when none
+ * of them has a time (the region is then counted, not timed).
  */
-static bool clock_region(const struct hesper_queue *q, const struct hesper_recording *rec,
-			 const struct hesper_region_record *r, const uint64_t *ts, uint64_t *start, uint64_t *end)
+static bool clock_region(const struct hesper_queue *q, const struct hesper_region_record *r,
+			 const struct clock_places *places, uint64_t *start, uint64_t *end)
 {
-	const struct hesper_device *dev = q->dev;
-	uint64_t mask = dev->families[q->family].tick_mask;
-	uint64_t anchor = clock_anchor(dev, rec, ts);
+	uint64_t mask = q->dev->families[q->family].tick_mask;
+	uint64_t from = 0;
 	int64_t first = INT64_MAX, last = INT64_MIN;
-	uint64_t pos = 0;
-	for (size_t i = 0; i < rec->work_count && pos < r->end_at; i++) {
-		const struct hesper_work_record *d = &rec->work[i];
-		if (d->memop)
+	for (uint64_t pos = r->begin_at; places->at && pos < r->end_at && pos < places->count; pos++) {
+		const struct clock_place *at = &places->at[pos];
+		if (!at->timed)
 			continue;
-		for (uint32_t k = 0; k < d->repeat; k++, pos++) {
-			uint64_t s, e;
-			bool isolated;
-			const uint64_t *counts;
-			if (pos < r->begin_at || pos >= r->end_at || d->start == HESPER_NO_QUERY)
-				continue;
-			if (d->clock) {
-				if (!dev->clock_mode || clock_instance(dev, rec, d, k, ts, anchor, mask, &s, &e,
-								       &isolated, &counts) != CLOCK_TIMED)
-					continue;
-			} else {
-				s = ts[k ? d->end + k - 1 : d->start];
-				e = ts[d->end + k];
-			}
-			int64_t a = ticks_between(anchor, s & mask, mask), b = ticks_between(anchor, e & mask, mask);
-			first = a < first ? a : first;
-			last = b > last ? b : last;
-		}
+		if (first == INT64_MAX)
+			from = at->start; /* distances from the first, so that a narrow timestamp's wrap orders right */
+		int64_t a = ticks_between(from, at->start, mask), b = ticks_between(from, at->end, mask);
+		first = a < first ? a : first;
+		last = b > last ? b : last;
 	}
 	if (first == INT64_MAX)
 		return false;
-	*start = (anchor + (uint64_t)first) & mask;
-	*end = (anchor + (uint64_t)last) & mask;
+	*start = (from + (uint64_t)first) & mask;
+	*end = (from + (uint64_t)last) & mask;
 	return true;
 }
 
@@ -523,6 +546,14 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			span->end = end > span->end ? end : span->end;
 		}
 	}
+	/* Clock mode: where the dispatches ran, kept for the labels timed by them. */
+	struct clock_places places = {.anchor = clock_anchor(q->dev, rec, ts, mask)};
+	if (ts && q->dev->clock_mode && rec->region_count) {
+		for (size_t i = 0; i < rec->work_count; i++)
+			places.count += rec->work[i].memop ? 0 : rec->work[i].repeat;
+		/* without it the labels are counted, not timed */
+		places.at = places.count ? calloc(places.count, sizeof(*places.at)) : NULL;
+	}
 	uint64_t pos = 0; /* dispatches of the run before this record */
 	for (size_t i = 0; i < rec->work_count; i++) {
 		const struct hesper_work_record *d = &rec->work[i];
@@ -534,7 +565,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		struct hesper_name *kernel = d->kernel ? d->kernel : unknown;
 		struct hesper_work_rows rows = {.kernel = kernel->row};
 		bool timed = ts && d->start != HESPER_NO_QUERY;
-		uint64_t lo, hi;
+		uint64_t lo, hi, first = pos;
 		window_part(window, pos, d->repeat, &lo, &hi);
 		pos += d->repeat;
 		/* An indirect dispatch's counts, where they were read back for this run (indirect.h). */
@@ -559,11 +590,14 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		/* Clock mode: timed from its slots, which hold an indirect one's work-group counts too. */
 		struct clock_empty empty = {0};
 		if (d->clock)
-			account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, &w, kernel, held, trace, &empty);
+			account_clock(p, q, sub, rec, d, lo, hi, timed ? ts : NULL, &w, kernel, held, trace, &empty,
+				      &places, first);
 		count_dropped(p, w, empty.unwritten, HESPER_DROP_CLOCK_EMPTY);
 		count_dropped(p, w, empty.not_copied, HESPER_DROP_NOT_COPIED);
 		for (uint32_t k = (uint32_t)lo; timed && !d->clock && k < hi; k++) {
 			uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
+			if (q->dev->clock_mode)
+				place(&places, first + k, ts[start] & mask, ts[end] & mask);
 			w.timed = true;
 			w.clamped = !hesper_interval_ns(ts[start], ts[end], mask, period, &w.ns);
 			hesper_profile_add_work(p, &w);
@@ -598,7 +632,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		if (!in_window)
 			continue;
 		uint64_t start = 0, end = 0;
-		bool timed = ts && (r->clock ? clock_region(q, rec, r, ts, &start, &end) : r->query != HESPER_NO_QUERY);
+		bool timed = ts && (r->clock ? clock_region(q, r, &places, &start, &end) : r->query != HESPER_NO_QUERY);
 		if (timed && !r->clock) {
 			start = ts[r->query];
 			end = ts[r->query + 1];
@@ -616,6 +650,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		if (w.count)
 			hesper_profile_add_work(p, &w);
 	}
+	free(places.at);
 	return inside;
 }
 
