@@ -39,6 +39,11 @@ TRUTH_PREFIX = "HESPER-TRUTH "
 TEXT_REPORT_HEADER = "Time (%)"
 RUN_TIMEOUT_S = 240
 TIMING_TOLERANCE = 0.05      # Hesper's mean vs the program's own, for kernels >= 1 ms
+# Under AddressSanitizer the same check allows this much: the instrumented processes and the
+# suite beside them load the machine whose CPU threads are lavapipe's GPU, and a 4 ms kernel
+# spread 3.5 to 6.3 ms over five dispatches there, their mean 9 % off the program's own pairs'
+# (the optimised build keeps TIMING_TOLERANCE).
+TIMING_TOLERANCE_SANITIZED = 0.25
 TIMING_MIN_NS = 1_000_000
 
 SCHEMA_KEYS = ["schema", "process", "devices", "wall_ns", "gpu_busy_ns", "kernels",
@@ -193,6 +198,9 @@ def prepare_binaries(args, c):
     args.program = os.path.abspath(args.program)
     try:
         args.sanitizer_preload = sanitizer_preload(args, [args.hesper, args.program])
+        if args.sanitizer_preload:
+            global TIMING_TOLERANCE
+            TIMING_TOLERANCE = TIMING_TOLERANCE_SANITIZED
         if args.volk:
             needed = elf_needed(args.program)
             c.check(not any(n.startswith("libvulkan") for n in needed),
