@@ -282,6 +282,23 @@ static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache,
 	return result;
 }
 
+/*
+ * Makes @count pipelines of @infos into @out: one at a time and instrumented where they can
+ * be when @clocked (create_clocked, with @why, @sets and @counting), else in one call down
+ * (@why, when there, saying that clock mode had no memory).
+ */
+static VkResult create_all(struct hesper_device *dev, VkPipelineCache cache, uint32_t count,
+			   const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *allocator,
+			   VkPipeline *out, bool clocked, const char **why, uint32_t *sets, VkPipeline *counting)
+{
+	if (clocked)
+		return create_clocked(dev, cache, count, infos, allocator, out, why, sets, counting);
+	VkResult result = dev->next.CreateComputePipelines(dev->handle, cache, count, infos, allocator, out);
+	for (uint32_t i = 0; why && i < count; i++)
+		why[i] = "out of memory";
+	return result;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
 							     const VkComputePipelineCreateInfo *infos,
 							     const VkAllocationCallbacks *allocator, VkPipeline *out)
@@ -291,6 +308,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 	uint32_t *sets = NULL;
 	VkPipeline *counting = NULL;
 	VkComputePipelineCreateInfo *capturing = NULL;
+	const VkComputePipelineCreateInfo *asked = infos;
 	VkResult result;
 	/* Statistics are kept only for pipelines made asking for them: the program's infos, flag added. */
 	if (dev->pipeline_stats && count && (capturing = malloc(count * sizeof(*capturing)))) {
@@ -299,15 +317,21 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 			capturing[i].flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
 		infos = capturing;
 	}
-	if (dev->clock_mode && count && (why = calloc(count, sizeof(*why))) && (sets = calloc(count, sizeof(*sets))) &&
-	    (counting = calloc(count, sizeof(*counting)))) {
-		result = create_clocked(dev, cache, count, infos, allocator, out, why, sets, counting);
-	} else {
-		result = dev->next.CreateComputePipelines(device, cache, count, infos, allocator, out);
-		if (why) {
-			for (uint32_t i = 0; i < count; i++)
-				why[i] = "out of memory";
+	bool clocked = dev->clock_mode && count && (why = calloc(count, sizeof(*why))) &&
+		       (sets = calloc(count, sizeof(*sets))) && (counting = calloc(count, sizeof(*counting)));
+	result = create_all(dev, cache, count, infos, allocator, out, clocked, why, sets, counting);
+	if (capturing && result < 0) {
+		/* Never let the statistics be why a pipeline fails: again, as the program asked. */
+		for (uint32_t i = 0; i < count; i++) {
+			if (out[i])
+				dev->next.DestroyPipeline(dev->handle, out[i], allocator);
+			if (counting && counting[i])
+				dev->next.DestroyPipeline(dev->handle, counting[i], NULL);
 		}
+		free(capturing);
+		capturing = NULL;
+		infos = asked;
+		result = create_all(dev, cache, count, infos, allocator, out, clocked, why, sets, counting);
 	}
 	/* Even on failure the pipelines that were made are returned (the others are null). */
 	for (uint32_t i = 0; i < count; i++) {

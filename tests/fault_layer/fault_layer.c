@@ -53,7 +53,9 @@
  *       size 8) and vkGetPipelineExecutableStatisticsKHR with statistics a test can know:
  *       "SPIR-V words" (UINT64: the module's code size / 4), "Captured" (BOOL32: the
  *       pipeline was made with the capture flag), "Negative words" (INT64: minus the
- *       words) and "Words / 1000" (FLOAT64).
+ *       words) and "Words / 1000" (FLOAT64). With FAULT_REFUSE_CAPTURE=1 too, a
+ *       vkCreateComputePipelines call asking for statistics fails with
+ *       VK_ERROR_OUT_OF_DEVICE_MEMORY, creating nothing.
  *
  *   FAULT_LOG=1   one "fault_layer: ..." line on stderr when the device is lost, and one
  *                 with the number of submit calls passed at vkDestroyDevice; with
@@ -92,6 +94,7 @@ static struct {
 	uint64_t grace_ms;
 	bool serialize;      /* FAULT_SERIALIZE_QUERY_READS=1 */
 	bool pipeline_stats; /* FAULT_PIPELINE_STATS=1 */
+	bool refuse_capture; /* FAULT_REFUSE_CAPTURE=1 */
 	bool log;
 } cfg;
 
@@ -133,6 +136,8 @@ static void read_cfg(void)
 	cfg.serialize = s && strcmp(s, "1") == 0;
 	s = getenv("FAULT_PIPELINE_STATS");
 	cfg.pipeline_stats = s && strcmp(s, "1") == 0;
+	s = getenv("FAULT_REFUSE_CAPTURE");
+	cfg.refuse_capture = s && strcmp(s, "1") == 0;
 	s = getenv("FAULT_LOG");
 	cfg.log = s && strcmp(s, "1") == 0;
 }
@@ -713,6 +718,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateComputePipelines(VkDevice dev,
 								   const VkComputePipelineCreateInfo *infos,
 								   const VkAllocationCallbacks *alloc, VkPipeline *out)
 {
+	for (uint32_t i = 0; cfg.refuse_capture && i < n; i++)
+		if (infos[i].flags & VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR) {
+			for (uint32_t j = 0; j < n; j++)
+				out[j] = VK_NULL_HANDLE;
+			return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+		}
 	VkComputePipelineCreateInfo *plain = calloc(n ? n : 1, sizeof *plain);
 	if (!plain)
 		abort();

@@ -68,8 +68,10 @@ Cases:
                   VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR), "Negative words" and
                   "Words / 1000" in their formats; the text report lists each kernel once
                   in "Pipeline statistics" within 120 columns. Then with
-                  HESPER_PIPELINE_STATS=off ("off", no statistics) and without the fault
-                  layer's offer (lavapipe's own: "not offered by the driver", said once in
+                  HESPER_PIPELINE_STATS=off ("off", no statistics), with the fault layer
+                  refusing pipelines made with the capture flag (FAULT_REFUSE_CAPTURE=1:
+                  Hesper makes them again as the program asked: the run as the first, no
+                  statistics), and without the fault layer's offer (lavapipe's own: "not offered by the driver", said once in
                   the text report).
 
 Exit status 0 when every check passes, 1 otherwise.
@@ -811,6 +813,13 @@ def case_pipeline_stats(args, c, tmp):
                 off.get("pipeline_stats") == [], "HESPER_PIPELINE_STATS=off: \"off\", no statistics",
                 f"devices {[d.get('pipeline_stats') for d in off.get('devices') or []]}, "
                 f"pipeline_stats {off.get('pipeline_stats')!r}")
+    refuse_env = base_env(args, layer_env(args, {"FAULT_PIPELINE_STATS": "1", "FAULT_REFUSE_CAPTURE": "1"}, "above"))
+    refuse_env["TEST_FRAMES"] = "2"
+    _, refused, _ = hesper_run("refused", {}, refuse_env)
+    if refused is not None:
+        c.check(refused.get("pipeline_stats") == [] and len(rows_of(refused)) == len(rows),
+                "a driver refusing the capture flag: the pipelines made without it, no statistics",
+                f"pipeline_stats {refused.get('pipeline_stats')!r}, rows {[r.get('name') for r in rows_of(refused)]}")
     plain_env = base_env(args, layer_env(args, {}, "above"))
     plain_env["TEST_FRAMES"] = "2"
     _, plain, plain_text = hesper_run("not_offered", {}, plain_env)
