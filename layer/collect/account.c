@@ -236,22 +236,53 @@ struct clock_empty {
 	uint64_t not_copied; /* the copy of the slot did not happen */
 };
 
-/*
- * Where a run's clock values are placed (clock.h): the middle of its command buffer's start
- * and end timestamps, else its start, else the calibration. A 32-bit clock's readings land
- * right within half its period of the anchor (2.1 s on lavapipe): from the middle, for a
- * command buffer of up to a whole period, which lavapipe's first runs, compiling every
- * shader under a loaded machine, can pass half of.
- */
-static uint64_t clock_anchor(const struct hesper_device *dev, const struct hesper_recording *rec, const uint64_t *ts,
-			     uint64_t mask)
+/* Where a run's clock values are placed first (clock.h): its command buffer's start, else the calibration. */
+static uint64_t clock_anchor(const struct hesper_device *dev, const struct hesper_recording *rec, const uint64_t *ts)
 {
-	if (!ts || rec->cb_query == HESPER_NO_QUERY || ts[rec->cb_query] == HESPER_UNWRITTEN)
-		return dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0;
-	uint64_t start = ts[rec->cb_query] & mask, end = ts[rec->cb_query + 1];
-	uint64_t length = end == HESPER_UNWRITTEN ? 0 : (end - start) & mask;
-	/* an end before its start (past half the mask) tells nothing: the start alone */
-	return length > mask / 2 ? start : (start + length / 2) & mask;
+	return ts && rec->cb_query != HESPER_NO_QUERY && ts[rec->cb_query] != HESPER_UNWRITTEN
+		       ? ts[rec->cb_query]
+		       : (dev->clock_mode ? (uint64_t)dev->clock_mode->cal.ts0 : 0);
+}
+
+/* The signed distance in ticks from @from to @to on a timestamp clock of width @mask. */
+static int64_t ticks_between(uint64_t from, uint64_t to, uint64_t mask)
+{
+	uint64_t d = (to - from) & mask;
+	return d > mask / 2 ? -(int64_t)((from - to) & mask) : (int64_t)d;
+}
+
+/* How far @at lies outside [0, @length]; 0 inside. */
+static double outside(double at, double length)
+{
+	return at < 0 ? -at : at > length ? at - length : 0;
+}
+
+/*
+ * A 32-bit clock's reading placed at @t (timestamp ticks, masked) moved by whole periods of
+ * the clock to where it lies nearest its run's command buffer, between its start and end
+ * timestamps: a reading placed more than half a period from its anchor lands a period off,
+ * and nowhere near the command buffer. (Near it is enough: lavapipe writes a command
+ * buffer's end timestamp before its last dispatch's threads are done.) @t as it is on a
+ * wide clock, or when the command buffer's end is not known.
+ */
+static uint64_t into_run(const struct hesper_device *dev, const struct hesper_recording *rec, const uint64_t *ts,
+			 uint64_t mask, uint64_t t)
+{
+	const struct hesper_clock_device *cd = dev->clock_mode;
+	if (!hesper_clock_narrow(cd) || rec->cb_query == HESPER_NO_QUERY || ts[rec->cb_query] == HESPER_UNWRITTEN ||
+	    ts[rec->cb_query + 1] == HESPER_UNWRITTEN)
+		return t;
+	uint64_t start = ts[rec->cb_query] & mask;
+	int64_t length = ticks_between(start, ts[rec->cb_query + 1] & mask, mask);
+	double period = ((double)cd->cal.mask + 1) * cd->cal.ts_per_clock;
+	double at = (double)ticks_between(start, t, mask), moved = at;
+	if (length < 0 || !(period > 0))
+		return t;
+	while (outside(moved + period, (double)length) < outside(moved, (double)length))
+		moved += period;
+	while (outside(moved - period, (double)length) < outside(moved, (double)length))
+		moved -= period;
+	return moved == at ? t : (start + (uint64_t)(int64_t)llround(moved)) & mask;
 }
 
 /* Where one dispatch of a run ran, in timestamp ticks (masked), for the regions around it. */
@@ -263,8 +294,8 @@ struct clock_place {
 /*
  * Clock mode, one run: the anchor its next dispatch's readings are placed at (clock_anchor
  * at first, then each dispatch's start in turn, so that a 32-bit clock's readings land
- * right however long the command buffer runs, as long as no two dispatches in a row lie
- * half the clock's period apart), and, when the run has labels, where each dispatch ran.
+ * right however long the command buffer runs; into_run catches one placed a period off),
+ * and, when the run has labels, where each dispatch ran.
  */
 struct clock_places {
 	uint64_t anchor;
@@ -304,8 +335,8 @@ static enum clock_slot clock_instance(const struct hesper_device *dev, const str
 	const struct hesper_clock_device *cd = dev->clock_mode;
 	if (!hesper_clock_fold_slot(ts + at, row, hesper_clock_narrow(cd), cd->cal.mask, &first, &last))
 		return CLOCK_UNWRITTEN;
-	*start = hesper_clock_to_ticks(dev, first, anchor) & mask;
-	*end = hesper_clock_to_ticks(dev, last, anchor) & mask;
+	*start = into_run(dev, rec, ts, mask, hesper_clock_to_ticks(dev, first, anchor) & mask);
+	*end = into_run(dev, rec, ts, mask, hesper_clock_to_ticks(dev, last, anchor) & mask);
 	*counts = ts + at + HESPER_CLOCK_LANES * row;
 	/* Isolated by the program's compute barriers: timed from barrier to barrier (clock_edges.h). */
 	uint32_t open = d->end + 2 * k;
@@ -375,13 +406,6 @@ static void account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 					      w->local_size_varies ? NULL : w->local_size, start, end, one.groups,
 					      rec->command_buffer, sub->index);
 	}
-}
-
-/* The signed distance in ticks from @from to @to on a timestamp clock of width @mask. */
-static int64_t ticks_between(uint64_t from, uint64_t to, uint64_t mask)
-{
-	uint64_t d = (to - from) & mask;
-	return d > mask / 2 ? -(int64_t)((from - to) & mask) : (int64_t)d;
 }
 
 /*
@@ -547,7 +571,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		}
 	}
 	/* Clock mode: where the dispatches ran, kept for the labels timed by them. */
-	struct clock_places places = {.anchor = clock_anchor(q->dev, rec, ts, mask)};
+	struct clock_places places = {.anchor = clock_anchor(q->dev, rec, ts)};
 	if (ts && q->dev->clock_mode && rec->region_count) {
 		for (size_t i = 0; i < rec->work_count; i++)
 			places.count += rec->work[i].memop ? 0 : rec->work[i].repeat;
