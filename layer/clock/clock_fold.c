@@ -1,6 +1,7 @@
 /*
  * Reading a clock slot back (spirv_clock.h): its lanes folded into one dispatch's earliest
- * start and latest end. Pure C, no Vulkan headers.
+ * start and latest end, and a reading placed a period off moved back. Pure C, no Vulkan
+ * headers.
  */
 #include "spirv_clock.h"
 
@@ -56,4 +57,21 @@ bool hesper_clock_fold_slot(const uint64_t *lanes, size_t row_words, bool narrow
 		*last = last2 ^ flip;
 	}
 	return true;
+}
+
+/* How far @at lies outside [0, @length]; 0 inside. */
+static double outside(double at, double length)
+{
+	return at < 0 ? -at : at > length ? at - length : 0;
+}
+
+double hesper_clock_nearest(double at, double length, double period)
+{
+	if (!(period > 0))
+		return at;
+	while (outside(at + period, length) < outside(at, length))
+		at += period;
+	while (outside(at - period, length) < outside(at, length))
+		at -= period;
+	return at;
 }

@@ -69,6 +69,13 @@ bool hesper_clock_fold_slot(const uint64_t *lanes, size_t row_words, bool narrow
 			    uint64_t *last);
 
 /*
+ * @at (a reading placed on a clock of period @period, as a distance from its command
+ * buffer's start) moved by whole periods to where it lies nearest [0, @length], the
+ * command buffer; unmoved when no move brings it nearer (or @period is not positive).
+ */
+double hesper_clock_nearest(double at, double length, double period);
+
+/*
  * Writes into *@out (malloc'd, *@out_words words) an instrumented copy of the @size
  * bytes of SPIR-V at @code (native byte order, need not be aligned). Returns 0 on
  * success, -1 with *@why set to a fixed, human-readable reason when the module cannot be

@@ -251,12 +251,6 @@ static int64_t ticks_between(uint64_t from, uint64_t to, uint64_t mask)
 	return d > mask / 2 ? -(int64_t)((from - to) & mask) : (int64_t)d;
 }
 
-/* How far @at lies outside [0, @length]; 0 inside. */
-static double outside(double at, double length)
-{
-	return at < 0 ? -at : at > length ? at - length : 0;
-}
-
 /*
  * A 32-bit clock's reading placed at @t (timestamp ticks, masked) moved by whole periods of
  * the clock to where it lies nearest its run's command buffer, between its start and end
@@ -275,13 +269,10 @@ static uint64_t into_run(const struct hesper_device *dev, const struct hesper_re
 	uint64_t start = ts[rec->cb_query] & mask;
 	int64_t length = ticks_between(start, ts[rec->cb_query + 1] & mask, mask);
 	double period = ((double)cd->cal.mask + 1) * cd->cal.ts_per_clock;
-	double at = (double)ticks_between(start, t, mask), moved = at;
-	if (length < 0 || !(period > 0))
+	double at = (double)ticks_between(start, t, mask);
+	if (length < 0)
 		return t;
-	while (outside(moved + period, (double)length) < outside(moved, (double)length))
-		moved += period;
-	while (outside(moved - period, (double)length) < outside(moved, (double)length))
-		moved -= period;
+	double moved = hesper_clock_nearest(at, (double)length, period);
 	return moved == at ? t : (start + (uint64_t)(int64_t)llround(moved)) & mask;
 }
 

@@ -311,6 +311,26 @@ START_TEST(narrow_clock_folds_across_its_wrap)
 }
 END_TEST
 
+START_TEST(reading_moved_to_its_command_buffer)
+{
+	const double period = 4294967296.0; /* a 32-bit nanosecond clock's, in 1 ns ticks */
+
+	/* inside, or just past the end (lavapipe writes the end before its last threads finish): as it is */
+	ck_assert_double_eq(hesper_clock_nearest(1e9, 3e9, period), 1e9);
+	ck_assert_double_eq(hesper_clock_nearest(3e9 + 5e5, 3e9, period), 3e9 + 5e5);
+	ck_assert_double_eq(hesper_clock_nearest(-2e3, 3e9, period), -2e3);
+	/* a reading of a 4 s command buffer placed a period early or late: moved into it */
+	ck_assert_double_eq(hesper_clock_nearest(2.5e9 - period, 4e9, period), 2.5e9);
+	ck_assert_double_eq(hesper_clock_nearest(3.5e9 - period, 4e9, period), 3.5e9);
+	ck_assert_double_eq(hesper_clock_nearest(1e9 + 2 * period, 4e9, period), 1e9);
+	ck_assert_double_eq(hesper_clock_nearest(1e9 + period, 1e9, period), 1e9);
+	/* longer than a period, a reading inside is left as it is: the chain of anchors places those */
+	ck_assert_double_eq(hesper_clock_nearest(5.5e9 - period, 6e9, period), 5.5e9 - period);
+	/* no period: as it is */
+	ck_assert_double_eq(hesper_clock_nearest(-5e9, 1e9, 0), -5e9);
+}
+END_TEST
+
 int
 main(int argc, char **argv)
 {
@@ -332,6 +352,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, refusals_have_reasons);
 	tcase_add_test(tc, program_set_is_refused);
 	tcase_add_test(tc, narrow_clock_folds_across_its_wrap);
+	tcase_add_test(tc, reading_moved_to_its_command_buffer);
 	suite_add_tcase(s, tc);
 
 	SRunner *sr = srunner_create(s);
