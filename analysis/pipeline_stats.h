@@ -11,6 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * What a device says of its pipeline statistics (struct hesper_device_info's
+ * pipeline_stats, the JSON's devices[].pipeline_stats); "" when it says nothing.
+ */
+#define HESPER_STATS_CAPTURED "captured"
+#define HESPER_STATS_NOT_OFFERED "not offered by the driver"
+#define HESPER_STATS_NOT_ENABLED "not enabled"
+#define HESPER_STATS_OFF "off"
+
 /* Longest statistic or executable name kept (the driver's may run to 256 bytes). */
 #define HESPER_STAT_NAME_MAX 64
 

@@ -110,6 +110,22 @@ hesper_profile_add_clock_note(struct hesper_profile *p, const char *kernel, cons
 	return 0;
 }
 
+bool
+hesper_device_lacks_stats(const struct hesper_device_info *d)
+{
+	return strcmp(d->pipeline_stats, HESPER_STATS_NOT_OFFERED) == 0;
+}
+
+bool
+hesper_profile_shows_stats(const struct hesper_profile *p)
+{
+	bool lacking = false;
+
+	for (size_t i = 0; i < p->device_count; i++)
+		lacking |= hesper_device_lacks_stats(&p->devices[i]);
+	return p->pipeline_stats_count || lacking;
+}
+
 int
 hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_pipeline_stats *s)
 {

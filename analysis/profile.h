@@ -43,7 +43,7 @@ struct hesper_device_info {
 	uint64_t dispatch_cost_ns;  /* GPU time of one empty dispatch between timestamps; 0 unmeasured */
 	uint64_t timestamp_cost_ns; /* GPU time a timestamp after each back-to-back dispatch adds; 0 unmeasured */
 	uint32_t compute_units;     /* SMs or CUs when the driver tells (NV/AMD core properties); 0 unknown */
-	/* pipeline statistics: "captured", "not offered by the driver", "off" ("" not known) */
+	/* pipeline statistics: one of HESPER_STATS_* (pipeline_stats.h), "" not known */
 	char pipeline_stats[32];
 };
 
@@ -201,6 +201,12 @@ int hesper_profile_add_clock_note(struct hesper_profile *p, const char *kernel, 
 
 /* Keeps a copy of @s, the pipeline statistics of kernel s->kernel (once per kernel: a later one is ignored); 0, or -1 out of memory. */
 int hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_pipeline_stats *s);
+
+/* Whether device @d said that its driver has no pipeline statistics (HESPER_STATS_NOT_OFFERED). */
+bool hesper_device_lacks_stats(const struct hesper_device_info *d);
+
+/* Whether the reports have pipeline statistics to show: some kernel's, or a device lacking them. */
+bool hesper_profile_shows_stats(const struct hesper_profile *p);
 
 /* Appends a device; returns its index, or -1 when memory runs out. */
 int hesper_profile_add_device(struct hesper_profile *p, const struct hesper_device_info *d);

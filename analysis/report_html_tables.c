@@ -197,15 +197,11 @@ hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
 void
 hesper_html_pipeline_stats(FILE *out, const struct hesper_profile *p)
 {
-	bool missing = false;
-
-	for (size_t i = 0; i < p->device_count; i++)
-		missing |= strcmp(p->devices[i].pipeline_stats, "not offered by the driver") == 0;
-	if (!p->pipeline_stats_count && !missing)
+	if (!hesper_profile_shows_stats(p))
 		return;
 	fputs("<h2>Pipeline statistics</h2>\n", out);
 	for (size_t i = 0; i < p->device_count; i++)
-		if (strcmp(p->devices[i].pipeline_stats, "not offered by the driver") == 0)
+		if (hesper_device_lacks_stats(&p->devices[i]))
 			fprintf(out,
 				"<p class=\"sub\">Device %zu: its driver has no VK_KHR_pipeline_executable_properties.</p>\n",
 				i);

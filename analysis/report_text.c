@@ -589,15 +589,12 @@ static void
 print_pipeline_stats(FILE *out, const struct hesper_profile *p)
 {
 	enum { WIDTH = 120, INDENT = 4 };
-	bool missing = false;
 
-	for (size_t i = 0; i < p->device_count; i++)
-		missing |= strcmp(p->devices[i].pipeline_stats, "not offered by the driver") == 0;
-	if (!p->pipeline_stats_count && !missing)
+	if (!hesper_profile_shows_stats(p))
 		return;
 	fputs("\nPipeline statistics (the driver's own names and values, per kernel)\n", out);
 	for (size_t i = 0; i < p->device_count; i++)
-		if (strcmp(p->devices[i].pipeline_stats, "not offered by the driver") == 0)
+		if (hesper_device_lacks_stats(&p->devices[i]))
 			fprintf(out, "  device %zu: its driver has no VK_KHR_pipeline_executable_properties\n", i);
 	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
 		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];

@@ -217,10 +217,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	}
 	snprintf(described.copy, sizeof(described.copy), "%s", dev->copy_way == HESPER_WAY_HOST ? "host" : "wait");
 	snprintf(described.pipeline_stats, sizeof(described.pipeline_stats), "%s",
-		 dev->pipeline_stats              ? "captured"
-		 : !proc->settings.pipeline_stats ? "off"
-		 : added.executable_offered       ? "not enabled"
-						  : "not offered by the driver");
+		 dev->pipeline_stats              ? HESPER_STATS_CAPTURED
+		 : !proc->settings.pipeline_stats ? HESPER_STATS_OFF
+		 : added.executable_offered       ? HESPER_STATS_NOT_ENABLED
+						  : HESPER_STATS_NOT_OFFERED);
 	if (!proc->profile->findings.off) {
 		dev->compute_units = hesper_device_compute_units(dev);
 		described.compute_units = dev->compute_units;

@@ -65,15 +65,21 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyShaderModule(VkDevice device, VkShaderM
 	dev->next.DestroyShaderModule(device, module, allocator);
 }
 
+/* Frees @s (NULL: nothing) and what it owns. */
+static void stats_destroy(struct hesper_pipeline_stats *s)
+{
+	if (s)
+		hesper_pipeline_stats_free(s);
+	free(s);
+}
+
 /* Frees @p (may be NULL) and destroys the clock-mode twin Hesper made for it. */
 static void pipeline_free(struct hesper_device *dev, struct hesper_pipeline *p)
 {
 	if (p && p->clock_counting)
 		dev->next.DestroyPipeline(dev->handle, p->clock_counting, NULL);
-	if (p && p->stats) {
-		hesper_pipeline_stats_free(p->stats);
-		free(p->stats);
-	}
+	if (p)
+		stats_destroy(p->stats);
 	free(p);
 }
 
@@ -168,10 +174,7 @@ static struct hesper_pipeline_stats *read_stats(struct hesper_device *dev, VkPip
 	return out;
 fail:
 	free(got);
-	if (out) {
-		hesper_pipeline_stats_free(out);
-		free(out);
-	}
+	stats_destroy(out);
 	return NULL;
 }
 
