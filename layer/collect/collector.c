@@ -131,8 +131,10 @@ static void *collector_main(void *arg)
 		pthread_mutex_lock(&collector.harvest);
 		bool pending = false;
 		for (struct hesper_device *dev = first_device(); dev; dev = dev->next_in_process)
-			for (struct hesper_queue *q = first_queue(dev); q; q = q->next_in_device)
+			for (struct hesper_queue *q = first_queue(dev); q; q = q->next_in_device) {
 				pending |= harvest_queue(q, 0);
+				hesper_submissions_stock(q);
+			}
 		/* Wait on the oldest submission of one queue rather than spin. */
 		if (pending) {
 			for (struct hesper_device *dev = first_device(); dev; dev = dev->next_in_process) {

@@ -25,25 +25,46 @@ void hesper_copies_mark_unwritten(struct hesper_copy_kit *kit, uint32_t count)
 		memset(kit->out.mapped, 0xff, (size_t)count * sizeof(uint64_t));
 }
 
+uint32_t hesper_copies_buffer_slots(uint32_t need, uint32_t peak)
+{
+	uint64_t want = need > peak ? need : peak;
+	if (want < HESPER_RESULT_MIN_SLOTS)
+		want = HESPER_RESULT_MIN_SLOTS;
+	/* A power of two: a queue's records then share a few sizes and stop growing after one step. */
+	uint64_t size = HESPER_RESULT_MIN_SLOTS;
+	while (size < want)
+		size *= 2;
+	return size > UINT32_MAX / 2 ? need : (uint32_t)size;
+}
+
+/* Notes on @q that one submission needed @slots; returns the queue's most. */
+static uint32_t note_peak(struct hesper_queue *q, uint32_t slots)
+{
+	unsigned peak = atomic_load_explicit(&q->result_peak, memory_order_relaxed);
+	while (slots > peak &&
+	       !atomic_compare_exchange_weak_explicit(&q->result_peak, &peak, slots, memory_order_relaxed,
+						      memory_order_relaxed))
+		;
+	return slots > peak ? slots : peak;
+}
+
 int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots)
 {
+	uint32_t peak = sub->queue ? note_peak(sub->queue, slots) : slots;
 	if (sub->kit.out.slots >= slots)
 		return 0;
 	/*
-	 * At least twice the buffer it replaces: a queue's recycled submissions then stop
-	 * growing after a few, where growing to each new need made one buffer per submission
-	 * whose need rose a little (clock mode's slots take 34 words a dispatch; on the H200
-	 * llama.cpp's submissions spent 30-60 µs each in here, against 1-2 in dispatch mode).
+	 * Sized for the queue's largest need so far, rounded up to a power of two, rather than
+	 * for this one: recycled records then stop growing after one step. Growing to each new
+	 * need made one buffer per submission whose need rose a little (clock mode's slots take
+	 * 34 words a dispatch; on the H200 llama.cpp's submissions spent 30-60 µs each in here,
+	 * against 1-2 in dispatch mode). The collector makes spare records ahead of the program
+	 * (hesper_submissions_stock), so this runs on the program's thread only when it outruns
+	 * that.
 	 */
-	uint64_t want = (uint64_t)sub->kit.out.slots * 2;
-	if (want < slots)
-		want = slots;
-	if (want < 1024)
-		want = 1024;
-	if (want > UINT32_MAX / 2)
-		want = slots;
+	uint32_t want = hesper_copies_buffer_slots(slots, peak);
 	hesper_copies_free_buffer(dev, sub);
-	if (hesper_host_buffer_create(dev, (uint32_t)want, &sub->kit.out) != 0)
+	if (hesper_host_buffer_create(dev, want, &sub->kit.out) != 0)
 		return -1;
 	hesper_copies_mark_unwritten(&sub->kit, sub->kit.out.slots);
 	return 0;
@@ -96,10 +117,10 @@ static int ensure_timeline(struct hesper_queue *q)
 	return q->dev->next.CreateSemaphore(q->dev->handle, &info, NULL, &q->timeline) == VK_SUCCESS ? 0 : -1;
 }
 
-int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submission *sub)
+int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submission *sub, bool with_cb)
 {
 	struct hesper_device *dev = q->dev;
-	if (!sub->kit.cb) {
+	if (with_cb && !sub->kit.cb) {
 		sub->kit.cb = new_command_buffer(q);
 		if (!sub->kit.cb)
 			return -1;
@@ -495,6 +516,8 @@ int hesper_copies_record_before(struct hesper_queue *q, struct hesper_submission
 {
 	struct hesper_device *dev = q->dev;
 	sub->kit.key_valid = false; /* it copies other submissions' runs now */
+	if (!sub->kit.cb && !(sub->kit.cb = new_command_buffer(q)))
+		return -1;
 	if (begin(dev, sub->kit.cb) != 0)
 		return -1;
 	for (size_t i = 0; i < count; i++)

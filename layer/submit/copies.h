@@ -8,6 +8,12 @@
 
 #include "submission.h"
 
+/* Fewest result slots a submission record's buffer is made with. */
+#define HESPER_RESULT_MIN_SLOTS 1024u
+
+/* Slots of a new results buffer for a need of @need on a queue whose largest need so far is @peak. */
+uint32_t hesper_copies_buffer_slots(uint32_t need, uint32_t peak);
+
 /* Makes @sub's results buffer hold at least @slots, all marked unwritten; 0 on success. */
 int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots);
 
@@ -17,8 +23,12 @@ void hesper_copies_mark_unwritten(struct hesper_copy_kit *kit, uint32_t count);
 /* Frees @sub's results buffer. */
 void hesper_copies_free_buffer(struct hesper_device *dev, struct hesper_submission *sub);
 
-/* Creates @sub's command buffer and its completion signal (timeline or fence) on first use; 0 on success. */
-int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submission *sub);
+/*
+ * Creates @sub's completion signal (timeline or fence) and, @with_cb, its command buffer,
+ * on first use; 0 on success. The host way needs the command buffer only for a copy
+ * before the program's batches, which makes it then.
+ */
+int hesper_copies_prepare_objects(struct hesper_queue *q, struct hesper_submission *sub, bool with_cb);
 
 /*
  * Readies sub->after_cb, the copy after the program's batches: of every run's queries

@@ -47,6 +47,22 @@ static bool read_run(struct hesper_run *o)
 	return true;
 }
 
+/*
+ * Most values a submit hook reads itself when it takes over a finished run; a larger run is
+ * copied on the GPU before the program's batches instead. On the H200, a resubmitted
+ * recording of 1,000 dispatches cost its vkQueueSubmit 48 µs in dispatch mode (2,000
+ * queries from vkGetQueryPoolResults) and 200 µs in clock mode (272 KiB of clock slots
+ * read across PCIe), where recording the copy costs a few microseconds.
+ */
+#define TAKE_OVER_READ_MOST 256u
+
+/* The values run @o's results hold: its queries and its clock slots. */
+static uint64_t run_words(const struct hesper_run *o)
+{
+	const struct hesper_recording *rec = o->rec;
+	return (uint64_t)rec->queries_used + (rec->clock.used ? hesper_clock_result_words(rec->dev, &rec->clock) : 0);
+}
+
 /* Marks run @o final and lets go of it. */
 static void settle(struct hesper_run *o, enum hesper_run_state state)
 {
@@ -68,11 +84,13 @@ static bool take_over(struct hesper_queue *q, struct hesper_run *old, struct hes
 		atomic_store(&old->released, true);
 		return false;
 	}
-	if (hesper_submission_done(old->sub) && read_run(old)) {
+	bool same_queue = old->sub->queue == q;
+	if ((!same_queue || run_words(old) <= TAKE_OVER_READ_MOST) && hesper_submission_done(old->sub) &&
+	    read_run(old)) {
 		settle(old, HESPER_RUN_DONE);
 		return false;
 	}
-	if (old->sub->queue == q)
+	if (same_queue)
 		return true;
 	/* Still running on another queue, where no copy here can wait for it: both runs share the queries. */
 	atomic_store(&old->conflict, true);

@@ -42,6 +42,8 @@ void hesper_pending_push(struct hesper_queue *queue, struct hesper_submission *s
 		queue->pending_head = sub;
 	queue->pending_tail = sub;
 	unsigned waiting = ++queue->pending_count;
+	if (waiting > queue->pending_peak)
+		queue->pending_peak = waiting;
 	pthread_mutex_unlock(&queue->lock);
 	atomic_store_explicit(&bell.last_push_ns, sub->host_end_ns, memory_order_relaxed);
 	if (atomic_load_explicit(&bell.idle, memory_order_relaxed) || waiting == WAKE_PENDING)

@@ -10,8 +10,10 @@ struct hesper_submission *hesper_submission_take(struct hesper_queue *q)
 {
 	pthread_mutex_lock(&q->lock);
 	struct hesper_submission *sub = q->free_list;
-	if (sub)
+	if (sub) {
 		q->free_list = sub->next;
+		q->free_count--;
+	}
 	pthread_mutex_unlock(&q->lock);
 	if (!sub)
 		sub = calloc(1, sizeof(*sub));
@@ -47,14 +49,67 @@ bool hesper_submission_done(const struct hesper_submission *sub)
 	return true;
 }
 
+/*
+ * Spare records (hesper_submissions_stock): at most this many on a queue's free list, with
+ * at most SPARE_BYTES of results buffers among them, so a program with a deep queue of
+ * large submissions does not have its memory doubled by them.
+ */
+#define SPARE_RECORDS 64u
+#define SPARE_BYTES (2u << 20)
+
+/* The slots spare records on @queue are made with, or 0 when too large to keep spares of. */
+static uint32_t spare_slots(struct hesper_queue *queue)
+{
+	uint32_t peak = atomic_load_explicit(&queue->result_peak, memory_order_relaxed);
+	uint32_t slots = hesper_copies_buffer_slots(peak, peak);
+	return (uint64_t)slots * sizeof(uint64_t) <= SPARE_BYTES / 4 ? slots : 0;
+}
+
+/* Puts @sub on @queue's free list. */
+static void put_free(struct hesper_queue *queue, struct hesper_submission *sub)
+{
+	pthread_mutex_lock(&queue->lock);
+	sub->next = queue->free_list;
+	queue->free_list = sub;
+	queue->free_count++;
+	pthread_mutex_unlock(&queue->lock);
+}
+
 void hesper_submission_keep(struct hesper_queue *queue, struct hesper_submission *sub)
 {
 	hesper_copies_mark_unwritten(&sub->kit, sub->slots);
 	sub->slots = 0;
+	/* Grown here, on the collector's thread, rather than in a later submit call of the program's. */
+	uint32_t spare = spare_slots(queue);
+	if (sub->kit.out.slots < spare)
+		hesper_copies_reserve(queue->dev, sub, spare); /* on failure the submit path tries again */
+	put_free(queue, sub);
+}
+
+void hesper_submissions_stock(struct hesper_queue *queue)
+{
+	uint32_t slots = spare_slots(queue);
+	if (!slots)
+		return;
 	pthread_mutex_lock(&queue->lock);
-	sub->next = queue->free_list;
-	queue->free_list = sub;
+	unsigned want = 2 * queue->pending_peak + 2, have = queue->free_count + queue->pending_count;
 	pthread_mutex_unlock(&queue->lock);
+	unsigned most = SPARE_BYTES / (slots * (unsigned)sizeof(uint64_t));
+	if (want > SPARE_RECORDS)
+		want = SPARE_RECORDS;
+	if (want > most)
+		want = most;
+	for (; have < want; have++) {
+		struct hesper_submission *sub = calloc(1, sizeof(*sub));
+		if (!sub)
+			return;
+		sub->queue = queue;
+		if (hesper_copies_reserve(queue->dev, sub, slots) != 0) {
+			hesper_submission_free(sub);
+			return;
+		}
+		put_free(queue, sub);
+	}
 }
 
 /* How long the queue's first run of Hesper's work may take before Hesper stops waiting for it. */
@@ -146,7 +201,7 @@ void hesper_queue_prepare(struct hesper_queue *queue)
 	if (!sub)
 		return;
 	/* Room for a command buffer of about 1,000 back-to-back timed dispatches before the buffer grows. */
-	if (hesper_copies_reserve(queue->dev, sub, 1024) == 0 && hesper_copies_prepare_objects(queue, sub) == 0) {
+	if (hesper_copies_reserve(queue->dev, sub, 1024) == 0 && hesper_copies_prepare_objects(queue, sub, true) == 0) {
 		pthread_mutex_lock(&warm_up_lock);
 		warm_up(queue, sub);
 		pthread_mutex_unlock(&warm_up_lock);
@@ -160,6 +215,7 @@ void hesper_submissions_release(struct hesper_queue *queue)
 	pthread_mutex_lock(&queue->lock);
 	struct hesper_submission *sub = queue->free_list;
 	queue->free_list = NULL;
+	queue->free_count = 0;
 	pthread_mutex_unlock(&queue->lock);
 	while (sub) {
 		struct hesper_submission *next = sub->next;

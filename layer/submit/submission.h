@@ -160,6 +160,14 @@ void hesper_submission_free(struct hesper_submission *sub);
 /* Marks the result slots @sub used unwritten again and puts it, holding no recordings, on @queue's free list. */
 void hesper_submission_keep(struct hesper_queue *queue, struct hesper_submission *sub);
 
+/*
+ * Collector: tops up @queue's free list with records whose results buffers fit the queue's
+ * largest submission so far, up to twice the most submissions it has had pending (within
+ * a memory bound), so that the program's submit calls find one ready instead of making
+ * Vulkan objects themselves.
+ */
+void hesper_submissions_stock(struct hesper_queue *queue);
+
 /* Whether @sub's batches have completed, asked without waiting (at once when nothing signals it). */
 bool hesper_submission_done(const struct hesper_submission *sub);
 

@@ -229,7 +229,7 @@ static bool prepare(struct hesper_queue *q, struct hesper_submission *sub, VkFen
 		return false;
 	bool host = dev->copy_way == HESPER_WAY_HOST;
 	if (slots > UINT32_MAX / 2 || hesper_copies_reserve(dev, sub, (uint32_t)slots) != 0 ||
-	    hesper_copies_prepare_objects(q, sub) != 0 || hesper_copies_record_after(q, sub, !host) != 0 ||
+	    hesper_copies_prepare_objects(q, sub, !host) != 0 || hesper_copies_record_after(q, sub, !host) != 0 ||
 	    hesper_copies_record_insertions(q, sub) != 0) {
 		sub->failed = true;
 		return false;
