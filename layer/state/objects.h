@@ -50,8 +50,8 @@ struct hesper_queue {
 	unsigned pending_count; /* submissions on the pending list */
 	unsigned pending_peak;  /* the most there have been */
 	struct hesper_submission *free_list;
-	unsigned free_count;           /* records on the free list */
-	atomic_uint result_peak;       /* the most result slots one submission on the queue needed */
+	unsigned free_count;     /* records on the free list */
+	atomic_uint result_peak; /* the most result slots one submission on the queue needed */
 	VkCommandPool pool;      /* Hesper's; used only inside the app's queue submits */
 	VkSemaphore timeline;    /* Hesper's; signalled by its copy batch */
 	uint64_t timeline_value; /* last value submitted for signalling */

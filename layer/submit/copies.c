@@ -41,9 +41,8 @@ uint32_t hesper_copies_buffer_slots(uint32_t need, uint32_t peak)
 static uint32_t note_peak(struct hesper_queue *q, uint32_t slots)
 {
 	unsigned peak = atomic_load_explicit(&q->result_peak, memory_order_relaxed);
-	while (slots > peak &&
-	       !atomic_compare_exchange_weak_explicit(&q->result_peak, &peak, slots, memory_order_relaxed,
-						      memory_order_relaxed))
+	while (slots > peak && !atomic_compare_exchange_weak_explicit(&q->result_peak, &peak, slots,
+								      memory_order_relaxed, memory_order_relaxed))
 		;
 	return slots > peak ? slots : peak;
 }
