@@ -404,6 +404,7 @@ START_TEST(occupancy_absent_in_old_summary)
 		   "\"occupancy_model\": {\"vendor\": \"nvidia\", \"warps_per_sm\": \"many\"}}], \"kernels\": []}\n");
 	ck_assert_int_ne(hesper_summary_load(path, &back, err, sizeof(err)), HESPER_OK);
 	ck_assert_ptr_nonnull(strstr(err, "warps_per_sm"));
+	hesper_profile_free(&back); /* freed even on failure, as summary_load.h asks */
 	unlink(path);
 }
 END_TEST
