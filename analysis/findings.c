@@ -1,6 +1,8 @@
 /* Findings from a profile's aggregates: which ones apply, their numbers, their order. */
 #include "findings.h"
 
+#include "kernel_occupancy.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -206,6 +208,44 @@ round_trips(const struct hesper_profile *p, const struct hesper_findings_setting
 	}
 }
 
+/*
+ * An under-filled kernel's occupancy, where it is known, in @f's numbers and after its advice
+ * (@tail, @size bytes): the work groups resident per SM, those that fill the device once,
+ * against its most common launch (row @k's), and the share of the device that launch fills.
+ */
+static void
+underfilled_occupancy(const struct hesper_profile *p, struct hesper_finding *f, const struct hesper_kernel *k,
+		      char *tail, size_t size)
+{
+	const struct hesper_pipeline_stats *st = hesper_row_stats(p, k->name);
+	const struct hesper_shape_count *top = hesper_shapes_most_common(&k->shapes);
+	struct hesper_occupancy o;
+	uint64_t device_groups;
+
+	if (!st)
+		return;
+	o = hesper_stats_occupancy(p, st);
+	device_groups = hesper_occupancy_device_groups(p, st, &o);
+	if (!device_groups)
+		return;
+	uint64_t launch = top ? (uint64_t)top->groups[0] * top->groups[1] * top->groups[2] : 0;
+	double fill = hesper_occupancy_fill(launch, device_groups);
+	number(f, "occupancy_share", o.share);
+	number(f, "groups_per_sm", o.groups_per_sm);
+	number(f, "device_groups", (double)device_groups);
+	if (fill >= 0) {
+		number(f, "launch_groups", (double)launch);
+		number(f, "device_fill_share", fill);
+	}
+	int n = snprintf(tail, size,
+			 "; at its occupancy (%.0f%%, %s) %" PRIu32 " work groups fit an SM, %" PRIu64
+			 " fill the device once",
+			 100.0 * o.share, hesper_occupancy_limit_word(o.limit), o.groups_per_sm, device_groups);
+	if (n > 0 && (size_t)n < size && fill >= 0)
+		snprintf(tail + n, size - (size_t)n, ", and its most common launch has %" PRIu64 " (%.1f%% of that)",
+			 launch, 100.0 * fill);
+}
+
 static void
 underfilled(const struct hesper_profile *p, const struct hesper_findings_settings *s, struct hesper_findings *out,
 	    struct hesper_kernel **rows, size_t n)
@@ -227,10 +267,12 @@ underfilled(const struct hesper_profile *p, const struct hesper_findings_setting
 		number(f, "underfilled_dispatches", (double)u->count);
 		number(f, "compute_units", units);
 		number(f, "idle_unit_ns", (double)u->timed.total_ns);
-		snprintf(f->advice, sizeof(f->advice),
-			 "%" PRIu64 " dispatches had fewer work groups than the device's %" PRIu32
-			 " compute units: use smaller work groups, or more of them",
-			 u->count, units);
+		int n = snprintf(f->advice, sizeof(f->advice),
+				 "%" PRIu64 " dispatches had fewer work groups than the device's %" PRIu32
+				 " compute units: use smaller work groups, or more of them",
+				 u->count, units);
+		if (n > 0 && (size_t)n < sizeof(f->advice))
+			underfilled_occupancy(p, f, k ? k : u, f->advice + n, sizeof(f->advice) - (size_t)n);
 	}
 }
 
@@ -350,6 +392,11 @@ hesper_finding_number_key(const char *key)
 		"underfilled_dispatches",
 		"compute_units",
 		"idle_unit_ns",
+		"occupancy_share",
+		"groups_per_sm",
+		"device_groups",
+		"launch_groups",
+		"device_fill_share",
 		"hook_ns",
 		"host_share",
 		"timestamp_cost_ns",

@@ -43,6 +43,8 @@ struct hesper_pipeline_stats {
 	char *kernel;                          /* owned */
 	char executable[HESPER_STAT_NAME_MAX]; /* the executable's name as the driver gives it */
 	uint32_t subgroup_size;                /* the executable's subgroup size; 0 unknown */
+	uint32_t device;                       /* the device it was made on: index into the profile's devices */
+	uint32_t local_size[3];                /* its pipeline's work-group size; 0 0 0 unknown */
 	size_t count;
 	struct hesper_pipeline_stat *stats; /* owned */
 };

@@ -13,6 +13,7 @@
 #include "findings_settings.h"
 #include "kernel_table.h"
 #include "memops.h"
+#include "occupancy.h"
 #include "row_names.h"
 #include "overlap.h" /* the layer reaches the shares (clock mode) through this header */
 #include "pipeline_stats.h"
@@ -45,6 +46,7 @@ struct hesper_device_info {
 	uint32_t compute_units;     /* SMs or CUs when the driver tells (NV/AMD core properties); 0 unknown */
 	/* pipeline statistics: one of HESPER_STATS_* (pipeline_stats.h), "" not known */
 	char pipeline_stats[32];
+	struct hesper_occupancy_model occupancy; /* its SMs' resources; no vendor (and maybe a why): no model */
 };
 
 /* Clock mode: a kernel timed with timestamps instead of the shader clock, and why. */

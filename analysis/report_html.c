@@ -204,7 +204,7 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 		hesper_html_region_tree(out, &tree);
 		hesper_region_tree_free(&tree);
 	}
-	hesper_html_shape_table(out, rows, n);
+	hesper_html_shape_table(out, p, rows, n);
 	hesper_html_pipeline_stats(out, p);
 	hesper_html_memop_table(out, p);
 	fputs("</section>\n<section>\n", out);

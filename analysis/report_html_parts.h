@@ -63,13 +63,16 @@ void hesper_html_region_tree(FILE *out, const struct hesper_region_tree *t);
 /* Writes the region (debug label) table of the @n @rows, under its own heading. */
 void hesper_html_region_table(FILE *out, struct hesper_kernel **rows, size_t n);
 
-/* Writes the launch-shape table of those of the @n @rows that have shapes (nothing when none has). */
-void hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n);
+/*
+ * Writes the launch-shape table of those of the @n @rows of @p that have shapes (nothing when
+ * none has), with how much of the device the most common launch fills where occupancy is known.
+ */
+void hesper_html_shape_table(FILE *out, const struct hesper_profile *p, struct hesper_kernel **rows, size_t n);
 
 /* Writes the memory-operation table of @p (nothing when none ran). */
 void hesper_html_memop_table(FILE *out, const struct hesper_profile *p);
 
-/* The kernels' pipeline statistics as the driver reported them, or the devices that have none. */
+/* The kernels' pipeline statistics as the driver reported them and their occupancy, or the devices that have none. */
 void hesper_html_pipeline_stats(FILE *out, const struct hesper_profile *p);
 
 /* report_html_charts.c: SVG charts ---------------------------------------------------- */

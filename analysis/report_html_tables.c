@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "kernel_occupancy.h"
 #include "report.h"
 
 static void
@@ -136,11 +137,35 @@ shape_text(char *buf, size_t size, const uint32_t v[3])
 }
 
 /*
+ * The share of the device the most common launch @top of row @k fills (its work groups over
+ * those that fill the device once at the kernel's occupancy), into @buf; -1 and "-" unknown.
+ */
+static double
+fill_text(char *buf, size_t size, const struct hesper_profile *p, const struct hesper_kernel *k,
+	  const struct hesper_shape_count *top)
+{
+	const struct hesper_pipeline_stats *s = top ? hesper_row_stats(p, k->name) : NULL;
+	double fill = -1;
+
+	if (s) {
+		struct hesper_occupancy o = hesper_stats_occupancy(p, s);
+		fill = hesper_occupancy_fill((uint64_t)top->groups[0] * top->groups[1] * top->groups[2],
+					     hesper_occupancy_device_groups(p, s, &o));
+	}
+	if (fill < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, fill >= 0.1 ? "%.0f%%" : "%.1f%%", 100.0 * fill);
+	return fill;
+}
+
+/*
  * Launch shapes of the kernels that have any: the local size from the SPIR-V and the
- * work-group counts (fewest, most, most common with its count; unknown: indirect, not read back).
+ * work-group counts (fewest, most, most common with its count; unknown: indirect, not read
+ * back), and how much of the device the most common launch fills where occupancy is known.
  */
 void
-hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
+hesper_html_shape_table(FILE *out, const struct hesper_profile *p, struct hesper_kernel **rows, size_t n)
 {
 	char a[CELL + 1];
 	bool any = false;
@@ -154,6 +179,8 @@ hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
 	      "<th data-type=\"text\">Groups max</th><th data-type=\"text\">Most common</th>"
 	      "<th data-type=\"num\">Its count</th><th data-type=\"num\">Unknown</th>"
 	      "<th data-type=\"num\">Groups per µs</th>"
+	      "<th data-type=\"num\" title=\"the most common launch's work groups over those that fill the device once at the "
+	      "kernel's theoretical occupancy\">Fills the device</th>"
 	      "<th class=\"name\" data-type=\"text\">Name</th></tr></thead>\n<tbody>\n",
 	      out);
 	for (size_t i = 0; i < n; i++) {
@@ -183,11 +210,51 @@ hesper_html_shape_table(FILE *out, struct hesper_kernel **rows, size_t n)
 		else
 			snprintf(a, sizeof(a), "-");
 		put_cell(out, rate, a);
+		double fill = fill_text(a, sizeof(a), p, rows[i], top);
+		put_cell(out, fill, a);
 		fputs("<td class=\"name\">", out);
 		hesper_html_text(out, rows[i]->name);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n", out);
+}
+
+/*
+ * A kernel's occupancy cells: the share of its SM ("≤" an upper bound), the resident work
+ * groups and warps per SM, and the limit (with why when unknown or an upper bound); "-" each
+ * where its device says nothing of occupancy.
+ */
+static void
+put_occupancy_cells(FILE *out, const struct hesper_profile *p, const struct hesper_pipeline_stats *k)
+{
+	struct hesper_occupancy o = hesper_stats_occupancy(p, k);
+	char a[CELL + 1];
+
+	if (!hesper_stats_shows_occupancy(p, k) || o.limit == HESPER_LIMIT_UNKNOWN) {
+		for (int c = 0; c < 3; c++)
+			put_cell(out, -1, "-");
+		fputs("<td class=\"name\">", out);
+		if (hesper_stats_shows_occupancy(p, k)) {
+			fputs("unknown: ", out);
+			hesper_html_text(out, o.why ? o.why : "?");
+		}
+		fputs("</td>", out);
+		return;
+	}
+	snprintf(a, sizeof(a), "%s%.0f%%", o.at_most ? "\u2264 " : "", 100.0 * o.share);
+	put_cell(out, o.share, a);
+	snprintf(a, sizeof(a), "%" PRIu32, o.groups_per_sm);
+	put_cell(out, o.groups_per_sm, a);
+	snprintf(a, sizeof(a), "%" PRIu32, o.warps_per_sm);
+	put_cell(out, o.warps_per_sm, a);
+	fputs("<td class=\"name\">", out);
+	hesper_html_text(out, hesper_occupancy_limit_word(o.limit));
+	if (o.at_most && o.why) {
+		fputs(" (", out);
+		hesper_html_text(out, o.why);
+		fputs(")", out);
+	}
+	fputs("</td>", out);
 }
 
 /*
@@ -208,6 +275,7 @@ hesper_html_pipeline_stats(FILE *out, const struct hesper_profile *p)
 	if (!p->pipeline_stats_count)
 		return;
 	fputs("<table id=\"pipeline-stats\"><thead><tr><th class=\"name\">Name</th><th>Subgroup</th>"
+	      "<th>Occupancy</th><th>Groups per SM</th><th>Warps per SM</th><th class=\"name\">Limit</th>"
 	      "<th class=\"name\">Statistics (the driver's names)</th></tr></thead>\n<tbody>\n",
 	      out);
 	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
@@ -216,7 +284,9 @@ hesper_html_pipeline_stats(FILE *out, const struct hesper_profile *p)
 
 		fputs("<tr><td class=\"name\">", out);
 		hesper_html_text(out, k->kernel);
-		fprintf(out, "</td><td>%" PRIu32 "</td><td class=\"name\">", k->subgroup_size);
+		fprintf(out, "</td><td>%" PRIu32 "</td>", k->subgroup_size);
+		put_occupancy_cells(out, p, k);
+		fputs("<td class=\"name\">", out);
 		for (size_t j = 0; j < k->count; j++) {
 			hesper_pipeline_stat_value(&k->stats[j], v, sizeof(v));
 			fputs(j ? ", " : "", out);

@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include "findings.h"
+#include "kernel_occupancy.h"
 #include "region_tree.h"
 
 #include <inttypes.h>
@@ -443,8 +444,67 @@ hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
 }
 
 /*
+ * A kernel's "occupancy": the share of its SM's warp slots, resident warps and work groups
+ * per SM, the groups that fill the device once and the resource that runs out first; "at_most"
+ * and "why" when a resource could not be counted; {"limit": "unknown", "why"} without a model.
+ */
+static void
+put_occupancy(FILE *out, const struct hesper_profile *p, const struct hesper_pipeline_stats *k)
+{
+	struct hesper_occupancy o = hesper_stats_occupancy(p, k);
+
+	fputs(", \"occupancy\": {", out);
+	if (o.limit != HESPER_LIMIT_UNKNOWN) {
+		fputs("\"share\": ", out);
+		put_double(out, o.share);
+		fprintf(out,
+			", \"warps_per_sm\": %" PRIu32 ", \"groups_per_sm\": %" PRIu32 ", \"device_groups\": %" PRIu64
+			", ",
+			o.warps_per_sm, o.groups_per_sm, hesper_occupancy_device_groups(p, k, &o));
+	}
+	fputs("\"limit\": ", out);
+	put_field(out, hesper_occupancy_limit_word(o.limit), 32);
+	if (o.at_most)
+		fputs(", \"at_most\": true", out);
+	if (o.why) {
+		fputs(", \"why\": ", out);
+		put_field(out, o.why, HESPER_NAME_MAX);
+	}
+	fputc('}', out);
+}
+
+/*
+ * A device's "occupancy_model": the figures of its SMs the occupancy is reckoned from, or
+ * {"why"} when Hesper has none; nothing when the device had no statistics to reckon it from.
+ */
+static void
+put_occupancy_model(FILE *out, const struct hesper_occupancy_model *m)
+{
+	if (!m->vendor[0] && !m->why[0])
+		return;
+	fputs(", \"occupancy_model\": {", out);
+	if (!m->vendor[0]) {
+		fputs("\"why\": ", out);
+		put_field(out, m->why, sizeof(m->why));
+		fputc('}', out);
+		return;
+	}
+	fputs("\"vendor\": ", out);
+	put_field(out, m->vendor, sizeof(m->vendor));
+	fprintf(out,
+		", \"compute_units\": %" PRIu32 ", \"warp_size\": %" PRIu32 ", \"warps_per_sm\": %" PRIu32
+		", \"groups_per_sm\": %" PRIu32 ", \"registers_per_sm\": %" PRIu32 ", \"register_partitions\": %" PRIu32
+		", \"register_unit\": %" PRIu32 ", \"registers_per_thread\": %" PRIu32 ", \"shared_per_sm\": %" PRIu32
+		", \"shared_per_group\": %" PRIu32 ", \"shared_reserved\": %" PRIu32 ", \"shared_unit\": %" PRIu32 "}",
+		m->compute_units, m->warp_size, m->warps_per_sm, m->groups_per_sm, m->registers_per_sm,
+		m->register_partitions, m->register_unit, m->registers_per_thread, m->shared_per_sm,
+		m->shared_per_group, m->shared_reserved, m->shared_unit);
+}
+
+/*
  * "pipeline_stats": per kernel, its pipeline's compute executable and the driver's
- * statistics of it, {"name": value} in the driver's order and with the driver's names.
+ * statistics of it, {"name": value} in the driver's order and with the driver's names;
+ * then its device, its work-group size and its occupancy reckoned from them.
  */
 static void
 put_pipeline_stats(FILE *out, const struct hesper_profile *p)
@@ -474,7 +534,13 @@ put_pipeline_stats(FILE *out, const struct hesper_profile *p)
 				fputs(v, out);
 			}
 		}
-		fputs("}}", out);
+		fprintf(out, "}, \"device\": %" PRIu32 ", \"local_size\": ", k->device);
+		if (k->local_size[0])
+			put_triple(out, k->local_size);
+		else
+			fputs("null", out);
+		put_occupancy(out, p, k);
+		fputc('}', out);
 	}
 	fputs(p->pipeline_stats_count ? "\n  ],\n" : "],\n", out);
 }
@@ -545,6 +611,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 			fputs(", \"pipeline_stats\": ", out);
 			put_field(out, d->pipeline_stats, sizeof(d->pipeline_stats));
 		}
+		put_occupancy_model(out, &d->occupancy);
 		/* The findings' keys come from a live run (or a summary of one read back), never from events. */
 		if (p->findings_ready || p->findings_loaded)
 			fprintf(out,

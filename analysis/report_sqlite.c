@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel_occupancy.h"
 #include "kernel_table.h"
 #include "profile.h"
 #include "sqlite_calls.h"
@@ -64,6 +65,9 @@ static const char schema_sql[] =
 	"  call TEXT, start_ns INTEGER, end_ns INTEGER);\n"
 	"CREATE TABLE pipeline_stats(process INTEGER NOT NULL, kernel TEXT NOT NULL, executable TEXT,\n"
 	"  subgroup_size INTEGER, name TEXT NOT NULL, value);\n"
+	"CREATE TABLE pipeline_occupancy(process INTEGER NOT NULL, kernel TEXT NOT NULL, share REAL,\n"
+	"  groups_per_sm INTEGER, warps_per_sm INTEGER, device_groups INTEGER, limit_factor TEXT NOT NULL,\n"
+	"  at_most INTEGER, why TEXT);\n"
 	"CREATE TABLE hesper_cost(process INTEGER PRIMARY KEY, timestamps_written INTEGER, hook_ns INTEGER,\n"
 	"  submit_hook_ns INTEGER, collector_ns INTEGER, collected INTEGER, copies_ahead INTEGER,\n"
 	"  events_streamed INTEGER, stream_ns INTEGER);\n"
@@ -604,6 +608,44 @@ write_pipeline_stats(struct database *d, const struct hesper_profile *p, char *w
 	return 0;
 }
 
+/*
+ * The kernels' theoretical occupancy, one row per kernel whose device says anything of it
+ * (rewritten whole at each report): NULL figures where it is unknown, and why.
+ */
+static int
+write_occupancy(struct database *d, const struct hesper_profile *p, char *why, size_t size)
+{
+	struct value process[] = {I(PROCESS_ID)};
+	const struct value null = {.type = V_NULL};
+
+	if (run(d->db, "DELETE FROM pipeline_occupancy WHERE process = ?", process, 1, why, size) != 0)
+		return -1;
+	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
+		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+		struct hesper_occupancy o = hesper_stats_occupancy(p, k);
+		bool known = o.limit != HESPER_LIMIT_UNKNOWN;
+		uint64_t device_groups = hesper_occupancy_device_groups(p, k, &o);
+
+		if (!hesper_stats_shows_occupancy(p, k))
+			continue;
+		struct value v[] = {
+			I(PROCESS_ID),
+			T(k->kernel),
+			known ? R(o.share) : null,
+			known ? I(o.groups_per_sm) : null,
+			known ? I(o.warps_per_sm) : null,
+			device_groups ? I(device_groups) : null,
+			T(hesper_occupancy_limit_word(o.limit)),
+			I(o.at_most),
+			o.why ? T(o.why) : null,
+		};
+		if (run(d->db, "INSERT INTO pipeline_occupancy VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
+			sizeof(v) / sizeof(v[0]), why, size) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 database_summary(void *handle, const struct hesper_profile *p, char *why, size_t size)
 {
@@ -612,7 +654,8 @@ database_summary(void *handle, const struct hesper_profile *p, char *why, size_t
 	if (exec(d->db, "BEGIN", why, size) != 0)
 		return -1;
 	if (write_process(d, p, why, size) != 0 || write_devices_and_queues(d, p, why, size) != 0 ||
-	    write_kernels(d, p, why, size) != 0 || write_pipeline_stats(d, p, why, size) != 0) {
+	    write_kernels(d, p, why, size) != 0 || write_pipeline_stats(d, p, why, size) != 0 ||
+	    write_occupancy(d, p, why, size) != 0) {
 		(void)sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}

@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include "findings.h"
+#include "kernel_occupancy.h"
 #include "region_tree.h"
 
 #include <inttypes.h>
@@ -582,8 +583,39 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 }
 
 /*
+ * Writes @text's words from column @col on, a line broken between two words where the next
+ * would pass column @width, each further line indented @indent; returns the column it ends at.
+ */
+static size_t
+put_wrapped(FILE *out, const char *text, size_t col, size_t width, size_t indent)
+{
+	for (bool first = true; *text; first = false) {
+		const char *end = strchr(text, ' ');
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+		char word[256];
+
+		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) - 1 ? len : sizeof(word) - 1), text);
+		if (!first && col + 1 + text_width(word) > width) {
+			fputc('\n', out);
+			pad(out, indent);
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		put_clean(out, word, strlen(word));
+		col += text_width(word);
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+	return col;
+}
+
+/*
  * "Pipeline statistics": per kernel first bound, its compute executable's statistics with
- * the driver's names, wrapped to the report's width; a device whose driver has none says so.
+ * the driver's names, wrapped to the report's width, and its occupancy where its device has a
+ * model (or says why not); a device whose driver has none says so.
  */
 static void
 print_pipeline_stats(FILE *out, const struct hesper_profile *p)
@@ -607,10 +639,8 @@ print_pipeline_stats(FILE *out, const struct hesper_profile *p)
 			snprintf(subgroup, sizeof(subgroup), ", subgroup %" PRIu32, k->subgroup_size);
 		fprintf(out, "%s:", subgroup);
 		col += strlen(subgroup) + 1;
-		if (!k->count) {
-			fputs(" none reported\n", out);
-			continue;
-		}
+		if (!k->count)
+			fputs(" none reported", out);
 		for (size_t j = 0; j < k->count; j++) {
 			char v[32];
 			size_t len = strnlen(k->stats[j].name, sizeof(k->stats[j].name));
@@ -629,6 +659,14 @@ print_pipeline_stats(FILE *out, const struct hesper_profile *p)
 			col += need;
 		}
 		fputc('\n', out);
+		if (hesper_stats_shows_occupancy(p, k)) {
+			char words[512];
+
+			hesper_occupancy_words(words, sizeof(words), p, k);
+			pad(out, INDENT);
+			put_wrapped(out, words, INDENT, WIDTH, INDENT + 2);
+			fputc('\n', out);
+		}
 	}
 }
 

@@ -2,6 +2,7 @@
 #include "summary_load.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -383,6 +384,48 @@ load_clock_calibration(struct loader *l, json_object *d, struct hesper_device_in
 	return 0;
 }
 
+/*
+ * A device's "occupancy_model", when there: its figures, or only why there are none. Absent
+ * (a summary from before the model, or a device without statistics): no model, no why.
+ */
+static int
+load_occupancy_model(struct loader *l, json_object *d, struct hesper_occupancy_model *m)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+	} figures[] = {
+#define FIGURE(name) {#name, offsetof(struct hesper_occupancy_model, name)}
+		FIGURE(compute_units),    FIGURE(warp_size),
+		FIGURE(warps_per_sm),     FIGURE(groups_per_sm),
+		FIGURE(registers_per_sm), FIGURE(register_partitions),
+		FIGURE(register_unit),    FIGURE(registers_per_thread),
+		FIGURE(shared_per_sm),    FIGURE(shared_per_group),
+		FIGURE(shared_reserved),  FIGURE(shared_unit),
+#undef FIGURE
+	};
+	json_object *o = hesper_json_member(d, "occupancy_model");
+
+	memset(m, 0, sizeof(*m));
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return BAD(l, "a device's \"occupancy_model\" is not an object");
+	copy_string(m->vendor, sizeof(m->vendor), o, "vendor");
+	copy_string(m->why, sizeof(m->why), o, "why");
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+		uint64_t v;
+
+		if (get_u64(l, o, "\"occupancy_model\"", figures[i].key, 0, &v))
+			return HESPER_ERROR_FORMAT;
+		if (v > UINT32_MAX)
+			return BAD(l, "\"occupancy_model\": \"%s\" is out of range", figures[i].key);
+		uint32_t fig = (uint32_t)v;
+		memcpy((char *)m + figures[i].offset, &fig, sizeof(fig));
+	}
+	return 0;
+}
+
 static int
 load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
 {
@@ -404,7 +447,8 @@ load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
 		    get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns) ||
 		    get_u64(l, d, "a device", "dispatch_cost_ns", 0, &info.dispatch_cost_ns) ||
 		    get_u64(l, d, "a device", "timestamp_cost_ns", 0, &info.timestamp_cost_ns) ||
-		    get_u64(l, d, "a device", "compute_units", 0, &units))
+		    get_u64(l, d, "a device", "compute_units", 0, &units) ||
+		    load_occupancy_model(l, d, &info.occupancy))
 			return HESPER_ERROR_FORMAT;
 		info.compute_units = (uint32_t)units;
 		if (hesper_profile_add_device(p, &info) < 0)
@@ -709,16 +753,20 @@ load_pipeline_stats(struct loader *l, json_object *root, struct hesper_profile *
 		json_object *o = json_object_array_get_idx(list, i), *stats = hesper_json_member(o, "stats");
 		const char *kernel = get_string(o, "kernel");
 		struct hesper_pipeline_stats k = {.kernel = (char *)kernel};
-		uint64_t subgroup = 0;
+		uint64_t subgroup = 0, device = 0;
 
 		if (!kernel || (stats && !json_object_is_type(stats, json_type_object)))
 			return BAD(
 				l,
 				"a \"pipeline_stats\" row has no \"kernel\" string or a \"stats\" that is no object");
-		if (get_u64(l, o, "a \"pipeline_stats\" row", "subgroup_size", 0, &subgroup))
+		if (get_u64(l, o, "a \"pipeline_stats\" row", "subgroup_size", 0, &subgroup) ||
+		    get_u64(l, o, "a \"pipeline_stats\" row", "device", 0, &device))
 			return HESPER_ERROR_FORMAT;
 		copy_string(k.executable, sizeof(k.executable), o, "executable");
 		k.subgroup_size = (uint32_t)subgroup;
+		/* "occupancy" is not read: the reports reckon it again from these, as when it was written. */
+		k.device = device > UINT32_MAX ? UINT32_MAX : (uint32_t)device;
+		get_triple(o, "local_size", k.local_size);
 		size_t n = stats ? (size_t)json_object_object_length(stats) : 0;
 		k.stats = n ? calloc(n, sizeof(*k.stats)) : NULL;
 		if (n && !k.stats)

@@ -23,6 +23,13 @@ merge_rows(struct hesper_kernel_table *into, const struct hesper_kernel_table *f
 	return 0;
 }
 
+/* Whether @a and @b are one device model: the same name and driver. */
+static bool
+same_device(const struct hesper_device_info *a, const struct hesper_device_info *b)
+{
+	return strcmp(a->name, b->name) == 0 && strcmp(a->driver, b->driver) == 0;
+}
+
 int
 hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *from)
 {
@@ -63,9 +70,18 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 	    merge_rows(into->label_kernels, from->label_kernels))
 		return -1;
 	/* A kernel's statistics are its pipeline's, the same in every process: the first kept. */
-	for (size_t i = 0; i < from->pipeline_stats_count; i++)
-		if (hesper_profile_add_pipeline_stats(into, &from->pipeline_stats[i]) != 0)
+	for (size_t i = 0; i < from->pipeline_stats_count; i++) {
+		struct hesper_pipeline_stats s = from->pipeline_stats[i];
+
+		/* Its device by its row in the merge, so that its occupancy is reckoned on the same model. */
+		for (size_t j = 0; s.device < from->device_count && j < into->device_count; j++)
+			if (same_device(&into->devices[j], &from->devices[s.device])) {
+				s.device = (uint32_t)j;
+				break;
+			}
+		if (hesper_profile_add_pipeline_stats(into, &s) != 0)
 			return -1;
+	}
 	hesper_stats_merge(&into->submits, &from->submits);
 	hesper_memops_merge(&into->memops, &from->memops);
 	/* Process time adds up, like busy time: the share of wall time stays meaningful. */

@@ -1,4 +1,4 @@
-/* A device's compute units, and the measured cost of a dispatch on it (loader.h). */
+/* The measured cost of a dispatch on a device (loader.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -16,49 +16,6 @@ static const uint32_t empty_shader[] = {
 	0x00000006, 0x00000008, 0x00000001, 0x0006002c, 0x00000007, 0x00000009, 0x00000008, 0x00000008, 0x00000008,
 	0x00050036, 0x00000002, 0x00000004, 0x00000000, 0x00000003, 0x000200f8, 0x00000005, 0x000100fd, 0x00010038,
 };
-
-/* Whether @dev's physical device offers extension @name. */
-static bool has_extension(const struct hesper_device *dev, const char *name)
-{
-	const struct hesper_instance_table *it = &dev->instance->next;
-	uint32_t n = 0;
-	bool found = false;
-	if (!it->EnumerateDeviceExtensionProperties ||
-	    it->EnumerateDeviceExtensionProperties(dev->physical, NULL, &n, NULL) != VK_SUCCESS || !n)
-		return false;
-	VkExtensionProperties *props = calloc(n, sizeof(*props));
-	if (props && it->EnumerateDeviceExtensionProperties(dev->physical, NULL, &n, props) >= 0)
-		for (uint32_t i = 0; i < n && !found; i++)
-			found = strcmp(props[i].extensionName, name) == 0;
-	free(props);
-	return found;
-}
-
-uint32_t hesper_device_compute_units(const struct hesper_device *dev)
-{
-	const struct hesper_instance_table *it = &dev->instance->next;
-	PFN_vkGetPhysicalDeviceProperties2 props2 = dev->instance->api_version >= VK_API_VERSION_1_1
-							    ? it->GetPhysicalDeviceProperties2
-							    : it->GetPhysicalDeviceProperties2KHR;
-	if (!props2)
-		return 0;
-	if (has_extension(dev, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
-		VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {
-			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
-		VkPhysicalDeviceProperties2 p = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sm};
-		props2(dev->physical, &p);
-		return sm.shaderSMCount;
-	}
-	if (has_extension(dev, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
-		VkPhysicalDeviceShaderCorePropertiesAMD core = {
-			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
-		VkPhysicalDeviceProperties2 p = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-						 .pNext = &core};
-		props2(dev->physical, &p);
-		return core.shaderEngineCount * core.shaderArraysPerEngineCount * core.computeUnitsPerShaderArray;
-	}
-	return 0;
-}
 
 /* Single dispatches timed alone, and dispatches back to back (plain, then each followed by a timestamp). */
 #define SINGLES 16

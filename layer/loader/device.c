@@ -221,6 +221,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 		 : !proc->settings.pipeline_stats ? HESPER_STATS_OFF
 		 : added.executable_offered       ? HESPER_STATS_NOT_ENABLED
 						  : HESPER_STATS_NOT_OFFERED);
+	/* What the reports need to reckon each kernel's occupancy from its pipeline statistics. */
+	if (dev->pipeline_stats)
+		hesper_device_occupancy_model(dev, &described.occupancy);
 	if (!proc->profile->findings.off) {
 		dev->compute_units = hesper_device_compute_units(dev);
 		described.compute_units = dev->compute_units;

@@ -30,6 +30,9 @@ VkResult hesper_create_device(PFN_vkCreateDevice create, VkLayerDeviceCreateInfo
 /* SMs (VK_NV_shader_sm_builtins) or CUs (VK_AMD_shader_core_properties) of @dev; 0 when neither is there. */
 uint32_t hesper_device_compute_units(const struct hesper_device *dev);
 
+/* The occupancy model of @dev's SMs into *@out: NVIDIA's figures, or none with why (sm_figures.c). */
+void hesper_device_occupancy_model(const struct hesper_device *dev, struct hesper_occupancy_model *out);
+
 /*
  * Measures on a compute queue the program asked for in @info (index 0, no flags) the GPU
  * time of one empty dispatch between two timestamps (@out->dispatch_cost_ns) and what a

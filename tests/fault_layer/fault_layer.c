@@ -57,6 +57,16 @@
  *       vkCreateComputePipelines call asking for statistics fails with
  *       VK_ERROR_OUT_OF_DEVICE_MEMORY, creating nothing.
  *
+ *   FAULT_NVIDIA_SM=1
+ *       The device poses as an NVIDIA H200 for Hesper's occupancy model: vkGetPhysicalDevice
+ *       Properties(2) give vendorID 0x10de and the name "NVIDIA H200 (<the driver's name>
+ *       under the fault layer)"; vkEnumerateDeviceExtensionProperties lists
+ *       VK_NV_shader_sm_builtins, whose properties (asked through vkGetPhysicalDevice
+ *       Properties2) say 132 SMs of 64 warps. With FAULT_PIPELINE_STATS=1 too, the
+ *       executable's subgroup size is 32 and two statistics follow the four above, as
+ *       NVIDIA's driver names them: "Register Count" (UINT64: 8 + words % 120) and "Shared
+ *       Memory Size" (UINT64: 16384 for a module of an odd number of words, else 0).
+ *
  *   FAULT_LOG=1   one "fault_layer: ..." line on stderr when the device is lost, and one
  *                 with the number of submit calls passed at vkDestroyDevice; with
  *                 FAULT_SERIALIZE_QUERY_READS=1 one more there with the number of
@@ -95,6 +105,7 @@ static struct {
 	bool serialize;      /* FAULT_SERIALIZE_QUERY_READS=1 */
 	bool pipeline_stats; /* FAULT_PIPELINE_STATS=1 */
 	bool refuse_capture; /* FAULT_REFUSE_CAPTURE=1 */
+	bool nvidia_sm;      /* FAULT_NVIDIA_SM=1 */
 	bool log;
 } cfg;
 
@@ -138,6 +149,8 @@ static void read_cfg(void)
 	cfg.pipeline_stats = s && strcmp(s, "1") == 0;
 	s = getenv("FAULT_REFUSE_CAPTURE");
 	cfg.refuse_capture = s && strcmp(s, "1") == 0;
+	s = getenv("FAULT_NVIDIA_SM");
+	cfg.nvidia_sm = s && strcmp(s, "1") == 0;
 	s = getenv("FAULT_LOG");
 	cfg.log = s && strcmp(s, "1") == 0;
 }
@@ -158,6 +171,9 @@ struct instance {
 	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 GetPhysicalDeviceQueueFamilyProperties2;
 	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 GetPhysicalDeviceQueueFamilyProperties2KHR;
 	PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
+	PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
+	PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2;
+	PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2KHR;
 	struct instance *next;
 };
 
@@ -260,9 +276,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_CreateInstance(const VkInstanceCreat
 	GET(GetPhysicalDeviceQueueFamilyProperties);
 	GET(GetPhysicalDeviceQueueFamilyProperties2);
 	GET(EnumerateDeviceExtensionProperties);
+	GET(GetPhysicalDeviceProperties);
+	GET(GetPhysicalDeviceProperties2);
 #undef GET
 	in->GetPhysicalDeviceQueueFamilyProperties2KHR = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2)gipa(
 		*out, "vkGetPhysicalDeviceQueueFamilyProperties2KHR");
+	in->GetPhysicalDeviceProperties2KHR = (PFN_vkGetPhysicalDeviceProperties2)gipa(
+		*out, "vkGetPhysicalDeviceProperties2KHR");
 	pthread_mutex_lock(&g_lock);
 	in->next = g_instances;
 	g_instances = in;
@@ -613,6 +633,17 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_GetSemaphoreCounterValueKHR(VkDevice
 
 #define STATS_EXTENSION VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME
 
+/* The extensions the layer adds to the driver's (FAULT_PIPELINE_STATS, FAULT_NVIDIA_SM) into @names; their number. */
+static uint32_t offered(const char *names[2])
+{
+	uint32_t n = 0;
+	if (cfg.pipeline_stats)
+		names[n++] = STATS_EXTENSION;
+	if (cfg.nvidia_sm)
+		names[n++] = VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
+	return n;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL fault_EnumerateDeviceExtensionProperties(VkPhysicalDevice phys, const char *layer,
 									       uint32_t *count,
 									       VkExtensionProperties *props)
@@ -624,12 +655,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_EnumerateDeviceExtensionProperties(V
 	PFN_vkEnumerateDeviceExtensionProperties next = instance_of(phys)->EnumerateDeviceExtensionProperties;
 	if (layer)
 		return next(phys, layer, count, props);
+	const char *extra[2];
+	uint32_t extras = offered(extra);
 	uint32_t below = 0;
 	VkResult r = next(phys, NULL, &below, NULL);
 	if (r != VK_SUCCESS)
 		return r;
 	if (!props) {
-		*count = below + 1;
+		*count = below + extras;
 		return VK_SUCCESS;
 	}
 	uint32_t room = *count;
@@ -637,16 +670,64 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_EnumerateDeviceExtensionProperties(V
 	r = next(phys, NULL, &got, props);
 	if (r < 0)
 		return r;
-	if (got < room) {
+	for (uint32_t i = 0; i < extras && got < room; i++, got++) {
 		memset(&props[got], 0, sizeof(props[got]));
-		snprintf(props[got].extensionName, sizeof(props[got].extensionName), "%s", STATS_EXTENSION);
+		snprintf(props[got].extensionName, sizeof(props[got].extensionName), "%s", extra[i]);
 		props[got].specVersion = 1;
-		*count = got + 1;
-		return r;
 	}
 	*count = got;
-	return VK_INCOMPLETE;
+	return got < below + extras ? VK_INCOMPLETE : r;
 }
+
+/* ---------------------------------------------------------------- FAULT_NVIDIA_SM */
+
+#define NVIDIA_SMS 132
+#define NVIDIA_WARPS_PER_SM 64
+
+/* @props as an H200 would say them: NVIDIA's vendor id, a name with "H200" in it. */
+static void pose_as_nvidia(VkPhysicalDeviceProperties *props)
+{
+	char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+	snprintf(name, sizeof(name), "%s", props->deviceName);
+	props->vendorID = 0x10de;
+	snprintf(props->deviceName, sizeof(props->deviceName), "NVIDIA H200 (%.150s under the fault layer)", name);
+}
+
+static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceProperties(VkPhysicalDevice phys,
+								    VkPhysicalDeviceProperties *props)
+{
+	instance_of(phys)->GetPhysicalDeviceProperties(phys, props);
+	pose_as_nvidia(props);
+}
+
+/* Properties2 through @next, posing as an H200, with the SM figures where the chain asks for them. */
+static void properties2(PFN_vkGetPhysicalDeviceProperties2 next, VkPhysicalDevice phys,
+			VkPhysicalDeviceProperties2 *props)
+{
+	next(phys, props);
+	pose_as_nvidia(&props->properties);
+	for (VkBaseOutStructure *s = props->pNext; s; s = s->pNext)
+		if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV) {
+			VkPhysicalDeviceShaderSMBuiltinsPropertiesNV *sm =
+				(VkPhysicalDeviceShaderSMBuiltinsPropertiesNV *)s;
+			sm->shaderSMCount = NVIDIA_SMS;
+			sm->shaderWarpsPerSM = NVIDIA_WARPS_PER_SM;
+		}
+}
+
+static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceProperties2(VkPhysicalDevice phys,
+								     VkPhysicalDeviceProperties2 *props)
+{
+	properties2(instance_of(phys)->GetPhysicalDeviceProperties2, phys, props);
+}
+
+static VKAPI_ATTR void VKAPI_CALL fault_GetPhysicalDeviceProperties2KHR(VkPhysicalDevice phys,
+									VkPhysicalDeviceProperties2 *props)
+{
+	properties2(instance_of(phys)->GetPhysicalDeviceProperties2KHR, phys, props);
+}
+
+/* ---------------------------------------------------------------- FAULT_PIPELINE_STATS, its commands */
 
 /* vkCreateDevice without the extension and its feature struct, which the driver below does not know. */
 static VkResult create_without_stats(PFN_vkCreateDevice create, VkPhysicalDevice phys, const VkDeviceCreateInfo *info,
@@ -759,7 +840,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_GetPipelineExecutablePropertiesKHR(V
 	props[0].stages = VK_SHADER_STAGE_COMPUTE_BIT;
 	snprintf(props[0].name, sizeof(props[0].name), "Compute Shader");
 	snprintf(props[0].description, sizeof(props[0].description), "the fault layer's stand-in");
-	props[0].subgroupSize = 8;
+	props[0].subgroupSize = cfg.nvidia_sm ? 32 : 8;
 	*count = 1;
 	return VK_SUCCESS;
 }
@@ -773,12 +854,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_GetPipelineExecutableStatisticsKHR(V
 	const struct shader_note *p = noted(g_pipelines, (uint64_t)info->pipeline);
 	if (!p || info->executableIndex != 0)
 		return VK_ERROR_UNKNOWN;
-	enum { STATS = 4 };
+	uint32_t all = cfg.nvidia_sm ? 6 : 4;
 	if (!stats) {
-		*count = STATS;
+		*count = all;
 		return VK_SUCCESS;
 	}
-	uint32_t n = *count < STATS ? *count : STATS;
+	uint32_t n = *count < all ? *count : all;
 	for (uint32_t i = 0; i < n; i++) {
 		VkPipelineExecutableStatisticKHR *s = &stats[i];
 		snprintf(s->description, sizeof(s->description), "the fault layer's stand-in");
@@ -798,15 +879,25 @@ static VKAPI_ATTR VkResult VKAPI_CALL fault_GetPipelineExecutableStatisticsKHR(V
 			s->format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR;
 			s->value.i64 = -(int64_t)p->words;
 			break;
-		default:
+		case 3:
 			snprintf(s->name, sizeof(s->name), "Words / 1000");
 			s->format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR;
 			s->value.f64 = (double)p->words / 1000.0;
 			break;
+		case 4:
+			snprintf(s->name, sizeof(s->name), "Register Count");
+			s->format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR;
+			s->value.u64 = 8 + p->words % 120;
+			break;
+		default:
+			snprintf(s->name, sizeof(s->name), "Shared Memory Size");
+			s->format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR;
+			s->value.u64 = p->words % 2 ? 16384 : 0;
+			break;
 		}
 	}
 	*count = n;
-	return n < STATS ? VK_INCOMPLETE : VK_SUCCESS;
+	return n < all ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- lookup and negotiation */
@@ -851,8 +942,13 @@ static PFN_vkVoidFunction instance_hook(const char *name)
 	HOOK(GetPhysicalDeviceQueueFamilyProperties);
 	HOOK(GetPhysicalDeviceQueueFamilyProperties2);
 	HOOK(GetPhysicalDeviceQueueFamilyProperties2KHR);
-	if (cfg.pipeline_stats)
+	if (cfg.pipeline_stats || cfg.nvidia_sm)
 		HOOK(EnumerateDeviceExtensionProperties);
+	if (cfg.nvidia_sm) {
+		HOOK(GetPhysicalDeviceProperties);
+		HOOK(GetPhysicalDeviceProperties2);
+		HOOK(GetPhysicalDeviceProperties2KHR);
+	}
 	return NULL;
 }
 

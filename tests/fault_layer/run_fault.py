@@ -74,6 +74,18 @@ Cases:
                   statistics), and without the fault layer's offer (lavapipe's own: "not offered by the driver", said once in
                   the text report).
 
+  occupancy       --program EXE
+                  FAULT_PIPELINE_STATS=1 and FAULT_NVIDIA_SM=1: the device poses as an
+                  NVIDIA H200 (132 SMs of 64 warps) and its statistics have NVIDIA's
+                  "Register Count" and "Shared Memory Size" (fault_layer.c). Under Hesper:
+                  the device's "occupancy_model" NVIDIA's figures; every kernel's
+                  "occupancy" what the model (docs/findings.md) gives for its registers,
+                  shared memory and local size, reckoned here apart from Hesper; an
+                  occupancy line per kernel in the text report within 120 columns; the
+                  database's pipeline_occupancy rows the JSON's; an underfilled finding
+                  names the groups that fill the device. Then without the pose (lavapipe,
+                  a CPU): no model, every kernel's occupancy unknown with why.
+
 Exit status 0 when every check passes, 1 otherwise.
 """
 
@@ -832,8 +844,129 @@ def case_pipeline_stats(args, c, tmp):
     return run.tail("under Hesper")
 
 
+# The figures of docs/findings.md#occupancy for the H200 the fault layer poses as (FAULT_NVIDIA_SM).
+H200_SMS, H200_WARPS, H200_GROUPS = 132, 64, 32
+H200_REGISTERS, H200_PARTITIONS, H200_REGISTER_UNIT = 65536, 4, 256
+H200_SHARED, H200_SHARED_RESERVED, H200_SHARED_UNIT = 228 * 1024, 1024, 128
+
+
+def round_up(x, unit):
+    return -(-x // unit) * unit
+
+
+def expected_occupancy(registers, shared, invocations, shared_per_group):
+    """The model as docs/findings.md states it, reckoned apart from Hesper's C: (groups, warps, limit)."""
+    warps_per_group = -(-invocations // 32)
+    per_warp = round_up(registers * 32, H200_REGISTER_UNIT)
+    if per_warp * round_up(warps_per_group, H200_PARTITIONS) > H200_REGISTERS:
+        by_registers = 0
+    else:
+        by_registers = (H200_REGISTERS // H200_PARTITIONS // per_warp) * H200_PARTITIONS // warps_per_group \
+            if per_warp else 1 << 62
+    if not shared:
+        by_shared = 1 << 62
+    elif shared > shared_per_group:
+        by_shared = 0
+    else:
+        by_shared = H200_SHARED // round_up(shared + H200_SHARED_RESERVED, H200_SHARED_UNIT)
+    # ties: registers, shared memory, work groups, warps
+    limits = [("registers", by_registers), ("shared memory", by_shared), ("work groups", H200_GROUPS),
+              ("warps", H200_WARPS // warps_per_group)]
+    limit, groups = min(limits, key=lambda l: l[1])
+    return groups, groups * warps_per_group, limit
+
+
+def case_occupancy(args, c, tmp):
+    """FAULT_PIPELINE_STATS=1 FAULT_NVIDIA_SM=1: the device an H200 to Hesper; each kernel's
+    occupancy from the statistics the fault layer made up, against the model reckoned here."""
+    argv = [args.program]
+    env = base_env(args, layer_env(args, {"FAULT_PIPELINE_STATS": "1", "FAULT_NVIDIA_SM": "1"}, "above"))
+    env["TEST_FRAMES"] = "2"
+    base = Run(argv, env, tmp)
+    c.check(base.rc == 0, "program alone (fault layer posing as an H200 + validation) exits 0", base.tail("alone"))
+    c.check(not validation_messages(base), "no validation message alone", show_messages(validation_messages(base)))
+    out_json, out_text, out_db = (os.path.join(tmp, "occ." + e) for e in ("json", "txt", "db"))
+    henv = with_hesper(args, env)
+    henv["HESPER_REPORT"] = f"json:{out_json},text:{out_text},sqlite:{out_db}"
+    run = Run(argv, henv, tmp)
+    c.check(run.rc == base.rc, f"under Hesper: exit code equals the program's own ({base.rc})", run.tail("Hesper"))
+    c.check(not validation_messages(run), "under Hesper: no validation message",
+            show_messages(validation_messages(run)))
+    c.check(not hesper_lines(run.err), "Hesper printed no complaint on stderr", "\n".join(hesper_lines(run.err)[:10]))
+    rep, text = run_patterns.read_json(c, out_json), read_text(c, out_text)
+    if rep is None:
+        return run.tail("under Hesper")
+    devices = rep.get("devices") or []
+    model = devices[0].get("occupancy_model") if devices else None
+    c.check(len(devices) == 1 and devices[0].get("name", "").startswith("NVIDIA H200 (") and isinstance(model, dict),
+            "the device poses as an H200 and has an occupancy model", f"devices {devices}")
+    if not isinstance(model, dict):
+        return run.tail("under Hesper")
+    want_model = {"vendor": "nvidia", "compute_units": H200_SMS, "warp_size": 32, "warps_per_sm": H200_WARPS,
+                  "groups_per_sm": H200_GROUPS, "registers_per_sm": H200_REGISTERS,
+                  "register_partitions": H200_PARTITIONS, "register_unit": H200_REGISTER_UNIT,
+                  "registers_per_thread": 255, "shared_per_sm": H200_SHARED, "shared_reserved": H200_SHARED_RESERVED,
+                  "shared_unit": H200_SHARED_UNIT}
+    c.check({k: model.get(k) for k in want_model} == want_model and model.get("shared_per_group", 0) > 0,
+            "devices[0].occupancy_model: NVIDIA's figures for 132 SMs of 64 warps, named H200", f"got {model}")
+    c.check(devices[0].get("compute_units") == H200_SMS, "the device's compute units: the SM count it says",
+            f"got {devices[0].get('compute_units')!r}")
+    listed = rep.get("pipeline_stats") or []
+    c.check(len(listed) == len(rows_of(rep)) and listed, "one statistics entry per kernel row",
+            f"{len(listed)} entries, {len(rows_of(rep))} rows")
+    for st in listed:
+        name, stats, occ = st.get("kernel"), st.get("stats") or {}, st.get("occupancy") or {}
+        local = st.get("local_size")
+        if not c.check(isinstance(local, list) and len(local) == 3 and st.get("device") == 0,
+                       f"{name}: its device and local size", f"got device {st.get('device')!r}, local {local!r}"):
+            continue
+        groups, warps, limit = expected_occupancy(stats.get("Register Count", 0), stats.get("Shared Memory Size", 0),
+                                                  local[0] * local[1] * local[2], model["shared_per_group"])
+        want = {"share": warps / H200_WARPS, "warps_per_sm": warps, "groups_per_sm": groups,
+                "device_groups": groups * H200_SMS, "limit": limit}
+        c.check(occ == want, f"{name}: occupancy as the model reckons it from its {stats.get('Register Count')} "
+                f"registers, {stats.get('Shared Memory Size')} bytes and {local}", f"got {occ}, want {want}")
+    section = text.split("\nPipeline statistics", 1)[1].split("\n\n", 1)[0] if "\nPipeline statistics" in text else ""
+    c.check(section.count("\n    occupancy ") == len(listed), "text: an occupancy line per kernel", section)
+    c.check(all(len(l) <= 120 for l in section.splitlines()), "text: the section fits 120 columns", section)
+    try:
+        with sqlite3.connect(out_db) as db:
+            got = sorted(db.execute("SELECT kernel, share, groups_per_sm, warps_per_sm, device_groups, limit_factor "
+                                    "FROM pipeline_occupancy"))
+    except sqlite3.Error as ex:
+        got = [str(ex)]
+    want = sorted((st["kernel"], o.get("share"), o.get("groups_per_sm"), o.get("warps_per_sm"),
+                   o.get("device_groups"), o.get("limit")) for st in listed for o in [st.get("occupancy") or {}])
+    c.check(got == want, "the database's pipeline_occupancy rows are the JSON's", f"database {got}, JSON {want}")
+    # An under-filled kernel (fewer groups than the 132 SMs) says how many fill the device.
+    for f in rep.get("findings") or []:
+        if f.get("kind") != "underfilled":
+            continue
+        n = f.get("numbers") or {}
+        c.check(n.get("device_groups", 0) > 0 and "fill the device once" in f.get("advice", ""),
+                f"underfilled {f.get('about')}: the groups that fill the device, in its numbers and advice", f"{f}")
+
+    # lavapipe as it is (no NVIDIA pose): no model, and each kernel's occupancy unknown, why said.
+    env = base_env(args, layer_env(args, {"FAULT_PIPELINE_STATS": "1"}, "above"))
+    env["TEST_FRAMES"] = "2"
+    henv = with_hesper(args, env)
+    henv["HESPER_REPORT"] = f"json:{out_json},text:{out_text}"
+    run = Run(argv, henv, tmp)
+    rep, text = run_patterns.read_json(c, out_json), read_text(c, out_text)
+    if rep is not None:
+        model = (rep.get("devices") or [{}])[0].get("occupancy_model")
+        c.check(model == {"why": "a CPU device (no SMs to model)"}, "lavapipe: no occupancy model, and why",
+                f"got {model!r}")
+        occ = [st.get("occupancy") for st in rep.get("pipeline_stats") or []]
+        c.check(occ and all(o == {"limit": "unknown", "why": "a CPU device (no SMs to model)"} for o in occ),
+                "lavapipe: every kernel's occupancy unknown, and why", f"got {occ}")
+        c.check(text.count("occupancy unknown: a CPU device (no SMs to model)") == len(occ),
+                "lavapipe: the text report says so per kernel", text[-2000:])
+    return run.tail("under Hesper")
+
+
 CASES = {"selftest": case_selftest, "no_timestamps": case_no_timestamps, "device_lost": case_device_lost,
-         "host_reads": case_host_reads, "pipeline_stats": case_pipeline_stats}
+         "host_reads": case_host_reads, "pipeline_stats": case_pipeline_stats, "occupancy": case_occupancy}
 
 
 def main():
@@ -860,7 +993,8 @@ def main():
     ap.add_argument("case", choices=sorted(CASES))
     args = ap.parse_args()
 
-    what = {"selftest": "", "pipeline_stats": os.path.basename(args.program or "")}.get(args.case, args.pattern)
+    what = {"selftest": "", "pipeline_stats": os.path.basename(args.program or ""),
+            "occupancy": os.path.basename(args.program or "")}.get(args.case, args.pattern)
     c = Checks(f"{args.case} {what}".strip() +
                (f" after {args.after} ({args.mode})" if args.case == "device_lost" else ""))
     for path, what in ((args.hesper, "Hesper library"), (args.patterns, "patterns program"),
@@ -873,8 +1007,8 @@ def main():
             f"no manifest naming {VALIDATION_LAYER} in {LAYER_DIRS}")
     if c.failures:
         return c.finish()
-    if args.case == "pipeline_stats" and not args.program:
-        c.fail("--program given", "pipeline_stats needs --program EXE")
+    if args.case in ("pipeline_stats", "occupancy") and not args.program:
+        c.fail("--program given", f"{args.case} needs --program EXE")
         return c.finish()
     for k in ("hesper", "patterns", "probe", "layer_dir") + (("program",) if args.program else ()):
         setattr(args, k, os.path.abspath(getattr(args, k)))

@@ -107,6 +107,51 @@ fixture_known_profile(struct hesper_profile *p)
 	p->hook_ns = 1500;
 }
 
+/* A statistic @name of @value (UINT64) in *@st. */
+static inline void
+fixture_stat(struct hesper_pipeline_stat *st, const char *name, uint64_t value)
+{
+	memset(st, 0, sizeof(*st));
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	st->format = HESPER_STAT_UINT;
+	st->value.u = value;
+}
+
+/*
+ * fixture_known_profile on an H200 (132 SMs of the NVIDIA model) whose statistics are the
+ * driver's: "matmul" 111 registers, no shared memory (occupancy 25%, registers: 8 groups per SM,
+ * 1056 fill the device), launched 3 times with 16 work groups; "softmax" 16 registers and 16 KiB
+ * (13 groups, 26 warps: shared memory), launched twice with 4×1×1; both 64 invocations a group.
+ */
+static inline void
+fixture_occupancy_profile(struct hesper_profile *p)
+{
+	struct hesper_pipeline_stat st[3];
+	struct hesper_pipeline_stats k = {.executable = "Compute Shader", .subgroup_size = 32, .stats = st, .count = 3};
+	static const uint32_t local[3] = {64, 1, 1}, sixteen[3] = {16, 1, 1}, four[3] = {4, 1, 1};
+
+	fixture_known_profile(p);
+	strcpy(p->devices[0].name, "NVIDIA H200");
+	strcpy(p->devices[0].pipeline_stats, "captured");
+	hesper_occupancy_model_nvidia(&p->devices[0].occupancy, 64, 132, p->devices[0].name, 49152);
+	memcpy(k.local_size, local, sizeof(local));
+	fixture_stat(&st[0], "Register Count", 111);
+	fixture_stat(&st[1], "Local Memory Size", 68719476736ull);
+	fixture_stat(&st[2], "Shared Memory Size", 0);
+	k.kernel = "matmul";
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(p, &k), 0);
+	fixture_stat(&st[0], "Register Count", 16);
+	fixture_stat(&st[2], "Shared Memory Size", 16384);
+	k.kernel = "softmax";
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(p, &k), 0);
+	struct hesper_kernel *row = hesper_kernel_table_find(p->kernels, "matmul");
+	hesper_shapes_add(&row->shapes, sixteen, 3);
+	hesper_shapes_set_local_size(&row->shapes, local, false);
+	row = hesper_kernel_table_find(p->kernels, "softmax");
+	hesper_shapes_add(&row->shapes, four, 2);
+	hesper_shapes_set_local_size(&row->shapes, local, false);
+}
+
 /*
  * Clock mode with overlap: "ov_a" ran [0, 30000) ns and "ov_b" [10000, 40000) on one queue,
  * sharing 20,000 ns (shares 20,000 each, spans 30,000 each); "solo" ran 5,000 ns alone.

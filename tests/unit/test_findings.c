@@ -348,6 +348,51 @@ START_TEST(underfilled_fires_only_with_compute_units)
 }
 END_TEST
 
+/* An under-filled kernel whose occupancy is known: the groups that fill the device against its launch. */
+START_TEST(underfilled_says_its_occupancy)
+{
+	struct hesper_profile p;
+	struct hesper_pipeline_stat st = {.name = "Register Count", .format = HESPER_STAT_UINT, .value.u = 111};
+	struct hesper_pipeline_stats stats = {.kernel = "small", .local_size = {64, 1, 1}, .count = 1, .stats = &st};
+	static const uint32_t sixteen[3] = {16, 1, 1};
+
+	live_profile(&p, 0, 132);
+	hesper_occupancy_model_nvidia(&p.devices[0].occupancy, 64, 132, "NVIDIA H200", 49152);
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(&p, &stats), 0);
+	struct hesper_kernel *k = hesper_kernel_table_get(p.kernels, "small");
+	struct hesper_kernel *u = hesper_kernel_table_get(p.underfilled, "small");
+	hesper_shapes_add(&k->shapes, sixteen, 150);
+	for (int i = 0; i < 150; i++) {
+		hesper_kernel_record(k, 10000);
+		hesper_kernel_record(u, 9000);
+	}
+	struct hesper_findings f = compute(&p);
+	const struct hesper_finding *x = find_kind(&f, HESPER_FINDING_UNDERFILLED);
+	ck_assert_ptr_nonnull(x);
+	/* no shared memory size from the driver: registers give 8 groups an SM all the same */
+	ck_assert(hesper_finding_number(x, "occupancy_share", -1) == 0.25);
+	ck_assert(hesper_finding_number(x, "groups_per_sm", -1) == 8);
+	ck_assert(hesper_finding_number(x, "device_groups", -1) == 1056);
+	ck_assert(hesper_finding_number(x, "launch_groups", -1) == 16);
+	ck_assert(fabs(hesper_finding_number(x, "device_fill_share", -1) - 16.0 / 1056.0) < 1e-12);
+	ck_assert_ptr_nonnull(strstr(x->advice,
+				     "; at its occupancy (25%, registers) 8 work groups fit an SM, 1056 fill "
+				     "the device once, and its most common launch has 16 (1.5% of that)"));
+	ck_assert_str_eq(hesper_finding_number_key("occupancy_share"), "occupancy_share");
+	ck_assert_str_eq(hesper_finding_number_key("device_fill_share"), "device_fill_share");
+	hesper_findings_free(&f);
+
+	/* occupancy unknown (no model): the finding as before */
+	hesper_occupancy_model_none(&p.devices[0].occupancy, "no model");
+	f = compute(&p);
+	x = find_kind(&f, HESPER_FINDING_UNDERFILLED);
+	ck_assert(hesper_finding_number(x, "groups_per_sm", -1) == -1);
+	ck_assert_ptr_null(strstr(x->advice, "occupancy"));
+	hesper_findings_free(&f);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(hesper_share_fires_and_stays_silent)
 {
 	struct hesper_profile p;
@@ -461,6 +506,7 @@ findings_suite(void)
 	tcase_add_test(tc, round_trips_fire_and_stay_silent);
 	tcase_add_test(tc, launch_bound_fires_and_stays_silent);
 	tcase_add_test(tc, underfilled_fires_only_with_compute_units);
+	tcase_add_test(tc, underfilled_says_its_occupancy);
 	tcase_add_test(tc, hesper_share_fires_and_stays_silent);
 	tcase_add_test(tc, sorted_by_stake_and_gated);
 	tcase_add_test(tc, host_wait_rows_sorted_and_merged);

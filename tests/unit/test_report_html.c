@@ -333,6 +333,41 @@ START_TEST(pipeline_stats_listed)
 }
 END_TEST
 
+/* Occupancy per kernel in the statistics table, and how much of the device each launch shape fills. */
+START_TEST(occupancy_listed)
+{
+	struct hesper_profile p;
+
+	fixture_occupancy_profile(&p);
+	char *html = render(&p);
+	assert_page(html);
+	ck_assert_ptr_nonnull(strstr(html, "<th>Occupancy</th><th>Groups per SM</th><th>Warps per SM</th>"));
+	ck_assert_ptr_nonnull(
+		strstr(html, "<td class=\"name\">matmul</td><td>32</td><td data-v=\"0.25\">25%</td>"
+			     "<td data-v=\"8\">8</td><td data-v=\"16\">16</td><td class=\"name\">registers</td>"));
+	ck_assert_ptr_nonnull(strstr(html, "<td class=\"name\">shared memory</td>"));
+	ck_assert_ptr_nonnull(strstr(html, ">Fills the device</th>"));
+	/* matmul's 16 groups of the 1056 that fill the device; softmax's 4 of 1716 */
+	ck_assert_ptr_nonnull(
+		strstr(html, "<td data-v=\"0.015151515151515152\">1.5%</td><td class=\"name\">matmul</td>"));
+	ck_assert_ptr_nonnull(strstr(html, ">0.2%</td><td class=\"name\">softmax</td>"));
+	free(html);
+
+	/* no model: unknown and why; an upper bound marked */
+	p.devices[0].occupancy.shared_per_sm = 0;
+	html = render(&p);
+	ck_assert_ptr_nonnull(strstr(html, ">\u2264 100%</td>"));
+	ck_assert_ptr_nonnull(strstr(html, "work groups (the device&#39;s shared memory per SM is unknown)</td>"));
+	free(html);
+	hesper_occupancy_model_none(&p.devices[0].occupancy, "a CPU device (no SMs to model)");
+	html = render(&p);
+	ck_assert_ptr_nonnull(strstr(html, "<td class=\"name\">unknown: a CPU device (no SMs to model)</td>"));
+	ck_assert_ptr_nonnull(strstr(html, "<td data-v=\"-1\">-</td><td class=\"name\">matmul</td>"));
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(long_names_cut_in_charts)
 {
 	struct hesper_profile p;
@@ -577,6 +612,7 @@ report_html_suite(void)
 	tcase_add_test(tc, names_escaped);
 	tcase_add_test(tc, long_names_cut_in_charts);
 	tcase_add_test(tc, pipeline_stats_listed);
+	tcase_add_test(tc, occupancy_listed);
 	tcase_add_test(tc, timeline_holds_every_event);
 	tcase_add_test(tc, timeline_says_what_is_past_its_limit);
 	tcase_add_test(tc, kernel_columns_in_the_text_reports_order);

@@ -181,6 +181,40 @@ START_TEST(stream_then_summary)
 }
 END_TEST
 
+/* The kernels' occupancy, one row each: the figures, the limit, NULL where unknown. */
+START_TEST(occupancy_rows)
+{
+	struct hesper_profile p;
+	struct hesper_sink_list l;
+	char spec[200];
+
+	make_dir();
+	fixture_occupancy_profile(&p);
+	snprintf(spec, sizeof(spec), "sqlite:%s", db_path);
+	parse_with_database(spec, &l);
+	ck_assert_int_eq(hesper_sinks_write(&l, &p, stderr), 0);
+	/* twice: rewritten, not doubled */
+	ck_assert_int_eq(hesper_sinks_write(&l, &p, stderr), 0);
+	ck_assert_int_eq(query_int("SELECT count(*) FROM pipeline_occupancy"), 2);
+	ck_assert_int_eq(query_int("SELECT groups_per_sm * 1000 + warps_per_sm FROM pipeline_occupancy"
+				   " WHERE kernel = 'matmul' AND limit_factor = 'registers' AND share = 0.25"
+				   " AND at_most = 0 AND why IS NULL"),
+			 8016);
+	ck_assert_int_eq(query_int("SELECT device_groups FROM pipeline_occupancy WHERE kernel = 'softmax'"
+				   " AND limit_factor = 'shared memory'"),
+			 13 * 132);
+	hesper_occupancy_model_none(&p.devices[0].occupancy, "a CPU device (no SMs to model)");
+	ck_assert_int_eq(hesper_sinks_write(&l, &p, stderr), 0);
+	ck_assert_int_eq(query_int("SELECT count(*) FROM pipeline_occupancy WHERE limit_factor = 'unknown'"
+				   " AND share IS NULL AND groups_per_sm IS NULL AND device_groups IS NULL"
+				   " AND why = 'a CPU device (no SMs to model)'"),
+			 2);
+	hesper_sinks_free(&l);
+	hesper_profile_free(&p);
+	remove_dir();
+}
+END_TEST
+
 START_TEST(cannot_create)
 {
 	struct hesper_profile p;
@@ -226,6 +260,7 @@ sqlite_suite(void)
 	TCase *tc = tcase_create("hesper_sqlite_database");
 
 	tcase_add_test(tc, stream_then_summary);
+	tcase_add_test(tc, occupancy_rows);
 	tcase_add_test(tc, cannot_create);
 	suite_add_tcase(s, tc);
 	return s;

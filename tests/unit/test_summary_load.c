@@ -312,6 +312,103 @@ START_TEST(pipeline_stats_read_back)
 }
 END_TEST
 
+/*
+ * Occupancy: each kernel's line in "Pipeline statistics", the JSON's "occupancy" and the
+ * device's "occupancy_model", read back so that `hesper report` prints the same.
+ */
+START_TEST(occupancy_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture_occupancy_profile(&p);
+	char *s = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_nonnull(
+		strstr(s, "\n    occupancy 25% (registers): 8 work groups and 16 warps per SM; 1056 work groups "
+			  "fill the device once, its most common\n      launch (16) fills 1.5% of it\n"));
+	ck_assert_ptr_nonnull(
+		strstr(s, "\n    occupancy 41% (shared memory): 13 work groups and 26 warps per SM; 1716 work "
+			  "groups fill the device once, its most\n      common launch (4) fills 0.2% of it\n"));
+	for (const char *l = strstr(s, "\nPipeline statistics"); l && *l;) {
+		const char *end = strchr(l + 1, '\n');
+		ck_assert_int_le((end ? end : l + strlen(l)) - (l + 1), 120);
+		l = end;
+	}
+	free(s);
+
+	char *json = render_with(hesper_report_json, &p, NULL);
+	ck_assert_ptr_nonnull(
+		strstr(json, "\"occupancy_model\": {\"vendor\": \"nvidia\", \"compute_units\": 132, "
+			     "\"warp_size\": 32, \"warps_per_sm\": 64, \"groups_per_sm\": 32, "
+			     "\"registers_per_sm\": 65536, \"register_partitions\": 4, \"register_unit\": 256, "
+			     "\"registers_per_thread\": 255, \"shared_per_sm\": 233472, \"shared_per_group\": 49152, "
+			     "\"shared_reserved\": 1024, \"shared_unit\": 128}"));
+	ck_assert_ptr_nonnull(strstr(json,
+				     "\"Shared Memory Size\": 0}, \"device\": 0, \"local_size\": [64, 1, 1], "
+				     "\"occupancy\": {\"share\": 0.25, \"warps_per_sm\": 16, \"groups_per_sm\": 8, "
+				     "\"device_groups\": 1056, \"limit\": \"registers\"}}"));
+	ck_assert_ptr_nonnull(strstr(json, "\"limit\": \"shared memory\"}}"));
+	free(json);
+
+	round_trip(&p, &back);
+	ck_assert_mem_eq(&back.devices[0].occupancy, &p.devices[0].occupancy, sizeof(p.devices[0].occupancy));
+	ck_assert_uint_eq(back.pipeline_stats_count, 2);
+	ck_assert_uint_eq(back.pipeline_stats[1].device, 0);
+	ck_assert_uint_eq(back.pipeline_stats[1].local_size[0], 64);
+	ck_assert_uint_eq(back.pipeline_stats[1].local_size[2], 1);
+	hesper_profile_free(&back);
+	assert_same_text(&p);
+
+	/* No model, and why: said per kernel, and read back. */
+	hesper_occupancy_model_none(&p.devices[0].occupancy, "a CPU device (no SMs to model)");
+	s = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(s, "\n    occupancy unknown: a CPU device (no SMs to model)\n"));
+	free(s);
+	json = render_with(hesper_report_json, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(json, "\"occupancy_model\": {\"why\": \"a CPU device (no SMs to model)\"}"));
+	ck_assert_ptr_nonnull(
+		strstr(json, "\"occupancy\": {\"limit\": \"unknown\", \"why\": \"a CPU device (no SMs to model)\"}"));
+	free(json);
+	assert_same_text(&p);
+
+	/* A device that says nothing of occupancy (a summary from before it): no line. */
+	memset(&p.devices[0].occupancy, 0, sizeof(p.devices[0].occupancy));
+	s = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_null(strstr(s, "occupancy"));
+	free(s);
+	assert_same_text(&p);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* A summary without the occupancy keys (an older Hesper): no model, statistics on device 0, size unknown. */
+START_TEST(occupancy_absent_in_old_summary)
+{
+	char path[32], err[256] = "";
+	struct hesper_profile back;
+
+	write_file(
+		path,
+		"{\"schema\": \"hesper-summary/1\", \"devices\": [{\"name\": \"d\", \"pipeline_stats\": \"captured\"}], "
+		"\"kernels\": [], \"pipeline_stats\": [{\"kernel\": \"k\", \"stats\": {\"Register Count\": 16}}]}\n");
+	ck_assert_msg(hesper_summary_load(path, &back, err, sizeof(err)) == HESPER_OK, "%s", err);
+	unlink(path);
+	ck_assert_str_eq(back.devices[0].occupancy.vendor, "");
+	ck_assert_str_eq(back.devices[0].occupancy.why, "");
+	ck_assert_uint_eq(back.pipeline_stats[0].device, 0);
+	ck_assert_uint_eq(back.pipeline_stats[0].local_size[0], 0);
+	hesper_profile_free(&back);
+
+	/* a figure that is no number is an error */
+	write_file(path,
+		   "{\"schema\": \"hesper-summary/1\", \"devices\": [{\"name\": \"d\", "
+		   "\"occupancy_model\": {\"vendor\": \"nvidia\", \"warps_per_sm\": \"many\"}}], \"kernels\": []}\n");
+	ck_assert_int_ne(hesper_summary_load(path, &back, err, sizeof(err)), HESPER_OK);
+	ck_assert_ptr_nonnull(strstr(err, "warps_per_sm"));
+	hesper_profile_free(&back); /* freed even on failure, as summary_load.h asks */
+	unlink(path);
+}
+END_TEST
+
 START_TEST(old_regions_all_timed)
 {
 	char path[32], err[256] = "";
@@ -374,6 +471,8 @@ summary_load_suite(void)
 	tcase_add_test(tc, ended_by_signal_read_back);
 	tcase_add_test(tc, old_regions_all_timed);
 	tcase_add_test(tc, pipeline_stats_read_back);
+	tcase_add_test(tc, occupancy_read_back);
+	tcase_add_test(tc, occupancy_absent_in_old_summary);
 	tcase_add_test(tc, bad_keys_refused);
 	suite_add_tcase(s, tc);
 	return s;

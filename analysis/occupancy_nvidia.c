@@ -1,0 +1,54 @@
+/*
+ * NVIDIA's per-SM figures for the occupancy model (occupancy.h), told apart by the one figure
+ * the driver gives of an SM (VK_NV_shader_sm_builtins' shaderWarpsPerSM) and the device's name.
+ * Each figure is NVIDIA's own: the CUDA C++ Programming Guide's table of compute capabilities
+ * and its occupancy calculator (cuda_occupancy.h); docs/findings.md#occupancy lists them.
+ */
+#include "occupancy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define KIB 1024u
+
+void
+hesper_occupancy_model_nvidia(struct hesper_occupancy_model *m, uint32_t warps_per_sm, uint32_t sm_count,
+			      const char *name, uint32_t shared_per_group)
+{
+	memset(m, 0, sizeof(*m));
+	/*
+	 * 64 warp slots: Volta, A100 (sm_80) and Hopper (sm_90), 32 resident groups; 48: the other
+	 * Ampere chips and Ada (sm_86, sm_87, sm_89), 16 groups (Ada has 24: a low figure there when
+	 * work-group slots bind); 32: Turing (sm_75), 16 groups.
+	 */
+	uint32_t groups = warps_per_sm == 64 ? 32 : warps_per_sm == 48 || warps_per_sm == 32 ? 16 : 0;
+	if (!groups) {
+		snprintf(m->why, sizeof(m->why), "no NVIDIA chip Hesper knows has %u warps per SM", warps_per_sm);
+		return;
+	}
+	snprintf(m->vendor, sizeof(m->vendor), "nvidia");
+	m->compute_units = sm_count;
+	m->warp_size = 32;
+	m->warps_per_sm = warps_per_sm;
+	m->groups_per_sm = groups;
+	/* Every chip from Maxwell on: 64 Ki registers, 4 sub-partitions, 256 a warp, 255 a thread. */
+	m->registers_per_sm = 64 * KIB;
+	m->register_partitions = 4;
+	m->register_unit = 256;
+	m->registers_per_thread = 255;
+	m->shared_per_group = shared_per_group;
+	/*
+	 * Shared memory per SM varies within a warp count (sm_70 96 KiB, sm_80 164, sm_90 228):
+	 * known only where the name says which chip. From sm_80 on the driver reserves 1 KiB per
+	 * work group and allocates in 128-byte units; Turing has 64 KiB in 256-byte units.
+	 */
+	bool hopper = name && (strstr(name, "H100") || strstr(name, "H200"));
+	if (warps_per_sm == 64 && (hopper || (name && strstr(name, "A100")))) {
+		m->shared_per_sm = (hopper ? 228 : 164) * KIB;
+		m->shared_reserved = KIB;
+		m->shared_unit = 128;
+	} else if (warps_per_sm == 32) {
+		m->shared_per_sm = 64 * KIB;
+		m->shared_unit = 256;
+	}
+}
