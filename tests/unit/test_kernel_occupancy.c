@@ -21,7 +21,7 @@ START_TEST(occupancy_of_each_kernel)
 	ck_assert_uint_eq(hesper_occupancy_device_groups(&p, &p.pipeline_stats[0], &o), 8 * 132);
 	o = hesper_stats_occupancy(&p, &p.pipeline_stats[1]);
 	ck_assert_int_eq(o.limit, HESPER_LIMIT_SHARED);
-	ck_assert_uint_eq(o.groups_per_sm, 13);
+	ck_assert_uint_eq(o.groups_per_sm, 3);
 	ck_assert(hesper_stats_shows_occupancy(&p, &p.pipeline_stats[1]));
 
 	/* The figures as other formats: an INT64 and a whole FLOAT64 count, a negative one does not. */
@@ -112,15 +112,15 @@ START_TEST(most_common_launch)
 	char words[512];
 	hesper_occupancy_words(words, sizeof(words), &p, &p.pipeline_stats[1]);
 	ck_assert_str_eq(words,
-			 "occupancy 41% (shared memory): 13 work groups and 26 warps per SM; 1716 work groups fill "
-			 "the device once, its most common launch (128) fills 7.5% of it");
+			 "occupancy 9.4% (shared memory): 3 work groups and 6 warps per SM; 396 work groups fill "
+			 "the device once, its most common launch (128) fills 32% of it");
 	/* cut to fit, always terminated */
 	hesper_occupancy_words(words, 12, &p, &p.pipeline_stats[1]);
-	ck_assert_str_eq(words, "occupancy 4");
+	ck_assert_str_eq(words, "occupancy 9");
 	/* the device's SMs unknown: no fill */
 	p.devices[0].occupancy.compute_units = 0;
 	hesper_occupancy_words(words, sizeof(words), &p, &p.pipeline_stats[1]);
-	ck_assert_str_eq(words, "occupancy 41% (shared memory): 13 work groups and 26 warps per SM");
+	ck_assert_str_eq(words, "occupancy 9.4% (shared memory): 3 work groups and 6 warps per SM");
 	/* an upper bound */
 	p.devices[0].occupancy.shared_per_sm = 0;
 	hesper_occupancy_words(words, sizeof(words), &p, &p.pipeline_stats[1]);

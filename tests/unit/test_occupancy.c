@@ -42,27 +42,29 @@ START_TEST(nvidia_figures_by_chip)
 	ck_assert_uint_eq(m.register_partitions, 4);
 	ck_assert_uint_eq(m.register_unit, 256);
 	ck_assert_uint_eq(m.registers_per_thread, 255);
-	ck_assert_uint_eq(m.shared_per_sm, 228 * 1024);
+	/* NVIDIA's Vulkan driver: the work group's limit is the SM's, no reserve (measured, H200) */
+	ck_assert_uint_eq(m.shared_per_sm, 49152);
 	ck_assert_uint_eq(m.shared_per_group, 49152);
-	ck_assert_uint_eq(m.shared_reserved, 1024);
+	ck_assert_uint_eq(m.shared_reserved, 0);
 	ck_assert_uint_eq(m.shared_unit, 128);
 
 	hesper_occupancy_model_nvidia(&m, 64, 108, "NVIDIA A100-SXM4-80GB", 49152);
-	ck_assert_uint_eq(m.shared_per_sm, 164 * 1024);
-	ck_assert_uint_eq(m.shared_reserved, 1024);
-	/* 64 warp slots but no name Hesper knows (a V100): shared memory per SM unknown */
+	ck_assert_uint_eq(m.shared_per_sm, 49152);
+	ck_assert_uint_eq(m.shared_reserved, 0);
+	/* 64 warp slots, a name Hesper does not look for (a V100): the same */
 	hesper_occupancy_model_nvidia(&m, 64, 80, "Tesla V100-SXM2-16GB", 49152);
 	ck_assert_str_eq(m.vendor, "nvidia");
-	ck_assert_uint_eq(m.shared_per_sm, 0);
+	ck_assert_uint_eq(m.shared_per_sm, 49152);
 	ck_assert_uint_eq(m.groups_per_sm, 32);
 	/* Ampere's smaller chips and Ada: 48 warps, 16 groups */
 	hesper_occupancy_model_nvidia(&m, 48, 84, "NVIDIA GeForce RTX 3090", 49152);
 	ck_assert_uint_eq(m.groups_per_sm, 16);
-	ck_assert_uint_eq(m.shared_per_sm, 0);
-	/* Turing: 32 warps, 16 groups, 64 KiB */
+	ck_assert_uint_eq(m.shared_per_sm, 49152);
+	/* Turing: 32 warps, 16 groups, 256-byte units */
 	hesper_occupancy_model_nvidia(&m, 32, 40, "NVIDIA T4", 49152);
 	ck_assert_uint_eq(m.groups_per_sm, 16);
-	ck_assert_uint_eq(m.shared_per_sm, 64 * 1024);
+	ck_assert_uint_eq(m.shared_per_sm, 49152);
+	ck_assert_uint_eq(m.shared_unit, 256);
 	ck_assert_uint_eq(m.shared_reserved, 0);
 	/* a warp count no chip Hesper knows has: no model, and why */
 	hesper_occupancy_model_nvidia(&m, 40, 10, "NVIDIA Future", 49152);
@@ -166,24 +168,24 @@ START_TEST(shared_memory_kernel)
 {
 	struct hesper_occupancy_model m = h200();
 	/*
-	 * 16 KiB a group (stats_shared on the H200), plus the 1 KiB the driver reserves: 17,408
-	 * bytes; 228 KiB hold 13 groups (14 would need 243,712), 26 warps, 40.6%.
+	 * 16 KiB a group (stats_shared on the H200): 48 KiB hold 3 groups, 6 warps, 9.4% (what
+	 * bench/occupancy-check saw the H200 hold).
 	 */
 	struct hesper_occupancy_kernel k = kernel(16, 16384, 64);
 	struct hesper_occupancy o = hesper_occupancy_compute(&m, &k);
 
 	ck_assert_int_eq(o.limit, HESPER_LIMIT_SHARED);
-	ck_assert_uint_eq(o.groups_per_sm, 13);
-	ck_assert_uint_eq(o.warps_per_sm, 26);
-	ck_assert_double_eq_tol(o.share, 26.0 / 64.0, 1e-12);
+	ck_assert_uint_eq(o.groups_per_sm, 3);
+	ck_assert_uint_eq(o.warps_per_sm, 6);
+	ck_assert_double_eq_tol(o.share, 6.0 / 64.0, 1e-12);
 
-	/* without the reserve: 233,472 / 16,384 = 14 groups */
-	m.shared_reserved = 0;
+	/* with a reserve of 1 KiB a group (CUDA's): 49,152 / 17,408 = 2 groups */
+	m.shared_reserved = 1024;
 	o = hesper_occupancy_compute(&m, &k);
 	ck_assert_int_eq(o.limit, HESPER_LIMIT_SHARED);
-	ck_assert_uint_eq(o.groups_per_sm, 14);
+	ck_assert_uint_eq(o.groups_per_sm, 2);
 	m = h200();
-	/* 100 bytes are allocated as 1,152 (1,124 rounded up to 128): 202 groups, not a limit */
+	/* 100 bytes are allocated as 128: 384 groups, not a limit */
 	k = kernel(16, 100, 64);
 	o = hesper_occupancy_compute(&m, &k);
 	ck_assert_int_eq(o.limit, HESPER_LIMIT_GROUPS);
@@ -234,8 +236,9 @@ START_TEST(shared_unknown_gives_an_upper_bound)
 	struct hesper_occupancy_kernel k = kernel(111, 16384, 64);
 	struct hesper_occupancy o;
 
-	/* a V100's shared memory per SM is not in the model: the other resources give at most 8 groups */
-	hesper_occupancy_model_nvidia(&m, 64, 80, "Tesla V100", 49152);
+	/* a model without the shared memory per SM (a driver that gives no limit): the other resources give at most 8 groups */
+	hesper_occupancy_model_nvidia(&m, 64, 80, "Tesla V100", 0);
+	ck_assert_uint_eq(m.shared_per_sm, 0);
 	o = hesper_occupancy_compute(&m, &k);
 	ck_assert_int_eq(o.limit, HESPER_LIMIT_REGISTERS);
 	ck_assert_uint_eq(o.groups_per_sm, 8);

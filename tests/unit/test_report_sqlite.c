@@ -202,7 +202,7 @@ START_TEST(occupancy_rows)
 			 8016);
 	ck_assert_int_eq(query_int("SELECT device_groups FROM pipeline_occupancy WHERE kernel = 'softmax'"
 				   " AND limit_factor = 'shared memory'"),
-			 13 * 132);
+			 3 * 132);
 	hesper_occupancy_model_none(&p.devices[0].occupancy, "a CPU device (no SMs to model)");
 	ck_assert_int_eq(hesper_sinks_write(&l, &p, stderr), 0);
 	ck_assert_int_eq(query_int("SELECT count(*) FROM pipeline_occupancy WHERE limit_factor = 'unknown'"

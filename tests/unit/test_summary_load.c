@@ -326,8 +326,8 @@ START_TEST(occupancy_read_back)
 		strstr(s, "\n    occupancy 25% (registers): 8 work groups and 16 warps per SM; 1056 work groups "
 			  "fill the device once, its most common\n      launch (16) fills 1.5% of it\n"));
 	ck_assert_ptr_nonnull(
-		strstr(s, "\n    occupancy 41% (shared memory): 13 work groups and 26 warps per SM; 1716 work "
-			  "groups fill the device once, its most\n      common launch (4) fills 0.2% of it\n"));
+		strstr(s, "\n    occupancy 9.4% (shared memory): 3 work groups and 6 warps per SM; 396 work groups "
+			  "fill the device once, its most\n      common launch (4) fills 1.0% of it\n"));
 	for (const char *l = strstr(s, "\nPipeline statistics"); l && *l;) {
 		const char *end = strchr(l + 1, '\n');
 		ck_assert_int_le((end ? end : l + strlen(l)) - (l + 1), 120);
@@ -340,8 +340,8 @@ START_TEST(occupancy_read_back)
 		strstr(json, "\"occupancy_model\": {\"vendor\": \"nvidia\", \"compute_units\": 132, "
 			     "\"warp_size\": 32, \"warps_per_sm\": 64, \"groups_per_sm\": 32, "
 			     "\"registers_per_sm\": 65536, \"register_partitions\": 4, \"register_unit\": 256, "
-			     "\"registers_per_thread\": 255, \"shared_per_sm\": 233472, \"shared_per_group\": 49152, "
-			     "\"shared_reserved\": 1024, \"shared_unit\": 128}"));
+			     "\"registers_per_thread\": 255, \"shared_per_sm\": 49152, \"shared_per_group\": 49152, "
+			     "\"shared_reserved\": 0, \"shared_unit\": 128}"));
 	ck_assert_ptr_nonnull(strstr(json,
 				     "\"Shared Memory Size\": 0}, \"device\": 0, \"local_size\": [64, 1, 1], "
 				     "\"occupancy\": {\"share\": 0.25, \"warps_per_sm\": 16, \"groups_per_sm\": 8, "
