@@ -528,6 +528,22 @@ static void drop_out_of_mode(struct hesper_settings *s, const char *const *value
 	}
 }
 
+/*
+ * Variables of Hesper's own scripts and tests (where llama.cpp's files are, the npm cache,
+ * ...): not settings, but set in the environment of the programs those scripts profile,
+ * so not worth a line each run.
+ */
+static const char *const script_vars[] = {"HESPER_LLAMA_FILES", "HESPER_NPM_CACHE", "HESPER_DENO_VERSION",
+					  "HESPER_FUZZ_JOBS"};
+
+static bool is_script_var(struct span name)
+{
+	for (size_t i = 0; i < sizeof script_vars / sizeof script_vars[0]; i++)
+		if (strlen(script_vars[i]) == name.len && memcmp(script_vars[i], name.p, name.len) == 0)
+			return true;
+	return false;
+}
+
 int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_vars, FILE *err)
 {
 	const char *values[ROW_COUNT] = {0}; /* the value of each row given and accepted */
@@ -550,6 +566,8 @@ int hesper_settings_from_env(struct hesper_settings *s, char *const *environ_var
 		name.p = var;
 		name.len = (size_t)(eq - var);
 		row = find_setting(name);
+		if (!row && is_script_var(name))
+			continue;
 		if (!row) {
 			reject_name(err, name);
 			rejected++;

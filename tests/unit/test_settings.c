@@ -390,6 +390,8 @@ START_TEST(env_reads_every_setting)
 		"HESPER_EXIT_TIMEOUT_MS=0",
 		"HESPER_DISABLE=yes",
 		"HOME=/root",
+		"HESPER_LLAMA_FILES=/x", /* the scripts' own, no setting: not a line either */
+		"HESPER_NPM_CACHE=/y",
 		NULL,
 	};
 	struct hesper_settings s;
