@@ -265,6 +265,15 @@ def case_overlap(args, c, tmp):
     detail = (f"ov_a {a['ts']}+{a['dur']} us, ov_b {b['ts']}+{b['dur']} us, intersection {inter:.3f} us; "
               f"program: span {truth['span_ns']} ns, alone {truth['alone_ns']} ns, overlapped {truth['overlapped']}")
     print(f"  clock mode: {detail}")
+    alone_a, alone_b = truth["alone_ns"]
+    if (truth["overlapped"] and inter <= TOUCH_US and (a["dur"] + b["dur"]) * 1000 >= 0.9 * truth["span_ns"]
+            and (a["dur"] * 1000 < 0.8 * alone_a or b["dur"] * 1000 < 0.8 * alone_b)):
+        # The program's verdict compares the pair's span with the two dispatches' shortest
+        # runs alone; on a CPU device another process can slow every one of those runs (seen
+        # in CI: alone 8.1 ms, in the pair 5.0 ms, one after the other). Hesper's pair, which
+        # adds up to the span while each ran well under its alone time, says so: no verdict.
+        c.skip(f"inconclusive: the program's alone runs were slower than the pair's dispatches ({detail})")
+        return detail
     if truth["overlapped"]:
         c.check(inter > TOUCH_US, "clock mode: the intervals intersect (they overlapped on the GPU)", detail)
         c.check(a.get("tid") != b.get("tid"), "clock mode: overlapping dispatches on different lanes",
