@@ -515,6 +515,74 @@ def check_alone(c, args, way, groups, notes):
     return text
 
 
+SHAPE_ROW_RE = re.compile(r"^mul_mat_vec_([a-z0-9_]+?)_f32_f32 \[(\d+)\u00d7(\d+)\u00d7(\d+)\]$")
+MAT_VEC_KEY_RE = re.compile(r"MUL_MAT_VEC (\S+) m=(\d+) n=1 k=\d+")
+
+
+def check_shapes(c, args, rep, trace, perf):
+    """HESPER_GROUP_BY=shape against ggml's perf logger (separate runs, the same tokens): each
+    mul_mat_vec row of Hesper's summary split by work-group count, against ggml's ops of that
+    quantization keyed by their rows m (MUL_MAT_VEC and MUL_MAT_ADD alike, summed by m). Sorted
+    by work groups and by m (more rows, more work groups), the two lists pair up: as many
+    entries, each pair the same count (m / work groups is shown, the rows of a work group,
+    not held to one value: the driver's limits may split a launch). Each pair's mean
+    within --perf-tolerance of ggml's where ggml's is at least --perf-min-us, only the upper
+    bound where some of the row's dispatches begin a submission (ggml's logger gives those the
+    time between submissions too). Returns the Markdown table."""
+    tol = args.perf_tolerance
+    rows = collections.defaultdict(list)  # quantization -> [(groups x, name, count, mean ns)]
+    for k in rep.get("kernels", []):
+        m = SHAPE_ROW_RE.match(k.get("name", ""))
+        if m and m.group(3) == "1" and m.group(4) == "1" and k.get("count"):
+            rows[m.group(1)].append((int(m.group(2)), k["name"], k["count"], k.get("mean_ns") or 0.0))
+    ggml = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0.0, []]))
+    for key, (n, ns) in perf.items():
+        m = MAT_VEC_KEY_RE.search(key)
+        if m:
+            e = ggml[m.group(1)][int(m.group(2))]
+            e[0] += n
+            e[1] += ns
+            e[2].append(key)
+    sub_first = {}
+    for d in (e for e in trace.get("traceEvents", []) if e.get("cat") == "dispatch"):
+        s_ = d.get("args", {}).get("submission")
+        if s_ is not None and (s_ not in sub_first or d["ts"] < sub_first[s_]["ts"]):
+            sub_first[s_] = d
+    firsts = collections.Counter(d["name"] for d in sub_first.values())
+    lines = ["| Hesper row | dispatches | ggml ops (m) | ops | m / work groups | ggml mean µs | Hesper mean µs | "
+             "Hesper / ggml |", "|---|---|---|---|---|---|---|---|"]
+    c.check(bool(rows), "shape: mul_mat_vec rows split by work-group count in Hesper's summary",
+            f"{[k.get('name') for k in rep.get('kernels', [])]}")
+    for quant, shapes in sorted(rows.items()):
+        shapes.sort()
+        ms = sorted(ggml[quant].items())
+        c.check(len(shapes) == len(ms), f"shape: {quant}: as many rows as ggml has matrix sizes",
+                f"Hesper {[s[1] for s in shapes]}, ggml {[m for m, _ in ms]}")
+        for (gx, name, count, mean), (m, (n, ns, keys)) in zip(shapes, ms):
+            gm = ns / max(n, 1)
+            ratio = mean / gm if gm else float("nan")
+            first = firsts.get(name, 0)
+            checked = gm >= args.perf_min_us * 1000.0
+            note = "" if checked else " (not checked)"
+            if checked and first:
+                note = f" (upper bound: {first} begin a submission)"
+            lines.append(f"| {name} | {count} | {', '.join(sorted(keys))} | {n} | {m / gx:g} | {fmt_us(gm)} | "
+                         f"{fmt_us(mean)} | {ratio:.3f}{note} |")
+            c.check(count == n, f"shape: {name}: as many dispatches as ggml timed ops of m={m}",
+                    f"Hesper {count}, ggml {n} ({', '.join(keys)})")
+            why = f"Hesper {fmt_us(mean)} µs, ggml {fmt_us(gm)} µs over {n} ops: {ratio:.3f}"
+            if checked and first:
+                c.check(ratio <= 1 + tol, f"shape: {name}: its mean at most {tol * 100:g} % above ggml's for m={m}",
+                        why)
+            elif checked:
+                c.check(abs(ratio - 1) <= tol, f"shape: {name}: its mean within {tol * 100:g} % of ggml's for m={m}",
+                        why)
+    text = "\n".join(lines)
+    print("--- mul_mat_vec per launch shape (HESPER_GROUP_BY=shape, dispatch mode) and ggml's perf logger ---")
+    print(text)
+    return text
+
+
 # ------------------------------------------------------------------ the checks
 
 def main():
@@ -721,6 +789,17 @@ def check(args, c, tmp):
                     json.dumps(atrace.get("metadata")))
             groups, notes = op_groups(atrace, perf_totals(pblocks), by_label=hesper_mode(way) == "clock")
             results["alone"][way] = check_alone(c, args, way, groups, notes)
+    # rows per launch shape (HESPER_GROUP_BY=shape) against ggml's ops by matrix size
+    sj, st = os.path.join(tmp, "alone-shape.json"), os.path.join(tmp, "alone-shape-trace.json")
+    r = R.run("alone-shape", dict(WAYS["dispatch"], HESPER_GROUP_BY="shape", HESPER_REPORT=f"json:{sj},trace:{st}",
+                                  HESPER_MAX_EVENTS="5000000"), hesper=True, prompt="")
+    same_as(c, "alone-shape", pplain, r)
+    srep = run_e2e.load_json(c, sj, "alone-shape: Hesper's JSON summary")
+    strace = run_e2e.load_json(c, st, "alone-shape: Hesper's trace")
+    if srep and strace and pblocks:
+        c.check(srep.get("group_by") == "shape", "alone-shape: the summary's rows are per launch shape",
+                f"group_by {srep.get('group_by')!r}")
+        results["shapes"] = check_shapes(c, args, srep, strace, perf_totals(pblocks))
     if args.md:
         write_md(args, results, perf_text)
     return None
@@ -788,6 +867,12 @@ def write_md(args, res, perf_text):
         A(f"Per-op means in separate runs, the same tokens, ggml's perf logger without Hesper against {what}:")
         A("")
         A(res.get("alone", {}).get(way) or "(no comparison)")
+    A("")
+    A("`mul_mat_vec` per launch shape (`HESPER_GROUP_BY=shape`, dispatch mode, alone) against ggml's perf logger "
+      f"alone by the ops' matrix rows m: each row's mean within {tol} of ggml's{floor}, only the upper bound for rows "
+      "some of whose dispatches begin a submission (ggml's logger gives those the time between submissions too):")
+    A("")
+    A(res.get("shapes") or "(no comparison)")
     with open(args.md, "w", encoding="utf-8") as f:
         f.write("\n".join(L) + "\n")
 
