@@ -335,6 +335,18 @@ def dispatch_places(events, notes):
     return out
 
 
+def first_dispatches(events):
+    """The first dispatch event of each submission in trace @events. ggml's perf logger times
+    an op from the timestamp before it, so an op that begins a submission holds the time since
+    the submission before as well."""
+    first = {}
+    for d in (e for e in events if e.get("cat") == "dispatch"):
+        sub = d.get("args", {}).get("submission")
+        if sub is not None and (sub not in first or d["ts"] < first[sub]["ts"]):
+            first[sub] = d
+    return list(first.values())
+
+
 def op_groups(trace, perf, by_label=False):
     """Groups of single-dispatch op kinds and their kernels, from Hesper's trace and ggml's
     perf logger totals @perf ({key: [count, total_ns]}). Returns (groups, notes): each group a
@@ -352,14 +364,7 @@ def op_groups(trace, perf, by_label=False):
     per_kernel = collections.Counter()
     notes = []
     places = dispatch_places(events, notes) if by_label else {}
-    # the first dispatch of each submission: ggml's perf logger times an op from the timestamp
-    # before it, so an op that begins a submission holds the time since the one before
-    first_of = {}
-    for d in (e for e in events if e.get("cat") == "dispatch"):
-        sub = d.get("args", {}).get("submission")
-        if sub is not None and (sub not in first_of or d["ts"] < first_of[sub]["ts"]):
-            first_of[sub] = d
-    firsts = {id(d) for d in first_of.values()}
+    firsts = {id(d) for d in first_dispatches(events)}
     for d in (e for e in events if e.get("cat") == "dispatch"):
         per_kernel[d["name"]] += 1
         ts, dur = places.get(id(d), (d["ts"], d["dur"]))
@@ -543,12 +548,7 @@ def check_shapes(c, args, rep, trace, perf):
             e[0] += n
             e[1] += ns
             e[2].append(key)
-    sub_first = {}
-    for d in (e for e in trace.get("traceEvents", []) if e.get("cat") == "dispatch"):
-        s_ = d.get("args", {}).get("submission")
-        if s_ is not None and (s_ not in sub_first or d["ts"] < sub_first[s_]["ts"]):
-            sub_first[s_] = d
-    firsts = collections.Counter(d["name"] for d in sub_first.values())
+    firsts = collections.Counter(d["name"] for d in first_dispatches(trace.get("traceEvents", [])))
     lines = ["| Hesper row | dispatches | ggml ops (m) | ops | m / work groups | ggml mean µs | Hesper mean µs | "
              "Hesper / ggml |", "|---|---|---|---|---|---|---|---|"]
     c.check(bool(rows), "shape: mul_mat_vec rows split by work-group count in Hesper's summary",
