@@ -10,6 +10,7 @@
 
 #include "clock/clock.h"
 #include "copies.h"
+#include "result_slots.h"
 #include "state/state.h"
 #include "record/record.h"
 
@@ -23,25 +24,6 @@ void hesper_copies_mark_unwritten(struct hesper_copy_kit *kit, uint32_t count)
 {
 	if (kit->out.mapped && count)
 		memset(kit->out.mapped, 0xff, (size_t)count * sizeof(uint64_t));
-}
-
-uint32_t hesper_copies_buffer_slots(uint32_t need, uint32_t peak)
-{
-	uint64_t want = need > peak ? need : peak;
-	if (want < HESPER_RESULT_MIN_SLOTS)
-		want = HESPER_RESULT_MIN_SLOTS;
-	/*
-	 * A power of two: a queue's records then share a few sizes and stop growing after one
-	 * step. Past pow2_most slots (512 KiB), a multiple of it instead: a submission of a
-	 * million timed dispatches would otherwise get up to twice the memory it needs.
-	 */
-	const uint64_t pow2_most = 65536;
-	uint64_t size = HESPER_RESULT_MIN_SLOTS;
-	while (size < want && size < pow2_most)
-		size *= 2;
-	if (size < want)
-		size = (want + pow2_most - 1) / pow2_most * pow2_most;
-	return size > UINT32_MAX / 2 ? need : (uint32_t)size;
 }
 
 /* Notes on @q that one submission needed @slots; returns the queue's most. */
@@ -68,7 +50,7 @@ int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *s
 	 * (hesper_submissions_stock), so this runs on the program's thread only when it outruns
 	 * that.
 	 */
-	uint32_t want = hesper_copies_buffer_slots(slots, peak);
+	uint32_t want = hesper_result_slots(slots, peak);
 	hesper_copies_free_buffer(dev, sub);
 	if (hesper_host_buffer_create(dev, want, &sub->kit.out) != 0)
 		return -1;

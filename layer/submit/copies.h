@@ -8,12 +8,6 @@
 
 #include "submission.h"
 
-/* Fewest result slots a submission record's buffer is made with. */
-#define HESPER_RESULT_MIN_SLOTS 1024u
-
-/* Slots of a new results buffer for a need of @need on a queue whose largest need so far is @peak. */
-uint32_t hesper_copies_buffer_slots(uint32_t need, uint32_t peak);
-
 /* Makes @sub's results buffer hold at least @slots, all marked unwritten; 0 on success. */
 int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots);
 

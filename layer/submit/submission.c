@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "copies.h"
+#include "result_slots.h"
 #include "state/state.h"
 #include "record/record.h"
 #include "submission.h"
@@ -61,7 +62,7 @@ bool hesper_submission_done(const struct hesper_submission *sub)
 static uint32_t spare_slots(struct hesper_queue *queue)
 {
 	uint32_t peak = atomic_load_explicit(&queue->result_peak, memory_order_relaxed);
-	uint32_t slots = hesper_copies_buffer_slots(peak, peak);
+	uint32_t slots = hesper_result_slots(peak, peak);
 	return (uint64_t)slots * sizeof(uint64_t) <= SPARE_BYTES / 4 ? slots : 0;
 }
 
