@@ -67,9 +67,7 @@ static void note_local_size(struct hesper_work *w, const struct hesper_name *ker
 	if (!packed)
 		return;
 	w->local_size_varies = packed == HESPER_LOCAL_SIZE_VARIES;
-	w->local_size[0] = packed & 0x1fffff;
-	w->local_size[1] = (packed >> 21) & 0x1fffff;
-	w->local_size[2] = (packed >> 42) & 0x1fffff;
+	hesper_local_size_unpack(packed, w->local_size);
 }
 
 /*

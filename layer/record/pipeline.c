@@ -189,11 +189,8 @@ void hesper_pipeline_note_stats(struct hesper_device *dev, VkPipeline pipeline, 
 	named.kernel = kernel->text;
 	/* With its device and work-group size, the reports reckon its occupancy from them. */
 	named.device = dev->profile_device;
-	if (p->local_size != HESPER_LOCAL_SIZE_VARIES) {
-		named.local_size[0] = p->local_size & 0x1fffff;
-		named.local_size[1] = (p->local_size >> 21) & 0x1fffff;
-		named.local_size[2] = (p->local_size >> 42) & 0x1fffff;
-	}
+	if (p->local_size != HESPER_LOCAL_SIZE_VARIES)
+		hesper_local_size_unpack(p->local_size, named.local_size);
 	hesper_process_note_pipeline_stats(&named);
 }
 

@@ -39,6 +39,14 @@ static inline uint64_t hesper_local_size_pack(const uint32_t s[3])
 	return (uint64_t)s[0] | (uint64_t)s[1] << 21 | (uint64_t)s[2] << 42;
 }
 
+/* The x, y, z that hesper_local_size_pack made @packed from, into @s. */
+static inline void hesper_local_size_unpack(uint64_t packed, uint32_t s[3])
+{
+	s[0] = packed & 0x1fffff;
+	s[1] = (packed >> 21) & 0x1fffff;
+	s[2] = (packed >> 42) & 0x1fffff;
+}
+
 /* Notes that a pipeline named @name has local size @packed (hesper_local_size_pack): the first sets, a different one marks it as varying. */
 void hesper_name_note_local_size(struct hesper_name *name, uint64_t packed);
 

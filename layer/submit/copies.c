@@ -26,21 +26,19 @@ void hesper_copies_mark_unwritten(struct hesper_copy_kit *kit, uint32_t count)
 		memset(kit->out.mapped, 0xff, (size_t)count * sizeof(uint64_t));
 }
 
-/* Notes on @q that one submission needed @slots; returns the queue's most. */
-static uint32_t note_peak(struct hesper_queue *q, uint32_t slots)
+void hesper_copies_note_need(struct hesper_queue *q, uint32_t slots)
 {
 	unsigned peak = atomic_load_explicit(&q->result_peak, memory_order_relaxed);
 	while (slots > peak && !atomic_compare_exchange_weak_explicit(&q->result_peak, &peak, slots,
 								      memory_order_relaxed, memory_order_relaxed))
 		;
-	return slots > peak ? slots : peak;
 }
 
 int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots)
 {
-	uint32_t peak = sub->queue ? note_peak(sub->queue, slots) : slots;
 	if (sub->kit.out.slots >= slots)
 		return 0;
+	uint32_t peak = sub->queue ? atomic_load_explicit(&sub->queue->result_peak, memory_order_relaxed) : 0;
 	/*
 	 * Sized for the queue's largest need so far, rounded up to a power of two, rather than
 	 * for this one: recycled records then stop growing after one step. Growing to each new

@@ -8,7 +8,13 @@
 
 #include "submission.h"
 
-/* Makes @sub's results buffer hold at least @slots, all marked unwritten; 0 on success. */
+/* Notes that a submission on @q needs @slots result slots (the queue's largest need sizes its records). */
+void hesper_copies_note_need(struct hesper_queue *q, uint32_t slots);
+
+/*
+ * Makes @sub's results buffer hold at least @slots, sized by hesper_result_slots for its
+ * queue's largest need, all marked unwritten; 0 on success.
+ */
 int hesper_copies_reserve(struct hesper_device *dev, struct hesper_submission *sub, uint32_t slots);
 
 /* Marks the first @count result slots of @kit unwritten again. */

@@ -228,7 +228,12 @@ static bool prepare(struct hesper_queue *q, struct hesper_submission *sub, VkFen
 	if (slots == 0 || sub->failed)
 		return false;
 	bool host = dev->copy_way == HESPER_WAY_HOST;
-	if (slots > UINT32_MAX / 2 || hesper_copies_reserve(dev, sub, (uint32_t)slots) != 0 ||
+	if (slots > UINT32_MAX / 2) {
+		sub->failed = true;
+		return false;
+	}
+	hesper_copies_note_need(q, (uint32_t)slots);
+	if (hesper_copies_reserve(dev, sub, (uint32_t)slots) != 0 ||
 	    hesper_copies_prepare_objects(q, sub, !host) != 0 || hesper_copies_record_after(q, sub, !host) != 0 ||
 	    hesper_copies_record_insertions(q, sub) != 0) {
 		sub->failed = true;
