@@ -23,11 +23,14 @@ merge_rows(struct hesper_kernel_table *into, const struct hesper_kernel_table *f
 	return 0;
 }
 
-/* Whether @a and @b are one device model: the same name and driver. */
-static bool
-same_device(const struct hesper_device_info *a, const struct hesper_device_info *b)
+/* The row of @into that is device @d's model (the same name and driver), or -1. */
+static int
+find_device(const struct hesper_profile *into, const struct hesper_device_info *d)
 {
-	return strcmp(a->name, b->name) == 0 && strcmp(a->driver, b->driver) == 0;
+	for (size_t j = 0; j < into->device_count; j++)
+		if (strcmp(into->devices[j].name, d->name) == 0 && strcmp(into->devices[j].driver, d->driver) == 0)
+			return (int)j;
+	return -1;
 }
 
 int
@@ -41,10 +44,7 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 		if (q->device < from->device_count) {
 			const struct hesper_device_info *d = &from->devices[q->device];
 
-			for (size_t j = 0; j < into->device_count && device < 0; j++)
-				if (strcmp(into->devices[j].name, d->name) == 0 &&
-				    strcmp(into->devices[j].driver, d->driver) == 0)
-					device = (int)j;
+			device = find_device(into, d);
 			if (device < 0 && (device = hesper_profile_add_device(into, d)) < 0)
 				return -1;
 		}
@@ -56,15 +56,9 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 		row->submits += q->submits;
 		row->busy_ns += q->busy_ns;
 	}
-	for (size_t i = 0; i < from->device_count; i++) {
-		bool seen = false;
-
-		for (size_t j = 0; j < into->device_count; j++)
-			seen |= strcmp(into->devices[j].name, from->devices[i].name) == 0 &&
-				strcmp(into->devices[j].driver, from->devices[i].driver) == 0;
-		if (!seen && hesper_profile_add_device(into, &from->devices[i]) < 0)
+	for (size_t i = 0; i < from->device_count; i++)
+		if (find_device(into, &from->devices[i]) < 0 && hesper_profile_add_device(into, &from->devices[i]) < 0)
 			return -1;
-	}
 	if (merge_rows(into->kernels, from->kernels) || merge_rows(into->regions, from->regions) ||
 	    merge_rows(into->labelled, from->labelled) || merge_rows(into->label_paths, from->label_paths) ||
 	    merge_rows(into->label_kernels, from->label_kernels))
@@ -74,11 +68,9 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 		struct hesper_pipeline_stats s = from->pipeline_stats[i];
 
 		/* Its device by its row in the merge, so that its occupancy is reckoned on the same model. */
-		for (size_t j = 0; s.device < from->device_count && j < into->device_count; j++)
-			if (same_device(&into->devices[j], &from->devices[s.device])) {
-				s.device = (uint32_t)j;
-				break;
-			}
+		int device = s.device < from->device_count ? find_device(into, &from->devices[s.device]) : -1;
+		if (device >= 0)
+			s.device = (uint32_t)device;
 		if (hesper_profile_add_pipeline_stats(into, &s) != 0)
 			return -1;
 	}
