@@ -228,7 +228,7 @@ underfilled_occupancy(const struct hesper_profile *p, struct hesper_finding *f, 
 	device_groups = hesper_occupancy_device_groups(p, st, &o);
 	if (!device_groups)
 		return;
-	uint64_t launch = top ? (uint64_t)top->groups[0] * top->groups[1] * top->groups[2] : 0;
+	uint64_t launch = top ? hesper_shape_groups(top->groups) : 0;
 	double fill = hesper_occupancy_fill(launch, device_groups);
 	number(f, "occupancy_share", o.share);
 	number(f, "groups_per_sm", o.groups_per_sm);

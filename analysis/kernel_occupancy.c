@@ -1,5 +1,6 @@
 /* A profile's kernels and their theoretical occupancy (kernel_occupancy.h). */
 #include "kernel_occupancy.h"
+#include "row_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -87,19 +88,6 @@ hesper_occupancy_fill(uint64_t groups, uint64_t device_groups)
 	return groups >= device_groups ? 1.0 : (double)groups / (double)device_groups;
 }
 
-/* Whether @row names a row of @kernel under some grouping: the kernel, "kernel [shape]" or "label/kernel". */
-static bool
-row_of(const char *row, const char *kernel)
-{
-	size_t r = strlen(row), k = strlen(kernel);
-
-	if (r == k)
-		return memcmp(row, kernel, k) == 0;
-	if (r > k + 2 && memcmp(row, kernel, k) == 0 && row[k] == ' ' && row[k + 1] == '[')
-		return true;
-	return r > k + 1 && memcmp(row + r - k, kernel, k) == 0 && row[r - k - 1] == '/';
-}
-
 const struct hesper_pipeline_stats *
 hesper_row_stats(const struct hesper_profile *p, const char *row)
 {
@@ -109,7 +97,8 @@ hesper_row_stats(const struct hesper_profile *p, const char *row)
 	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
 		const struct hesper_pipeline_stats *s = &p->pipeline_stats[i];
 
-		if (s->kernel && row_of(row, s->kernel) && (!best || strlen(s->kernel) > strlen(best->kernel)))
+		if (s->kernel && hesper_row_is_of(row, s->kernel) &&
+		    (!best || strlen(s->kernel) > strlen(best->kernel)))
 			best = s;
 	}
 	return best;
@@ -135,7 +124,7 @@ hesper_stats_common_groups(const struct hesper_profile *p, const struct hesper_p
 			best_row = k;
 		}
 	}
-	return best ? (uint64_t)best->groups[0] * best->groups[1] * best->groups[2] : 0;
+	return best ? hesper_shape_groups(best->groups) : 0;
 }
 
 bool
@@ -146,9 +135,8 @@ hesper_stats_shows_occupancy(const struct hesper_profile *p, const struct hesper
 	return m && (m->vendor[0] || m->why[0]);
 }
 
-/* @share as a percentage for the reports: whole numbers from 10 up, one decimal below. */
-static void
-percent(char *buf, size_t size, double share)
+void
+hesper_occupancy_percent(char *buf, size_t size, double share)
 {
 	snprintf(buf, size, share >= 0.1 || share == 0 ? "%.0f%%" : "%.1f%%", 100.0 * share);
 }
@@ -167,7 +155,7 @@ hesper_occupancy_words(char *buf, size_t size, const struct hesper_profile *p, c
 		snprintf(buf, size, "occupancy unknown: %s", o.why ? o.why : "?");
 		return;
 	}
-	percent(share, sizeof(share), o.share);
+	hesper_occupancy_percent(share, sizeof(share), o.share);
 	n = snprintf(buf, size, "occupancy %s%s (%s%s%s): %" PRIu32 " work groups and %" PRIu32 " warps per SM",
 		     o.at_most ? "at most " : "", share, hesper_occupancy_limit_word(o.limit), o.at_most ? "; " : "",
 		     o.at_most && o.why ? o.why : "", o.groups_per_sm, o.warps_per_sm);
@@ -178,6 +166,6 @@ hesper_occupancy_words(char *buf, size_t size, const struct hesper_profile *p, c
 	n = snprintf(buf, size, "; %" PRIu64 " work groups fill the device once", device_groups);
 	if (n < 0 || (size_t)n >= size || fill < 0)
 		return;
-	percent(filled, sizeof(filled), fill);
+	hesper_occupancy_percent(filled, sizeof(filled), fill);
 	snprintf(buf + n, size - (size_t)n, ", its most common launch (%" PRIu64 ") fills %s of it", launch, filled);
 }

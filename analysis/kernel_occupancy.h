@@ -37,6 +37,9 @@ const struct hesper_pipeline_stats *hesper_row_stats(const struct hesper_profile
  */
 uint64_t hesper_stats_common_groups(const struct hesper_profile *p, const struct hesper_pipeline_stats *s);
 
+/* @share (0..1) as the reports write a percentage of the device or SM: whole from 10 % up, one decimal below. */
+void hesper_occupancy_percent(char *buf, size_t size, double share);
+
 /*
  * Kernel @s's occupancy in words into @buf (@size > 0, cut to fit): "occupancy 25% (registers):
  * 8 work groups and 16 warps per SM; 1056 work groups fill the device once, its most common

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-static uint64_t
-total_groups(const uint32_t g[3])
+uint64_t
+hesper_shape_groups(const uint32_t g[3])
 {
 	return (uint64_t)g[0] * g[1] * g[2];
 }
@@ -26,10 +26,10 @@ hesper_shapes_add_known(struct hesper_launch_shapes *s, const uint32_t groups[3]
 {
 	if (!n)
 		return;
-	uint64_t total = total_groups(groups);
-	if (!s->known || total < total_groups(s->min))
+	uint64_t total = hesper_shape_groups(groups);
+	if (!s->known || total < hesper_shape_groups(s->min))
 		memcpy(s->min, groups, sizeof(s->min));
-	if (!s->known || total > total_groups(s->max))
+	if (!s->known || total > hesper_shape_groups(s->max))
 		memcpy(s->max, groups, sizeof(s->max));
 	s->known += n;
 
@@ -84,7 +84,7 @@ add_saturating(uint64_t *to, uint64_t v)
 void
 hesper_shapes_add_timed(struct hesper_launch_shapes *s, const uint32_t groups[3], uint64_t ns)
 {
-	add_saturating(&s->timed_groups, total_groups(groups));
+	add_saturating(&s->timed_groups, hesper_shape_groups(groups));
 	add_saturating(&s->timed_groups_ns, ns);
 }
 
@@ -109,9 +109,9 @@ hesper_shapes_merge(struct hesper_launch_shapes *into, const struct hesper_launc
 	/* The slots may hold fewer dispatches than were known (space-saving): keep the sums and extremes exact. */
 	into->known = known + from->known;
 	if (from->known) {
-		if (!known || total_groups(from->min) < total_groups(into->min))
+		if (!known || hesper_shape_groups(from->min) < hesper_shape_groups(into->min))
 			memcpy(into->min, from->min, sizeof(into->min));
-		if (!known || total_groups(from->max) > total_groups(into->max))
+		if (!known || hesper_shape_groups(from->max) > hesper_shape_groups(into->max))
 			memcpy(into->max, from->max, sizeof(into->max));
 	}
 	if (from->local_size_varies || from->local_size[0])

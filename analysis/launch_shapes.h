@@ -28,6 +28,9 @@ struct hesper_launch_shapes {
 	bool local_size_varies;   /* pipelines of this name have different work-group sizes */
 };
 
+/* The work groups of a launch of @g (x·y·z). */
+uint64_t hesper_shape_groups(const uint32_t g[3]);
+
 /* Counts @n dispatches of @groups work groups (0 0 0: unknown, an indirect dispatch). */
 void hesper_shapes_add(struct hesper_launch_shapes *s, const uint32_t groups[3], uint64_t n);
 

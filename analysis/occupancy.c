@@ -113,7 +113,7 @@ hesper_occupancy_compute(const struct hesper_occupancy_model *m, const struct he
 		o.at_most = true;
 		o.why = "the device's shared memory per SM is unknown";
 	} else if (k->shared) {
-		/* The driver's own bytes ride along with each group (1 KiB from Ampere on). */
+		/* Bytes the driver adds to each group (CUDA's 1 KiB from Ampere on; none measured in Vulkan). */
 		uint64_t per_group = round_up(k->shared + m->shared_reserved, m->shared_unit);
 		allows[HESPER_LIMIT_SHARED] = m->shared_per_sm / per_group;
 	}

@@ -76,11 +76,12 @@ enum hesper_occupancy_limit hesper_occupancy_limit_from_word(const char *word);
 
 /*
  * NVIDIA's figures for an SM with @warps_per_sm warp slots (VK_NV_shader_sm_builtins'
- * shaderWarpsPerSM), @sm_count SMs, device @name and a work-group limit of @shared_per_group
- * bytes, into *@m; no model (@m->why set) for a warp count Hesper knows no chip by.
+ * shaderWarpsPerSM), @sm_count SMs and a work-group limit of @shared_per_group bytes (also
+ * what the driver gives an SM), into *@m; no model (@m->why set) for a warp count Hesper
+ * knows no chip by.
  */
 void hesper_occupancy_model_nvidia(struct hesper_occupancy_model *m, uint32_t warps_per_sm, uint32_t sm_count,
-				   const char *name, uint32_t shared_per_group);
+				   uint32_t shared_per_group);
 
 /* No model for a device, because of @why, into *@m. */
 void hesper_occupancy_model_none(struct hesper_occupancy_model *m, const char *why);

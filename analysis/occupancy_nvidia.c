@@ -1,8 +1,9 @@
 /*
  * NVIDIA's per-SM figures for the occupancy model (occupancy.h), told apart by the one figure
- * the driver gives of an SM (VK_NV_shader_sm_builtins' shaderWarpsPerSM) and the device's name.
- * Each figure is NVIDIA's own: the CUDA C++ Programming Guide's table of compute capabilities
- * and its occupancy calculator (cuda_occupancy.h); docs/findings.md#occupancy lists them.
+ * the driver gives of an SM (VK_NV_shader_sm_builtins' shaderWarpsPerSM). The figures are
+ * NVIDIA's own (the CUDA C++ Programming Guide's table of compute capabilities and its
+ * occupancy calculator, cuda_occupancy.h) but for shared memory, which NVIDIA's Vulkan driver
+ * gives as measured on the H200; docs/findings.md#occupancy lists them.
  */
 #include "occupancy.h"
 
@@ -13,7 +14,7 @@
 
 void
 hesper_occupancy_model_nvidia(struct hesper_occupancy_model *m, uint32_t warps_per_sm, uint32_t sm_count,
-			      const char *name, uint32_t shared_per_group)
+			      uint32_t shared_per_group)
 {
 	memset(m, 0, sizeof(*m));
 	/*
@@ -48,5 +49,4 @@ hesper_occupancy_model_nvidia(struct hesper_occupancy_model *m, uint32_t warps_p
 	m->shared_per_sm = shared_per_group;
 	m->shared_reserved = 0;
 	m->shared_unit = warps_per_sm == 32 ? 256 : 128;
-	(void)name;
 }

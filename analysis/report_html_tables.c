@@ -149,13 +149,13 @@ fill_text(char *buf, size_t size, const struct hesper_profile *p, const struct h
 
 	if (s) {
 		struct hesper_occupancy o = hesper_stats_occupancy(p, s);
-		fill = hesper_occupancy_fill((uint64_t)top->groups[0] * top->groups[1] * top->groups[2],
+		fill = hesper_occupancy_fill(hesper_shape_groups(top->groups),
 					     hesper_occupancy_device_groups(p, s, &o));
 	}
 	if (fill < 0)
 		snprintf(buf, size, "-");
 	else
-		snprintf(buf, size, fill >= 0.1 ? "%.0f%%" : "%.1f%%", 100.0 * fill);
+		hesper_occupancy_percent(buf, size, fill);
 	return fill;
 }
 

@@ -584,9 +584,9 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 
 /*
  * Writes @text's words from column @col on, a line broken between two words where the next
- * would pass column @width, each further line indented @indent; returns the column it ends at.
+ * would pass column @width, each further line indented @indent.
  */
-static size_t
+static void
 put_wrapped(FILE *out, const char *text, size_t col, size_t width, size_t indent)
 {
 	for (bool first = true; *text; first = false) {
@@ -609,7 +609,6 @@ put_wrapped(FILE *out, const char *text, size_t col, size_t width, size_t indent
 		while (*text == ' ')
 			text++;
 	}
-	return col;
 }
 
 /*

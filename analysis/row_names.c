@@ -42,3 +42,15 @@ hesper_row_name(char *buf, size_t size, enum hesper_group_by g, const char *kern
 		n = snprintf(buf, size, "%s", kernel);
 	return n > 0 ? (size_t)n : 0;
 }
+
+bool
+hesper_row_is_of(const char *row, const char *kernel)
+{
+	size_t r = strlen(row), k = strlen(kernel);
+
+	if (r == k)
+		return memcmp(row, kernel, k) == 0;
+	if (r > k + 2 && memcmp(row, kernel, k) == 0 && row[k] == ' ' && row[k + 1] == '[')
+		return true;
+	return r > k + 1 && memcmp(row + r - k, kernel, k) == 0 && row[r - k - 1] == '/';
+}

@@ -35,4 +35,7 @@ bool hesper_group_by_from_word(const char *word, enum hesper_group_by *out);
 size_t hesper_row_name(char *buf, size_t size, enum hesper_group_by g, const char *kernel, const char *label,
 		       const uint32_t groups[3], bool known);
 
+/* Whether @row is one hesper_row_name makes of @kernel: "kernel", "kernel [shape]" or "label/kernel". */
+bool hesper_row_is_of(const char *row, const char *kernel);
+
 #endif

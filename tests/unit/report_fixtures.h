@@ -133,7 +133,7 @@ fixture_occupancy_profile(struct hesper_profile *p)
 	fixture_known_profile(p);
 	strcpy(p->devices[0].name, "NVIDIA H200");
 	strcpy(p->devices[0].pipeline_stats, "captured");
-	hesper_occupancy_model_nvidia(&p->devices[0].occupancy, 64, 132, p->devices[0].name, 49152);
+	hesper_occupancy_model_nvidia(&p->devices[0].occupancy, 64, 132, 49152);
 	memcpy(k.local_size, local, sizeof(local));
 	fixture_stat(&st[0], "Register Count", 111);
 	fixture_stat(&st[1], "Local Memory Size", 68719476736ull);

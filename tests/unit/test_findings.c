@@ -357,7 +357,7 @@ START_TEST(underfilled_says_its_occupancy)
 	static const uint32_t sixteen[3] = {16, 1, 1};
 
 	live_profile(&p, 0, 132);
-	hesper_occupancy_model_nvidia(&p.devices[0].occupancy, 64, 132, "NVIDIA H200", 49152);
+	hesper_occupancy_model_nvidia(&p.devices[0].occupancy, 64, 132, 49152);
 	ck_assert_int_eq(hesper_profile_add_pipeline_stats(&p, &stats), 0);
 	struct hesper_kernel *k = hesper_kernel_table_get(p.kernels, "small");
 	struct hesper_kernel *u = hesper_kernel_table_get(p.underfilled, "small");

@@ -14,7 +14,7 @@ h200(void)
 {
 	struct hesper_occupancy_model m;
 
-	hesper_occupancy_model_nvidia(&m, 64, 132, "NVIDIA H200", 49152);
+	hesper_occupancy_model_nvidia(&m, 64, 132, 49152);
 	return m;
 }
 
@@ -48,29 +48,29 @@ START_TEST(nvidia_figures_by_chip)
 	ck_assert_uint_eq(m.shared_reserved, 0);
 	ck_assert_uint_eq(m.shared_unit, 128);
 
-	hesper_occupancy_model_nvidia(&m, 64, 108, "NVIDIA A100-SXM4-80GB", 49152);
+	hesper_occupancy_model_nvidia(&m, 64, 108, 49152);
 	ck_assert_uint_eq(m.shared_per_sm, 49152);
 	ck_assert_uint_eq(m.shared_reserved, 0);
-	/* 64 warp slots, a name Hesper does not look for (a V100): the same */
-	hesper_occupancy_model_nvidia(&m, 64, 80, "Tesla V100-SXM2-16GB", 49152);
+	/* a V100 (64 warp slots): the same */
+	hesper_occupancy_model_nvidia(&m, 64, 80, 49152);
 	ck_assert_str_eq(m.vendor, "nvidia");
 	ck_assert_uint_eq(m.shared_per_sm, 49152);
 	ck_assert_uint_eq(m.groups_per_sm, 32);
 	/* Ampere's smaller chips and Ada: 48 warps, 16 groups */
-	hesper_occupancy_model_nvidia(&m, 48, 84, "NVIDIA GeForce RTX 3090", 49152);
+	hesper_occupancy_model_nvidia(&m, 48, 84, 49152);
 	ck_assert_uint_eq(m.groups_per_sm, 16);
 	ck_assert_uint_eq(m.shared_per_sm, 49152);
 	/* Turing: 32 warps, 16 groups, 256-byte units */
-	hesper_occupancy_model_nvidia(&m, 32, 40, "NVIDIA T4", 49152);
+	hesper_occupancy_model_nvidia(&m, 32, 40, 49152);
 	ck_assert_uint_eq(m.groups_per_sm, 16);
 	ck_assert_uint_eq(m.shared_per_sm, 49152);
 	ck_assert_uint_eq(m.shared_unit, 256);
 	ck_assert_uint_eq(m.shared_reserved, 0);
 	/* a warp count no chip Hesper knows has: no model, and why */
-	hesper_occupancy_model_nvidia(&m, 40, 10, "NVIDIA Future", 49152);
+	hesper_occupancy_model_nvidia(&m, 40, 10, 49152);
 	ck_assert_str_eq(m.vendor, "");
 	ck_assert_str_eq(m.why, "no NVIDIA chip Hesper knows has 40 warps per SM");
-	hesper_occupancy_model_nvidia(&m, 64, 132, NULL, 0);
+	hesper_occupancy_model_nvidia(&m, 64, 132, 0);
 	ck_assert_uint_eq(m.shared_per_sm, 0);
 }
 END_TEST
@@ -237,7 +237,7 @@ START_TEST(shared_unknown_gives_an_upper_bound)
 	struct hesper_occupancy o;
 
 	/* a model without the shared memory per SM (a driver that gives no limit): the other resources give at most 8 groups */
-	hesper_occupancy_model_nvidia(&m, 64, 80, "Tesla V100", 0);
+	hesper_occupancy_model_nvidia(&m, 64, 80, 0);
 	ck_assert_uint_eq(m.shared_per_sm, 0);
 	o = hesper_occupancy_compute(&m, &k);
 	ck_assert_int_eq(o.limit, HESPER_LIMIT_REGISTERS);
