@@ -86,7 +86,7 @@ void hesper_device_occupancy_model(const struct hesper_device *dev, struct hespe
 				out, "the driver does not offer VK_NV_shader_sm_builtins (warps per SM)");
 			return;
 		}
-		hesper_occupancy_model_nvidia(out, sm.shaderWarpsPerSM, sm.shaderSMCount, props->deviceName,
+		hesper_occupancy_model_nvidia(out, sm.shaderWarpsPerSM, sm.shaderSMCount,
 					      props->limits.maxComputeSharedMemorySize);
 		return;
 	case VENDOR_AMD:

@@ -322,17 +322,26 @@ START_TEST(launch_bound_fires_and_stays_silent)
 }
 END_TEST
 
+/* @n dispatches of kernel @name, 10 µs each, all of them under-filled for 9 µs; returns its row. */
+static struct hesper_kernel *
+record_underfilled(struct hesper_profile *p, const char *name, int n)
+{
+	struct hesper_kernel *k = hesper_kernel_table_get(p->kernels, name);
+	struct hesper_kernel *u = hesper_kernel_table_get(p->underfilled, name);
+
+	for (int i = 0; i < n; i++) {
+		hesper_kernel_record(k, 10000);
+		hesper_kernel_record(u, 9000);
+	}
+	return k;
+}
+
 START_TEST(underfilled_fires_only_with_compute_units)
 {
 	struct hesper_profile p;
 
 	live_profile(&p, 0, 132);
-	struct hesper_kernel *k = hesper_kernel_table_get(p.kernels, "small");
-	struct hesper_kernel *u = hesper_kernel_table_get(p.underfilled, "small");
-	for (int i = 0; i < 150; i++) {
-		hesper_kernel_record(k, 10000);
-		hesper_kernel_record(u, 9000);
-	}
+	record_underfilled(&p, "small", 150);
 	struct hesper_findings f = compute(&p);
 	const struct hesper_finding *x = find_kind(&f, HESPER_FINDING_UNDERFILLED);
 	ck_assert_ptr_nonnull(x);
@@ -359,13 +368,7 @@ START_TEST(underfilled_says_its_occupancy)
 	live_profile(&p, 0, 132);
 	hesper_occupancy_model_nvidia(&p.devices[0].occupancy, 64, 132, 49152);
 	ck_assert_int_eq(hesper_profile_add_pipeline_stats(&p, &stats), 0);
-	struct hesper_kernel *k = hesper_kernel_table_get(p.kernels, "small");
-	struct hesper_kernel *u = hesper_kernel_table_get(p.underfilled, "small");
-	hesper_shapes_add(&k->shapes, sixteen, 150);
-	for (int i = 0; i < 150; i++) {
-		hesper_kernel_record(k, 10000);
-		hesper_kernel_record(u, 9000);
-	}
+	hesper_shapes_add(&record_underfilled(&p, "small", 150)->shapes, sixteen, 150);
 	struct hesper_findings f = compute(&p);
 	const struct hesper_finding *x = find_kind(&f, HESPER_FINDING_UNDERFILLED);
 	ck_assert_ptr_nonnull(x);
