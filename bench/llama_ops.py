@@ -6,7 +6,8 @@ usage: bench/llama_ops.py SIMPLE MODEL TOKENS WAY...
           builds it into build-gpu/llama-simple/simple)
   MODEL   a GGUF model (tests/real/llama_model.py --preset 600m writes the one of
           bench/results/h200.md)
-  WAY     NAME=ENV1=V1;ENV2=V2;... (no variables: plain). A way with LD_PRELOAD runs
+  WAY     NAME=ENV1=V1;ENV2=V2;... (no variables: plain; -ENV leaves ENV out, such as
+          -GGML_VK_DEBUG_MARKERS, which every way otherwise sets). A way with LD_PRELOAD runs
           under that Hesper, e.g. "clock=LD_PRELOAD=$PWD/build/layer/libhesper.so;
           HESPER_MODE=clock;HESPER_CLOCK_ISOLATED=span;HESPER_REPORT=json:/tmp/h.json"
 
@@ -35,10 +36,17 @@ TOP = 14
 
 
 def parse_ways(argv):
+    """(name, env) per WAY; a variable written -NAME maps to None: left out of the run's environment."""
     ways = []
     for v in argv:
         name, _, rest = v.partition("=")
-        env = dict(kv.partition("=")[::2] for kv in rest.split(";") if kv)
+        env = {}
+        for kv in (kv for kv in rest.split(";") if kv):
+            key, _, value = kv.partition("=")
+            if key.startswith("-"):
+                env[key[1:]] = None
+            else:
+                env[key] = value
         ways.append((name, env))
     return ways
 
@@ -74,7 +82,11 @@ def run(simple, model, tokens, extra, perf):
     env.update({"GGML_VK_VISIBLE_DEVICES": "0", "GGML_VK_DEBUG_MARKERS": "1"})
     if perf:
         env["GGML_VK_PERF_LOGGER"] = "1"
-    env.update(extra)
+    for k, v in extra.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
     p = subprocess.run([simple, "-m", model, "-n", tokens, "Hello my name is"], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     m = run_llama.EVAL_RE.search(p.stderr)
