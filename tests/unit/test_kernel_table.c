@@ -270,7 +270,6 @@ kernel_table_suite(void)
 	tcase_add_test(tc, get_inserts_once_and_copies_name);
 	tcase_add_test(tc, many_names);
 	tcase_add_test(tc, many_events);
-	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hesper_kernel_record");

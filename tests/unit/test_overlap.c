@@ -229,7 +229,6 @@ overlap_suite(void)
 	tcase_add_test(tc, extremes);
 	tcase_add_test(tc, many_against_brute_force);
 	tcase_add_test(tc, many_back_to_back);
-	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -345,7 +345,6 @@ main(int argc, char **argv)
 	Suite *s = suite_create("spirv_clock");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, every_shader_validates);
 	tcase_add_test(tc, broken_rewrite_fails_validation);
 	tcase_add_test(tc, instrumenting_twice_reuses_types);
