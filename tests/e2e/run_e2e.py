@@ -489,7 +489,7 @@ def check_report(c, rep, truth, program):
     check_schema(c, rep, program)
     rows = rep.get("kernels") if isinstance(rep.get("kernels"), list) else []
     dropped = rep.get("dropped")
-    c.check(dropped == 0, "dropped == 0", f"got {dropped!r}")
+    c.check(dropped == 0, "dropped == 0", f"got {dropped!r}, causes {rep.get('dropped_causes')!r}")
     c.check(len(rows) == len(truth["kernels"]), f"{len(truth['kernels'])} kernel rows (one per distinct kernel)",
             f"got {len(rows)}: {[(r.get('name'), r.get('count')) for r in rows]}")
     want_total = sum(k["count"] for k in truth["kernels"])

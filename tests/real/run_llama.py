@@ -44,7 +44,8 @@ timestamps lie inside ggml's pair); and the gap, ggml's mean less Hesper's (what
 interval holds beyond the dispatch: its barrier and timestamp, Hesper's label timestamps), is
 about the same for every group: at most --gap-factor (3) times its median over the groups,
 plus 5 % of ggml's mean, so a kernel that Hesper timed short stands out (not for groups
-of which some dispatches begin a submission, whose ggml interval holds the time before it).
+of which some dispatches begin a submission, whose ggml interval holds the time before it;
+only with --judge-times, as the gaps move with the host's load on a CPU device).
 
 The same groups in separate runs, ggml's means from perf-plain and Hesper's from alone-WAY
 (ggml's timestamps and barriers no longer around Hesper's, nor Hesper's around ggml's): the
@@ -57,6 +58,12 @@ submissions too); in clock-span Hesper's
 mean is at most --perf-tolerance above ggml's for every group: the clock times from the
 first work group's start to the last one's end, without the launch and drain that ggml's
 timestamp pair holds, so it reads lower on short ops, never longer.
+
+The comparisons of times (the gap in one process, every mean in separate runs) are verdicts
+only with --judge-times, which bench/gpu-suite gives: a test run on a CPU device that other
+work shares judges what is exact (counts, text, Hesper's time inside ggml's pair in the same
+process) and shows the times; a run whose load changes between two runs moves one run's
+means by 2x and more.
 
 --md FILE writes the results as Markdown (bench/gpu-suite's table). Exit 0 when every check
 passes, 1 otherwise (a missing program, library or model is a failure, never a skip).
@@ -457,7 +464,7 @@ def check_perf(c, args, groups, notes):
                 f"Hesper {g['hesper_ns']:.0f} ns, ggml {g['ggml_ns']:.0f} ns over {g['ops']} ops")
         # What ggml's interval holds beyond Hesper's (its barrier and timestamps, the label
         # timestamps) costs about the same for every op: a kernel Hesper timed short stands out.
-        if g["firsts"]:
+        if g["firsts"] or not args.judge_times:
             continue  # ggml's interval of an op that begins a submission holds the time before it
         c.check(g["gap"] <= args.gap_factor * gap + 0.05 * gm,
                 f"perf: {what}: ggml's mean less Hesper's within {args.gap_factor}x the median over the groups "
@@ -491,7 +498,7 @@ def check_alone(c, args, way, groups, notes):
         g["ggml_mean"] = gm = g["ggml_ns"] / max(g["ops"], 1)
         g["hesper_mean"] = hm = g["hesper_ns"] / max(g["dispatches"], 1)
         g["ratio"] = ratio = hm / gm if gm else float("nan")
-        checked = span or gm >= args.perf_min_us * 1000.0
+        checked = args.judge_times and (span or gm >= args.perf_min_us * 1000.0)
         bound = f" (upper bound: {g['firsts']} begin a submission)" if checked and not span and g["firsts"] else ""
         lines.append(f"| {', '.join(g['kinds'])} | {', '.join(g['kernels'])} | {g['ops']} | {fmt_us(gm)} | "
                      f"{fmt_us(hm)} | {ratio:.3f}{'' if checked else ' (not checked)'}{bound} |")
@@ -499,16 +506,18 @@ def check_alone(c, args, way, groups, notes):
         c.check(g["ops"] == g["dispatches"], f"{what}: ggml timed as many ops (perf-plain) as Hesper dispatches",
                 f"ggml {g['ops']} ({', '.join(g['keys'])}), Hesper {g['dispatches']}")
         why = f"Hesper {fmt_us(hm)} µs, ggml {fmt_us(gm)} µs over {g['ops']} ops: {ratio:.3f}"
-        if span:
+        if not checked:
+            pass  # shown only
+        elif span:
             # the clock's span holds no launch nor drain, which ggml's timestamp pair does: it
             # reads lower than ggml's on short ops, so only the upper bound holds
             c.check(ratio <= 1 + tol, f"{what}: Hesper's mean at most {tol * 100:g} % above ggml's (separate runs)", why)
-        elif checked and g["firsts"]:
+        elif g["firsts"]:
             # ggml's logger times an op from the timestamp before it, so the ops that begin its
             # submissions hold the time between submissions as well: only the upper bound holds
             c.check(ratio <= 1 + tol, f"{what}: Hesper's mean at most {tol * 100:g} % above ggml's "
                     f"({g['firsts']} of {g['dispatches']} dispatches begin a submission)", why)
-        elif checked:
+        else:
             c.check(abs(ratio - 1) <= tol, f"{what}: Hesper's mean within {tol * 100:g} % of ggml's (separate runs)", why)
     c.check(len(groups) >= args.min_groups, f"{label}: at least {args.min_groups} groups of single-dispatch ops "
             "compared with ggml's perf logger", f"{len(groups)}; " + "; ".join(notes))
@@ -562,7 +571,7 @@ def check_shapes(c, args, rep, trace, perf):
             gm = ns / max(n, 1)
             ratio = mean / gm if gm else float("nan")
             first = firsts.get(name, 0)
-            checked = gm >= args.perf_min_us * 1000.0
+            checked = args.judge_times and gm >= args.perf_min_us * 1000.0
             note = "" if checked else " (not checked)"
             if checked and first:
                 note = f" (upper bound: {first} begin a submission)"
@@ -606,6 +615,9 @@ def main():
     ap.add_argument("--perf-min-us", type=float, default=0.0,
                     help="separate runs, dispatch mode: op groups whose ggml mean is below this many µs are "
                     "shown, not checked (default 0: every group)")
+    ap.add_argument("--judge-times", action="store_true",
+                    help="hold the per-op times to ggml's (the gap, and the means in separate runs); without it "
+                    "they are shown, not checked (default: off, as a shared CPU device moves them from run to run)")
     ap.add_argument("--no-validation", action="store_true", help="the counter runs without the validation layer")
     ap.add_argument("--md", help="write the results as Markdown to this file")
     ap.add_argument("--fail", metavar="REASON", help="fail at once with REASON")
@@ -857,6 +869,8 @@ def write_md(args, res, perf_text):
     tol = f"{args.perf_tolerance * 100:g} %"
     floor = (f" where ggml's mean is at least {args.perf_min_us:g} µs (shorter ones not checked)"
              if args.perf_min_us > 0 else "")
+    if not args.judge_times:
+        floor = " (shown, not checked: run without --judge-times)"
     for way, what in [("dispatch", f"Hesper alone in dispatch mode: its mean within {tol} of ggml's{floor}, both "
                        "timing the dispatch with its launch and drain"),
                       ("clock-span", "Hesper alone in clock mode with HESPER_CLOCK_ISOLATED=span: its mean at most "

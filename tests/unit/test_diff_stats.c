@@ -53,7 +53,7 @@ START_TEST(side_is_its_fastest_run_and_the_gap_to_the_next)
 
 	ck_assert_double_eq(e.time_ns, 1000);
 	ck_assert_double_eq(e.noise_ns, 100); /* the fastest run's own spread is left out */
-	ck_assert_uint_eq(e.runs, 4); /* the run that timed nothing does not count */
+	ck_assert_uint_eq(e.runs, 4);         /* the run that timed nothing does not count */
 }
 END_TEST
 
