@@ -247,6 +247,11 @@ hesper_cmd_diff(int argc, char **argv)
 	printf("  slower: by more than %g%% and by more than %g times the noise\n\n", o.threshold_pct, o.sigmas);
 	hesper_diff_print_table(stdout, rows, nrows);
 	ret = hesper_diff_print_verdict(stdout, rows, nrows, o.threshold_pct) ? 1 : 0;
+	/* A lone run a side cannot see how runs differ: say so where it matters, under the verdict. */
+	if (o.runs == 1)
+		puts("One run a side: the noise is the spread within each run only. Runs on a shared machine differ by more\n"
+		     "(identical runs of a test program read slower in 43 of 400 tries under changing load): for a verdict\n"
+		     "to gate on, give each side several runs (--runs N), alternating A and B.");
 out:
 	free(rows);
 	for (size_t i = 0; i < loaded; i++)

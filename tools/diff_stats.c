@@ -27,16 +27,11 @@ hesper_diff_estimate(const struct hesper_diff_sample *runs, size_t n)
 	}
 	if (!best)
 		return e;
+	double within = MEDIAN_SE_FACTOR * best->stddev_ns / sqrt((double)best->timed);
+	double between = e.runs > 1 ? second - best->median_ns : 0;
+
 	e.time_ns = best->median_ns;
-	/*
-	 * Several runs: how far the two fastest agree is the median's noise, measured. A run's
-	 * stddev would add one cold or interrupted dispatch's whole excess to it (5 dispatches,
-	 * the first 3x: 50 % of the median), and let it hide a real change.
-	 */
-	if (e.runs > 1)
-		e.noise_ns = second - best->median_ns;
-	else
-		e.noise_ns = MEDIAN_SE_FACTOR * best->stddev_ns / sqrt((double)best->timed);
+	e.noise_ns = sqrt(within * within + between * between);
 	e.judged = e.runs > 1 || best->timed >= HESPER_DIFF_MIN_TIMED;
 	return e;
 }

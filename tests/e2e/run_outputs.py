@@ -648,7 +648,15 @@ def busy_kernel(summary):
     return max(summary["kernels"], key=lambda k: k["mean_ns"])["name"]
 
 
-DIFF_RUNS = 5          # runs a side for the repeated-runs comparisons
+# Runs a side: the planted change is judged over the first DIFF_RUNS and, where that says
+# "noise", over all DIFF_MORE_RUNS, as a user told "noise" adds runs; identical sides over
+# DIFF_MORE_RUNS. Measured on lavapipe with one thread while hogs came and went beside it
+# (scripts/test-under-load, 400 runs of each side pooled; docs/testing.md): the busy kernel
+# planted 1.5x was found, alone, in 74 of 80 tries of 5 runs a side (the 6 others: 5 "noise",
+# 1 with two short kernels slower too), 39 of 40 with 10 more where 5 said noise; identical
+# sides read slower in 1 of 80 tries of 5 runs and 0 of 50 of 8.
+DIFF_RUNS = 5
+DIFF_MORE_RUNS = 10
 PLANTED_ITERS = 3750   # multi_kernel's busy kernel 1.5x its default length (2500)
 
 
@@ -681,21 +689,27 @@ def case_diff(c, args, env, workdir):
     # sides' runs alternate so that both see it alike.
     lp1 = {"LP_NUM_THREADS": "1"}
     a, a2, b = [], [], []
-    for i in range(DIFF_RUNS):
+    for i in range(DIFF_MORE_RUNS):
         a.append(diff_profile(c, args, env, workdir, f"a{i}", lp1))
         a2.append(diff_profile(c, args, env, workdir, f"same{i}", lp1))
         b.append(diff_profile(c, args, env, workdir, f"slow{i}", dict(lp1, TEST_BUSY_ITERS=str(PLANTED_ITERS))))
     if None in a + a2 + b:
         return
     busy = busy_kernel(load_json(c, a[0], "run A"))
-    runs = ["--runs", str(DIFF_RUNS)]
 
     # Identical sides: exit 0, whatever the machine did meanwhile.
-    rc, out, err = run([tool, "diff"] + runs + a + a2, tool_env(env), workdir)
-    c.check(rc == 0 and "No kernel slower" in out, f"two sets of {DIFF_RUNS} identical runs: exit 0",
+    rc, out, err = run([tool, "diff", "--runs", str(DIFF_MORE_RUNS)] + a + a2, tool_env(env), workdir)
+    c.check(rc == 0 and "No kernel slower" in out, f"two sets of {DIFF_MORE_RUNS} identical runs: exit 0",
             f"rc={rc}\n{out}\n{err}")
-    # The busy kernel 1.5x longer: exit 1, named, its row marked.
-    rc, out, err = run([tool, "diff"] + runs + a + b, tool_env(env), workdir)
+    a5, b5 = a[:DIFF_RUNS], b[:DIFF_RUNS]
+    # The busy kernel 1.5x longer: exit 1, named, its row marked (over all the runs where the
+    # first ones leave it to noise).
+    rc, out, err = run([tool, "diff", "--runs", str(DIFF_RUNS)] + a5 + b5, tool_env(env), workdir)
+    if rc == 0 and any(busy in line for line in out.splitlines() if '("noise")' in line):
+        print(f"note: {DIFF_RUNS} runs a side put the planted change down to noise; judged over {DIFF_MORE_RUNS}")
+        rc, out, err = run([tool, "diff", "--runs", str(DIFF_MORE_RUNS)] + a + b, tool_env(env), workdir)
+    runs = ["--runs", str(DIFF_RUNS)]
+    a, a2, b = a5, a2[:DIFF_RUNS], b5  # the checks below take the first runs
     c.check(rc == 1, "the busy kernel planted 1.5x slower: exit 1", f"rc={rc}\n{out}\n{err}")
     verdict = [line for line in out.splitlines() if "slower by more than" in line]
     c.check(verdict and busy in verdict[0] and all(k not in verdict[0] for k in ("saxpy", "reduce")),
@@ -705,6 +719,10 @@ def case_diff(c, args, env, workdir):
     c.check(ratio and 1.3 < float(ratio.group(1)) < 1.75, f"{busy}'s row is marked slower, about 1.5x", out)
     rc, out, err = run([tool, "diff"] + a[:1] + a[:1], tool_env(env), workdir)
     c.check(rc == 0 and "1.00x" in out and "slower !" not in out, "a run against itself: exit 0, ratios 1.00x", out)
+    c.check("One run a side: the noise is the spread within each run only" in out and "--runs N" in out,
+            "one run a side: the verdict says how little it can tell", out)
+    rc, out, err = run([tool, "diff"] + runs + a + a2, tool_env(env), workdir)
+    c.check("One run a side" not in out, f"{DIFF_RUNS} runs a side: no word about one run", out)
 
     # Different programs, modes: a warning and exit 2 (comparing them anyway on request).
     demo = diff_profile(c, args, env, workdir, "demo", None, "demo_pipeline")
