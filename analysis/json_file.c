@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,16 @@ read_all(FILE *f, char **text, size_t *len)
 	return HESPER_OK;
 }
 
+/* Whether the @len bytes of @text are white space alone (or none). */
+static bool
+only_space(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
+			return false;
+	return true;
+}
+
 /* HESPER_OK when @tok parsed all of @text (@len bytes), white space after the value allowed. */
 static int
 parsed_whole(json_tokener *tok, const char *text, size_t len, const char **why)
@@ -99,6 +110,10 @@ hesper_json_file_load(const char *path, json_object **root, char *err, size_t er
 	if (ret != HESPER_OK) {
 		hesper_json_file_fail(ret, path, err, err_size, "cannot read: %s",
 				      ret == HESPER_ERROR_IO ? strerror(errno) : "out of memory");
+		goto out;
+	}
+	if (only_space(text, len)) {
+		ret = hesper_json_file_fail(HESPER_ERROR_FORMAT, path, err, err_size, "the file is empty");
 		goto out;
 	}
 	tok = json_tokener_new();

@@ -17,6 +17,7 @@
  * When FILES are SQLite databases (sqlite: sinks), OUT is the database written instead:
  * hesper merge -o all.db a.db b.db (merge_db.c).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -25,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "columns.h"
 #include "commands.h"
@@ -448,6 +451,30 @@ load_summaries(struct inputs *in, size_t *loaded)
 	return 0;
 }
 
+/*
+ * 0 when the folder of output prefix @prefix can take files; else says why in one line and
+ * returns the usage status: checked before anything is read or printed, as `hesper run` does.
+ */
+static int
+output_folder_ok(const char *prefix)
+{
+	char dir[4096];
+	const char *slash = strrchr(prefix, '/');
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == prefix)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - prefix), prefix);
+	if (stat(dir, &st) != 0 || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) || access(dir, W_OK | X_OK) != 0) {
+		fprintf(stderr, "hesper: merge: cannot write '%s.json': %s: %s\n", prefix, dir, strerror(errno));
+		return HESPER_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int
 hesper_cmd_merge(int argc, char **argv)
 {
@@ -500,6 +527,8 @@ hesper_cmd_merge(int argc, char **argv)
 			"merge takes summaries and an output prefix (hesper merge A.json B.json... -o OUT)");
 		goto out;
 	}
+	if ((ret = output_folder_ok(out_prefix)) != 0)
+		goto out;
 	if ((ret = load_summaries(&in, &loaded)) != 0)
 		goto out;
 	ret = HESPER_EXIT_USAGE;
@@ -543,7 +572,7 @@ hesper_cmd_merge(int argc, char **argv)
 	if (hesper_report_text(stdout, &merged) != 0)
 		goto oom;
 	print_processes(procs, nprocs);
-	if (n)
+	if (n && nprocs > 1) /* one process has no imbalance to show */
 		print_imbalance(rows, n, nprocs);
 
 	snprintf(path, sizeof(path), "%s.json", out_prefix);

@@ -832,6 +832,22 @@ def case_merge(c, args, env, workdir):
             "\"imbalance\" per kernel: 3 processes, max/min >= 1", merged.get("imbalance"))
     c.check("Imbalance between processes" in out and "Processes" in out and "Merged 3 processes" in out,
             "the text shows the merged table, the processes and the imbalance", out[:3000])
+    # One summary: merged, with no imbalance table of 1 / 1.
+    rc1, out1, err1 = run([tool, "merge", summaries[0], "-o", os.path.join(workdir, "one")], tool_env(env), workdir)
+    c.check(rc1 == 0 and "Merged 1 process" in out1 and "Imbalance between processes" not in out1,
+            "one summary merged: exit 0, no imbalance table", f"rc={rc1}\n{out1[-2000:]}\n{err1}")
+    # An output folder that does not exist: one line, before anything is printed.
+    rc1, out1, err1 = run([tool, "merge"] + summaries + ["-o", os.path.join(workdir, "nowhere", "x")], tool_env(env),
+                         workdir)
+    c.check(rc1 == 2 and not out1 and err1.count("\n") == 1 and "nowhere" in err1 and "json_object" not in err1,
+            "merge into a folder that does not exist: exit 2, one line naming it, nothing printed before",
+            f"rc={rc1}\nstdout {out1[:500]!r}\nstderr {err1!r}")
+    # An empty file: said so.
+    empty = os.path.join(workdir, "empty.json")
+    open(empty, "w").close()
+    rc1, out1, err1 = run([tool, "report", empty], tool_env(env), workdir)
+    c.check(rc1 == 2 and err1.count("\n") == 1 and "the file is empty" in err1, "hesper report of an empty file: "
+            "exit 2, one line saying it is empty", f"rc={rc1}\n{err1}")
 
     mt = load_json(c, out_prefix + ".trace.json", "merged trace")
     if mt:

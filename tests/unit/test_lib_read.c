@@ -191,6 +191,8 @@ START_TEST(not_hesper_files)
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind", trace,
 		     "not a Hesper summary (\"schema\" is not \"hesper-summary/1\")", false);
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind", write_text("e.json", ""),
+		     "the file is empty", false);
+	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind", write_text("half.json", "{\"a\": "),
 		     "not JSON: the text ends early", false);
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind",
 		     write_text("c.csv", "time_percent,total_ns\r\n1,2\r\n"), "not JSON: ", true);
