@@ -50,10 +50,12 @@ Exit status 0 when every check passes, 1 otherwise.
 import argparse
 import csv
 import fnmatch
+import glob
 import json
 import os
 import re
 import resource
+import shutil
 import signal
 import stat
 import subprocess
@@ -79,10 +81,33 @@ class Run(e2e.Run):
         super().__init__(argv, env, cwd, timeout=timeout, umask=umask)
 
 
-class SignalRun:
-    """Runs argv until it prints SIGNAL_READY on stdout, then sends @sig; waits for the end."""
+def stuck_stacks(pid):
+    """What each thread of the stuck process @pid is doing: its kernel wait channel and, where gdb is
+    there, its user stack. Taken before the process is killed, so that a hang says where it was."""
+    lines = []
+    for task in sorted(glob.glob(f"/proc/{pid}/task/*")):
+        try:
+            with open(task + "/comm") as f, open(task + "/wchan") as g:
+                lines.append(f"thread {os.path.basename(task)} {f.read().strip()}: waiting in {g.read().strip() or '-'}")
+        except OSError:
+            pass
+    gdb = shutil.which("gdb")
+    if gdb:
+        try:
+            bt = subprocess.run([gdb, "-p", str(pid), "-batch", "-ex", "thread apply all bt 30"], capture_output=True,
+                                text=True, timeout=60).stdout
+            lines += [l for l in bt.splitlines() if l.startswith(("#", "Thread "))][:300]
+        except (OSError, subprocess.SubprocessError):
+            lines.append("(gdb could not attach)")
+    return "\n".join(lines)
 
-    def __init__(self, argv, env, cwd, sig, timeout=120):
+
+class SignalRun:
+    """Runs argv until it prints SIGNAL_READY on stdout, then sends @sig; waits for the end. A
+    phase that takes longer than @timeout (each under a second on an idle machine; the meson
+    test allows both runs both phases) ends the run, with the threads' stacks in self.stuck."""
+
+    def __init__(self, argv, env, cwd, sig, timeout=40):
         self.argv = argv
         self.ready = False
         p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -101,12 +126,17 @@ class SignalRun:
         for t in threads:
             t.start()
         self.ready = got_ready.wait(timeout)
+        self.stuck = ""
         if self.ready:
             time.sleep(0.05)  # let it get back into its wait
             p.send_signal(sig)
+        else:
+            self.stuck = f"not ready after {timeout} s:\n" + stuck_stacks(p.pid)
         try:
-            self.rc = p.wait(timeout=timeout)
+            self.rc = p.wait(timeout=timeout if self.ready else 1)
         except subprocess.TimeoutExpired:
+            if self.ready:
+                self.stuck = f"still running {timeout} s after the signal:\n" + stuck_stacks(p.pid)
             p.kill()
             p.wait()
             self.rc = "timeout"
@@ -116,7 +146,10 @@ class SignalRun:
         self.out = self.out_bytes.decode("utf-8", "replace")
         self.err = self.err_bytes.decode("utf-8", "replace")
 
-    tail = e2e.Run.tail
+    def tail(self, label, n=40):
+        """Last @n lines of stdout and stderr, and where it was stuck if it was."""
+        text = e2e.Run.tail(self, label, n)
+        return text + (f"\n--- {label}: {self.stuck}" if self.stuck else "")
 
 
 # Programs that leave on purpose without destroying their device leak the driver's,
@@ -624,9 +657,10 @@ def case_signal(args, c, tmp):
     out_json = os.path.join(tmp, "out.json")
     run = SignalRun(argv, validation_env(args, dict(leaks, HESPER_REPORT=f"json:{out_json}")), tmp, sig)
     context = run.tail("under Hesper")
-    c.check(run.ready, "program under Hesper gets ready")
+    c.check(run.ready, "program under Hesper gets ready", run.stuck)
     what = f"killed by SIG{args.signal}" if want_rc < 0 else f"exit status {want_rc} from its own handler"
-    c.check(run.rc == want_rc, f"under Hesper the process ends as the program meant: {what}", f"got {run.rc}")
+    c.check(run.rc == want_rc, f"under Hesper the process ends as the program meant: {what}",
+            f"got {run.rc}\n{run.stuck}")
     a, b = normalized_lines(base.out), normalized_lines(run.out)
     c.check(a == b, "program's stdout unchanged under Hesper (its handler's output included)",
             e2e.diff(a, b, "alone", "under Hesper"))
