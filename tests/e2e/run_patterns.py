@@ -110,7 +110,10 @@ class SignalRun:
     def __init__(self, argv, env, cwd, sig, timeout=40):
         self.argv = argv
         self.ready = False
-        p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # The signal at its default action in the child, whatever the caller left it at: a shell
+        # running this in the background ignores INT and QUIT, and the child would inherit that.
+        p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
         out, err = [], []
         got_ready = threading.Event()
 
