@@ -14,7 +14,7 @@
 
 /* "Total X · N instances · Avg Y ..." of row @k; @all adds Med, P95, Min and Max (a label's). */
 static void
-put_numbers(FILE *out, const struct hesper_kernel *k, bool all, const char *unit)
+put_numbers(FILE *out, const struct hesper_kernel *k, bool all, const char *one, const char *many)
 {
 	struct hesper_row r = hesper_row_numbers(k, 0);
 	char a[CELL + 1];
@@ -27,7 +27,7 @@ put_numbers(FILE *out, const struct hesper_kernel *k, bool all, const char *unit
 	} else {
 		fputs("Total -", out);
 	}
-	fprintf(out, " &middot; %" PRIu64 " %s", k->count, unit);
+	fprintf(out, " &middot; %" PRIu64 " %s", k->count, k->count == 1 ? one : many);
 	if (!r.timed) {
 		fputs(" &middot; Avg -</span>", out);
 		return;
@@ -59,7 +59,7 @@ hesper_html_region_tree(FILE *out, const struct hesper_region_tree *t)
 		fputs("<details open><summary><span class=\"rname\">", out);
 		hesper_html_text(out, node->name);
 		fputs("</span> ", out);
-		put_numbers(out, node->row, true, "instances");
+		put_numbers(out, node->row, true, "instance", "instances");
 		fputs("</summary>\n", out);
 		open++;
 		if (!node->kernel_count)
@@ -69,7 +69,7 @@ hesper_html_region_tree(FILE *out, const struct hesper_region_tree *t)
 			fputs("<li><span class=\"kname\">", out);
 			hesper_html_text(out, hesper_label_kernel_name(node->kernels[k]));
 			fputs("</span> ", out);
-			put_numbers(out, node->kernels[k], false, "dispatches");
+			put_numbers(out, node->kernels[k], false, "dispatch", "dispatches");
 			fputs("</li>\n", out);
 		}
 		fputs("</ul>\n", out);

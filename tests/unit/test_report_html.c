@@ -190,6 +190,9 @@ START_TEST(region_tree_nested)
 	ck_assert_ptr_nonnull(kernel);
 	ck_assert_ptr_nonnull(strstr(kernel, "</ul>\n</details>\n</details>\n<details open><summary><span "
 					     "class=\"rname\">load</span>"));
+	/* One instance is one, not "1 instances". */
+	ck_assert_ptr_nonnull(strstr(tree, "<span class=\"rname\">load</span> <span class=\"rnum\">Total 5 ns "
+					   "&middot; 1 instance &middot; Avg 5 ns"));
 	free(html);
 	hesper_profile_free(&p);
 }
