@@ -133,6 +133,20 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 	if (row->timed > row->count)
 		return BAD(l, "%s \"%s\": \"timed\" exceeds \"count\"", where, row->name);
 	row->has_mean = hesper_json_member(o, "mean_ns") != NULL;
+	/* What no run can hold, refused as `hesper diff` refuses it: one reader, one verdict. */
+	bool bounded = row->timed && hesper_json_member(o, "min_ns") && hesper_json_member(o, "max_ns");
+	if (bounded && hesper_json_member(o, "median_ns") &&
+	    (row->median_ns < row->min_ns || row->median_ns > row->max_ns))
+		return BAD(l,
+			   "%s \"%s\": \"median_ns\" (%" PRIu64 ") is outside [\"min_ns\", \"max_ns\"] ([%" PRIu64
+			   ", %" PRIu64 "])",
+			   where, row->name, row->median_ns, row->min_ns, row->max_ns);
+	if (bounded && row->has_mean &&
+	    (row->mean_ns < (double)row->min_ns - 1 || row->mean_ns > (double)row->max_ns + 1))
+		return BAD(l,
+			   "%s \"%s\": \"mean_ns\" (%g) is outside [\"min_ns\", \"max_ns\"] ([%" PRIu64 ", %" PRIu64
+			   "])",
+			   where, row->name, row->mean_ns, row->min_ns, row->max_ns);
 	return HESPER_OK;
 }
 

@@ -2,9 +2,41 @@
 #include "diff_stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* The standard error of a median over the standard deviation / sqrt(n): sqrt(pi / 2). */
 #define MEDIAN_SE_FACTOR 1.2533
+
+static int
+by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The standard error of a run's median, the median of it over the @timed_runs of @runs that
+ * timed the kernel: one cold or interrupted dispatch swells its run's standard deviation
+ * (five dispatches, one 100 ms among 5 ms ones: 24 ms), and would hide a real change had
+ * that run happened to be the fastest. NAN-free: 0 when memory runs out.
+ */
+static double
+median_standard_error(const struct hesper_diff_sample *runs, size_t n, size_t timed_runs)
+{
+	double *se = malloc(timed_runs * sizeof(*se)), m;
+	size_t k = 0;
+
+	if (!se)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].timed)
+			se[k++] = MEDIAN_SE_FACTOR * runs[i].stddev_ns / sqrt((double)runs[i].timed);
+	qsort(se, k, sizeof(*se), by_value);
+	m = k % 2 ? se[k / 2] : (se[k / 2 - 1] + se[k / 2]) / 2;
+	free(se);
+	return m;
+}
 
 struct hesper_diff_estimate
 hesper_diff_estimate(const struct hesper_diff_sample *runs, size_t n)
@@ -27,7 +59,7 @@ hesper_diff_estimate(const struct hesper_diff_sample *runs, size_t n)
 	}
 	if (!best)
 		return e;
-	double within = MEDIAN_SE_FACTOR * best->stddev_ns / sqrt((double)best->timed);
+	double within = median_standard_error(runs, n, e.runs);
 	double between = e.runs > 1 ? second - best->median_ns : 0;
 
 	e.time_ns = best->median_ns;

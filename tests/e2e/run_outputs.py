@@ -652,9 +652,9 @@ def busy_kernel(summary):
 # "noise", over all DIFF_MORE_RUNS, as a user told "noise" adds runs; identical sides over
 # DIFF_MORE_RUNS. Measured on lavapipe with one thread while hogs came and went beside it
 # (scripts/test-under-load, 400 runs of each side pooled; docs/testing.md): the busy kernel
-# planted 1.5x was found, alone, in 74 of 80 tries of 5 runs a side (the 6 others: 5 "noise",
-# 1 with two short kernels slower too), 39 of 40 with 10 more where 5 said noise; identical
-# sides read slower in 1 of 80 tries of 5 runs and 0 of 50 of 8.
+# planted 1.5x was found, alone, in 75 of 80 tries of 5 runs a side (the others "noise", or
+# two short kernels slower too), 39 of 40 with 10 more where 5 said noise; identical sides
+# read slower in 1 of 80 tries of 5 runs and 0 of 50 of 8.
 DIFF_RUNS = 5
 DIFF_MORE_RUNS = 10
 PLANTED_ITERS = 3750   # multi_kernel's busy kernel 1.5x its default length (2500)

@@ -50,7 +50,8 @@ START_TEST(side_is_its_fastest_run_and_the_gap_to_the_next)
 {
 	struct hesper_diff_sample runs[] = {{1500, 10, 100}, {1000, 40, 25}, {0, 0, 0}, {1100, 5, 100}, {2000, 1, 9}};
 	struct hesper_diff_estimate e = hesper_diff_estimate(runs, 5);
-	double within = SE_OF_MEDIAN * 40 / 5;
+	/* Each run's standard error of its median: 1, 8, 0.5 and 1/3 stddevs over sqrt(n); their median. */
+	double within = SE_OF_MEDIAN * (0.5 + 1.0) / 2;
 
 	ck_assert_double_eq(e.time_ns, 1000);
 	ck_assert_double_eq_tol(e.noise_ns, sqrt(within * within + 100 * 100), 0.1);
@@ -179,6 +180,27 @@ START_TEST(runs_see_past_a_busy_machine)
 }
 END_TEST
 
+START_TEST(one_slow_dispatch_does_not_hide_a_change)
+{
+	/*
+	 * As seen on a loaded machine: five 5 ms dispatches a run, and in A's fastest run one of
+	 * them took 100 ms (stddev 43 ms). Its own standard error (24 ms) hid the 1.48x change;
+	 * the median of the runs' errors does not.
+	 */
+	struct hesper_diff_sample a[5] = {
+		{5.14e6, 43e6, 5}, {5.3e6, 0.2e6, 5}, {5.4e6, 0.3e6, 5}, {5.5e6, 0.2e6, 5}, {5.6e6, 0.1e6, 5}};
+	struct hesper_diff_sample b[5] = {
+		{7.63e6, 0.1e6, 5}, {7.7e6, 0.2e6, 5}, {7.8e6, 0.1e6, 5}, {8.0e6, 0.3e6, 5}, {8.1e6, 0.2e6, 5}};
+	struct hesper_diff_estimate ea = hesper_diff_estimate(a, 5), eb = hesper_diff_estimate(b, 5);
+
+	ck_assert_double_lt(ea.noise_ns, 1e6);
+	ck_assert_int_eq(hesper_diff_compare(&ea, &eb, 10, 2).verdict, HESPER_DIFF_SLOWER);
+	/* Alone, that run can tell nothing better than its own spread. */
+	ea = hesper_diff_estimate(a, 1);
+	ck_assert_double_gt(ea.noise_ns, 20e6);
+}
+END_TEST
+
 static Suite *
 diff_stats_suite(void)
 {
@@ -188,6 +210,7 @@ diff_stats_suite(void)
 	tcase_add_test(tc, lone_run_is_its_median_with_its_own_spread);
 	tcase_add_test(tc, lone_run_needs_a_few_dispatches);
 	tcase_add_test(tc, side_is_its_fastest_run_and_the_gap_to_the_next);
+	tcase_add_test(tc, one_slow_dispatch_does_not_hide_a_change);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hesper_diff_compare");

@@ -440,6 +440,13 @@ START_TEST(bad_keys_refused)
 		{"\"clock_isolated\": -1", "clock_isolated"},
 		{"\"group_by\": \"kernels\"", "group_by"},
 		{"\"capture\": {\"dispatches_outside\": \"x\"}", "dispatches_outside"},
+		/* numbers no run can hold, as `hesper diff` refuses them */
+		{"\"regions\": [{\"name\": \"r\", \"count\": 2, \"timed\": 2, \"min_ns\": 5, \"max_ns\": 9, "
+		 "\"median_ns\": 10}]",
+		 "\"median_ns\" (10) is outside"},
+		{"\"regions\": [{\"name\": \"r\", \"count\": 2, \"timed\": 2, \"min_ns\": 5, \"max_ns\": 9, "
+		 "\"median_ns\": 6, \"mean_ns\": 3}]",
+		 "\"mean_ns\" (3) is outside"},
 	};
 
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
