@@ -684,7 +684,15 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	if (!p->kernels || hesper_kernel_table_size(p->kernels) == 0) {
 		if (p->dropped)
 			fprintf(out, "  dropped      %" PRIu64 " dispatches ran but could not be timed\n", p->dropped);
-		fputs("hesper: no GPU work was recorded (no compute dispatches ran on a timed queue)\n", out);
+		put_live(out, p);
+		/* A window that never opened recorded nothing by design: that, not "no GPU work", is what happened. */
+		if (p->capture.set && !p->capture.opened)
+			fprintf(out,
+				"hesper: the capture window (from %s) never opened: nothing was recorded; %" PRIu64
+				" dispatches ran outside it\n",
+				p->capture.start, p->capture.outside);
+		else
+			fputs("hesper: no GPU work was recorded (no compute dispatches ran on a timed queue)\n", out);
 		print_dropped(out, p);
 		goto done;
 	}

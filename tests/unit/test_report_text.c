@@ -124,6 +124,33 @@ START_TEST(empty_profile)
 }
 END_TEST
 
+/* A capture window that never opened recorded nothing by design: said so, not "no GPU work". */
+START_TEST(window_never_opened)
+{
+	struct hesper_profile p;
+
+	hesper_profile_init(&p);
+	p.pid = 7;
+	strcpy(p.exe, "app");
+	strcpy(p.host, "box");
+	p.capture.set = true;
+	strcpy(p.capture.start, "label:nope");
+	p.capture.outside = 288;
+	p.capture.submissions_outside = 36;
+	char *s = render(&p);
+	ck_assert_str_eq(s,
+			 "Hesper GPU kernel summary\n"
+			 "  program      app (pid 7, host box)\n"
+			 "  capture      from label:nope (not opened) to the end\n"
+			 "  outside      the window: 288 dispatches, 36 submissions, 0 memory operations, counted, not "
+			 "timed, in no table\n"
+			 "hesper: the capture window (from label:nope) never opened: nothing was recorded; 288 "
+			 "dispatches ran outside it\n");
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(merged_profile_names_no_pid)
 {
 	struct hesper_profile p;
@@ -377,6 +404,7 @@ report_text_suite(void)
 	tcase_add_test(tc, dropped_names_the_causes_that_happened);
 	tcase_add_test(tc, ended_by_signal);
 	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, window_never_opened);
 	tcase_add_test(tc, merged_profile_names_no_pid);
 	tcase_add_test(tc, sampling_marks_estimates);
 	tcase_add_test(tc, submit_mode_shows_untimed);
