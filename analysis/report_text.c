@@ -311,11 +311,20 @@ put_live(FILE *out, const struct hesper_profile *p)
 		fputs(" to the end", out);
 	else
 		fprintf(out, " %s %s", strncmp(c->stop, "label:", 6) == 0 ? "to" : "for", c->stop);
+	/* Why the window's wall time may end elsewhere than its stop: said, so that the line adds up. */
+	uint64_t until = c->closed ? c->closed_ns : p->wall_ns;
+	bool ran_on = c->opened && c->end_ns > until;
 	if (c->closed)
 		fprintf(out, " (closed at %s)", hesper_format_duration(b, sizeof(b), (double)c->closed_ns));
+	else if (c->opened && c->stop[0])
+		fprintf(out, " (%s never came: open to the end)",
+			strncmp(c->stop, "label:", 6) == 0 ? "it" : "that time");
 	if (c->opened)
 		fprintf(out, ": %s",
 			hesper_format_duration(a, sizeof(a), (double)hesper_capture_wall_ns(c, p->wall_ns)));
+	if (ran_on)
+		fprintf(out, ",\n               to the end of the GPU work submitted inside it, at %s",
+			hesper_format_duration(b, sizeof(b), (double)c->end_ns));
 	fprintf(out,
 		"\n  outside      the window: %" PRIu64 " dispatches, %" PRIu64 " submissions, %" PRIu64
 		" memory operations, counted, not timed, in no table\n",

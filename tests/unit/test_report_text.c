@@ -151,6 +151,37 @@ START_TEST(window_never_opened)
 }
 END_TEST
 
+/* The capture line adds up: a stop that never came, and GPU work that ran on past the close, are said. */
+START_TEST(window_line_says_where_it_ends)
+{
+	struct hesper_profile p;
+
+	fixture_known_profile(&p);
+	p.wall_ns = 400000000;
+	p.capture = (struct hesper_capture_info){.set = true,
+						 .opened = true,
+						 .closed = true,
+						 .opened_ns = 14230000,
+						 .closed_ns = 35310000,
+						 .end_ns = 46260000};
+	strcpy(p.capture.start, "label:blur");
+	strcpy(p.capture.stop, "label:analyze#3");
+	char *s = render(&p);
+	ck_assert_msg(strstr(s, "  capture      from label:blur (opened at 14.23 ms) to label:analyze#3 (closed at "
+				"35.31 ms): 32.03 ms,\n               to the end of the GPU work submitted inside it, "
+				"at 46.26 ms\n") != NULL,
+		      "%s", s);
+	free(s);
+	/* A label stop that never came: open to the end of the run, said so. */
+	p.capture.closed = false;
+	p.capture.end_ns = 0;
+	s = render(&p);
+	ck_assert_msg(strstr(s, "to label:analyze#3 (it never came: open to the end): 385.8 ms\n") != NULL, "%s", s);
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(merged_profile_names_no_pid)
 {
 	struct hesper_profile p;
@@ -405,6 +436,7 @@ report_text_suite(void)
 	tcase_add_test(tc, ended_by_signal);
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, window_never_opened);
+	tcase_add_test(tc, window_line_says_where_it_ends);
 	tcase_add_test(tc, merged_profile_names_no_pid);
 	tcase_add_test(tc, sampling_marks_estimates);
 	tcase_add_test(tc, submit_mode_shows_untimed);
