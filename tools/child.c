@@ -29,8 +29,8 @@ static volatile sig_atomic_t child_pid;
 static bool
 kept(int sig)
 {
-	static const int own[] = {SIGKILL, SIGSTOP, SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT, SIGPIPE,
-				  SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGTRAP, SIGSYS,  SIGABRT};
+	static const int own[] = {SIGKILL, SIGSTOP, SIGCHLD, SIGTSTP, SIGTTIN,
+				  SIGTTOU, SIGCONT, SIGPIPE, SIGTRAP, SIGSYS};
 
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		if (own[i] == sig)
@@ -47,6 +47,30 @@ forward(int sig, siginfo_t *info, void *context)
 		kill((pid_t)child_pid, sig);
 }
 
+/* Signals a fault of the tool's own raises, which another process may also send with kill. */
+static bool
+fault_like(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT;
+}
+
+/*
+ * A fault-like signal: sent by another process (kill -SEGV), the program's to have like any
+ * other; the tool's own fault or abort(), its default action, as if no handler were there
+ * (a fault recurs when the handler returns; abort()'s signal is raised again).
+ */
+static void
+forward_or_die(int sig, siginfo_t *info, void *context)
+{
+	if (info->si_code <= 0 && info->si_pid != getpid()) {
+		forward(sig, info, context);
+		return;
+	}
+	signal(sig, SIG_DFL);
+	if (info->si_code <= 0)
+		raise(sig);
+}
+
 /* Installs forward() for every signal it may take; @installed marks those it took. */
 static void
 install(sigset_t *installed)
@@ -61,6 +85,7 @@ install(sigset_t *installed)
 	for (int sig = 1; sig < NSIG; sig++) {
 		if (kept(sig) || sigaction(sig, NULL, &old) != 0 || old.sa_handler == SIG_IGN)
 			continue;
+		sa.sa_sigaction = fault_like(sig) ? forward_or_die : forward;
 		if (sigaction(sig, &sa, NULL) == 0)
 			sigaddset(installed, sig);
 	}

@@ -447,18 +447,24 @@ def case_tool(c, args, env, workdir):
     c.check(rc == 3, "hesper -- plain_exit exits 3 as plain_exit does", f"rc={rc}\n{err}")
     rc, _, _ = run([tool] + lib + ["--", "sh", "-c", "kill -TERM $$"], tool_env(env), workdir)
     c.check(rc == -15, "a program killed by SIGTERM: hesper dies of SIGTERM too", rc)
-    # A signal sent to hesper reaches the program, and hesper ends as the program does.
-    proc = subprocess.Popen([tool] + lib + ["--", "sh", "-c", "trap 'kill $!; exit 7' TERM; sleep 30 & echo ready; wait"],
-                            env=tool_env(env), cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    ready = proc.stdout.readline()
-    proc.send_signal(signal.SIGTERM)
-    try:
-        rc = proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        rc = "timeout"
-    proc.communicate()
-    c.check(ready == "ready\n" and rc == 7, "SIGTERM sent to hesper reaches the program (its trap exits 7)", rc)
+    # A signal sent to hesper reaches the program, and hesper ends as the program does: the
+    # fault signals too when another process sends them (kill -SEGV), not only TERM.
+    for name in ("TERM", "SEGV", "ABRT"):
+        sig = getattr(signal, "SIG" + name)
+        proc = subprocess.Popen([tool] + lib + ["--", "sh", "-c", f"trap 'kill $!; exit 7' {name}; sleep 30 & "
+                                                "echo ready; wait"],
+                                env=tool_env(env), cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
+        ready = proc.stdout.readline()
+        proc.send_signal(sig)
+        try:
+            rc = proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rc = "timeout"
+        proc.communicate()
+        c.check(ready == "ready\n" and rc == 7, f"SIG{name} sent to hesper reaches the program (its trap exits 7)",
+                rc)
     rc, _, err = run([tool] + lib + ["--", "sh", "-c", 'case "$LD_PRELOAD" in *libhesper.so*) exit 0;; *) exit 9;; esac'],
                      tool_env(env), workdir)
     c.check(rc == 0, "the program sees libhesper.so in LD_PRELOAD", err)
