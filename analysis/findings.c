@@ -201,10 +201,16 @@ round_trips(const struct hesper_profile *p, const struct hesper_findings_setting
 		number(f, "idle_ns", (double)q->idle_ns);
 		number(f, "mean_gap_ns",
 		       q->timed_batches > 1 ? (double)q->idle_ns / (double)(q->timed_batches - 1) : 0);
+		/* The idle time gpu_idle already counts for this queue: said, so that no one adds the two up. */
+		bool counted = false;
+		for (size_t k = 0; k + 1 < out->count; k++)
+			counted |= out->items[k].kind == HESPER_FINDING_GPU_IDLE && out->items[k].queue == q;
 		snprintf(f->advice, sizeof(f->advice),
-			 "%" PRIu64 " of %" PRIu64 " submissions were waited for before the next one: the queue drains "
+			 "%s%" PRIu64 " of %" PRIu64
+			 " submissions were waited for before the next one: the queue drains "
 			 "between batches; submit more work per wait, or wait for an earlier batch (fences per frame)",
-			 q->round_trips, q->submit_calls);
+			 counted ? "the same idle time as gpu_idle's on this queue, not more: " : "", q->round_trips,
+			 q->submit_calls);
 	}
 }
 

@@ -706,8 +706,20 @@ def case_diff(c, args, env, workdir):
     rc, out, err = run([tool, "diff"] + runs + a + a2, tool_env(env), workdir)
     c.check(rc == 0 and "No kernel slower" in out, f"two sets of {DIFF_RUNS} identical runs: exit 0",
             f"rc={rc}\n{out}\n{err}")
-    # The busy kernel 1.5x longer: exit 1, named, its row marked.
+    # The busy kernel 1.5x longer: exit 1, named, its row marked. Where the runs cannot tell it
+    # from noise (a machine far busier than CI's: load average 9 on 2 cores, most runs with a
+    # dispatch stalled 20-40 ms), more runs, as a user told "noise" would add them.
     rc, out, err = run([tool, "diff"] + runs + a + b, tool_env(env), workdir)
+    if rc == 0 and any(busy in line for line in out.splitlines() if '("noise")' in line):
+        more_a, more_b = [], []
+        for i in range(DIFF_RUNS, 2 * DIFF_RUNS):
+            more_a.append(diff_profile(c, args, env, workdir, f"a{i}", lp1))
+            more_b.append(diff_profile(c, args, env, workdir, f"slow{i}", dict(lp1, TEST_BUSY_ITERS=str(PLANTED_ITERS))))
+        if None in more_a + more_b:
+            return
+        print(f"note: {DIFF_RUNS} runs a side put the planted change down to noise; judged over {2 * DIFF_RUNS}")
+        rc, out, err = run([tool, "diff", "--runs", str(2 * DIFF_RUNS)] + a + more_a + b + more_b, tool_env(env),
+                           workdir)
     c.check(rc == 1, "the busy kernel planted 1.5x slower: exit 1", f"rc={rc}\n{out}\n{err}")
     verdict = [line for line in out.splitlines() if "slower by more than" in line]
     c.check(verdict and busy in verdict[0] and all(k not in verdict[0] for k in ("saxpy", "reduce")),

@@ -277,6 +277,9 @@ START_TEST(round_trips_fire_and_stay_silent)
 	ck_assert_uint_eq(x->time_at_stake_ns, 39000000);
 	ck_assert(hesper_finding_number(x, "round_trip_share", -1) == 1.0);
 	ck_assert(fabs(hesper_finding_number(x, "mean_gap_ns", -1) - 1000000) < 1e-6);
+	/* Alone (no gpu_idle finding on the queue), it claims its time as its own. */
+	ck_assert_ptr_null(find_kind(&f, HESPER_FINDING_GPU_IDLE));
+	ck_assert_ptr_null(strstr(x->advice, "the same idle time"));
 	hesper_findings_free(&f);
 	q->round_trips = 10; /* a quarter: the queue mostly keeps work in flight */
 	f = compute(&p);
@@ -442,6 +445,10 @@ START_TEST(sorted_by_stake_and_gated)
 		ck_assert_uint_ge(f.items[i - 1].time_at_stake_ns, f.items[i].time_at_stake_ns);
 	ck_assert_int_eq(f.items[0].kind, HESPER_FINDING_GPU_IDLE); /* ties: by kind */
 	ck_assert_int_eq(f.items[1].kind, HESPER_FINDING_ROUND_TRIPS);
+	/* The same idle time seen twice: the second says so, so that no one adds them up. */
+	ck_assert_msg(strncmp(f.items[1].advice, "the same idle time as gpu_idle's on this queue, not more: ", 58) == 0,
+		      "%s", f.items[1].advice);
+	ck_assert_ptr_null(strstr(f.items[0].advice, "the same idle time"));
 
 	struct capture c;
 	capture_open(&c);
