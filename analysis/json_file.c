@@ -77,17 +77,14 @@ static int
 parsed_whole(json_tokener *tok, const char *text, size_t len, const char **why)
 {
 	enum json_tokener_error jerr = json_tokener_get_error(tok);
-	size_t end;
 
 	if (jerr != json_tokener_success) {
 		*why = jerr == json_tokener_continue ? "the text ends early" : json_tokener_error_desc(jerr);
 		return HESPER_ERROR_FORMAT;
 	}
-	for (end = json_tokener_get_parse_end(tok); end < len; end++)
-		if (text[end] != ' ' && text[end] != '\t' && text[end] != '\r' && text[end] != '\n')
-			break;
+	size_t end = json_tokener_get_parse_end(tok);
 	*why = "text after the value";
-	return end == len ? HESPER_OK : HESPER_ERROR_FORMAT;
+	return end >= len || only_space(text + end, len - end) ? HESPER_OK : HESPER_ERROR_FORMAT;
 }
 
 int

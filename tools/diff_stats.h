@@ -13,8 +13,8 @@
  * (1.2533 x stddev / sqrt(timed), from the kernel's own spread in the run; with several
  * runs, its median over them, so that one run's cold or interrupted dispatch does not
  * swell it) and, with several runs, the gap between the two fastest runs' medians (how
- * well the runs agree with each other). A change is a regression when the time grew by more than the
- * threshold and by more than K times the two sides' noise together.
+ * well the runs agree with each other). A change is a regression when the time grew by
+ * more than the threshold and by more than K times the two sides' noise together.
  */
 #ifndef HESPER_TOOL_DIFF_STATS_H
 #define HESPER_TOOL_DIFF_STATS_H

@@ -17,7 +17,6 @@
  * When FILES are SQLite databases (sqlite: sinks), OUT is the database written instead:
  * hesper merge -o all.db a.db b.db (merge_db.c).
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -26,14 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "columns.h"
 #include "commands.h"
 #include "merge_inputs.h"
 #include "report.h"
 #include "profile_merge.h"
+#include "report_files.h"
 #include "summary_load.h"
 #include "usage.h"
 
@@ -459,17 +457,12 @@ static int
 output_folder_ok(const char *prefix)
 {
 	char dir[4096];
-	const char *slash = strrchr(prefix, '/');
-	struct stat st;
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == prefix)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - prefix), prefix);
-	if (stat(dir, &st) != 0 || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) || access(dir, W_OK | X_OK) != 0) {
-		fprintf(stderr, "hesper: merge: cannot write '%s.json': %s: %s\n", prefix, dir, strerror(errno));
+	hesper_prefix_folder(prefix, dir, sizeof(dir));
+	int refusal = hesper_folder_refusal(dir[0] ? dir : ".");
+	if (refusal) {
+		fprintf(stderr, "hesper: merge: cannot write '%s.json': %s: %s\n", prefix, dir[0] ? dir : ".",
+			strerror(refusal));
 		return HESPER_EXIT_USAGE;
 	}
 	return 0;

@@ -258,7 +258,6 @@ hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats_lis
 	char file[NAME_MAX + 1], path_stem[PATH_MAX + NAME_MAX + 2];
 	const char *slash = strrchr(prefix, '/');
 	const char *file_part = slash ? slash + 1 : prefix;
-	struct stat st;
 
 	memset(plan, 0, sizeof(*plan));
 	if (gethostname(plan->host, sizeof(plan->host)) != 0 || !plan->host[0])
@@ -278,10 +277,7 @@ hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats_lis
 	drop_extension(file);
 	if (!scan_percents(file, &plan->user_pid))
 		return HESPER_EXIT_USAGE;
-	if (slash == prefix)
-		snprintf(plan->shown, sizeof(plan->shown), "/");
-	else if (slash)
-		snprintf(plan->shown, sizeof(plan->shown), "%.*s", (int)(slash - prefix), prefix);
+	hesper_prefix_folder(prefix, plan->shown, sizeof(plan->shown));
 	snprintf(plan->base, sizeof(plan->base), "%s%s", file, plan->user_pid ? "" : "-%p");
 
 	bool found = realpath(plan->shown[0] ? plan->shown : ".", plan->dir) != NULL;
@@ -294,13 +290,38 @@ hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats_lis
 	if (ret != 0 || plan->nexts == 0)
 		return ret;
 	/* A folder that cannot take the files fails now, not after the whole run. */
-	if (!found || stat(plan->dir, &st) != 0 || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) ||
-	    access(plan->dir, W_OK | X_OK) != 0) {
+	int refusal = found ? hesper_folder_refusal(plan->dir) : saved;
+	if (refusal) {
 		fprintf(stderr, "hesper: cannot write reports in '%s': %s\n", plan->shown[0] ? plan->shown : ".",
-			strerror(found ? errno : saved));
+			strerror(refusal));
 		return HESPER_EXIT_USAGE;
 	}
 	return 0;
+}
+
+void
+hesper_prefix_folder(const char *prefix, char *dir, size_t size)
+{
+	const char *slash = strrchr(prefix, '/');
+
+	if (!slash)
+		snprintf(dir, size, "%s", "");
+	else if (slash == prefix)
+		snprintf(dir, size, "/");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - prefix), prefix);
+}
+
+int
+hesper_folder_refusal(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return errno;
+	if (!S_ISDIR(st.st_mode))
+		return ENOTDIR;
+	return access(dir, W_OK | X_OK) != 0 ? errno : 0;
 }
 
 /* Calls @fn for each of the plan's files in its folder, with its stat; stops when @fn returns nonzero. */

@@ -44,6 +44,12 @@ struct hesper_report_plan {
  */
 int hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats, const char *prefix);
 
+/* The folder part of output prefix @prefix into @dir (@size bytes): "" when it names none (the working folder). */
+void hesper_prefix_folder(const char *prefix, char *dir, size_t size);
+
+/* 0 when files can be made in folder @dir; else the errno value that says why not (ENOTDIR, EACCES, ...). */
+int hesper_folder_refusal(const char *dir);
+
 /* Remembers the files in the folder that match the plan's names, before the run; 0, or -1 out of memory. */
 int hesper_report_plan_snapshot(struct hesper_report_plan *plan);
 

@@ -692,13 +692,20 @@ def case_diff(c, args, env, workdir):
     # what these checks are about; the machine's load still varies between runs, and the
     # sides' runs alternate so that both see it alike.
     lp1 = {"LP_NUM_THREADS": "1"}
-    a, a2, b = [], [], []
-    for i in range(DIFF_RUNS):
-        a.append(diff_profile(c, args, env, workdir, f"a{i}", lp1))
-        a2.append(diff_profile(c, args, env, workdir, f"same{i}", lp1))
-        b.append(diff_profile(c, args, env, workdir, f"slow{i}", dict(lp1, TEST_BUSY_ITERS=str(PLANTED_ITERS))))
-    if None in a + a2 + b:
+    sides = {"a": lp1, "same": lp1, "slow": dict(lp1, TEST_BUSY_ITERS=str(PLANTED_ITERS))}
+
+    def alternate(first, last, names):
+        """Runs first..last-1 of the sides @names, one of each in turn; a list per side, None when a run failed."""
+        made = {name: [] for name in names}
+        for i in range(first, last):
+            for name in names:
+                made[name].append(diff_profile(c, args, env, workdir, f"{name}{i}", sides[name]))
+        return None if any(None in v for v in made.values()) else [made[name] for name in names]
+
+    made = alternate(0, DIFF_RUNS, ("a", "same", "slow"))
+    if made is None:
         return
+    a, a2, b = made
     busy = busy_kernel(load_json(c, a[0], "run A"))
     runs = ["--runs", str(DIFF_RUNS)]
 
@@ -711,12 +718,10 @@ def case_diff(c, args, env, workdir):
     # dispatch stalled 20-40 ms), more runs, as a user told "noise" would add them.
     rc, out, err = run([tool, "diff"] + runs + a + b, tool_env(env), workdir)
     if rc == 0 and any(busy in line for line in out.splitlines() if '("noise")' in line):
-        more_a, more_b = [], []
-        for i in range(DIFF_RUNS, 2 * DIFF_RUNS):
-            more_a.append(diff_profile(c, args, env, workdir, f"a{i}", lp1))
-            more_b.append(diff_profile(c, args, env, workdir, f"slow{i}", dict(lp1, TEST_BUSY_ITERS=str(PLANTED_ITERS))))
-        if None in more_a + more_b:
+        more = alternate(DIFF_RUNS, 2 * DIFF_RUNS, ("a", "slow"))
+        if more is None:
             return
+        more_a, more_b = more
         print(f"note: {DIFF_RUNS} runs a side put the planted change down to noise; judged over {2 * DIFF_RUNS}")
         rc, out, err = run([tool, "diff", "--runs", str(2 * DIFF_RUNS)] + a + more_a + b + more_b, tool_env(env),
                            workdir)

@@ -107,14 +107,21 @@ START_TEST(ended_by_signal)
 }
 END_TEST
 
+/* An empty profile of process @pid of @exe on host "box": no device, no work. */
+static void
+bare_profile(struct hesper_profile *p, int pid, const char *exe)
+{
+	hesper_profile_init(p);
+	p->pid = pid;
+	strcpy(p->exe, exe);
+	strcpy(p->host, "box");
+}
+
 START_TEST(empty_profile)
 {
 	struct hesper_profile p;
 
-	hesper_profile_init(&p);
-	p.pid = 7;
-	strcpy(p.exe, "idle");
-	strcpy(p.host, "box");
+	bare_profile(&p, 7, "idle");
 	char *s = render(&p);
 	ck_assert_str_eq(s, "Hesper GPU kernel summary\n"
 			    "  program      idle (pid 7, host box)\n"
@@ -129,10 +136,7 @@ START_TEST(window_never_opened)
 {
 	struct hesper_profile p;
 
-	hesper_profile_init(&p);
-	p.pid = 7;
-	strcpy(p.exe, "app");
-	strcpy(p.host, "box");
+	bare_profile(&p, 7, "app");
 	p.capture.set = true;
 	strcpy(p.capture.start, "label:nope");
 	p.capture.outside = 288;
@@ -187,10 +191,7 @@ START_TEST(merged_profile_names_no_pid)
 	struct hesper_profile p;
 
 	/* A merge's profile (pid 0) is no one process: its exe names the programs and pids. */
-	hesper_profile_init(&p);
-	p.pid = 0;
-	strcpy(p.exe, "app (pids 11, 12)");
-	strcpy(p.host, "box");
+	bare_profile(&p, 0, "app (pids 11, 12)");
 	char *s = render(&p);
 	ck_assert_str_eq(s, "Hesper GPU kernel summary\n"
 			    "  program      app (pids 11, 12), host box\n"
