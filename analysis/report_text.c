@@ -22,7 +22,9 @@
 #define NAME_MAX_BYTES 120 /* longer names are cut, ending in "…" */
 #define ELLIPSIS "\u2026"
 #define CELL 48
-#define LINE_COLUMNS 120     /* the region tree's lines fit this many columns */
+#define LINE_COLUMNS 120     /* the header's, the region tree's and the findings' lines fit this many columns */
+#define FINDING_INDENT 5     /* a finding's lines under its number */
+#define HEADER_INDENT 15     /* where the header's values start: "  device 0     " */
 #define TREE_NAME_MIN 24     /* a name in the tree keeps at least this many columns, however deep */
 #define TREE_INDENT_LEVELS 8 /* levels indented two columns each; deeper ones say "+N" */
 
@@ -106,6 +108,60 @@ pad(FILE *out, size_t n)
 {
 	while (n--)
 		fputc(' ', out);
+}
+
+/*
+ * Writes @sep and the @len bytes of @item at column *@col, or ends the line (after @sep's
+ * comma, if it has one) and writes @item on the next, indented @indent columns, when it
+ * would pass LINE_COLUMNS and the line holds more than its indent already.
+ */
+static void
+put_item(FILE *out, size_t *col, size_t indent, const char *sep, const char *item, size_t len)
+{
+	size_t width = 0;
+
+	for (size_t i = 0; i < len; i++)
+		width += ((unsigned char)item[i] & 0xc0) != 0x80;
+	/* with a comma between items, room is kept for the one a later break ends this line with */
+	if (*col > indent && *col + strlen(sep) + width + (sep[0] == ',') > LINE_COLUMNS) {
+		fputs(sep[0] == ',' ? ",\n" : "\n", out);
+		pad(out, indent);
+		*col = indent;
+	} else {
+		fputs(sep, out);
+		*col += strlen(sep);
+	}
+	put_clean(out, item, len);
+	*col += width;
+}
+
+/*
+ * Writes @text's words from column @col on, a line broken between two words where the next
+ * would pass column @width, each further line indented @indent.
+ */
+static void
+put_wrapped(FILE *out, const char *text, size_t col, size_t width, size_t indent)
+{
+	for (bool first = true; *text; first = false) {
+		const char *end = strchr(text, ' ');
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+		char word[256];
+
+		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) - 1 ? len : sizeof(word) - 1), text);
+		if (!first && col + 1 + text_width(word) > width) {
+			fputc('\n', out);
+			pad(out, indent);
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		put_clean(out, word, strlen(word));
+		col += text_width(word);
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
 }
 
 static void
@@ -211,28 +267,38 @@ print_header(FILE *out, const struct hesper_profile *p)
 	fputs(p->pid > 0 ? ")\n" : "\n", out);
 	for (size_t i = 0; i < p->device_count; i++) {
 		const struct hesper_device_info *d = &p->devices[i];
+		char item[HESPER_NAME_MAX + 32], cost[CELL];
+		size_t col = 0;
 
 		fprintf(out, "  device %-5zu ", i);
-		put_clean(out, d->name, strnlen(d->name, HESPER_NAME_MAX));
+		col = HEADER_INDENT;
+		put_item(out, &col, HEADER_INDENT, "", d->name, strnlen(d->name, HESPER_NAME_MAX));
 		if (d->driver[0]) {
-			fputs(", driver ", out);
-			put_clean(out, d->driver, strnlen(d->driver, HESPER_NAME_MAX));
+			snprintf(item, sizeof(item), "driver %.*s", (int)strnlen(d->driver, HESPER_NAME_MAX),
+				 d->driver);
+			put_item(out, &col, HEADER_INDENT, ", ", item, strlen(item));
 		}
-		fprintf(out, ", timestampPeriod %g ns", d->timestamp_period_ns);
-		if (d->copy[0])
-			fprintf(out, ", timestamps read by %s", strcmp(d->copy, "host") ? "a GPU copy" : "the host");
+		snprintf(item, sizeof(item), "timestampPeriod %g ns", d->timestamp_period_ns);
+		put_item(out, &col, HEADER_INDENT, ", ", item, strlen(item));
+		if (d->copy[0]) {
+			snprintf(item, sizeof(item), "timestamps read by %s",
+				 strcmp(d->copy, "host") ? "a GPU copy" : "the host");
+			put_item(out, &col, HEADER_INDENT, ", ", item, strlen(item));
+		}
 		if (d->timing[0]) {
-			fputs(", timed by ", out);
-			put_clean(out, d->timing, strnlen(d->timing, sizeof(d->timing)));
+			snprintf(item, sizeof(item), "timed by %.*s", (int)strnlen(d->timing, sizeof(d->timing)),
+				 d->timing);
+			put_item(out, &col, HEADER_INDENT, ", ", item, strlen(item));
 		}
 		if (d->dispatch_cost_ns) {
-			char cost[CELL];
-
-			fprintf(out, ", dispatch cost %s",
-				hesper_format_duration(cost, sizeof(cost), (double)d->dispatch_cost_ns));
+			snprintf(item, sizeof(item), "dispatch cost %s",
+				 hesper_format_duration(cost, sizeof(cost), (double)d->dispatch_cost_ns));
+			put_item(out, &col, HEADER_INDENT, ", ", item, strlen(item));
 		}
-		if (d->compute_units)
-			fprintf(out, ", %" PRIu32 " compute units", d->compute_units);
+		if (d->compute_units) {
+			snprintf(item, sizeof(item), "%" PRIu32 " compute units", d->compute_units);
+			put_item(out, &col, HEADER_INDENT, ", ", item, strlen(item));
+		}
 		fputc('\n', out);
 	}
 }
@@ -564,17 +630,24 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 		const struct hesper_finding *x = &f->items[i];
 		char at[32];
 
+		char head[512], item[96];
+		size_t col = FINDING_INDENT;
+
 		hesper_format_duration(at, sizeof(at), (double)x->time_at_stake_ns);
-		fprintf(out, "  %zu. %s, %s: %s at stake\n", i + 1, hesper_finding_kind_name(x->kind), x->about, at);
-		fputs("     ", out);
+		snprintf(head, sizeof(head), "%zu. %s, %s: %s at stake", i + 1, hesper_finding_kind_name(x->kind),
+			 x->about, at);
+		fputs("  ", out);
+		put_wrapped(out, head, 2, LINE_COLUMNS, FINDING_INDENT);
+		fputc('\n', out);
+		pad(out, FINDING_INDENT);
 		for (size_t k = 0; k < x->number_count; k++) {
 			double v = x->numbers[k].value;
 
-			fprintf(out, "%s%s=", k ? " " : "", x->numbers[k].key);
 			if (v == floor(v) && fabs(v) < 9e15)
-				fprintf(out, "%.0f", v);
+				snprintf(item, sizeof(item), "%s=%.0f", x->numbers[k].key, v);
 			else
-				fprintf(out, "%.3g", v);
+				snprintf(item, sizeof(item), "%s=%.3g", x->numbers[k].key, v);
+			put_item(out, &col, FINDING_INDENT, k ? " " : "", item, strlen(item));
 		}
 		fputc('\n', out);
 		for (uint32_t g = 0; x->queue && g < x->queue->gap_count; g++) {
@@ -586,38 +659,11 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 				"     gap %" PRIu32 ": %s before submission %" PRIu64 " (thread %" PRIu32 "): %s\n",
 				g + 1, len, gap->submission, gap->thread, hesper_gap_activity(gap));
 		}
-		fprintf(out, "     %s\n", x->advice);
+		pad(out, FINDING_INDENT);
+		put_wrapped(out, x->advice, FINDING_INDENT, LINE_COLUMNS, FINDING_INDENT);
+		fputc('\n', out);
 	}
 	return ferror(out) ? -1 : 0;
-}
-
-/*
- * Writes @text's words from column @col on, a line broken between two words where the next
- * would pass column @width, each further line indented @indent.
- */
-static void
-put_wrapped(FILE *out, const char *text, size_t col, size_t width, size_t indent)
-{
-	for (bool first = true; *text; first = false) {
-		const char *end = strchr(text, ' ');
-		size_t len = end ? (size_t)(end - text) : strlen(text);
-		char word[256];
-
-		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) - 1 ? len : sizeof(word) - 1), text);
-		if (!first && col + 1 + text_width(word) > width) {
-			fputc('\n', out);
-			pad(out, indent);
-			col = indent;
-		} else if (!first) {
-			fputc(' ', out);
-			col++;
-		}
-		put_clean(out, word, strlen(word));
-		col += text_width(word);
-		text += len;
-		while (*text == ' ')
-			text++;
-	}
 }
 
 /*

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "report_fixtures.h"
 
 static char *
@@ -369,6 +370,79 @@ START_TEST(percent_sums_and_columns_align)
 }
 END_TEST
 
+/* Asserts that no line of @s is wider than 120 characters, and returns how many lines it has. */
+static size_t
+assert_lines_fit(const char *s)
+{
+	size_t lines = 0;
+
+	for (const char *line = s; *line; lines++) {
+		const char *end = strchr(line, '\n');
+		size_t width = 0;
+
+		if (!end)
+			end = line + strlen(line);
+		for (const char *c = line; c < end; c++)
+			width += ((unsigned char)*c & 0xc0) != 0x80;
+		ck_assert_msg(width <= 120, "a line of %zu characters: %.*s", width, (int)(end - line), line);
+		line = *end ? end + 1 : end;
+	}
+	return lines;
+}
+
+/* The device line and the findings' lines break before 120 columns, losing nothing. */
+START_TEST(header_and_findings_fit_120_columns)
+{
+	struct hesper_profile p;
+	struct hesper_device_info d = {.timestamp_period_ns = 1, .dispatch_cost_ns = 32450, .compute_units = 132};
+
+	fixture_known_profile(&p);
+	strcpy(d.name, "llvmpipe (LLVM 15.0.6, 256 bits) with a name as long as a driver may make it");
+	strcpy(d.driver, "llvmpipe Mesa 22.3.6 (LLVM 15.0.6) (Vulkan 1.3.230)");
+	strcpy(d.copy, "wait");
+	strcpy(d.timing, "timestamps: the calibration could not run");
+	hesper_profile_add_device(&p, &d);
+	char *s = render(&p);
+	ck_assert_uint_gt(assert_lines_fit(s), 10);
+	/* every part of the second device's line is there, each whole on one line */
+	static const char *const parts[] = {"driver llvmpipe Mesa 22.3.6 (LLVM 15.0.6) (Vulkan 1.3.230)",
+					    "timestampPeriod 1 ns",
+					    "timestamps read by a GPU copy",
+					    "timed by timestamps: the calibration could not run",
+					    "dispatch cost 32.45 \u00b5s",
+					    "132 compute units"};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		ck_assert_msg(strstr(s, parts[i]), "missing: %s", parts[i]);
+	ck_assert_ptr_nonnull(strstr(s, ",\n               timestampPeriod 1 ns") ?: strstr(s, ",\n               "));
+	free(s);
+
+	struct hesper_finding f = {.kind = HESPER_FINDING_GPU_IDLE, .time_at_stake_ns = 1154000000};
+	static const char *const keys[] = {"idle_ns",    "wall_ns",          "idle_share",     "busy_ns",
+					   "batches",    "mean_gap_ns",      "largest_gap_ns", "hook_ns",
+					   "host_share", "timestamp_cost_ns"};
+	strcpy(f.about, "queue 0:1:0");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		f.numbers[f.number_count++] = (struct hesper_finding_number){keys[i], 123456789012.0 + (double)i};
+	snprintf(f.advice, sizeof(f.advice), "%s",
+		 "36 of 36 submissions were waited for before the next one was recorded, so the GPU sat idle "
+		 "while the host worked: record the next batch while the GPU runs this one, or submit more at once");
+	struct hesper_findings all = {.items = &f, .count = 1};
+	struct capture c;
+	capture_open(&c);
+	ck_assert_int_eq(hesper_findings_write_text(c.f, &all), 0);
+	capture_close(&c);
+	ck_assert_uint_gt(assert_lines_fit(c.buf), 4);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char item[64];
+		snprintf(item, sizeof(item), "%s=%.0f", keys[i], 123456789012.0 + (double)i);
+		ck_assert_msg(strstr(c.buf, item), "missing: %s", item);
+	}
+	ck_assert_ptr_nonnull(strstr(c.buf, "or submit more at once\n"));
+	free(c.buf);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(long_names_cut_on_character)
 {
 	struct hesper_profile p;
@@ -446,6 +520,7 @@ report_text_suite(void)
 	tcase_add_test(tc, overlap_splits_totals);
 	tcase_add_test(tc, overlap_estimates_from_shares);
 	tcase_add_test(tc, percent_sums_and_columns_align);
+	tcase_add_test(tc, header_and_findings_fit_120_columns);
 	tcase_add_test(tc, long_names_cut_on_character);
 	tcase_add_test(tc, control_characters_replaced);
 	tcase_add_test(tc, write_error_reported);
