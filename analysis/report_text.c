@@ -25,6 +25,7 @@
 #define LINE_COLUMNS 120     /* the header's, the region tree's and the findings' lines fit this many columns */
 #define FINDING_INDENT 5     /* a finding's lines under its number */
 #define HEADER_INDENT 15     /* where the header's values start: "  device 0     " */
+#define TABLE_NAME_MIN 24    /* a table's Name column keeps at least this many columns */
 #define TREE_NAME_MIN 24     /* a name in the tree keeps at least this many columns, however deep */
 #define TREE_INDENT_LEVELS 8 /* levels indented two columns each; deeper ones say "+N" */
 
@@ -216,12 +217,80 @@ print_heads(FILE *out, const enum column *cols, size_t ncols, const size_t *widt
 	fputc('\n', out);
 }
 
-/* Prints @rows with the columns @cols (then Name): widths from a first pass over the cells. */
-static void
-print_table(FILE *out, struct hesper_kernel **rows, size_t n, const enum column *cols, size_t ncols)
+/*
+ * The length of the part of row name @name a table shows: a label row "label/kernel" whose
+ * label begins with the kernel's name and a space (ggml's "rms_norm_f32 (11,1,1)") shows
+ * its label alone, the kernel named twice being no more; any other name whole.
+ */
+static size_t
+shown_length(const char *name, bool label_rows)
 {
-	size_t width[COL_COUNT] = {0}, name_w = strlen("Name");
-	char cells[COL_COUNT][CELL];
+	size_t len = strlen(name);
+
+	for (size_t i = len; label_rows && i-- > 0;) {
+		size_t k = len - i - 1;
+		if (name[i] == '/' && k > 0 && k < i && strncmp(name, name + i + 1, k) == 0 && name[k] == ' ')
+			return i;
+	}
+	return len;
+}
+
+/* The text a table shows for row name @name: shown_length's part, cut like put_name's. */
+static void
+shown_name(char *buf, size_t size, const char *name, bool label_rows)
+{
+	bool cut;
+	size_t len = shown_length(name, label_rows);
+	char *part = strndup(name, len);
+
+	if (!part) {
+		snprintf(buf, size, "%s", "?");
+		return;
+	}
+	len = name_bytes(part, &cut);
+	snprintf(buf, size, "%.*s%s", (int)len, part, cut ? ELLIPSIS : "");
+	free(part);
+}
+
+/*
+ * Writes the shown name @name from column @col, in lines of at most @room characters, each
+ * further line indented to @col: broken after a '/' or a space where one lies in reach,
+ * else after @room characters. The lines' parts put together are the name again.
+ */
+static void
+put_table_name(FILE *out, const char *name, size_t col, size_t room)
+{
+	size_t left = strlen(name);
+
+	while (text_width(name) > room) {
+		size_t fit = 0;
+		for (size_t chars = 0; chars < room; fit++)
+			chars += ((unsigned char)name[fit + 1] & 0xc0) != 0x80;
+		size_t at = fit;
+		for (size_t i = fit; i > 1; i--)
+			if (name[i - 1] == '/' || name[i - 1] == ' ') {
+				at = i;
+				break;
+			}
+		put_clean(out, name, at);
+		fputc('\n', out);
+		pad(out, col);
+		name += at;
+		left -= at;
+	}
+	put_clean(out, name, left);
+}
+
+/*
+ * Prints @rows with the columns @cols (then Name): widths from a first pass over the cells;
+ * a name that would pass LINE_COLUMNS goes on over further lines. @label_rows: the rows
+ * are HESPER_GROUP_BY=label's (shown_length).
+ */
+static void
+print_table(FILE *out, struct hesper_kernel **rows, size_t n, const enum column *cols, size_t ncols, bool label_rows)
+{
+	size_t width[COL_COUNT] = {0}, name_w = strlen("Name"), name_col = 2;
+	char cells[COL_COUNT][CELL], name[NAME_MAX_BYTES + sizeof(ELLIPSIS)];
 	uint64_t sum = hesper_rows_total_ns(rows, n);
 
 	for (size_t c = 0; c < ncols; c++)
@@ -233,10 +302,17 @@ print_table(FILE *out, struct hesper_kernel **rows, size_t n, const enum column 
 			if (w > width[c])
 				width[c] = w;
 		}
-		size_t w = name_width(rows[i]->name);
+		shown_name(name, sizeof(name), rows[i]->name, label_rows);
+		size_t w = text_width(name);
 		if (w > name_w)
 			name_w = w;
 	}
+	for (size_t c = 0; c < ncols; c++)
+		name_col += 1 + (c > 0) + width[c];
+	/* a name keeps TABLE_NAME_MIN columns however wide the numbers are */
+	size_t room = name_col + TABLE_NAME_MIN < LINE_COLUMNS ? LINE_COLUMNS - name_col : TABLE_NAME_MIN;
+	if (name_w > room)
+		name_w = room;
 
 	print_heads(out, cols, ncols, width, name_w);
 
@@ -247,7 +323,8 @@ print_table(FILE *out, struct hesper_kernel **rows, size_t n, const enum column 
 			fputs(cells[cols[c]], out);
 		}
 		fputs("  ", out);
-		put_name(out, rows[i]->name);
+		shown_name(name, sizeof(name), rows[i]->name, label_rows);
+		put_table_name(out, name, name_col, room);
 		fputc('\n', out);
 	}
 }
@@ -615,7 +692,7 @@ print_regions(FILE *out, const struct hesper_profile *p, struct hesper_kernel **
 	}
 	if (nregions) {
 		fputs("\nRegions (debug labels)\n", out);
-		print_table(out, regions, nregions, region_cols, sizeof(region_cols) / sizeof(region_cols[0]));
+		print_table(out, regions, nregions, region_cols, sizeof(region_cols) / sizeof(region_cols[0]), false);
 	}
 	return 0;
 }
@@ -801,7 +878,8 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	put_live(out, p);
 	fputc('\n', out);
 
-	print_table(out, rows, n, kernel_cols, sizeof(kernel_cols) / sizeof(kernel_cols[0]));
+	print_table(out, rows, n, kernel_cols, sizeof(kernel_cols) / sizeof(kernel_cols[0]),
+		    p->group_by == HESPER_GROUP_BY_LABEL);
 	n_estimated = hesper_rows_not_all_timed(rows, n);
 	if (n_estimated) {
 		char why[256];

@@ -390,6 +390,35 @@ assert_lines_fit(const char *s)
 	return lines;
 }
 
+/*
+ * The name in the row of @table (the kernel table, from its column titles on) whose name
+ * begins with @start, its parts on the row's line and the lines under it put together, into
+ * @out (@size bytes).
+ */
+static void
+table_name(const char *table, const char *start, char *out, size_t size)
+{
+	size_t name_col = column_of(table, "Name");
+	const char *line = strstr(table, start);
+
+	ck_assert_ptr_nonnull(line);
+	while (line > table && line[-1] != '\n')
+		line--;
+	out[0] = '\0';
+	for (bool first = true; *line; first = false) {
+		const char *end = strchr(line, '\n');
+		size_t skip = 0;
+		ck_assert_ptr_nonnull(end);
+		for (size_t col = 0; col < name_col; skip++)
+			col += ((unsigned char)line[skip] & 0xc0) != 0x80;
+		if (!first && strspn(line, " ") < skip)
+			break; /* the next row, or the table's end */
+		ck_assert_uint_lt(strlen(out) + (size_t)(end - line) - skip, size);
+		strncat(out, line + skip, (size_t)(end - line) - skip);
+		line = end + 1;
+	}
+}
+
 /* The device line and the findings' lines break before 120 columns, losing nothing. */
 START_TEST(header_and_findings_fit_120_columns)
 {
@@ -443,6 +472,44 @@ START_TEST(header_and_findings_fit_120_columns)
 }
 END_TEST
 
+/*
+ * Table rows whose names pass 120 columns go on over further lines under the Name column,
+ * their parts together the whole name; a label row whose label begins with its kernel's
+ * name shows the label alone.
+ */
+START_TEST(table_names_fit_120_columns)
+{
+	struct hesper_profile p;
+	static const char *const names[] = {
+		"rms_norm_mul_f32 (11,1,1)/rms_norm_mul_f32",
+		"model.layers.11/attention/flash_attn_f32_f16_aligned_f32acc_cm2 (4,32,1)/flash_attn_f32_f16_aligned",
+		"a_kernel_name_without_any_place_to_break_it_that_runs_on_and_on_for_more_than_fifty_characters",
+	};
+	static const char *const shown[] = {
+		"rms_norm_mul_f32 (11,1,1)",
+		names[1],
+		names[2],
+	};
+
+	fixture_known_profile(&p);
+	p.group_by = HESPER_GROUP_BY_LABEL;
+	for (size_t i = 0; i < 3; i++)
+		hesper_kernel_record(hesper_kernel_table_get(p.kernels, names[i]), 123456789 + i);
+	char *s = render(&p);
+	assert_lines_fit(s);
+	char *table = strstr(s, " Time (%)");
+	ck_assert_ptr_nonnull(table);
+	ck_assert_ptr_null(strstr(s, "(11,1,1)/rms_norm_mul_f32"));
+	for (size_t i = 0; i < 3; i++) {
+		char joined[256];
+		table_name(table, i == 0 ? "rms_norm_mul_f32" : i == 1 ? "model." : "a_kernel", joined, sizeof(joined));
+		ck_assert_str_eq(joined, shown[i]);
+	}
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(long_names_cut_on_character)
 {
 	struct hesper_profile p;
@@ -454,10 +521,11 @@ START_TEST(long_names_cut_on_character)
 	strcpy(name + 116, "\u00e9\u00e9\u00e9tail");
 	hesper_kernel_record(hesper_kernel_table_get(p.kernels, name), 10);
 	char *s = render(&p);
-	char expect[200];
+	char expect[200], got[256];
 	memset(expect, 'a', 116);
-	strcpy(expect + 116, "\u2026\n");
-	ck_assert_ptr_nonnull(strstr(s, expect));
+	strcpy(expect + 116, "\u2026");
+	table_name(strstr(s, " Time (%)"), "aaaa", got, sizeof(got));
+	ck_assert_str_eq(got, expect);
 	free(s);
 
 	/* A name of exactly 120 bytes is printed whole. */
@@ -467,9 +535,8 @@ START_TEST(long_names_cut_on_character)
 	name[120] = '\0';
 	hesper_kernel_record(hesper_kernel_table_get(p.kernels, name), 10);
 	s = render(&p);
-	strcpy(expect, name);
-	strcat(expect, "\n");
-	ck_assert_ptr_nonnull(strstr(s, expect));
+	table_name(strstr(s, " Time (%)"), "bbbb", got, sizeof(got));
+	ck_assert_str_eq(got, name);
 	ck_assert_ptr_null(strstr(s, "\u2026"));
 	free(s);
 	hesper_profile_free(&p);
@@ -521,6 +588,7 @@ report_text_suite(void)
 	tcase_add_test(tc, overlap_estimates_from_shares);
 	tcase_add_test(tc, percent_sums_and_columns_align);
 	tcase_add_test(tc, header_and_findings_fit_120_columns);
+	tcase_add_test(tc, table_names_fit_120_columns);
 	tcase_add_test(tc, long_names_cut_on_character);
 	tcase_add_test(tc, control_characters_replaced);
 	tcase_add_test(tc, write_error_reported);
