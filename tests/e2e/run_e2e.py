@@ -37,6 +37,7 @@ HESPER_LAYER = "VK_LAYER_HESPER_profiler"
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
 TRUTH_PREFIX = "HESPER-TRUTH "
 TEXT_REPORT_HEADER = "Time (%)"
+REPORT_COLUMNS = 120  # the text report's width (characters; "µs" is two)
 RUN_TIMEOUT_S = 240
 TIMING_TOLERANCE = 0.05      # Hesper's mean vs the program's own, for kernels >= 1 ms
 # Under AddressSanitizer the same check allows this much: the instrumented processes and the
@@ -589,6 +590,8 @@ def case_stdout_sink(args, c, tmp):
     for tk in (truth or {}).get("kernels", []):
         if tk["debug_name"]:
             c.check(tk["debug_name"] in report, f"report names kernel {tk['debug_name']!r}")
+    wide = [line for line in report.splitlines() if len(line) > REPORT_COLUMNS]
+    c.check(not wide, f"every line of the report fits {REPORT_COLUMNS} columns", "\n".join(wide[:5]))
     return run.tail("under Hesper")
 
 
