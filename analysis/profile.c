@@ -29,8 +29,10 @@ hesper_profile_init(struct hesper_profile *p)
 	p->label_paths = hesper_kernel_table_create();
 	p->label_kernels = hesper_kernel_table_create();
 	p->underfilled = hesper_kernel_table_create();
+	p->row_kernels = hesper_kernel_table_create();
 	hesper_findings_settings_default(&p->findings);
-	if (!p->kernels || !p->regions || !p->labelled || !p->label_paths || !p->label_kernels || !p->underfilled) {
+	if (!p->kernels || !p->regions || !p->labelled || !p->label_paths || !p->label_kernels || !p->underfilled ||
+	    !p->row_kernels) {
 		hesper_profile_free(p);
 		return -1;
 	}
@@ -46,6 +48,8 @@ hesper_profile_free(struct hesper_profile *p)
 	hesper_kernel_table_destroy(p->label_paths);
 	hesper_kernel_table_destroy(p->label_kernels);
 	hesper_kernel_table_destroy(p->underfilled);
+	hesper_kernel_table_destroy(p->row_kernels);
+	p->row_kernels = NULL;
 	p->label_paths = p->label_kernels = NULL;
 	free(p->host_waits);
 	free(p->loaded_findings);
@@ -257,6 +261,24 @@ uint64_t
 hesper_profile_busy_wall_ns(const struct hesper_profile *p)
 {
 	return p->capture.set ? hesper_capture_wall_ns(&p->capture, p->wall_ns) : p->wall_ns;
+}
+
+size_t
+hesper_profile_kernel_count(const struct hesper_profile *p, size_t rows)
+{
+	size_t kernels = p->group_by != HESPER_GROUP_BY_KERNEL ? hesper_kernel_table_size(p->row_kernels) : 0;
+
+	return kernels ? kernels : rows;
+}
+
+const char *
+hesper_profile_rows_words(const struct hesper_profile *p)
+{
+	switch (p->group_by) {
+	case HESPER_GROUP_BY_SHAPE: return "per kernel and work-group count (HESPER_GROUP_BY=shape)";
+	case HESPER_GROUP_BY_LABEL: return "per kernel and innermost debug label (HESPER_GROUP_BY=label)";
+	default: return NULL;
+	}
 }
 
 struct hesper_profile_summary

@@ -156,8 +156,10 @@ struct hesper_profile {
 	struct hesper_kernel_table *labelled;      /* kernel rows prefixed "label/kernel" by innermost label */
 	struct hesper_kernel_table *label_paths;   /* one row per label path (HESPER_LABEL_PATH_SEP): its instances */
 	struct hesper_kernel_table *label_kernels; /* one row per (innermost label path, kernel) that ran in it */
-	struct hesper_stats submits;               /* span of each timed batch */
-	struct hesper_memops memops;               /* copies, fills, updates, clears: one row per kind (memops.h) */
+	/* HESPER_GROUP_BY=shape or label: one row per kernel that the kernels table's rows split, counted */
+	struct hesper_kernel_table *row_kernels;
+	struct hesper_stats submits; /* span of each timed batch */
+	struct hesper_memops memops; /* copies, fills, updates, clears: one row per kind (memops.h) */
 
 	uint64_t dropped; /* dispatches that ran but could not be timed */
 	/* dropped by cause: they add up to dropped, but in a summary written before causes were kept */
@@ -308,6 +310,16 @@ uint64_t hesper_profile_gpu_busy_ns(const struct hesper_profile *p);
 
 /* The wall time the GPU busy time is a share of: the capture window's when there is one, else the run's. */
 uint64_t hesper_profile_busy_wall_ns(const struct hesper_profile *p);
+
+/*
+ * How many kernels @p's @rows kernel-table rows are of: @rows when a row is a kernel, the
+ * kernels the rows split under HESPER_GROUP_BY=shape or label (@rows when that is unknown:
+ * a summary written before it was kept).
+ */
+size_t hesper_profile_kernel_count(const struct hesper_profile *p, size_t rows);
+
+/* What a kernel-table row is under @p's HESPER_GROUP_BY=shape or label, for the reports' headers; NULL by kernel. */
+const char *hesper_profile_rows_words(const struct hesper_profile *p);
 
 /* The overall summary of all timed dispatches (the seed's ProfileSummary). */
 struct hesper_profile_summary {

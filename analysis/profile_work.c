@@ -147,6 +147,12 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 	/* The time the idle compute units could have used. */
 	uint64_t idle = (uint64_t)llround((double)w->ns * idle_share);
 	count_in(urow, w, n, idle, w->has_share ? (uint64_t)llround((double)share * idle_share) : idle);
+	/* Grouped, the rows are of kernels the header counts: each kernel once, by name. */
+	struct hesper_kernel *of = p->group_by != HESPER_GROUP_BY_KERNEL
+					   ? hesper_kernel_table_get(p->row_kernels, w->name)
+					   : NULL;
+	if (of)
+		of->count += n;
 	if (w->timed)
 		p->collected++;
 	else if (w->dropped) {
@@ -154,7 +160,10 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 		if ((unsigned)w->why < HESPER_DROP_CAUSES)
 			p->dropped_by[w->why] += n;
 	}
-	return row && (!w->label || lrow) && (!w->label_path || prow) && (idle_share <= 0 || urow) ? 0 : -1;
+	return row && (!w->label || lrow) && (!w->label_path || prow) && (idle_share <= 0 || urow) &&
+			       (p->group_by == HESPER_GROUP_BY_KERNEL || of)
+		       ? 0
+		       : -1;
 }
 
 static int

@@ -45,7 +45,7 @@ hesper_html_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 	else
 		snprintf(v, sizeof(v), "%s", hesper_html_duration(a, (double)busy));
 	put_fact(out, "GPU busy", v);
-	snprintf(v, sizeof(v), "%zu", nkernels);
+	snprintf(v, sizeof(v), "%zu", hesper_profile_kernel_count(p, nkernels));
 	put_fact(out, "kernels", v);
 	snprintf(v, sizeof(v), "%" PRIu64 ": %" PRIu64 " timed", sum.dispatches, sum.events);
 	put_fact(out, "dispatches", v);
@@ -58,11 +58,10 @@ hesper_html_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 		else
 			snprintf(v, sizeof(v), "%.31s", p->mode[0] ? p->mode : "?");
 		put_fact(out, "mode", v);
-		if (p->group_by != HESPER_GROUP_BY_KERNEL)
-			put_fact(out, "rows",
-				 p->group_by == HESPER_GROUP_BY_SHAPE
-					 ? "per kernel and work-group count (HESPER_GROUP_BY=shape)"
-					 : "per kernel and innermost label (HESPER_GROUP_BY=label)");
+		if (hesper_profile_rows_words(p)) {
+			snprintf(v, sizeof(v), "%zu, %s", nkernels, hesper_profile_rows_words(p));
+			put_fact(out, "rows", v);
+		}
 		snprintf(v, sizeof(v), "%" PRIu64 " timestamps, %s in hooks, %s collecting", p->timestamps_written,
 			 hesper_html_duration(b, (double)p->hook_ns), hesper_html_duration(c, (double)p->collector_ns));
 		put_fact(out, "Hesper's cost", v);

@@ -116,6 +116,22 @@ put_field(FILE *out, const char *s, size_t max)
 	hesper_json_write_string(out, buf);
 }
 
+/* "kernel_names": the kernels that @t's rows are of (the kernels table's rows split them), by name. */
+static void
+put_kernel_names(FILE *out, const struct hesper_kernel_table *t)
+{
+	size_t n = 0;
+	struct hesper_kernel **rows = hesper_kernel_table_sorted(t, &n);
+
+	fputs("  \"kernel_names\": [", out);
+	for (size_t i = 0; rows && i < n; i++) {
+		fputs(i ? ", " : "", out);
+		hesper_json_write_string(out, rows[i]->name);
+	}
+	fputs("],\n", out);
+	free(rows);
+}
+
 static void
 put_double(FILE *out, double v)
 {
@@ -677,6 +693,8 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	put_field(out, p->mode, sizeof(p->mode));
 	fprintf(out, ",\n  \"sample_every\": %" PRIu32 ",\n", p->sample_every);
 	fprintf(out, "  \"group_by\": \"%s\",\n", hesper_group_by_word(p->group_by));
+	if (p->group_by != HESPER_GROUP_BY_KERNEL)
+		put_kernel_names(out, p->row_kernels);
 	fprintf(out,
 		"  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64
 		", \"submit_hook_ns\": %" PRIu64 ", \"collector_ns\": %" PRIu64 ", \"collected\": %" PRIu64

@@ -844,11 +844,9 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	if (busy_wall)
 		fprintf(out, " (%.1f%% of %s)", 100.0 * (double)busy / (double)busy_wall,
 			p->capture.set ? "the capture window's wall time" : "wall time");
-	fprintf(out, "\n  kernels      %zu\n", n);
-	if (p->group_by != HESPER_GROUP_BY_KERNEL)
-		fprintf(out, "  rows         per kernel and %s (HESPER_GROUP_BY=%s)\n",
-			p->group_by == HESPER_GROUP_BY_SHAPE ? "work-group count" : "innermost debug label",
-			hesper_group_by_word(p->group_by));
+	fprintf(out, "\n  kernels      %zu\n", hesper_profile_kernel_count(p, n));
+	if (hesper_profile_rows_words(p))
+		fprintf(out, "  rows         %zu, %s\n", n, hesper_profile_rows_words(p));
 	fprintf(out, "  dispatches   %" PRIu64 ": %" PRIu64 " timed, %" PRIu64 " dropped, %" PRIu64 " clamped\n",
 		sum.dispatches, sum.events, p->dropped, p->clamped);
 	if (!p->from_events) {

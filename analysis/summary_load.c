@@ -258,6 +258,27 @@ load_row(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool r
 	return region ? 0 : load_shapes(l, o, k);
 }
 
+/* "kernel_names", when present: the kernels the rows of a grouped summary split, into @t. */
+static int
+load_kernel_names(struct loader *l, json_object *root, struct hesper_kernel_table *t)
+{
+	json_object *names = hesper_json_member(root, "kernel_names");
+
+	if (!names)
+		return 0;
+	if (!json_object_is_type(names, json_type_array))
+		return BAD(l, "\"kernel_names\" is not an array");
+	for (size_t i = 0; i < json_object_array_length(names); i++) {
+		json_object *name = json_object_array_get_idx(names, i);
+
+		if (!json_object_is_type(name, json_type_string))
+			return BAD(l, "\"kernel_names\" holds something other than a string");
+		if (!hesper_kernel_table_get(t, json_object_get_string(name)))
+			return NO_MEMORY(l);
+	}
+	return 0;
+}
+
 /* The "memory_operations" rows, when present; kinds this version does not know are skipped. */
 static int
 load_memops(struct loader *l, json_object *root, struct hesper_memops *m)
@@ -884,10 +905,11 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 	    (ret = load_queues(&l, root, out)) || (ret = load_rows(&l, root, "kernels", out->kernels, false, true)) ||
 	    (ret = load_rows(&l, root, "regions", out->regions, true, false)) ||
 	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)) ||
-	    (ret = load_region_tree(&l, root, out)) || (ret = load_memops(&l, root, &out->memops)) ||
-	    (ret = load_host_waits(&l, root, out)) || (ret = load_findings(&l, root, out)) ||
-	    (ret = load_clock(&l, root, out)) || (ret = load_pipeline_stats(&l, root, out)) ||
-	    (ret = load_report_kind(&l, root, out)) || (ret = load_capture(&l, root, &out->capture)))
+	    (ret = load_kernel_names(&l, root, out->row_kernels)) || (ret = load_region_tree(&l, root, out)) ||
+	    (ret = load_memops(&l, root, &out->memops)) || (ret = load_host_waits(&l, root, out)) ||
+	    (ret = load_findings(&l, root, out)) || (ret = load_clock(&l, root, out)) ||
+	    (ret = load_pipeline_stats(&l, root, out)) || (ret = load_report_kind(&l, root, out)) ||
+	    (ret = load_capture(&l, root, &out->capture)))
 		goto out;
 	ret = HESPER_OK;
 out:

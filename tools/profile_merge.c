@@ -61,7 +61,7 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 			return -1;
 	if (merge_rows(into->kernels, from->kernels) || merge_rows(into->regions, from->regions) ||
 	    merge_rows(into->labelled, from->labelled) || merge_rows(into->label_paths, from->label_paths) ||
-	    merge_rows(into->label_kernels, from->label_kernels))
+	    merge_rows(into->label_kernels, from->label_kernels) || merge_rows(into->row_kernels, from->row_kernels))
 		return -1;
 	/* A kernel's statistics are its pipeline's, the same in every process: the first kept. */
 	for (size_t i = 0; i < from->pipeline_stats_count; i++) {

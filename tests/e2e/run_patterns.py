@@ -511,9 +511,13 @@ def check_grouped_sinks(c, rep, truth, group_by, text, csv_path, trace_path):
     want = {k["debug_name"]: k["count"] for k in truth["kernels"]}
     c.check(sums == want, "each kernel's rows add up to its dispatch count exactly", f"rows per kernel {sums}, "
             f"kernels {want}")
-    header = {"shape": "rows         per kernel and work-group count (HESPER_GROUP_BY=shape)",
-              "label": "rows         per kernel and innermost debug label (HESPER_GROUP_BY=label)"}[group_by]
-    c.check(header in text, "the text report's header says what a row is", text[:1500])
+    c.check(sorted(rep.get("kernel_names") or []) == sorted(want), "the JSON's kernel_names are the kernels",
+            f"got {rep.get('kernel_names')}, kernels {sorted(want)}")
+    what = {"shape": "per kernel and work-group count (HESPER_GROUP_BY=shape)",
+            "label": "per kernel and innermost debug label (HESPER_GROUP_BY=label)"}[group_by]
+    header = f"  kernels      {len(want)}\n  rows         {len(rows)}, {what}\n"
+    c.check(header in text, "the text report's header counts the kernels, then the rows and says what one is",
+            f"want:\n{header}got:\n{text[:1500]}")
     table = text.split("\n\n")[1] + "\n" if text.count("\n\n") >= 1 else ""
     wide = [l for l in table.splitlines() if len(l) > 120]
     c.check(table and not wide, "the text report's kernel table fits 120 columns", "\n".join(wide) or text[:2000])

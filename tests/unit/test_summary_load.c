@@ -129,14 +129,20 @@ START_TEST(group_by_read_back)
 
 	fixture_known_profile(&p);
 	p.group_by = HESPER_GROUP_BY_SHAPE;
+	/* the two rows split one kernel */
+	ck_assert_ptr_nonnull(hesper_kernel_table_get(p.row_kernels, "one \"kernel\""));
 	char *json = render_with(hesper_report_json, &p, NULL), *text = render_with(hesper_report_text, &p, NULL);
-	ck_assert_ptr_nonnull(strstr(json, "\n  \"group_by\": \"shape\",\n"));
 	ck_assert_ptr_nonnull(
-		strstr(text, "\n  rows         per kernel and work-group count (HESPER_GROUP_BY=shape)\n"));
+		strstr(json, "\n  \"group_by\": \"shape\",\n  \"kernel_names\": [\"one \\\"kernel\\\"\"],\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+				     "\n  kernels      1\n"
+				     "  rows         2, per kernel and work-group count (HESPER_GROUP_BY=shape)\n"));
 	free(json);
 	free(text);
 	round_trip(&p, &back);
 	ck_assert_int_eq(back.group_by, HESPER_GROUP_BY_SHAPE);
+	ck_assert_uint_eq(hesper_kernel_table_size(back.row_kernels), 1);
+	ck_assert_ptr_nonnull(hesper_kernel_table_find(back.row_kernels, "one \"kernel\""));
 	hesper_profile_free(&back);
 	assert_same_text(&p);
 	p.group_by = HESPER_GROUP_BY_KERNEL;
