@@ -1,6 +1,6 @@
 /*
  * The HTML report's region tree (report_html_parts.h): each label path a <details> element
- * nested in the one of the label it ran in, open, its summary line the statistics of one
+ * nested in the one of the label it ran in, open at the top and closed below, its summary line the statistics of one
  * instance, and the kernels that ran directly in it listed inside. Plain HTML: it folds
  * without the page's script.
  */
@@ -56,7 +56,10 @@ hesper_html_region_tree(FILE *out, const struct hesper_region_tree *t)
 		/* Depth first: close the labels this one is not inside. */
 		for (; open > node->depth; open--)
 			fputs("</details>\n", out);
-		fputs("<details open><summary><span class=\"rname\">", out);
+		/* the top labels open, the rest closed: a run that labels every op stays a page */
+		fputs(node->depth ? "<details><summary><span class=\"rname\">"
+				  : "<details open><summary><span class=\"rname\">",
+		      out);
 		hesper_html_text(out, node->name);
 		fputs("</span> ", out);
 		put_numbers(out, node->row, true, "instance", "instances");

@@ -27,6 +27,8 @@
 #define HEADER_INDENT 15     /* where the header's values start: "  device 0     " */
 #define TABLE_NAME_MIN 24    /* a table's Name column keeps at least this many columns */
 #define TREE_NAME_MIN 24     /* a name in the tree keeps at least this many columns, however deep */
+#define TREE_SHOWN 10        /* a label's nested labels, and its kernels, shown before the rest fold */
+#define TREE_FOLD_DEPTHS 64  /* levels folded apart; deeper ones fold with this one */
 #define TREE_INDENT_LEVELS 8 /* levels indented two columns each; deeper ones say "+N" */
 
 enum column {
@@ -608,32 +610,77 @@ tree_cells(const struct hesper_kernel *k, bool kernel, char cells[COL_COUNT][CEL
 			cells[c][0] = '\0';
 }
 
-/* One tree row: the cells in @width, then @indent, "* " for a kernel, and the name cut to fit. */
+/* A tree line: @cells in @width, then the indent of @depth, @mark, and @name cut to fit. */
 static void
-tree_row(FILE *out, const struct hesper_kernel *k, const char *name, bool kernel, uint32_t depth, const size_t *width,
-	 size_t name_room)
+tree_line(FILE *out, char cells[COL_COUNT][CELL], const char *mark, const char *name, uint32_t depth,
+	  const size_t *width, size_t name_room)
 {
-	char cells[COL_COUNT][CELL], indent[32];
-	size_t used = tree_indent(indent, sizeof(indent), depth) + (kernel ? 2 : 0);
+	char indent[32];
+	size_t used = tree_indent(indent, sizeof(indent), depth) + text_width(mark);
 
-	tree_cells(k, kernel, cells);
 	for (size_t c = 0; c < TREE_COLS; c++) {
 		pad(out, 1 + (c > 0) + width[c] - text_width(cells[tree_cols[c]]));
 		fputs(cells[tree_cols[c]], out);
 	}
 	fputs("  ", out);
 	fputs(indent, out);
-	if (kernel)
-		fputs("* ", out);
+	fputs(mark, out);
 	put_name_cut(out, name, name_room > used + TREE_NAME_MIN ? name_room - used : TREE_NAME_MIN);
 	fputc('\n', out);
+}
+
+/* One tree row: its cells, then "* " for a kernel, and the name. */
+static void
+tree_row(FILE *out, const struct hesper_kernel *k, const char *name, bool kernel, uint32_t depth, const size_t *width,
+	 size_t name_room)
+{
+	char cells[COL_COUNT][CELL];
+
+	tree_cells(k, kernel, cells);
+	tree_line(out, cells, kernel ? "* " : "", name, depth, width, name_room);
+}
+
+/* Rows of a tree folded into one line: how many, their instances and their total. */
+struct tree_fold {
+	size_t rows;
+	uint64_t instances, total_ns;
+	bool estimated;
+};
+
+static void
+fold_in(struct tree_fold *f, const struct hesper_kernel *k)
+{
+	struct hesper_row r = hesper_row_numbers(k, 0);
+
+	f->rows++;
+	f->instances += k->count;
+	f->total_ns += r.total_ns;
+	f->estimated |= r.estimated;
+}
+
+/* The line of @f at @depth ("… N more regions", their Total and Instances), and @f emptied; nothing when empty. */
+static void
+put_fold(FILE *out, struct tree_fold *f, const char *what, uint32_t depth, const size_t *width, size_t name_room)
+{
+	char cells[COL_COUNT][CELL] = {{0}}, name[64];
+
+	if (!f->rows)
+		return;
+	cells[COL_TOTAL][0] = '~';
+	duration_cell(cells[COL_TOTAL] + f->estimated, (double)f->total_ns);
+	snprintf(cells[COL_INSTANCES], CELL, "%" PRIu64, f->instances);
+	snprintf(name, sizeof(name), "%s %zu more %s", ELLIPSIS, f->rows, what);
+	tree_line(out, cells, "", name, depth, width, name_room);
+	*f = (struct tree_fold){0};
 }
 
 /*
  * The regions as a tree: each label under the label it ran in, with its instances'
  * statistics (one instance's time: a frame's, a layer's), and under it, marked "* ", the
  * kernels that ran directly in it (dispatches, total, mean). Names are cut so that a line
- * fits LINE_COLUMNS.
+ * fits LINE_COLUMNS. A label shows its TREE_SHOWN largest nested labels and kernels; the
+ * rest of each (and what is nested in them) fold into one line, "… N more regions" with
+ * their total, so that a run labelling every op stays a page (the JSON has every node).
  */
 static void
 print_region_tree(FILE *out, const struct hesper_region_tree *t)
@@ -663,13 +710,40 @@ print_region_tree(FILE *out, const struct hesper_region_tree *t)
 
 	fputs("\nRegions (debug labels)\n", out);
 	print_heads(out, tree_cols, TREE_COLS, width, name_w);
-	for (size_t i = 0; i < t->count; i++) {
-		const struct hesper_region_node *node = &t->nodes[i];
+	/* per depth: the labels shown under the current parent, and those folded */
+	size_t shown[TREE_FOLD_DEPTHS] = {0};
+	struct tree_fold folded[TREE_FOLD_DEPTHS] = {{0}};
+	uint32_t skip_below = UINT32_MAX; /* inside a folded label: its nested ones are in its total */
+	for (size_t i = 0; i <= t->count; i++) {
+		const struct hesper_region_node *node = i < t->count ? &t->nodes[i] : NULL;
+		uint32_t d = node ? (node->depth < TREE_FOLD_DEPTHS ? node->depth : TREE_FOLD_DEPTHS - 1) : 0;
 
+		/* the parents of the levels below @d ended (all of them at the end): their folds, counts anew */
+		for (uint32_t e = TREE_FOLD_DEPTHS; e-- > (node ? d + 1 : 0);) {
+			put_fold(out, &folded[e], "regions", e, width, name_room);
+			shown[e] = 0;
+		}
+		if (!node)
+			break;
+		if (d > skip_below)
+			continue;
+		skip_below = UINT32_MAX;
+		if (shown[d] >= TREE_SHOWN) {
+			fold_in(&folded[d], node->row);
+			skip_below = d;
+			continue;
+		}
+		shown[d]++;
 		tree_row(out, node->row, node->name, false, node->depth, width, name_room);
-		for (size_t k = 0; k < node->kernel_count; k++)
-			tree_row(out, node->kernels[k], hesper_label_kernel_name(node->kernels[k]), true,
-				 node->depth + 1, width, name_room);
+		struct tree_fold kernels = {0};
+		for (size_t k = 0; k < node->kernel_count; k++) {
+			if (k < TREE_SHOWN)
+				tree_row(out, node->kernels[k], hesper_label_kernel_name(node->kernels[k]), true,
+					 node->depth + 1, width, name_room);
+			else
+				fold_in(&kernels, node->kernels[k]);
+		}
+		put_fold(out, &kernels, "kernels", node->depth + 1, width, name_room);
 	}
 }
 

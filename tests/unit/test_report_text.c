@@ -370,6 +370,17 @@ START_TEST(percent_sums_and_columns_align)
 }
 END_TEST
 
+/* How many times @needle occurs in @s. */
+static size_t
+count_of(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *at = strstr(s, needle); at; at = strstr(at + 1, needle))
+		n++;
+	return n;
+}
+
 /* Asserts that no line of @s is wider than 120 characters, and returns how many lines it has. */
 static size_t
 assert_lines_fit(const char *s)
@@ -510,6 +521,51 @@ START_TEST(table_names_fit_120_columns)
 }
 END_TEST
 
+/*
+ * A label shows its ten largest nested labels and kernels; the rest fold into one line
+ * each, with their count, instances and total: nested labels (and what is nested in them)
+ * as "… N more regions", kernels as "… N more kernels".
+ */
+START_TEST(region_tree_folds_past_ten)
+{
+	struct hesper_profile p;
+	char path[64];
+
+	fixture_known_profile(&p);
+	for (int i = 1; i <= 15; i++) {
+		/* op01 .. op15: totals 15000 .. 1000 ns, two instances each */
+		snprintf(path, sizeof(path), "frame\x1fop%02d", i);
+		hesper_kernel_record(hesper_kernel_table_get(p.label_paths, path), (uint64_t)(16 - i) * 500);
+		hesper_kernel_record(hesper_kernel_table_get(p.label_paths, path), (uint64_t)(16 - i) * 500);
+		/* a label nested in every op: folded with its op */
+		snprintf(path, sizeof(path), "frame\x1fop%02d\x1finner", i);
+		hesper_kernel_record(hesper_kernel_table_get(p.label_paths, path), 10);
+	}
+	hesper_kernel_record(hesper_kernel_table_get(p.label_paths, "frame"), 200000);
+	for (int k = 1; k <= 12; k++) {
+		snprintf(path, sizeof(path), "frame\x1ek%02d", k);
+		hesper_kernel_record(hesper_kernel_table_get(p.label_kernels, path), (uint64_t)(13 - k) * 100);
+	}
+	char *s = render(&p);
+	assert_lines_fit(s);
+	const char *tree = strstr(s, "Regions (debug labels)");
+	ck_assert_ptr_nonnull(tree);
+	ck_assert_ptr_nonnull(strstr(tree, "  op10\n"));
+	ck_assert_ptr_null(strstr(tree, "op11"));
+	/* op11 .. op15: 5 labels, 10 instances, (5 + 4 + 3 + 2 + 1) * 1000 ns */
+	ck_assert_ptr_nonnull(strstr(tree, " 15.00 \u00b5s         10"));
+	ck_assert_ptr_nonnull(strstr(tree, "    \u2026 5 more regions\n"));
+	ck_assert_uint_eq(count_of(tree, "inner\n"), 10);
+	ck_assert_ptr_nonnull(strstr(tree, "* k10\n"));
+	ck_assert_ptr_null(strstr(tree, "k11"));
+	/* k11, k12: 200 + 100 ns */
+	ck_assert_ptr_nonnull(strstr(tree, " 300 ns          2"));
+	ck_assert_ptr_nonnull(strstr(tree, "    \u2026 2 more kernels\n"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(long_names_cut_on_character)
 {
 	struct hesper_profile p;
@@ -589,6 +645,7 @@ report_text_suite(void)
 	tcase_add_test(tc, percent_sums_and_columns_align);
 	tcase_add_test(tc, header_and_findings_fit_120_columns);
 	tcase_add_test(tc, table_names_fit_120_columns);
+	tcase_add_test(tc, region_tree_folds_past_ten);
 	tcase_add_test(tc, long_names_cut_on_character);
 	tcase_add_test(tc, control_characters_replaced);
 	tcase_add_test(tc, write_error_reported);
