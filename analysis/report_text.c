@@ -771,6 +771,33 @@ print_regions(FILE *out, const struct hesper_profile *p, struct hesper_kernel **
 	return 0;
 }
 
+/*
+ * Clock mode: where the GPU busy time the kernels' total @kernels_ns leaves out of @busy_ns
+ * went, since a clock-timed dispatch's time is its work groups' span alone.
+ */
+static void
+print_clock_share(FILE *out, const struct hesper_profile *p, uint64_t kernels_ns, uint64_t busy_ns)
+{
+	char note[768], k[CELL], b[CELL], cost[128] = "";
+
+	if (p->from_events || strcmp(p->mode, "clock") != 0 || !busy_ns || kernels_ns >= busy_ns)
+		return;
+	for (size_t i = 0; i < p->device_count && !cost[0]; i++)
+		if (p->devices[i].dispatch_cost_ns)
+			snprintf(cost, sizeof(cost), " (about %s a dispatch measured on device %zu)",
+				 hesper_format_duration(b, sizeof(b), (double)p->devices[i].dispatch_cost_ns), i);
+	snprintf(note, sizeof(note),
+		 "Note: in clock mode a dispatch's time runs from its first work group's start to its last one's "
+		 "end; the kernels' total, %s, is %.1f%% of the GPU busy time, %s. The rest is launches, drains and "
+		 "barriers between dispatches%s, memory operations (counted, not timed in clock mode) and Hesper's "
+		 "copies. Time (%%) is each kernel's share of the kernels' total.",
+		 hesper_format_duration(k, sizeof(k), (double)kernels_ns), 100.0 * (double)kernels_ns / (double)busy_ns,
+		 hesper_format_duration(b, sizeof(b), (double)busy_ns), cost);
+	fputc('\n', out);
+	put_wrapped(out, note, 0, LINE_COLUMNS, 0);
+	fputc('\n', out);
+}
+
 int
 hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 {
@@ -961,6 +988,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 			"totals marked ~ are estimates (%s x Instances), and '-' means never timed.\n",
 			n_estimated, n, untimed_reasons(why, sizeof(why), p), overlapped ? "the mean share" : "Avg");
 	}
+	print_clock_share(out, p, hesper_rows_total_ns(rows, n), busy);
 	print_dropped(out, p);
 
 	if (print_regions(out, p, regions, nregions) != 0)

@@ -566,6 +566,34 @@ START_TEST(region_tree_folds_past_ten)
 }
 END_TEST
 
+/* Clock mode: a note says what part of the GPU busy time the kernels' total is, and what the rest is. */
+START_TEST(clock_mode_says_where_busy_time_went)
+{
+	struct hesper_profile p;
+
+	fixture_known_profile(&p);
+	char *s = render(&p);
+	ck_assert_ptr_null(strstr(s, "in clock mode"));
+	free(s);
+	strcpy(p.mode, "clock");
+	p.devices[0].dispatch_cost_ns = 7000;
+	s = render(&p);
+	assert_lines_fit(s);
+	/* 6 + 2 µs of kernels in 1 ms of busy time; the note's lines read as one */
+	char *note = strstr(s, "\nNote: in clock mode");
+	ck_assert_ptr_nonnull(note);
+	for (char *c = note + 1; *c && !(c[0] == '\n' && c[1] == '\n'); c++)
+		if (*c == '\n')
+			*c = ' ';
+	ck_assert_ptr_nonnull(
+		strstr(s, "Note: in clock mode a dispatch's time runs from its first work group's start"));
+	ck_assert_ptr_nonnull(strstr(s, "8.000 \u00b5s, is 0.8% of the GPU busy time, 1.000 ms."));
+	ck_assert_ptr_nonnull(strstr(s, "(about 7.000 \u00b5s a dispatch measured on device 0)"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(long_names_cut_on_character)
 {
 	struct hesper_profile p;
@@ -646,6 +674,7 @@ report_text_suite(void)
 	tcase_add_test(tc, header_and_findings_fit_120_columns);
 	tcase_add_test(tc, table_names_fit_120_columns);
 	tcase_add_test(tc, region_tree_folds_past_ten);
+	tcase_add_test(tc, clock_mode_says_where_busy_time_went);
 	tcase_add_test(tc, long_names_cut_on_character);
 	tcase_add_test(tc, control_characters_replaced);
 	tcase_add_test(tc, write_error_reported);
