@@ -38,7 +38,7 @@ static const char style[] =
 	"th,td{padding:4px 8px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}\n"
 	"th{background:var(--band);cursor:pointer;user-select:none;position:sticky;top:0}\n"
 	"th[aria-sort=ascending]::after{content:' \\25B2'}th[aria-sort=descending]::after{content:' \\25BC'}\n"
-	"td.name,th.name{text-align:left;white-space:normal;overflow-wrap:anywhere}\n"
+	"td.name,th.name{text-align:left;white-space:normal;overflow-wrap:break-word}\n"
 	"tbody tr:hover{background:#eef3fb}\n"
 	".note{color:var(--muted);font-size:13px}\n"
 	"svg text{font:12px system-ui,sans-serif;fill:var(--fg)}svg .muted{fill:var(--muted)}\n"

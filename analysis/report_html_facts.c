@@ -62,12 +62,16 @@ hesper_html_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 			snprintf(v, sizeof(v), "%zu, %s", nkernels, hesper_profile_rows_words(p));
 			put_fact(out, "rows", v);
 		}
-		snprintf(v, sizeof(v), "%" PRIu64 " timestamps, %s in hooks, %s collecting", p->timestamps_written,
-			 hesper_html_duration(b, (double)p->hook_ns), hesper_html_duration(c, (double)p->collector_ns));
+		snprintf(v, sizeof(v),
+			 "%" PRIu64 " timestamps written, %s host time in hooks, %s turning results into events",
+			 p->timestamps_written, hesper_html_duration(b, (double)p->hook_ns),
+			 hesper_html_duration(c, (double)p->collector_ns));
 		put_fact(out, "Hesper's cost", v);
 	}
 	snprintf(v, sizeof(v), "%zu kept, %" PRIu64 " left out%s", p->trace.count, p->trace.left_out,
-		 p->trace.count ? (p->trace.calibrated ? ", calibrated" : ", not calibrated") : "");
+		 p->trace.count ? (p->trace.calibrated ? ", GPU times placed on the host's clock"
+						       : ", GPU times on the GPU's clock alone (no calibration)")
+				: "");
 	put_fact(out, "timeline events", v);
 	fputs("</dl></section>\n", out);
 }

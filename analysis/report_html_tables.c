@@ -241,7 +241,9 @@ put_occupancy_cells(FILE *out, const struct hesper_profile *p, const struct hesp
 		fputs("</td>", out);
 		return;
 	}
-	snprintf(a, sizeof(a), "%s%.0f%%", o.at_most ? "\u2264 " : "", 100.0 * o.share);
+	char share[16];
+	hesper_occupancy_percent(share, sizeof(share), o.share); /* as the text report writes it */
+	snprintf(a, sizeof(a), "%s%s", o.at_most ? "\u2264 " : "", share);
 	put_cell(out, o.share, a);
 	snprintf(a, sizeof(a), "%" PRIu32, o.groups_per_sm);
 	put_cell(out, o.groups_per_sm, a);

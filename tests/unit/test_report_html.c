@@ -349,6 +349,9 @@ START_TEST(occupancy_listed)
 	char *html = render(&p);
 	assert_page(html);
 	ck_assert_ptr_nonnull(strstr(html, "<th>Occupancy</th><th>Groups per SM</th><th>Warps per SM</th>"));
+	/* names break between words, or inside one only when it fits no line: not "stats_ligh / t" */
+	ck_assert_ptr_nonnull(
+		strstr(html, "td.name,th.name{text-align:left;white-space:normal;overflow-wrap:break-word}"));
 	ck_assert_ptr_nonnull(
 		strstr(html, "<td class=\"name\">matmul</td><td>32</td><td data-v=\"0.25\">25%</td>"
 			     "<td data-v=\"8\">8</td><td data-v=\"16\">16</td><td class=\"name\">registers</td>"));
@@ -359,6 +362,16 @@ START_TEST(occupancy_listed)
 		strstr(html, "<td data-v=\"0.015151515151515152\">1.5%</td><td class=\"name\">matmul</td>"));
 	ck_assert_ptr_nonnull(strstr(html, ">1.0%</td><td class=\"name\">softmax</td>"));
 	free(html);
+
+	/* under 10 %, one decimal, as the text report writes it: 16 of 256 warp slots */
+	p.devices[0].occupancy.warps_per_sm = 256;
+	html = render(&p);
+	char *text = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(html, "<td data-v=\"0.0625\">6.2%</td>"));
+	ck_assert_ptr_nonnull(strstr(text, "occupancy 6.2% "));
+	free(text);
+	free(html);
+	p.devices[0].occupancy.warps_per_sm = 64;
 
 	/* no model: unknown and why; an upper bound marked */
 	p.devices[0].occupancy.shared_per_sm = 0;
