@@ -347,10 +347,9 @@ print_header(FILE *out, const struct hesper_profile *p)
 	for (size_t i = 0; i < p->device_count; i++) {
 		const struct hesper_device_info *d = &p->devices[i];
 		char item[HESPER_NAME_MAX + 32], cost[CELL];
-		size_t col = 0;
+		size_t col = HEADER_INDENT;
 
 		fprintf(out, "  device %-5zu ", i);
-		col = HEADER_INDENT;
 		put_item(out, &col, HEADER_INDENT, "", d->name, strnlen(d->name, HESPER_NAME_MAX));
 		if (d->driver[0]) {
 			snprintf(item, sizeof(item), "driver %.*s", (int)strnlen(d->driver, HESPER_NAME_MAX),
@@ -806,9 +805,7 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 	fputs("\nFindings (largest time at stake first):\n", out);
 	for (size_t i = 0; i < f->count; i++) {
 		const struct hesper_finding *x = &f->items[i];
-		char at[32];
-
-		char head[512], item[96];
+		char at[32], head[512], item[96];
 		size_t col = FINDING_INDENT;
 
 		hesper_format_duration(at, sizeof(at), (double)x->time_at_stake_ns);
