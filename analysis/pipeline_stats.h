@@ -38,7 +38,11 @@ struct hesper_pipeline_stat {
 	} value;
 };
 
-/* The statistics of the compute executable of one kernel's pipeline. */
+/*
+ * The statistics of the compute executable of one pipeline of a kernel. A kernel's name may
+ * stand for several pipelines with different figures (llama.cpp makes two
+ * `mul_mat_vec_q8_0_f32_f32`): each distinct set is kept, numbered by @variant.
+ */
 struct hesper_pipeline_stats {
 	char *kernel;                          /* owned */
 	char executable[HESPER_STAT_NAME_MAX]; /* the executable's name as the driver gives it */
@@ -47,6 +51,8 @@ struct hesper_pipeline_stats {
 	uint32_t local_size[3];                /* its pipeline's work-group size; 0 0 0 unknown */
 	size_t count;
 	struct hesper_pipeline_stat *stats; /* owned */
+	uint32_t variant;    /* which of its kernel's distinct sets: 0 for the first bound, 1 for the next, ... */
+	uint64_t dispatches; /* dispatches counted that ran on a pipeline with these figures */
 };
 
 /* Writes @s's value into @buf (@size bytes) as a report prints it: an integer, a number of up to 6 digits, true or false. */
@@ -57,5 +63,8 @@ int hesper_pipeline_stats_copy(struct hesper_pipeline_stats *to, const struct he
 
 /* Frees what @s owns. */
 void hesper_pipeline_stats_free(struct hesper_pipeline_stats *s);
+
+/* Whether @a and @b are the same figures of the same kernel: name, executable, subgroup size, device, work-group size and every statistic. */
+bool hesper_pipeline_stats_same(const struct hesper_pipeline_stats *a, const struct hesper_pipeline_stats *b);
 
 #endif

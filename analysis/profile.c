@@ -2,6 +2,7 @@
 #include "profile.h"
 
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,18 +134,48 @@ hesper_profile_shows_stats(const struct hesper_profile *p)
 int
 hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_pipeline_stats *s)
 {
-	for (size_t i = 0; i < p->pipeline_stats_count; i++)
-		if (strcmp(p->pipeline_stats[i].kernel, s->kernel) == 0)
-			return 0;
+	uint32_t sets = 0;
+
+	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
+		struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+		if (hesper_pipeline_stats_same(k, s)) {
+			k->dispatches += s->dispatches;
+			return (int)k->variant;
+		}
+		sets += strcmp(k->kernel, s->kernel ? s->kernel : "") == 0;
+	}
 	struct hesper_pipeline_stats *all = realloc(p->pipeline_stats, (p->pipeline_stats_count + 1) * sizeof(*all));
 
-	if (!all)
+	if (!all || sets > INT32_MAX)
 		return -1;
 	p->pipeline_stats = all;
 	if (hesper_pipeline_stats_copy(&all[p->pipeline_stats_count], s) != 0)
 		return -1;
+	all[p->pipeline_stats_count].variant = sets;
 	p->pipeline_stats_count++;
-	return 0;
+	return (int)sets;
+}
+
+void
+hesper_stats_set_words(char *buf, size_t size, const struct hesper_profile *p, const struct hesper_pipeline_stats *s)
+{
+	size_t sets = hesper_profile_stats_sets(p, s->kernel);
+
+	if (sets > 1)
+		snprintf(buf, size, "pipeline %" PRIu32 " of %zu, %" PRIu64 " dispatch%s", s->variant + 1, sets,
+			 s->dispatches, s->dispatches == 1 ? "" : "es");
+	else if (size)
+		buf[0] = '\0';
+}
+
+size_t
+hesper_profile_stats_sets(const struct hesper_profile *p, const char *kernel)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->pipeline_stats_count; i++)
+		n += strcmp(p->pipeline_stats[i].kernel, kernel) == 0;
+	return n;
 }
 
 /* Adding a queue may move the array: a pointer returned earlier is valid until the next new queue. */

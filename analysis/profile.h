@@ -203,8 +203,22 @@ void hesper_profile_free(struct hesper_profile *p);
 /* Notes that @kernel was timed with timestamps in clock mode because of @why (once per kernel); 0, or -1 out of memory. */
 int hesper_profile_add_clock_note(struct hesper_profile *p, const char *kernel, const char *why);
 
-/* Keeps a copy of @s, the pipeline statistics of kernel s->kernel (once per kernel: a later one is ignored); 0, or -1 out of memory. */
+/*
+ * Keeps the pipeline statistics @s of kernel s->kernel: added to the set of that kernel with
+ * the same figures (its dispatches too), or kept as a new set, numbered after the kernel's
+ * sets so far. Returns the set's variant (0 for a kernel's first), or -1 out of memory.
+ */
 int hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_pipeline_stats *s);
+
+/* How many sets of pipeline statistics @p has of kernel @kernel (hesper_profile_add_pipeline_stats). */
+size_t hesper_profile_stats_sets(const struct hesper_profile *p, const char *kernel);
+
+/*
+ * Which of its kernel's sets of pipeline statistics @s is, for the reports, into @buf:
+ * "pipeline 2 of 2, 5200 dispatches"; "" when its kernel has one set.
+ */
+void hesper_stats_set_words(char *buf, size_t size, const struct hesper_profile *p,
+			    const struct hesper_pipeline_stats *s);
 
 /* Whether device @d said that its driver has no pipeline statistics (HESPER_STATS_NOT_OFFERED). */
 bool hesper_device_lacks_stats(const struct hesper_device_info *d);
@@ -276,6 +290,7 @@ struct hesper_work {
 	uint32_t local_size[3]; /* DISPATCH: the work-group size; 0 0 0 unknown */
 	bool local_size_varies; /* DISPATCH: pipelines of this name have different work-group sizes */
 	uint32_t compute_units; /* DISPATCH: of its device; fewer work groups is under-filled (0: not counted so) */
+	uint32_t stats_set; /* DISPATCH: 1 + the variant of its kernel's pipeline statistics it ran with; 0 unknown */
 	enum hesper_memop_kind memop; /* MEMORY_OP */
 	uint64_t bytes;               /* MEMORY_OP: the bytes each one moved */
 	bool sized;                   /* MEMORY_OP: @bytes are known */

@@ -147,6 +147,14 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 	/* The time the idle compute units could have used. */
 	uint64_t idle = (uint64_t)llround((double)w->ns * idle_share);
 	count_in(urow, w, n, idle, w->has_share ? (uint64_t)llround((double)share * idle_share) : idle);
+	/* The set of pipeline statistics it ran with counts it. */
+	for (size_t i = 0; w->stats_set && i < p->pipeline_stats_count; i++) {
+		struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+		if (k->variant + 1 == w->stats_set && strcmp(k->kernel, w->name) == 0) {
+			k->dispatches += n;
+			break;
+		}
+	}
 	/* Grouped, the rows are of kernels the header counts: each kernel once, by name. */
 	struct hesper_kernel *of = p->group_by != HESPER_GROUP_BY_KERNEL
 					   ? hesper_kernel_table_get(p->row_kernels, w->name)

@@ -282,10 +282,16 @@ hesper_html_pipeline_stats(FILE *out, const struct hesper_profile *p)
 	      out);
 	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
 		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
-		char v[32];
+		char v[32], which[96];
 
 		fputs("<tr><td class=\"name\">", out);
 		hesper_html_text(out, k->kernel);
+		hesper_stats_set_words(which, sizeof(which), p, k);
+		if (which[0]) {
+			fputs(" <span class=\"sub\">(", out);
+			hesper_html_text(out, which);
+			fputs(")</span>", out);
+		}
 		fprintf(out, "</td><td>%" PRIu32 "</td>", k->subgroup_size);
 		put_occupancy_cells(out, p, k);
 		fputs("<td class=\"name\">", out);

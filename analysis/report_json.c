@@ -550,7 +550,10 @@ put_pipeline_stats(FILE *out, const struct hesper_profile *p)
 				fputs(v, out);
 			}
 		}
-		fprintf(out, "}, \"device\": %" PRIu32 ", \"local_size\": ", k->device);
+		fprintf(out,
+			"}, \"variant\": %" PRIu32 ", \"dispatches\": %" PRIu64 ", \"device\": %" PRIu32
+			", \"local_size\": ",
+			k->variant, k->dispatches, k->device);
 		if (k->local_size[0])
 			put_triple(out, k->local_size);
 		else

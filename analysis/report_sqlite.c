@@ -64,10 +64,10 @@ static const char schema_sql[] =
 	"CREATE TABLE host_waits(id INTEGER PRIMARY KEY, process INTEGER NOT NULL, queue INTEGER, thread INTEGER,\n"
 	"  call TEXT, start_ns INTEGER, end_ns INTEGER);\n"
 	"CREATE TABLE pipeline_stats(process INTEGER NOT NULL, kernel TEXT NOT NULL, executable TEXT,\n"
-	"  subgroup_size INTEGER, name TEXT NOT NULL, value);\n"
+	"  subgroup_size INTEGER, name TEXT NOT NULL, value, variant INTEGER, dispatches INTEGER);\n"
 	"CREATE TABLE pipeline_occupancy(process INTEGER NOT NULL, kernel TEXT NOT NULL, share REAL,\n"
 	"  groups_per_sm INTEGER, warps_per_sm INTEGER, device_groups INTEGER, limit_factor TEXT NOT NULL,\n"
-	"  at_most INTEGER, why TEXT);\n"
+	"  at_most INTEGER, why TEXT, variant INTEGER);\n"
 	"CREATE TABLE hesper_cost(process INTEGER PRIMARY KEY, timestamps_written INTEGER, hook_ns INTEGER,\n"
 	"  submit_hook_ns INTEGER, collector_ns INTEGER, collected INTEGER, copies_ahead INTEGER,\n"
 	"  events_streamed INTEGER, stream_ns INTEGER);\n"
@@ -599,8 +599,10 @@ write_pipeline_stats(struct database *d, const struct hesper_profile *p, char *w
 					? I(st->value.b)
 					/* past INT64_MAX an integer column would wrap: a REAL then */
 					: (st->value.u > INT64_MAX ? R((double)st->value.u) : I(st->value.u)),
+				I(k->variant),
+				I(k->dispatches > INT64_MAX ? INT64_MAX : k->dispatches),
 			};
-			if (run(d->db, "INSERT INTO pipeline_stats VALUES(?, ?, ?, ?, ?, ?)", v,
+			if (run(d->db, "INSERT INTO pipeline_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?)", v,
 				sizeof(v) / sizeof(v[0]), why, size) != 0)
 				return -1;
 		}
@@ -638,8 +640,9 @@ write_occupancy(struct database *d, const struct hesper_profile *p, char *why, s
 			T(hesper_occupancy_limit_word(o.limit)),
 			I(o.at_most),
 			o.why ? T(o.why) : null,
+			I(k->variant),
 		};
-		if (run(d->db, "INSERT INTO pipeline_occupancy VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
+		if (run(d->db, "INSERT INTO pipeline_occupancy VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
 			sizeof(v) / sizeof(v[0]), why, size) != 0)
 			return -1;
 	}

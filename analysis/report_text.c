@@ -863,11 +863,14 @@ print_pipeline_stats(FILE *out, const struct hesper_profile *p)
 
 		fputs("  ", out);
 		put_name(out, k->kernel);
-		char subgroup[32] = "";
+		char which[96] = "", subgroup[32] = "";
+		hesper_stats_set_words(which, sizeof(which), p, k);
+		if (which[0])
+			fprintf(out, " (%s)", which);
 		if (k->subgroup_size)
 			snprintf(subgroup, sizeof(subgroup), ", subgroup %" PRIu32, k->subgroup_size);
 		fprintf(out, "%s:", subgroup);
-		col += strlen(subgroup) + 1;
+		col += (which[0] ? strlen(which) + 3 : 0) + strlen(subgroup) + 1;
 		if (!k->count)
 			fputs(" none reported", out);
 		for (size_t j = 0; j < k->count; j++) {

@@ -55,11 +55,12 @@ static const struct table_copy copies[] = {
 	 "process + :po, queue + :qo, command_buffer, submission, operation, bytes, start_ns, end_ns"},
 	{"host_waits", "process, queue, thread, call, start_ns, end_ns",
 	 "process + :po, queue + :qo, thread, call, start_ns, end_ns"},
-	{"pipeline_stats", "process, kernel, executable, subgroup_size, name, value",
-	 "process + :po, kernel, executable, subgroup_size, name, value"},
+	{"pipeline_stats", "process, kernel, executable, subgroup_size, name, value, variant, dispatches",
+	 "process + :po, kernel, executable, subgroup_size, name, value, variant, dispatches"},
 	{"pipeline_occupancy",
-	 "process, kernel, share, groups_per_sm, warps_per_sm, device_groups, limit_factor, at_most, why",
-	 "process + :po, kernel, share, groups_per_sm, warps_per_sm, device_groups, limit_factor, at_most, why"},
+	 "process, kernel, share, groups_per_sm, warps_per_sm, device_groups, limit_factor, at_most, why, variant",
+	 "process + :po, kernel, share, groups_per_sm, warps_per_sm, device_groups, limit_factor, at_most, why,"
+	 " variant"},
 	{"hesper_cost",
 	 "process, timestamps_written, hook_ns, submit_hook_ns, collector_ns, collected, copies_ahead, events_streamed,"
 	 " stream_ns",

@@ -63,7 +63,7 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 	    merge_rows(into->labelled, from->labelled) || merge_rows(into->label_paths, from->label_paths) ||
 	    merge_rows(into->label_kernels, from->label_kernels) || merge_rows(into->row_kernels, from->row_kernels))
 		return -1;
-	/* A kernel's statistics are its pipeline's, the same in every process: the first kept. */
+	/* A pipeline's statistics are the same in every process: sets alike are one, their dispatches added up. */
 	for (size_t i = 0; i < from->pipeline_stats_count; i++) {
 		struct hesper_pipeline_stats s = from->pipeline_stats[i];
 
@@ -71,7 +71,7 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 		int device = s.device < from->device_count ? find_device(into, &from->devices[s.device]) : -1;
 		if (device >= 0)
 			s.device = (uint32_t)device;
-		if (hesper_profile_add_pipeline_stats(into, &s) != 0)
+		if (hesper_profile_add_pipeline_stats(into, &s) < 0)
 			return -1;
 	}
 	hesper_stats_merge(&into->submits, &from->submits);

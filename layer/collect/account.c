@@ -595,6 +595,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			.groups_read_back = read_back,
 			/* Clock-timed dispatches are not counted as under-filled. */
 			.compute_units = d->clock ? 0 : q->dev->compute_units,
+			.stats_set = d->stats_set,
 		};
 		note_local_size(&w, kernel);
 		/* Outside the capture window: counted on its own, in no row, so the rows are the window's. */

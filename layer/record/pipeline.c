@@ -178,20 +178,25 @@ fail:
 	return NULL;
 }
 
-void hesper_pipeline_note_stats(struct hesper_device *dev, VkPipeline pipeline, struct hesper_name *kernel)
+uint8_t hesper_pipeline_stats_set(struct hesper_device *dev, VkPipeline pipeline, struct hesper_name *kernel)
 {
-	if (atomic_exchange_explicit(&kernel->stats_noted, true, memory_order_relaxed))
-		return;
 	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
 	if (!p || !p->stats)
-		return;
+		return 0;
+	if (atomic_load_explicit(&p->stats_name, memory_order_acquire) == kernel)
+		return atomic_load_explicit(&p->stats_set, memory_order_relaxed);
+	/* First bound under this name: its statistics join the report, as a set of their own or one alike. */
 	struct hesper_pipeline_stats named = *p->stats;
 	named.kernel = kernel->text;
 	/* With its device and work-group size, the reports reckon its occupancy from them. */
 	named.device = dev->profile_device;
 	if (p->local_size != HESPER_LOCAL_SIZE_VARIES)
 		hesper_local_size_unpack(p->local_size, named.local_size);
-	hesper_process_note_pipeline_stats(&named);
+	int variant = hesper_process_note_pipeline_stats(&named);
+	uint8_t set = variant >= 0 && variant < UINT8_MAX ? (uint8_t)(variant + 1) : 0;
+	atomic_store_explicit(&p->stats_set, set, memory_order_relaxed);
+	atomic_store_explicit(&p->stats_name, kernel, memory_order_release);
+	return set;
 }
 
 /* The module code given inline in @stage's chain (maintenance5 style), or NULL. */

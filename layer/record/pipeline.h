@@ -25,6 +25,9 @@ struct hesper_pipeline {
 					       dispatches (Hesper's; VK_NULL_HANDLE when none) */
 	const char *clock_why;               /* clock mode, not instrumented: why (a fixed string) */
 	struct hesper_pipeline_stats *stats; /* its compute executable's statistics (kernel unset); NULL none */
+	/* the set the statistics were put in the report as, under the name @stats_name (NULL: not yet) */
+	struct hesper_name *_Atomic stats_name;
+	_Atomic uint8_t stats_set;
 };
 
 /* The kernel name of compute pipeline @pipeline on @dev, or NULL when unknown. */
@@ -39,10 +42,11 @@ VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pip
 				       VkPipeline *counting, const char **why);
 
 /*
- * Puts the statistics of @pipeline in the report under @kernel, the name its dispatches
- * have now, when no pipeline of that name did before (one atomic load once done).
+ * The set of pipeline statistics @pipeline's dispatches count in (1 + its variant among the
+ * sets of @kernel, the name its dispatches have now), its statistics put in the report the
+ * first time; 0 when it has none, or past 255 sets of one name. One lookup once noted.
  */
-void hesper_pipeline_note_stats(struct hesper_device *dev, VkPipeline pipeline, struct hesper_name *kernel);
+uint8_t hesper_pipeline_stats_set(struct hesper_device *dev, VkPipeline pipeline, struct hesper_name *kernel);
 
 /* Forgets every module and pipeline of @dev. */
 void hesper_pipelines_release_all(struct hesper_device *dev);

@@ -49,8 +49,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 		struct hesper_name *k = s->bound_kernel;
 		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
 			hesper_process_note_clock_fallback(k->text, why);
-		if (s->dev->pipeline_stats && k && !atomic_load_explicit(&k->stats_noted, memory_order_relaxed))
-			hesper_pipeline_note_stats(s->dev, pipeline, k);
+		s->bound_stats_set = s->dev->pipeline_stats && k ? hesper_pipeline_stats_set(s->dev, pipeline, k) : 0;
 	}
 }
 
@@ -111,7 +110,8 @@ static bool continues_repeat(const struct hesper_work_record *run, const struct 
 {
 	if (run->kernel != next->kernel || run->label != next->label || run->dropped != next->dropped ||
 	    run->clock != next->clock || memcmp(run->groups, next->groups, sizeof(run->groups)) != 0 ||
-	    run->repeat == HESPER_MAX_REPEAT || run->memop != next->memop || run->bytes != next->bytes)
+	    run->repeat == HESPER_MAX_REPEAT || run->memop != next->memop || run->bytes != next->bytes ||
+	    run->stats_set != next->stats_set)
 		return false;
 	if (run->clock) { /* consecutive clock slots, and barrier timestamps in consecutive pairs or none */
 		bool slots = run->start == HESPER_NO_QUERY ? next->start == HESPER_NO_QUERY
@@ -206,6 +206,7 @@ static uint32_t dispatch_begin_as(struct hesper_command_buffer *s, VkCommandBuff
 	struct hesper_work_record next = {
 		.kernel = s->bound_kernel,
 		.label = innermost_label(rec),
+		.stats_set = s->bound_stats_set,
 		.groups = {x, y, z},
 		.args = args,
 	};

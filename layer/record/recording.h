@@ -49,7 +49,9 @@ struct hesper_work_record {
 	struct hesper_name *label; /* path of the innermost debug label (its region's path), or NULL */
 	uint32_t start, end;       /* the first dispatch's timestamps (start may be the
 					       previous dispatch's end), or HESPER_NO_QUERY */
-	uint32_t repeat : 28;      /* dispatches in the repeat, at least 1 */
+	uint32_t repeat : 20;      /* dispatches in the repeat, at least 1 */
+	uint32_t stats_set : 8;    /* a dispatch: 1 + the variant of its kernel's pipeline
+					       statistics (pipeline.h); 0 unknown */
 	uint32_t dropped : 1;      /* should have been timed but could not be */
 	uint32_t memop : 1;        /* a memory operation, not a dispatch */
 	uint32_t clock : 1;        /* timed by the shader clock: start is its clock slot
@@ -73,7 +75,7 @@ struct hesper_work_record {
 	};
 };
 
-#define HESPER_MAX_REPEAT 0x0fffffffu
+#define HESPER_MAX_REPEAT 0x000fffffu
 
 /* An end position of a label range not ended in its recording. */
 #define HESPER_REGION_OPEN UINT64_MAX

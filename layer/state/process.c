@@ -174,13 +174,15 @@ bool hesper_indirect_wanted(void)
 	return set->mode == HESPER_MODE_DISPATCH && !set->disabled && set->indirect_args;
 }
 
-void hesper_process_note_pipeline_stats(const struct hesper_pipeline_stats *s)
+int hesper_process_note_pipeline_stats(const struct hesper_pipeline_stats *s)
 {
 	struct hesper_process *p = hesper_process();
+	int variant = -1;
 	pthread_mutex_lock(&p->lock);
 	if (p->profile)
-		hesper_profile_add_pipeline_stats(p->profile, s);
+		variant = hesper_profile_add_pipeline_stats(p->profile, s);
 	pthread_mutex_unlock(&p->lock);
+	return variant;
 }
 
 void hesper_process_note_clock_fallback(const char *kernel, const char *why)

@@ -26,7 +26,6 @@ struct hesper_name {
 	atomic_uint_fast64_t recorded;   /* dispatches recorded, for HESPER_SAMPLE */
 	atomic_uint_fast64_t local_size; /* work-group size of its pipelines (hesper_local_size_pack) */
 	atomic_bool clock_noted;         /* clock mode: its timestamp fallback is in the report */
-	atomic_bool stats_noted;         /* its pipeline statistics are in the report (or there were none) */
 	struct hesper_name *next;        /* intern table chain */
 };
 
@@ -89,8 +88,11 @@ void hesper_process_note_clock_fallback(const char *kernel, const char *why);
 
 struct hesper_pipeline_stats;
 
-/* Puts the pipeline statistics @s (of kernel s->kernel) in the report, once per kernel. */
-void hesper_process_note_pipeline_stats(const struct hesper_pipeline_stats *s);
+/*
+ * Puts the pipeline statistics @s (of kernel s->kernel) in the report, unless a set alike
+ * is there: the set's variant among the kernel's (hesper_profile_add_pipeline_stats), or -1.
+ */
+int hesper_process_note_pipeline_stats(const struct hesper_pipeline_stats *s);
 
 /* Adds host time spent recording (sampled) to the process total. */
 void hesper_add_record_hook_ns(uint64_t ns);

@@ -74,6 +74,11 @@ Cases:
                   statistics), and without the fault layer's offer (lavapipe's own: "not offered by the driver", said once in
                   the text report).
 
+  stats_sets      [--hesper-mode dispatch|clock]
+                  FAULT_PIPELINE_STATS=1, `patterns same_name` under Hesper: the two pipelines
+                  of one name get a set of statistics each (their "SPIR-V words" differ),
+                  variants 0 and 1 in the order bound, dispatches 3 and 5 as the truth's
+                  "stats_sets" says, in the JSON, the text report and the database.
   occupancy       --program EXE
                   FAULT_PIPELINE_STATS=1 and FAULT_NVIDIA_SM=1: the device poses as an
                   NVIDIA H200 (132 SMs of 64 warps) and its statistics have NVIDIA's
@@ -967,8 +972,50 @@ def case_occupancy(args, c, tmp):
     return run.tail("under Hesper")
 
 
+def case_stats_sets(args, c, tmp):
+    """FAULT_PIPELINE_STATS=1, `patterns same_name`: two pipelines of two modules under one
+    name get a set of statistics each (the fault layer's "SPIR-V words" tell them apart),
+    numbered in the order bound, each counting the dispatches that ran on it; the text and
+    the database say the same."""
+    argv = [args.patterns, "same_name"]
+    env = base_env(args, layer_env(args, {"FAULT_PIPELINE_STATS": "1"}, "above"))
+    out_json, out_text, out_db = (os.path.join(tmp, "sets." + e) for e in ("json", "txt", "db"))
+    henv = with_hesper(args, env)
+    henv.update({"HESPER_MODE": args.hesper_mode, "HESPER_REPORT": f"json:{out_json},text:{out_text},sqlite:{out_db}"})
+    run = Run(argv, henv, tmp)
+    c.check(run.rc == 0, "under Hesper: exits 0", run.tail("under Hesper"))
+    c.check(not validation_messages(run), "under Hesper: no validation message",
+            show_messages(validation_messages(run)))
+    c.check(not hesper_lines(run.err), "Hesper printed no complaint on stderr", "\n".join(hesper_lines(run.err)[:10]))
+    truth, rep, text = parse_truth(run.out), run_patterns.read_json(c, out_json), read_text(c, out_text)
+    if rep is None or not c.check(truth is not None, "program prints a HESPER-TRUTH line under Hesper"):
+        return run.tail("under Hesper")
+    want = truth["stats_sets"]
+    sets = [s for s in rep.get("pipeline_stats") or [] if s.get("kernel") == "twin_named"]
+    c.check([s.get("variant") for s in sets] == list(range(len(want))), "one set per pipeline, numbered in order",
+            f"variants {[s.get('variant') for s in sets]}, want {len(want)} sets")
+    c.check([s.get("dispatches") for s in sets] == want, "each set counts the dispatches that ran on its pipeline",
+            f"got {[s.get('dispatches') for s in sets]}, want {want}")
+    words = [(s.get("stats") or {}).get("SPIR-V words") for s in sets]
+    c.check(len(set(words)) == len(want), "the sets hold each pipeline's own figures", f"SPIR-V words {words}")
+    row = [r for r in rows_of(rep) if r.get("name") == "twin_named"]
+    c.check(row and row[0].get("count") == sum(want), "the kernel's row counts every dispatch of both",
+            f"rows {rows_of(rep)}")
+    for i, n in enumerate(want):
+        line = f"  twin_named (pipeline {i + 1} of {len(want)}, {n} dispatches), subgroup 8:"
+        c.check(line in text, f"the text report names set {i + 1}", text[-1500:])
+    try:
+        with sqlite3.connect(out_db) as db:
+            got = sorted(set(db.execute("SELECT variant, dispatches FROM pipeline_stats WHERE kernel = 'twin_named'")))
+    except sqlite3.Error as ex:
+        got = str(ex)
+    c.check(got == [(i, n) for i, n in enumerate(want)], "the database's sets and dispatches", f"got {got}")
+    return run.tail("under Hesper")
+
+
 CASES = {"selftest": case_selftest, "no_timestamps": case_no_timestamps, "device_lost": case_device_lost,
-         "host_reads": case_host_reads, "pipeline_stats": case_pipeline_stats, "occupancy": case_occupancy}
+         "host_reads": case_host_reads, "pipeline_stats": case_pipeline_stats, "occupancy": case_occupancy,
+         "stats_sets": case_stats_sets}
 
 
 def main():

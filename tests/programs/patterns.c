@@ -56,6 +56,9 @@
  *                   or is killed by SIGTERM (MODE term); it must end, and not report
  *   many_pipelines [N]  N pipelines of one module (specialization constants): one kernel
  *   many_modules [N]    N modules that differ (entry point renamed): N kernels
+ *   same_name       two pipelines of two modules (count.spv, and count_g.spv with debug info:
+ *                   more words) under one debug name: one kernel, 3 dispatches on the first
+ *                   pipeline and 5 on the second ("stats_sets": their dispatches, first bound first)
  *   million [N]     N empty dispatches (default 1000000) in 4 command buffers
  *   exhaust         600 dispatches in a few command buffers (run with HESPER_MAX_QUERIES)
  *   own_queries     the program times each of its dispatches itself (TOP/BOTTOM timestamp pair,
@@ -1751,6 +1754,28 @@ static int p_many_modules(struct pat *p, uint32_t n)
 	return 0;
 }
 
+static int p_same_name(struct pat *p)
+{
+	pat_init(p, "patterns-same-name", NULL);
+	VkPipeline first = make_pipeline(p, p->count_mod, "main", NULL, 0, "twin_named");
+	VkPipeline second = make_pipeline(p, p->count_g_mod, "main", NULL, 0, "twin_named");
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	rec_count(p, cb, first, 0, 3);
+	rec_count(p, cb, second, 1, 5);
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, fence);
+	p->expect[0] = 3;
+	p->expect[1] = 5;
+	verify_counters(p, "same_name");
+	truth_kernel(DEBUG_NAMED, "twin_named", 8, -1);
+	truth_key("stats_sets", "[3, 5]");
+	truth_key("dropped", "0");
+	return pat_done(p, fence, (VkPipeline[]){ first, second }, 2);
+}
+
 static int p_million(struct pat *p, uint32_t n)
 {
 	pat_init(p, "patterns-million", NULL);
@@ -2604,6 +2629,8 @@ int main(int argc, char **argv)
 		rc = p_many_pipelines(&p, arg_u32(argc, argv, 10000));
 	else if (!strcmp(name, "many_modules"))
 		rc = p_many_modules(&p, arg_u32(argc, argv, 50));
+	else if (!strcmp(name, "same_name"))
+		rc = p_same_name(&p);
 	else if (!strcmp(name, "million"))
 		rc = p_million(&p, arg_u32(argc, argv, 1000000));
 	else if (!strcmp(name, "exhaust"))

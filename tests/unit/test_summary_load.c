@@ -249,12 +249,68 @@ fixture_pipeline_stats(struct hesper_profile *p)
 	k.stats = st;
 	k.count = 24;
 	ck_assert_int_eq(hesper_profile_add_pipeline_stats(p, &k), 0);
-	/* a second pipeline of the same name is not listed again */
-	k.count = 1;
+	/* a second pipeline of the same name and figures is the same set, its dispatches added */
+	k.dispatches = 7;
 	ck_assert_int_eq(hesper_profile_add_pipeline_stats(p, &k), 0);
 	ck_assert_uint_eq(p->pipeline_stats_count, 1);
 	ck_assert_uint_eq(p->pipeline_stats[0].count, 24);
+	ck_assert_uint_eq(p->pipeline_stats[0].dispatches, 7);
 }
+
+/*
+ * Two pipelines of one kernel name with different figures: two sets, numbered in the order
+ * added, each counting the dispatches that ran on it; the text names each, the JSON keeps
+ * both with their dispatches, read back the same.
+ */
+START_TEST(pipeline_stats_sets_per_pipeline)
+{
+	struct hesper_profile p, back;
+	struct hesper_pipeline_stat light, heavy;
+	struct hesper_pipeline_stats k = {.kernel = "mmv", .subgroup_size = 32, .count = 1};
+
+	fixture_known_profile(&p);
+	fixture_stat(&light, "Register Count", 32);
+	fixture_stat(&heavy, "Register Count", 64);
+	k.stats = &light;
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(&p, &k), 0);
+	k.stats = &heavy;
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(&p, &k), 1);
+	k.stats = &light;
+	ck_assert_int_eq(hesper_profile_add_pipeline_stats(&p, &k), 0);
+	ck_assert_uint_eq(hesper_profile_stats_sets(&p, "mmv"), 2);
+	/* 3 dispatches on the light pipeline, 5 on the heavy one, 2 whose set is unknown */
+	struct hesper_work w = {.kind = HESPER_WORK_DISPATCH, .name = "mmv", .count = 3, .stats_set = 1};
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.count = 5;
+	w.stats_set = 2;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.count = 2;
+	w.stats_set = 0;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	ck_assert_uint_eq(p.pipeline_stats[0].dispatches, 3);
+	ck_assert_uint_eq(p.pipeline_stats[1].dispatches, 5);
+
+	char *text = render_with(hesper_report_text, &p, NULL), *json = render_with(hesper_report_json, &p, NULL);
+	ck_assert_ptr_nonnull(
+		strstr(text, "\n  mmv (pipeline 1 of 2, 3 dispatches), subgroup 32: Register Count 32\n"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "\n  mmv (pipeline 2 of 2, 5 dispatches), subgroup 32: Register Count 64\n"));
+	ck_assert_ptr_nonnull(strstr(json, "\"variant\": 1, \"dispatches\": 5,"));
+	char *html = render_with(hesper_report_html, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(html, ">mmv <span class=\"sub\">(pipeline 2 of 2, 5 dispatches)</span></td>"));
+	free(html);
+	free(text);
+	free(json);
+	round_trip(&p, &back);
+	ck_assert_uint_eq(back.pipeline_stats_count, 2);
+	ck_assert_uint_eq(back.pipeline_stats[1].variant, 1);
+	ck_assert_uint_eq(back.pipeline_stats[0].dispatches, 3);
+	ck_assert_uint_eq(back.pipeline_stats[1].dispatches, 5);
+	ck_assert_uint_eq(back.pipeline_stats[1].stats[0].value.u, 64);
+	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+}
+END_TEST
 
 /* Pipeline statistics: the text section wrapped to 120 columns, every format in the JSON, read back whole. */
 START_TEST(pipeline_stats_read_back)
@@ -348,10 +404,11 @@ START_TEST(occupancy_read_back)
 			     "\"registers_per_sm\": 65536, \"register_partitions\": 4, \"register_unit\": 256, "
 			     "\"registers_per_thread\": 255, \"shared_per_sm\": 49152, \"shared_per_group\": 49152, "
 			     "\"shared_reserved\": 0, \"shared_unit\": 128}"));
-	ck_assert_ptr_nonnull(strstr(json,
-				     "\"Shared Memory Size\": 0}, \"device\": 0, \"local_size\": [64, 1, 1], "
-				     "\"occupancy\": {\"share\": 0.25, \"warps_per_sm\": 16, \"groups_per_sm\": 8, "
-				     "\"device_groups\": 1056, \"limit\": \"registers\"}}"));
+	ck_assert_ptr_nonnull(strstr(
+		json,
+		"\"Shared Memory Size\": 0}, \"variant\": 0, \"dispatches\": 0, \"device\": 0, \"local_size\": [64, 1, 1], "
+		"\"occupancy\": {\"share\": 0.25, \"warps_per_sm\": 16, \"groups_per_sm\": 8, "
+		"\"device_groups\": 1056, \"limit\": \"registers\"}}"));
 	ck_assert_ptr_nonnull(strstr(json, "\"limit\": \"shared memory\"}}"));
 	free(json);
 
@@ -484,6 +541,7 @@ summary_load_suite(void)
 	tcase_add_test(tc, ended_by_signal_read_back);
 	tcase_add_test(tc, old_regions_all_timed);
 	tcase_add_test(tc, pipeline_stats_read_back);
+	tcase_add_test(tc, pipeline_stats_sets_per_pipeline);
 	tcase_add_test(tc, occupancy_read_back);
 	tcase_add_test(tc, occupancy_absent_in_old_summary);
 	tcase_add_test(tc, bad_keys_refused);
