@@ -957,19 +957,27 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		if (p->clock_isolated)
 			fprintf(out, ", %" PRIu64 " isolated dispatches timed from barrier to barrier",
 				p->clock_isolated);
-		if (overlapped)
+		char line[HESPER_NAME_MAX + 256];
+		if (overlapped) {
 			/* Totals no longer add up the spans: say so where the columns are read. */
-			fprintf(out,
-				"\n               overlapping dispatches: Total and Time (%%) split the time they shared; "
-				"Avg to StdDev are whole spans (sum %s)",
+			snprintf(
+				line, sizeof(line),
+				"overlapping dispatches (their spans add up to %s): Total and Time (%%) split the time "
+				"they shared; Avg to StdDev are whole spans",
 				hesper_format_duration(b, sizeof(b), (double)spans));
+			fputc('\n', out);
+			pad(out, HEADER_INDENT);
+			put_wrapped(out, line, HEADER_INDENT, LINE_COLUMNS, HEADER_INDENT);
+		}
 		for (size_t i = 0; i < p->clock_note_count; i++) {
 			/* clock mode: kernels timed with timestamps instead */
-			fputs("\n               ", out);
-			put_clean(out, p->clock_notes[i].kernel, strnlen(p->clock_notes[i].kernel, HESPER_NAME_MAX));
-			fputs(": timestamps, ", out);
-			put_clean(out, p->clock_notes[i].why,
-				  strnlen(p->clock_notes[i].why, sizeof(p->clock_notes[i].why)));
+			snprintf(line, sizeof(line), "%.*s: timestamps, %.*s",
+				 (int)strnlen(p->clock_notes[i].kernel, HESPER_NAME_MAX), p->clock_notes[i].kernel,
+				 (int)strnlen(p->clock_notes[i].why, sizeof(p->clock_notes[i].why)),
+				 p->clock_notes[i].why);
+			fputc('\n', out);
+			pad(out, HEADER_INDENT);
+			put_wrapped(out, line, HEADER_INDENT, LINE_COLUMNS, HEADER_INDENT);
 		}
 		fprintf(out, "\n  Hesper cost  %" PRIu64 " timestamps written, %s host time in hooks\n",
 			p->timestamps_written, hesper_format_duration(b, sizeof(b), (double)p->hook_ns));

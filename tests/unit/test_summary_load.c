@@ -169,7 +169,7 @@ START_TEST(overlap_line)
 	fixture_overlap_profile(&p);
 	hesper_kernel_count_untimed(hesper_kernel_table_find(p.kernels, "ov_b"), 3);
 	char *s = render_with(hesper_report_text, &p, NULL);
-	ck_assert_ptr_nonnull(strstr(s, "overlapping dispatches: "));
+	ck_assert_ptr_nonnull(strstr(s, "overlapping dispatches (their spans add up to "));
 	free(s);
 	assert_same_text(&p);
 	hesper_profile_free(&p);
