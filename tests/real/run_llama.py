@@ -684,10 +684,18 @@ def check(args, c, tmp):
         mode = hesper_mode(way)
         label = f"{way}+counter"
         hj = os.path.join(tmp, f"hesper-{label}.json")
+        ht = os.path.join(tmp, f"hesper-{label}.txt")
         cj = os.path.join(tmp, f"counter-{label}.json")
-        r = R.run(label, dict(below, **WAYS[way], DISPATCH_COUNTER_OUT=cj, HESPER_REPORT=f"json:{hj}",
+        r = R.run(label, dict(below, **WAYS[way], DISPATCH_COUNTER_OUT=cj, HESPER_REPORT=f"json:{hj},text:{ht}",
                               VK_LOADER_DEBUG="layer"), hesper=True)
         results["same"][way].append(same_as(c, label, plain, r, validation=val))
+        try:
+            with open(ht, encoding="utf-8") as f:
+                wide = [line for line in f.read().splitlines() if len(line) > run_e2e.REPORT_COLUMNS]
+        except OSError as ex:
+            wide = [f"no text report: {ex}"]
+        c.check(not wide, f"{label}: every line of the text report fits {run_e2e.REPORT_COLUMNS} columns",
+                "\n".join(wide[:5]))
         rep = run_e2e.load_json(c, hj, f"{label}: Hesper's JSON summary")
         cnt = run_e2e.load_json(c, cj, f"{label}: the counter's JSON")
         if cnt:
