@@ -93,12 +93,18 @@ hesper_row_stats(const struct hesper_profile *p, const char *row)
 {
 	const struct hesper_pipeline_stats *best = NULL;
 
-	/* The longest kernel name that fits, so that "k/x" under no label is "k/x", not "x". */
+	/*
+	 * The longest kernel name that fits, so that "k/x" under no label is "k/x", not "x"; of
+	 * that kernel's sets (pipelines with different figures), the one most of its dispatches
+	 * ran on, the first on a tie.
+	 */
 	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
 		const struct hesper_pipeline_stats *s = &p->pipeline_stats[i];
 
-		if (s->kernel && hesper_row_is_of(row, s->kernel) &&
-		    (!best || strlen(s->kernel) > strlen(best->kernel)))
+		if (!s->kernel || !hesper_row_is_of(row, s->kernel))
+			continue;
+		size_t len = strlen(s->kernel), best_len = best ? strlen(best->kernel) : 0;
+		if (!best || len > best_len || (len == best_len && s->dispatches > best->dispatches))
 			best = s;
 	}
 	return best;

@@ -28,7 +28,10 @@ uint64_t hesper_occupancy_device_groups(const struct hesper_profile *p, const st
 /* The share of the device a launch of @groups work groups fills: min(1, groups / @device_groups); -1 when unknown. */
 double hesper_occupancy_fill(uint64_t groups, uint64_t device_groups);
 
-/* The statistics of the kernel whose dispatches row @row (under @p's grouping) counts; NULL when none. */
+/*
+ * The statistics of the kernel whose dispatches row @row (under @p's grouping) counts: of
+ * its sets, the one most of its dispatches ran on; NULL when none.
+ */
 const struct hesper_pipeline_stats *hesper_row_stats(const struct hesper_profile *p, const char *row);
 
 /*

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel_occupancy.h"
 #include "report_fixtures.h"
 #include "summary_load.h"
 #include <hesper/profiling.h>
@@ -289,6 +290,9 @@ START_TEST(pipeline_stats_sets_per_pipeline)
 	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
 	ck_assert_uint_eq(p.pipeline_stats[0].dispatches, 3);
 	ck_assert_uint_eq(p.pipeline_stats[1].dispatches, 5);
+	/* the row's occupancy and findings go by the set most of its dispatches ran on */
+	ck_assert_ptr_eq(hesper_row_stats(&p, "mmv"), &p.pipeline_stats[1]);
+	ck_assert_ptr_eq(hesper_row_stats(&p, "mmv [4\u00d71\u00d71]"), &p.pipeline_stats[1]);
 
 	char *text = render_with(hesper_report_text, &p, NULL), *json = render_with(hesper_report_json, &p, NULL);
 	ck_assert_ptr_nonnull(
