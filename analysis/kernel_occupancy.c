@@ -95,16 +95,21 @@ hesper_row_stats(const struct hesper_profile *p, const char *row)
 
 	/*
 	 * The longest kernel name that fits, so that "k/x" under no label is "k/x", not "x"; of
-	 * that kernel's sets (pipelines with different figures), the one most of its dispatches
-	 * ran on, the first on a tie.
+	 * that kernel's sets (pipelines with different figures), the one the row's dispatches
+	 * all ran on where it is known, else the one most of the kernel's dispatches ran on,
+	 * the first on a tie.
 	 */
+	const struct hesper_kernel *r = p->kernels ? hesper_kernel_table_find(p->kernels, row) : NULL;
+	uint32_t set = r && r->stats_set != HESPER_STATS_SETS_SEVERAL ? r->stats_set : 0;
 	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
 		const struct hesper_pipeline_stats *s = &p->pipeline_stats[i];
 
 		if (!s->kernel || !hesper_row_is_of(row, s->kernel))
 			continue;
 		size_t len = strlen(s->kernel), best_len = best ? strlen(best->kernel) : 0;
-		if (!best || len > best_len || (len == best_len && s->dispatches > best->dispatches))
+		bool own = set && s->variant + 1 == set, best_own = best && set && best->variant + 1 == set;
+		if (!best || len > best_len ||
+		    (len == best_len && (own > best_own || (own == best_own && s->dispatches > best->dispatches))))
 			best = s;
 	}
 	return best;

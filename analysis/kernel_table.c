@@ -143,6 +143,7 @@ hesper_kernel_table_get(struct hesper_kernel_table *t, const char *name)
 		goto fail;
 	k->count = 0;
 	k->share_ns = 0;
+	k->stats_set = 0;
 	memset(&k->shapes, 0, sizeof(k->shapes));
 	hesper_stats_init(&k->timed);
 

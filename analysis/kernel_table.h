@@ -17,7 +17,14 @@ struct hesper_kernel {
 	struct hesper_stats timed;          /* durations of the executions that were timed: in clock mode, spans */
 	uint64_t share_ns;                  /* the timed executions' shares of the GPU time (overlap.h), saturating */
 	struct hesper_launch_shapes shapes; /* work-group counts and size (kernel rows only; else zero) */
+	/*
+	 * Kernel rows: 1 + the variant of the pipeline statistics every one of its dispatches ran
+	 * with (pipeline_stats.h); 0 none known, HESPER_STATS_SETS_SEVERAL when they differ.
+	 */
+	uint32_t stats_set;
 };
+
+#define HESPER_STATS_SETS_SEVERAL UINT32_MAX
 
 struct hesper_kernel_table;
 

@@ -147,7 +147,10 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 	/* The time the idle compute units could have used. */
 	uint64_t idle = (uint64_t)llround((double)w->ns * idle_share);
 	count_in(urow, w, n, idle, w->has_share ? (uint64_t)llround((double)share * idle_share) : idle);
-	/* The set of pipeline statistics it ran with counts it. */
+	/* The set of pipeline statistics it ran with counts it, and its row notes which set that was. */
+	if (row && w->stats_set)
+		row->stats_set = !row->stats_set || row->stats_set == w->stats_set ? w->stats_set
+										   : HESPER_STATS_SETS_SEVERAL;
 	for (size_t i = 0; w->stats_set && i < p->pipeline_stats_count; i++) {
 		struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
 		if (k->variant + 1 == w->stats_set && strcmp(k->kernel, w->name) == 0) {

@@ -219,6 +219,9 @@ put_kernel(FILE *out, const struct hesper_kernel *k)
 {
 	put_kernel_keys(out, k, true);
 	put_shapes(out, &k->shapes);
+	/* the one set of pipeline statistics its dispatches ran on, when one is known */
+	if (k->stats_set && k->stats_set != HESPER_STATS_SETS_SEVERAL)
+		fprintf(out, ", \"stats_variant\": %" PRIu32, k->stats_set - 1);
 	fputc('}', out);
 }
 

@@ -188,6 +188,11 @@ load_shapes(struct loader *l, json_object *o, struct hesper_kernel *k)
 
 	if (get_triple(o, "local_size", size))
 		hesper_shapes_set_local_size(s, size, false);
+	uint64_t variant = UINT64_MAX;
+	if (get_u64(l, o, "a kernel row", "stats_variant", UINT64_MAX, &variant))
+		return HESPER_ERROR_FORMAT;
+	if (variant < HESPER_STATS_SETS_SEVERAL - 1)
+		k->stats_set = (uint32_t)variant + 1;
 	if (!g)
 		return 0;
 	if (get_u64(l, g, "\"groups\"", "unknown", 0, &s->unknown) ||

@@ -19,6 +19,8 @@ merge_rows(struct hesper_kernel_table *into, const struct hesper_kernel_table *f
 		hesper_stats_merge(&row->timed, &k->timed);
 		hesper_kernel_add_shares(row, k->share_ns);
 		hesper_shapes_merge(&row->shapes, &k->shapes);
+		/* the processes' sets are numbered again in the merge: which one a row ran on is not kept */
+		row->stats_set = 0;
 	}
 	return 0;
 }

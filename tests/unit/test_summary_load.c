@@ -290,9 +290,13 @@ START_TEST(pipeline_stats_sets_per_pipeline)
 	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
 	ck_assert_uint_eq(p.pipeline_stats[0].dispatches, 3);
 	ck_assert_uint_eq(p.pipeline_stats[1].dispatches, 5);
-	/* the row's occupancy and findings go by the set most of its dispatches ran on */
+	/* a row's occupancy and findings go by the set its dispatches ran on: "mmv" ran on both, so the busier one */
 	ck_assert_ptr_eq(hesper_row_stats(&p, "mmv"), &p.pipeline_stats[1]);
-	ck_assert_ptr_eq(hesper_row_stats(&p, "mmv [4\u00d71\u00d71]"), &p.pipeline_stats[1]);
+	/* a shape row whose dispatches all ran on the light pipeline carries its figures, read back too */
+	struct hesper_kernel *shape = hesper_kernel_table_get(p.kernels, "mmv [4\u00d71\u00d71]");
+	hesper_kernel_record(shape, 1000);
+	shape->stats_set = 1;
+	ck_assert_ptr_eq(hesper_row_stats(&p, "mmv [4\u00d71\u00d71]"), &p.pipeline_stats[0]);
 
 	char *text = render_with(hesper_report_text, &p, NULL), *json = render_with(hesper_report_json, &p, NULL);
 	ck_assert_ptr_nonnull(
@@ -311,6 +315,8 @@ START_TEST(pipeline_stats_sets_per_pipeline)
 	ck_assert_uint_eq(back.pipeline_stats[0].dispatches, 3);
 	ck_assert_uint_eq(back.pipeline_stats[1].dispatches, 5);
 	ck_assert_uint_eq(back.pipeline_stats[1].stats[0].value.u, 64);
+	ck_assert_ptr_eq(hesper_row_stats(&back, "mmv [4\u00d71\u00d71]"), &back.pipeline_stats[0]);
+	ck_assert_ptr_eq(hesper_row_stats(&back, "mmv"), &back.pipeline_stats[1]);
 	hesper_profile_free(&back);
 	hesper_profile_free(&p);
 }
