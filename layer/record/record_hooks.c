@@ -86,6 +86,41 @@ static struct hesper_name *label_path(const struct hesper_name *parent, const ch
 	return name;
 }
 
+/*
+ * The interned names of label @text opened inside the label path @parent: its own
+ * (*@name) and its path (*@path), either NULL when memory runs out. A program labels the
+ * same ops in every command buffer it records (llama.cpp every op of every token): a small
+ * cache per thread answers those without the name table's lock, the path's allocation or
+ * its lookup.
+ */
+static void label_names(const struct hesper_name *parent, const char *text, struct hesper_name **name,
+			struct hesper_name **path)
+{
+	static _Thread_local struct {
+		const struct hesper_name *parent;
+		uint64_t hash;
+		struct hesper_name *name, *path;
+	} cache[1024]; /* 32 KiB a recording thread: llama.cpp opens about 400 distinct labels a token */
+	uint64_t h = 14695981039346656037ull ^ (uint64_t)(uintptr_t)parent;
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		h = (h ^ *c) * 1099511628211ull;
+	size_t slot = (size_t)(h ^ h >> 32) % (sizeof(cache) / sizeof(cache[0]));
+	if (cache[slot].name && cache[slot].parent == parent && cache[slot].hash == h &&
+	    strcmp(cache[slot].name->text, text) == 0) {
+		*name = cache[slot].name;
+		*path = cache[slot].path;
+		return;
+	}
+	*name = hesper_intern(text);
+	*path = *name ? label_path(parent, text) : NULL;
+	if (*name && *path) {
+		cache[slot].parent = parent;
+		cache[slot].hash = h;
+		cache[slot].name = *name;
+		cache[slot].path = *path;
+	}
+}
+
 /* Whether this dispatch of @kernel gets timestamps under HESPER_MODE and HESPER_SAMPLE. */
 static bool sampled(struct hesper_name *kernel)
 {
@@ -536,11 +571,10 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 		return; /* deeper labels are counted by depth only */
 	rec->open_regions[rec->label_depth - 1] = HESPER_NO_REGION;
 	const char *text = label && label->pLabelName ? label->pLabelName : "";
-	struct hesper_name *name = hesper_intern(text);
 	/* The enclosing label's path (rec->label_depth is at least 1 here). */
 	uint32_t outer = rec->label_depth > 1 ? rec->open_regions[rec->label_depth - 2] : HESPER_NO_REGION;
-	struct hesper_name *path = name ? label_path(outer == HESPER_NO_REGION ? NULL : rec->regions[outer].path, text)
-					: NULL;
+	struct hesper_name *name, *path;
+	label_names(outer == HESPER_NO_REGION ? NULL : rec->regions[outer].path, text, &name, &path);
 	if (!name || !path ||
 	    !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
 				sizeof(*rec->regions)))
