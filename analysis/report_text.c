@@ -996,6 +996,19 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 			"totals marked ~ are estimates (%s x Instances), and '-' means never timed.\n",
 			n_estimated, n, untimed_reasons(why, sizeof(why), p), overlapped ? "the mean share" : "Avg");
 	}
+	if (overlapped) {
+		/* Under the columns too: which of them are shares and which whole spans. */
+		char note[512], t[CELL];
+		snprintf(note, sizeof(note),
+			 "Note: dispatches overlapped on the GPU. Total and Time (%%) give each dispatch its share of "
+			 "the time it ran in, so the kernels' totals add up to the time the GPU ran them (%s); Avg, "
+			 "Med, P95, Min, Max and StdDev are whole spans, which add up to %s.",
+			 hesper_format_duration(t, sizeof(t), (double)hesper_rows_total_ns(rows, n)),
+			 hesper_format_duration(b, sizeof(b), (double)spans));
+		fputc('\n', out);
+		put_wrapped(out, note, 0, LINE_COLUMNS, 0);
+		fputc('\n', out);
+	}
 	print_clock_share(out, p, hesper_rows_total_ns(rows, n), busy);
 	print_dropped(out, p);
 

@@ -326,6 +326,11 @@ START_TEST(overlap_splits_totals)
 			  "and Time (%) split the time they shared;\n"
 			  "               Avg to StdDev are whole spans\n"));
 	assert_lines_fit(s);
+	/* and under the table, which columns are shares and which whole spans */
+	ck_assert_ptr_nonnull(
+		strstr(s, "\nNote: dispatches overlapped on the GPU. Total and Time (%) give each dispatch its "
+			  "share of the time it ran in, so the\n"));
+	ck_assert_ptr_nonnull(strstr(s, "which add up to 65.00 \u00b5s.\n"));
 	ck_assert_ptr_nonnull(strstr(s, "     44.4  20.00 \u00b5s          1  30.00 \u00b5s  30.00 \u00b5s"));
 	ck_assert_ptr_nonnull(strstr(s, "     11.1  5.000 \u00b5s          1  5.000 \u00b5s"));
 	free(s);
