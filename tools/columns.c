@@ -1,16 +1,6 @@
 /* Column padding for the tool's tables. */
 #include "columns.h"
 
-size_t
-hesper_text_width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 void
 hesper_put_right(FILE *out, const char *s, size_t width, size_t gap)
 {
