@@ -1,7 +1,7 @@
 /*
  * The hooks of commands recorded into a command buffer: pipelines bound, dispatches and
- * the timestamps Hesper writes around them, the work it does not time, debug labels, and
- * secondaries executed (saving the queries of one executed again by the same primary).
+ * the timestamps Hesper writes around them, and the work it does not time (debug labels:
+ * label_hooks.c; secondaries executed: execute_hooks.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +14,7 @@
 #include "memory_ops.h"
 #include "pipeline.h"
 #include "recording.h"
-
-/*
- * The stage of the timestamp that opens a dispatch's (or label's) pair. BOTTOM_OF_PIPE is
- * written once all earlier work in the queue has finished, so the interval up to the
- * closing BOTTOM_OF_PIPE timestamp holds this dispatch alone: work that overlapped it is
- * never counted twice, and a dispatch timed among untimed ones (HESPER_SAMPLE) does not
- * absorb the tail of the work before it. Right after the closing timestamp of the
- * previous timed dispatch, with no GPU work recorded between, the queue has just drained
- * at that very timestamp: the dispatch starts from it and writes no opening timestamp of
- * its own. Back-to-back dispatches then cost one timestamp each instead of two, in GPU
- * time, queries and submit time (NVIDIA's vkQueueSubmit grows with the timestamps in a
- * command buffer). Right after the program's own TOP_OF_PIPE timestamp the opening one
- * is TOP_OF_PIPE too (HESPER_STAMP_COMMANDS).
- */
-#define HESPER_START_STAGE VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
+#include "record_hooks.h"
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipeline pipeline)
 {
@@ -62,67 +48,8 @@ static struct hesper_name *innermost_label(const struct hesper_recording *rec)
 	return region == HESPER_NO_REGION ? NULL : rec->regions[region].path;
 }
 
-/*
- * The interned path of label @label opened inside the label path @parent (NULL: at the top):
- * "parent<SEP>label", the separators in @label made '?' so the path splits back into its
- * labels. NULL when memory runs out.
- */
-static struct hesper_name *label_path(const struct hesper_name *parent, const char *label)
-{
-	size_t head = parent ? strlen(parent->text) + 1 : 0, len = strlen(label);
-	char *text = malloc(head + len + 1);
-	if (!text)
-		return NULL;
-	if (parent) {
-		memcpy(text, parent->text, head - 1);
-		text[head - 1] = HESPER_LABEL_PATH_SEP;
-	}
-	for (size_t i = 0; i < len; i++)
-		text[head + i] = label[i] == HESPER_LABEL_PATH_SEP || label[i] == HESPER_LABEL_KERNEL_SEP ? '?'
-													  : label[i];
-	text[head + len] = '\0';
-	struct hesper_name *name = hesper_intern(text);
-	free(text);
-	return name;
-}
-
-/*
- * The interned names of label @text opened inside the label path @parent: its own
- * (*@name) and its path (*@path), either NULL when memory runs out. A program labels the
- * same ops in every command buffer it records (llama.cpp every op of every token): a small
- * cache per thread answers those without the name table's lock, the path's allocation or
- * its lookup.
- */
-static void label_names(const struct hesper_name *parent, const char *text, struct hesper_name **name,
-			struct hesper_name **path)
-{
-	static _Thread_local struct {
-		const struct hesper_name *parent;
-		uint64_t hash;
-		struct hesper_name *name, *path;
-	} cache[1024]; /* 32 KiB a recording thread: llama.cpp opens about 400 distinct labels a token */
-	uint64_t h = 14695981039346656037ull ^ (uint64_t)(uintptr_t)parent;
-	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-		h = (h ^ *c) * 1099511628211ull;
-	size_t slot = (size_t)(h ^ h >> 32) % (sizeof(cache) / sizeof(cache[0]));
-	if (cache[slot].name && cache[slot].parent == parent && cache[slot].hash == h &&
-	    strcmp(cache[slot].name->text, text) == 0) {
-		*name = cache[slot].name;
-		*path = cache[slot].path;
-		return;
-	}
-	*name = hesper_intern(text);
-	*path = *name ? label_path(parent, text) : NULL;
-	if (*name && *path) {
-		cache[slot].parent = parent;
-		cache[slot].hash = h;
-		cache[slot].name = *name;
-		cache[slot].path = *path;
-	}
-}
-
 /* Whether this dispatch of @kernel gets timestamps under HESPER_MODE and HESPER_SAMPLE. */
-static bool sampled(struct hesper_name *kernel)
+bool hesper_record_sampled(struct hesper_name *kernel)
 {
 	struct hesper_process *p = hesper_process();
 	const struct hesper_settings *set = &p->settings;
@@ -261,7 +188,7 @@ static uint32_t dispatch_begin_as(struct hesper_command_buffer *s, VkCommandBuff
 		next.start = hesper_clock_bind_slot(rec->dev, &rec->clock, cb, s->clock_layout, s->clock_set);
 		next.end = next.start != HESPER_NO_QUERY ? hesper_clock_edge_open(rec, cb) : HESPER_NO_QUERY;
 	}
-	return record_work(rec, cb, &next, timed < 0 ? sampled(s->bound_kernel) : timed);
+	return record_work(rec, cb, &next, timed < 0 ? hesper_record_sampled(s->bound_kernel) : timed);
 }
 
 /* Records a direct dispatch about to be issued on @cb (see dispatch_begin_as). */
@@ -311,7 +238,7 @@ static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, ui
  * Notes that the GPU may be busy with work Hesper does not time (see HESPER_WORK_COMMANDS):
  * the next timed dispatch opens its own pair, and no clock dispatch is isolated across it.
  */
-static void busy_again(struct hesper_command_buffer *s)
+void hesper_record_busy_again(struct hesper_command_buffer *s)
 {
 	note_last_command(s, HESPER_NO_QUERY, false);
 	if (s && s->rec) {
@@ -329,7 +256,7 @@ static void busy_again(struct hesper_command_buffer *s)
 	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                \
 	{                                                                              \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
-		busy_again(state_);                                                    \
+		hesper_record_busy_again(state_);                                      \
 		(state_ ? state_->dev : hesper_device_from(cb))->next.name args;       \
 	}
 #define HESPER_STAMP_HOOK(name, params, args, program_top)                             \
@@ -410,11 +337,11 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuff
 	uint64_t args = 0;
 	int timed = -1;
 	if (rec && rec->primary && rec->can_query && !s->clock_layout && hesper_indirect_wanted()) {
-		timed = sampled(s->bound_kernel);
+		timed = hesper_record_sampled(s->bound_kernel);
 		if (timed)
 			args = hesper_indirect_copy_args(rec, cb, buffer, offset);
 		if (args)
-			busy_again(s); /* the copy is not this dispatch's time: it opens its own */
+			hesper_record_busy_again(s); /* the copy is not this dispatch's time: it opens its own */
 	}
 	/*
 	 * Clock mode: the pipeline's twin whose kernel also reports its group counts runs
@@ -454,161 +381,4 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_
 						     uint32_t x, uint32_t y, uint32_t z)
 {
 	dispatch_base(cb, bx, by, bz, x, y, z, true);
-}
-
-/* Slots per shadow buffer, unless one copy needs more. */
-#define SHADOW_SLOTS 4096u
-
-/* Room for @count slots in @rec's shadow buffers: which buffer and its first slot; false when none can be had. */
-static bool shadow_room(struct hesper_recording *rec, uint32_t count, uint32_t *index, uint32_t *slot)
-{
-	if (!rec->shadow_count || rec->shadow_used + count > rec->shadows[rec->shadow_count - 1].slots) {
-		size_t capacity = rec->shadow_count;
-		struct hesper_host_buffer *grown = realloc(rec->shadows, (capacity + 1) * sizeof(*grown));
-		if (!grown)
-			return false;
-		rec->shadows = grown;
-		if (hesper_host_buffer_create(rec->dev, count > SHADOW_SLOTS ? count : SHADOW_SLOTS,
-					      &rec->shadows[rec->shadow_count]) != 0)
-			return false;
-		rec->shadow_count++;
-		rec->shadow_used = 0;
-	}
-	*index = rec->shadow_count - 1;
-	*slot = rec->shadow_used;
-	rec->shadow_used += count;
-	return true;
-}
-
-/*
- * Copies the queries of execution @e of a secondary, recorded in primary @rec, into a
- * shadow buffer of @rec before @cb executes that secondary again (which resets them).
- * The copy waits for each query (VK_QUERY_RESULT_WAIT_BIT: ordered after this
- * execution's timestamp writes), after a barrier that keeps it behind Hesper's reading of
- * the shadow buffer from @rec's previous run. Left unsaved (and untimed) when no buffer
- * can be had.
- */
-static void save_execution(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_secondary_execution *e)
-{
-	const struct hesper_recording *sec = e->rec;
-	uint32_t index, slot;
-	if (!shadow_room(rec, sec->queries_used, &index, &slot))
-		return;
-	const struct hesper_device *dev = rec->dev;
-	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
-				     NULL, 0, NULL);
-	uint32_t n;
-	for (uint32_t b = 0; b < sec->block_count && (n = hesper_block_used(b, sec->queries_used)); b++) {
-		dev->next.CmdCopyQueryPoolResults(cb, sec->blocks[b]->pool, 0, n, rec->shadows[index].buffer,
-						  ((VkDeviceSize)slot + hesper_block_start(b)) * sizeof(uint64_t),
-						  sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-	}
-	e->shadow = index;
-	e->shadow_slot = slot;
-}
-
-/*
- * The index in @rec's executions of the last execution of secondary @sec, or SIZE_MAX.
- * Each secondary is stamped with the primary recording and index of its last execution
- * (O(1) per execution); a secondary executed by primaries on two threads at once may be
- * stamped by the other, so the entry is checked.
- */
-static size_t last_execution(const struct hesper_recording *rec, struct hesper_recording *sec, size_t index)
-{
-	uint64_t seen = atomic_exchange_explicit(&sec->executed, hesper_stamp(rec->id, index), memory_order_relaxed);
-	size_t last;
-	if (!hesper_stamp_of(seen, rec->id, &last) || last >= index || rec->secondaries[last].rec != sec)
-		return SIZE_MAX;
-	return last;
-}
-
-VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_t count,
-						     const VkCommandBuffer *secondaries)
-{
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
-	struct hesper_recording *rec = s ? s->rec : NULL;
-	uint32_t from = 0; /* the first secondary not passed down yet */
-	for (uint32_t i = 0; rec && i < count; i++) {
-		struct hesper_command_buffer *sec = hesper_command_buffer_from(secondaries[i]);
-		if (!sec || !sec->rec)
-			continue;
-		if (!hesper_reserve_one((void **)&rec->secondaries, rec->secondary_count, &rec->secondary_capacity,
-					sizeof(*rec->secondaries))) {
-			for (size_t k = 0; k < sec->rec->work_count; k++)
-				rec->lost_dispatches += sec->rec->work[k].memop ? 0 : sec->rec->work[k].repeat;
-			continue;
-		}
-		size_t index = rec->secondary_count++;
-		size_t last = last_execution(rec, sec->rec, index);
-		if (last != SIZE_MAX && sec->rec->queries_used && rec->can_query) {
-			/* Its queries are about to be written again: what the last execution wrote is saved first. */
-			if (i > from)
-				dev->next.CmdExecuteCommands(cb, i - from, secondaries + from);
-			from = i;
-			save_execution(rec, cb, &rec->secondaries[last]);
-		}
-		hesper_recording_ref(sec->rec);
-		rec->secondaries[index] = (struct hesper_secondary_execution){.rec = sec->rec,
-									      .shadow = HESPER_NO_SHADOW};
-	}
-	if (count > from)
-		dev->next.CmdExecuteCommands(cb, count - from, secondaries + from);
-	busy_again(s);
-}
-
-VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
-{
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
-	if (dev->next.CmdBeginDebugUtilsLabelEXT) /* NULL: see debug_utils_fallback */
-		dev->next.CmdBeginDebugUtilsLabelEXT(cb, label);
-	busy_again(s);
-	if (!s || !s->rec)
-		return;
-	struct hesper_recording *rec = s->rec;
-	if (rec->label_depth++ >= HESPER_MAX_LABEL_DEPTH)
-		return; /* deeper labels are counted by depth only */
-	rec->open_regions[rec->label_depth - 1] = HESPER_NO_REGION;
-	const char *text = label && label->pLabelName ? label->pLabelName : "";
-	/* The enclosing label's path (rec->label_depth is at least 1 here). */
-	uint32_t outer = rec->label_depth > 1 ? rec->open_regions[rec->label_depth - 2] : HESPER_NO_REGION;
-	struct hesper_name *name, *path;
-	label_names(outer == HESPER_NO_REGION ? NULL : rec->regions[outer].path, text, &name, &path);
-	if (!name || !path ||
-	    !hesper_reserve_one((void **)&rec->regions, rec->region_count, &rec->region_capacity,
-				sizeof(*rec->regions)))
-		return; /* the depth still counts, so the matching end stays matched */
-	/* Clock mode times a primary's labels by their dispatches (recording.h). */
-	bool clock = dev->clock_mode && rec->primary;
-	uint32_t q = !clock && sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
-	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
-	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name,
-									  .path = path,
-									  .query = q,
-									  .begin_at = rec->dispatch_total,
-									  .end_at = HESPER_REGION_OPEN,
-									  .clock = clock && sampled(NULL)};
-	if (q != HESPER_NO_QUERY)
-		hesper_recording_write_timestamp(rec, cb, HESPER_START_STAGE, q);
-}
-
-VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
-{
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
-	struct hesper_recording *rec = s ? s->rec : NULL;
-	/* A label opened in another command buffer ends here unseen (depth 0): nothing to close. */
-	busy_again(s);
-	if (rec && rec->label_depth > 0) {
-		uint32_t depth = --rec->label_depth;
-		if (depth < HESPER_MAX_LABEL_DEPTH && rec->open_regions[depth] != HESPER_NO_REGION) {
-			rec->regions[rec->open_regions[depth]].end_at = rec->dispatch_total;
-			uint32_t q = rec->regions[rec->open_regions[depth]].query;
-			if (q != HESPER_NO_QUERY)
-				hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);
-		}
-	}
-	if (dev->next.CmdEndDebugUtilsLabelEXT)
-		dev->next.CmdEndDebugUtilsLabelEXT(cb);
 }
