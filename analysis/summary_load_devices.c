@@ -1,0 +1,163 @@
+/* The summary's devices, queues and host waits, read back (summary_load_parts.h). */
+#include "summary_load_parts.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+/* A clock-mode device's calibration ("clock_error_ns", "clock_ticks_per_us"); the error is -1 (unknown) when absent. */
+static int
+load_clock_calibration(struct loader *l, json_object *d, struct hesper_device_info *info)
+{
+	if (get_double(l, d, "a device", "clock_error_ns", &info->clock_error_ns) ||
+	    get_double(l, d, "a device", "clock_ticks_per_us", &info->clock_ticks_per_us))
+		return HESPER_ERROR_FORMAT;
+	if (!hesper_json_member(d, "clock_error_ns"))
+		info->clock_error_ns = -1.0;
+	return 0;
+}
+
+/*
+ * A device's "occupancy_model", when there: its figures, or only why there are none. Absent
+ * (a summary from before the model, or a device without statistics): no model, no why.
+ */
+static int
+load_occupancy_model(struct loader *l, json_object *d, struct hesper_occupancy_model *m)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+	} figures[] = {
+#define FIGURE(name) {#name, offsetof(struct hesper_occupancy_model, name)}
+		FIGURE(compute_units),    FIGURE(warp_size),
+		FIGURE(warps_per_sm),     FIGURE(groups_per_sm),
+		FIGURE(registers_per_sm), FIGURE(register_partitions),
+		FIGURE(register_unit),    FIGURE(registers_per_thread),
+		FIGURE(shared_per_sm),    FIGURE(shared_per_group),
+		FIGURE(shared_reserved),  FIGURE(shared_unit),
+#undef FIGURE
+	};
+	json_object *o = hesper_json_member(d, "occupancy_model");
+
+	memset(m, 0, sizeof(*m));
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return BAD(l, "a device's \"occupancy_model\" is not an object");
+	copy_string(m->vendor, sizeof(m->vendor), o, "vendor");
+	copy_string(m->why, sizeof(m->why), o, "why");
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+		uint64_t v;
+
+		if (get_u64(l, o, "\"occupancy_model\"", figures[i].key, 0, &v))
+			return HESPER_ERROR_FORMAT;
+		if (v > UINT32_MAX)
+			return BAD(l, "\"occupancy_model\": \"%s\" is out of range", figures[i].key);
+		uint32_t fig = (uint32_t)v;
+		memcpy((char *)m + figures[i].offset, &fig, sizeof(fig));
+	}
+	return 0;
+}
+
+int
+hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *devices = hesper_json_member(root, "devices");
+
+	if (devices && !json_object_is_type(devices, json_type_array))
+		return BAD(l, "\"devices\" is not an array");
+	for (size_t i = 0; devices && i < json_object_array_length(devices); i++) {
+		json_object *d = json_object_array_get_idx(devices, i);
+		struct hesper_device_info info = {0};
+
+		copy_string(info.name, sizeof(info.name), d, "name");
+		copy_string(info.driver, sizeof(info.driver), d, "driver");
+		copy_string(info.copy, sizeof(info.copy), d, "copy");
+		copy_string(info.timing, sizeof(info.timing), d, "timing");
+		copy_string(info.pipeline_stats, sizeof(info.pipeline_stats), d, "pipeline_stats");
+		uint64_t units;
+		if (load_clock_calibration(l, d, &info) ||
+		    get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns) ||
+		    get_u64(l, d, "a device", "dispatch_cost_ns", 0, &info.dispatch_cost_ns) ||
+		    get_u64(l, d, "a device", "timestamp_cost_ns", 0, &info.timestamp_cost_ns) ||
+		    get_u64(l, d, "a device", "compute_units", 0, &units) ||
+		    load_occupancy_model(l, d, &info.occupancy))
+			return HESPER_ERROR_FORMAT;
+		info.compute_units = (uint32_t)units;
+		if (hesper_profile_add_device(p, &info) < 0)
+			return NO_MEMORY(l);
+	}
+	return 0;
+}
+
+int
+hesper_load_queues(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *queues = hesper_json_member(root, "queues");
+	uint64_t busy;
+
+	if (queues && !json_object_is_type(queues, json_type_array))
+		return BAD(l, "\"queues\" is not an array");
+	for (size_t i = 0; queues && i < json_object_array_length(queues); i++) {
+		json_object *o = json_object_array_get_idx(queues, i);
+		uint64_t device, family, index, bits, submits, calls, trips, batches, idle;
+
+		if (get_u64(l, o, "a queue", "device", 0, &device) || get_u64(l, o, "a queue", "family", 0, &family) ||
+		    get_u64(l, o, "a queue", "index", 0, &index) ||
+		    get_u64(l, o, "a queue", "timestamp_bits", 0, &bits) ||
+		    get_u64(l, o, "a queue", "submits", 0, &submits) || get_u64(l, o, "a queue", "busy_ns", 0, &busy) ||
+		    get_u64(l, o, "a queue", "submit_calls", 0, &calls) ||
+		    get_u64(l, o, "a queue", "round_trips", 0, &trips) ||
+		    get_u64(l, o, "a queue", "timed_batches", 0, &batches) ||
+		    get_u64(l, o, "a queue", "idle_ns", 0, &idle))
+			return HESPER_ERROR_FORMAT;
+		struct hesper_queue_info *q = hesper_profile_queue(p, (uint32_t)device, (uint32_t)family,
+								   (uint32_t)index);
+		if (!q)
+			return NO_MEMORY(l);
+		q->timestamp_bits = (uint32_t)bits;
+		q->submits += submits;
+		q->busy_ns += busy;
+		q->submit_calls += calls;
+		q->round_trips += trips;
+		q->timed_batches += batches;
+		q->idle_ns += idle;
+	}
+	/* Without per-queue rows, keep the total busy time on one queue. */
+	if (get_u64(l, root, "the summary", "gpu_busy_ns", 0, &busy))
+		return HESPER_ERROR_FORMAT;
+	if (p->queue_count == 0 && busy > 0) {
+		struct hesper_queue_info *q = hesper_profile_queue(p, 0, 0, 0);
+		if (!q)
+			return NO_MEMORY(l);
+		q->busy_ns = busy;
+	}
+	return 0;
+}
+
+/* "host_waits": rows per thread and call; calls Hesper does not know are skipped. */
+int
+hesper_load_host_waits(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *rows = hesper_json_member(root, "host_waits");
+
+	if (rows && !json_object_is_type(rows, json_type_array))
+		return BAD(l, "\"host_waits\" is not an array");
+	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+		json_object *o = json_object_array_get_idx(rows, i), *call = hesper_json_member(o, "call");
+		uint64_t thread, count, total, max;
+		uint32_t c = 0;
+
+		if (get_u64(l, o, "a host wait", "thread", 0, &thread) ||
+		    get_u64(l, o, "a host wait", "count", 0, &count) ||
+		    get_u64(l, o, "a host wait", "total_ns", 0, &total) ||
+		    get_u64(l, o, "a host wait", "max_ns", 0, &max))
+			return HESPER_ERROR_FORMAT;
+		while (c < HESPER_WAIT_CALLS && !(call && json_object_is_type(call, json_type_string) &&
+						  strcmp(json_object_get_string(call), hesper_wait_call_name(c)) == 0))
+			c++;
+		if (c < HESPER_WAIT_CALLS &&
+		    hesper_profile_add_host_wait(p, (uint32_t)thread, (enum hesper_wait_call)c, count, total, max) != 0)
+			return NO_MEMORY(l);
+	}
+	return 0;
+}

@@ -1,0 +1,258 @@
+/* The summary's findings, clock mode, pipeline statistics, report kind and capture window, read back (summary_load_parts.h). */
+#include "summary_load_parts.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "findings.h"
+#include "summary_load.h"
+
+/* One gap of a gpu_idle finding, into the row of its queue. */
+static int
+load_gap(struct loader *l, json_object *o, struct hesper_queue_info *q)
+{
+	struct hesper_gap g = {0};
+	uint64_t thread;
+
+	if (get_u64(l, o, "a gap", "start_ns", 0, &g.start_ns) ||
+	    get_u64(l, o, "a gap", "length_ns", 0, &g.length_ns) ||
+	    get_u64(l, o, "a gap", "waiting_ns", 0, &g.waiting_ns) ||
+	    get_u64(l, o, "a gap", "recording_ns", 0, &g.recording_ns) ||
+	    get_u64(l, o, "a gap", "submitting_ns", 0, &g.submitting_ns) ||
+	    get_u64(l, o, "a gap", "other_ns", 0, &g.other_ns) || get_u64(l, o, "a gap", "thread", 0, &thread) ||
+	    get_u64(l, o, "a gap", "submission", 0, &g.submission))
+		return HESPER_ERROR_FORMAT;
+	g.thread = (uint32_t)thread;
+	hesper_gaps_keep(q, &g);
+	return 0;
+}
+
+/* "findings" as they were written: kinds and numbers Hesper does not know are skipped. */
+int
+hesper_load_findings(struct loader *l, json_object *root, struct hesper_profile *p)
+{
+	json_object *list = hesper_json_member(root, "findings");
+	size_t n;
+
+	if (!list)
+		return 0;
+	if (!json_object_is_type(list, json_type_array))
+		return BAD(l, "\"findings\" is not an array");
+	p->findings_loaded = true;
+	n = json_object_array_length(list);
+	p->loaded_findings = calloc(n ? n : 1, sizeof(*p->loaded_findings));
+	if (!p->loaded_findings)
+		return NO_MEMORY(l);
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(list, i), *v = hesper_json_member(o, "kind");
+		int kind = v && json_object_is_type(v, json_type_string)
+				   ? hesper_finding_kind_from_name(json_object_get_string(v))
+				   : -1;
+		struct hesper_finding *f = &p->loaded_findings[p->loaded_finding_count];
+		json_object *numbers = hesper_json_member(o, "numbers"), *about = hesper_json_member(o, "about");
+
+		if (kind < 0)
+			continue;
+		memset(f, 0, sizeof(*f));
+		f->kind = (enum hesper_finding_kind)kind;
+		if (get_u64(l, o, "a finding", "time_at_stake_ns", 0, &f->time_at_stake_ns))
+			return HESPER_ERROR_FORMAT;
+		if (about && json_object_is_type(about, json_type_array) && json_object_array_length(about) > 0) {
+			json_object *a = json_object_array_get_idx(about, 0);
+			snprintf(f->about, sizeof(f->about), "%s",
+				 json_object_is_type(a, json_type_string) ? json_object_get_string(a) : "");
+		}
+		copy_string(f->advice, sizeof(f->advice), o, "advice");
+		if (numbers && json_object_is_type(numbers, json_type_object)) {
+			json_object_object_foreach(numbers, key, val)
+			{
+				const char *k = hesper_finding_number_key(key);
+				if (k && f->number_count < HESPER_FINDING_NUMBERS &&
+				    (json_object_is_type(val, json_type_int) ||
+				     json_object_is_type(val, json_type_double)))
+					f->numbers[f->number_count++] = (struct hesper_finding_number){
+						k, json_object_get_double(val)};
+			}
+		}
+		json_object *gaps = hesper_json_member(o, "gaps");
+		for (size_t q = 0; f->kind == HESPER_FINDING_GPU_IDLE && q < p->queue_count; q++) {
+			char name[64];
+			snprintf(name, sizeof(name), "queue %" PRIu32 ":%" PRIu32 ":%" PRIu32, p->queues[q].device,
+				 p->queues[q].family, p->queues[q].index);
+			if (strcmp(name, f->about) != 0 || !gaps || !json_object_is_type(gaps, json_type_array))
+				continue;
+			p->queues[q].gap_count = 0;
+			for (size_t g = 0; g < json_object_array_length(gaps); g++)
+				if (load_gap(l, json_object_array_get_idx(gaps, g), &p->queues[q]))
+					return HESPER_ERROR_FORMAT;
+		}
+		p->loaded_finding_count++;
+	}
+	return 0;
+}
+
+/* "clock_isolated" and "clock_fallbacks" (clock mode): the dispatches and kernels not timed by the shader clock. */
+int
+hesper_load_clock(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *list = hesper_json_member(root, "clock_fallbacks");
+
+	if (get_u64(l, root, "the summary", "clock_isolated", 0, &out->clock_isolated))
+		return HESPER_ERROR_FORMAT;
+	if (list && !json_object_is_type(list, json_type_array))
+		return BAD(l, "\"clock_fallbacks\" is not an array");
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		json_object *o = json_object_array_get_idx(list, i);
+		const char *kernel = get_string(o, "kernel"), *why = get_string(o, "why");
+
+		if (!kernel)
+			return BAD(l, "a clock fallback has no \"kernel\" string");
+		if (hesper_profile_add_clock_note(out, kernel, why ? why : "") != 0)
+			return NO_MEMORY(l);
+	}
+	return 0;
+}
+
+/* One statistic of "stats": its value's JSON type gives its format; false when it is no bool or number. */
+static bool
+load_statistic(const char *name, json_object *v, struct hesper_pipeline_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	if (json_object_is_type(v, json_type_boolean)) {
+		st->format = HESPER_STAT_BOOL;
+		st->value.b = json_object_get_boolean(v);
+	} else if (json_object_is_type(v, json_type_int)) {
+		/* json-c keeps integers as int64, and past it as uint64: either way exact */
+		int64_t i = json_object_get_int64(v);
+		uint64_t u = json_object_get_uint64(v);
+		st->format = i < 0 ? HESPER_STAT_INT : HESPER_STAT_UINT;
+		if (i < 0)
+			st->value.i = i;
+		else
+			st->value.u = u;
+	} else if (json_object_is_type(v, json_type_double)) {
+		st->format = HESPER_STAT_FLOAT;
+		st->value.f = json_object_get_double(v);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* "pipeline_stats": per kernel, the driver's statistics of its pipeline. */
+int
+hesper_load_pipeline_stats(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *list = hesper_json_member(root, "pipeline_stats");
+	int ret = 0;
+
+	if (list && !json_object_is_type(list, json_type_array))
+		return BAD(l, "\"pipeline_stats\" is not an array");
+	for (size_t i = 0; list && i < json_object_array_length(list) && !ret; i++) {
+		json_object *o = json_object_array_get_idx(list, i), *stats = hesper_json_member(o, "stats");
+		const char *kernel = get_string(o, "kernel");
+		struct hesper_pipeline_stats k = {.kernel = (char *)kernel};
+		uint64_t subgroup = 0, device = 0, dispatches = 0;
+
+		if (!kernel || (stats && !json_object_is_type(stats, json_type_object)))
+			return BAD(
+				l,
+				"a \"pipeline_stats\" row has no \"kernel\" string or a \"stats\" that is no object");
+		/* "variant" is not read: the sets are numbered again as they are added, in their order */
+		if (get_u64(l, o, "a \"pipeline_stats\" row", "subgroup_size", 0, &subgroup) ||
+		    get_u64(l, o, "a \"pipeline_stats\" row", "device", 0, &device) ||
+		    get_u64(l, o, "a \"pipeline_stats\" row", "dispatches", 0, &dispatches))
+			return HESPER_ERROR_FORMAT;
+		k.dispatches = dispatches;
+		copy_string(k.executable, sizeof(k.executable), o, "executable");
+		k.subgroup_size = (uint32_t)subgroup;
+		/* "occupancy" is not read: the reports reckon it again from these, as when it was written. */
+		k.device = device > UINT32_MAX ? UINT32_MAX : (uint32_t)device;
+		get_triple(o, "local_size", k.local_size);
+		size_t n = stats ? (size_t)json_object_object_length(stats) : 0;
+		k.stats = n ? calloc(n, sizeof(*k.stats)) : NULL;
+		if (n && !k.stats)
+			return NO_MEMORY(l);
+		if (stats) {
+			json_object_object_foreach(stats, name, v)
+			{
+				if (!load_statistic(name, v, &k.stats[k.count]))
+					ret = BAD(l, "the statistic \"%s\" is no boolean or number", name);
+				else
+					k.count++;
+			}
+		}
+		if (!ret && hesper_profile_add_pipeline_stats(out, &k) < 0)
+			ret = NO_MEMORY(l);
+		free(k.stats);
+	}
+	return ret;
+}
+
+/* A copy of @s in @out's report.owned[@slot] (freed with @out); NULL for NULL, and *@failed when out of memory. */
+static const char *
+keep_string(struct hesper_profile *out, int slot, const char *s, bool *failed)
+{
+	if (!s)
+		return NULL;
+	out->report.owned[slot] = strdup(s);
+	*failed |= !out->report.owned[slot];
+	return out->report.owned[slot];
+}
+
+/* "report" (reports written while the program runs) and "ended_by_signal": which report this is. */
+int
+hesper_load_report_kind(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *r = hesper_json_member(root, "report");
+	bool failed = false;
+
+	out->report.signal = keep_string(out, 1, get_string(root, "ended_by_signal"), &failed);
+	if (r) {
+		json_object *final = hesper_json_member(r, "final");
+
+		if (!json_object_is_type(r, json_type_object))
+			return BAD(l, "\"report\" is not an object");
+		out->report.live = true;
+		/* Only a report that says it is not the final one was written while the program ran. */
+		out->report.partial = final && json_object_is_type(final, json_type_boolean) &&
+				      !json_object_get_boolean(final);
+		if (get_u64(l, r, "\"report\"", "number", 0, &out->report.number))
+			return HESPER_ERROR_FORMAT;
+		out->report.reason = keep_string(out, 0, get_string(r, "reason"), &failed);
+	}
+	return failed ? NO_MEMORY(l) : 0;
+}
+
+/* "capture": the capture window as the run stated it, when one was asked for. */
+int
+hesper_load_capture(struct loader *l, json_object *root, struct hesper_capture_info *c)
+{
+	json_object *o = hesper_json_member(root, "capture");
+	const char *state;
+
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return BAD(l, "\"capture\" is not an object");
+	c->set = true;
+	copy_string(c->start, sizeof(c->start), o, "start");
+	copy_string(c->stop, sizeof(c->stop), o, "stop");
+	/* A window closes only once it opened: "closed" is both. */
+	state = get_string(o, "state");
+	c->opened = state && strcmp(state, "not opened") != 0;
+	c->closed = state && strcmp(state, "closed") == 0;
+	uint64_t wall = 0;
+	if (get_u64(l, o, "\"capture\"", "opened_ns", 0, &c->opened_ns) ||
+	    get_u64(l, o, "\"capture\"", "closed_ns", 0, &c->closed_ns) ||
+	    get_u64(l, o, "\"capture\"", "dispatches_outside", 0, &c->outside) ||
+	    get_u64(l, o, "\"capture\"", "submissions_outside", 0, &c->submissions_outside) ||
+	    get_u64(l, o, "\"capture\"", "memory_ops_outside", 0, &c->memops_outside) ||
+	    get_u64(l, o, "\"capture\"", "wall_ns", 0, &wall))
+		return HESPER_ERROR_FORMAT;
+	/* The window's wall time as the run measured it: from its opening to the end it ran to. */
+	if (c->opened && wall)
+		c->end_ns = c->opened_ns + wall;
+	return 0;
+}
