@@ -93,16 +93,15 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 				sizeof(*rec->regions)))
 		return; /* the depth still counts, so the matching end stays matched */
 	/* Clock mode times a primary's labels by their dispatches (recording.h). */
-	bool clock = dev->clock_mode && rec->primary;
-	uint32_t q = !clock && hesper_record_sampled(NULL) ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
+	bool clock = dev->clock_mode && rec->primary, timed = hesper_record_sampled(NULL);
+	uint32_t q = !clock && timed ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
 	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
 	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name,
 									  .path = path,
 									  .query = q,
 									  .begin_at = rec->dispatch_total,
 									  .end_at = HESPER_REGION_OPEN,
-									  .clock = clock &&
-										   hesper_record_sampled(NULL)};
+									  .clock = clock && timed};
 	if (q != HESPER_NO_QUERY)
 		hesper_recording_write_timestamp(rec, cb, HESPER_START_STAGE, q);
 }

@@ -178,9 +178,8 @@ fail:
 	return NULL;
 }
 
-uint8_t hesper_pipeline_stats_set(struct hesper_device *dev, VkPipeline pipeline, struct hesper_name *kernel)
+uint8_t hesper_pipeline_stats_set(struct hesper_device *dev, struct hesper_pipeline *p, struct hesper_name *kernel)
 {
-	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
 	if (!p || !p->stats)
 		return 0;
 	if (atomic_load_explicit(&p->stats_name, memory_order_acquire) == kernel)
@@ -406,16 +405,19 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_SetDebugUtilsObjectNameEXT(VkDevice device
 	return dev->next.SetDebugUtilsObjectNameEXT ? dev->next.SetDebugUtilsObjectNameEXT(device, info) : VK_SUCCESS;
 }
 
-struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline pipeline)
+struct hesper_pipeline *hesper_pipeline_find(struct hesper_device *dev, VkPipeline pipeline)
 {
-	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
+	return hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
+}
+
+struct hesper_name *hesper_pipeline_kernel(struct hesper_pipeline *p)
+{
 	return p ? atomic_load_explicit(&p->kernel, memory_order_acquire) : NULL;
 }
 
-VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
-				       VkPipeline *counting, const char **why)
+VkPipelineLayout hesper_pipeline_clock(const struct hesper_pipeline *p, uint32_t *set, VkPipeline *counting,
+				       const char **why)
 {
-	struct hesper_pipeline *p = hesper_map_get(&dev->pipelines, (uint64_t)pipeline);
 	*why = p ? p->clock_why : NULL;
 	*counting = VK_NULL_HANDLE;
 	if (!p)

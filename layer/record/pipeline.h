@@ -30,23 +30,27 @@ struct hesper_pipeline {
 	_Atomic uint8_t stats_set;
 };
 
-/* The kernel name of compute pipeline @pipeline on @dev, or NULL when unknown. */
-struct hesper_name *hesper_pipeline_kernel(struct hesper_device *dev, VkPipeline pipeline);
+/* What Hesper knows of compute pipeline @pipeline on @dev (one lookup; the bind hook's), or NULL when unknown. */
+struct hesper_pipeline *hesper_pipeline_find(struct hesper_device *dev, VkPipeline pipeline);
+
+/* The kernel name of pipeline @p (NULL: unknown), or NULL when unknown. */
+struct hesper_name *hesper_pipeline_kernel(struct hesper_pipeline *p);
 
 /*
- * Whether compute pipeline @pipeline of @dev was instrumented for clock mode: its layout,
- * Hesper's set index in it and its group-counting twin (*@counting, possibly
- * VK_NULL_HANDLE); VK_NULL_HANDLE when not, with *@why (NULL when unknown).
+ * Whether pipeline @p (NULL: unknown) was instrumented for clock mode: its layout, Hesper's
+ * set index in it and its group-counting twin (*@counting, possibly VK_NULL_HANDLE);
+ * VK_NULL_HANDLE when not, with *@why (NULL when unknown).
  */
-VkPipelineLayout hesper_pipeline_clock(struct hesper_device *dev, VkPipeline pipeline, uint32_t *set,
-				       VkPipeline *counting, const char **why);
+VkPipelineLayout hesper_pipeline_clock(const struct hesper_pipeline *p, uint32_t *set, VkPipeline *counting,
+				       const char **why);
 
 /*
- * The set of pipeline statistics @pipeline's dispatches count in (1 + its variant among the
- * sets of @kernel, the name its dispatches have now), its statistics put in the report the
- * first time; 0 when it has none, or past 255 sets of one name. One lookup once noted.
+ * The set of pipeline statistics the dispatches of pipeline @p (NULL: unknown) on @dev count
+ * in (1 + its variant among the sets of @kernel, the name its dispatches have now), its
+ * statistics put in the report the first time; 0 when it has none, or past 255 sets of one
+ * name. Two atomic loads once noted.
  */
-uint8_t hesper_pipeline_stats_set(struct hesper_device *dev, VkPipeline pipeline, struct hesper_name *kernel);
+uint8_t hesper_pipeline_stats_set(struct hesper_device *dev, struct hesper_pipeline *p, struct hesper_name *kernel);
 
 /* Forgets every module and pipeline of @dev. */
 void hesper_pipelines_release_all(struct hesper_device *dev);

@@ -25,17 +25,18 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 	}
 	s->dev->next.CmdBindPipeline(cb, point, pipeline);
 	if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
-		s->bound_kernel = hesper_pipeline_kernel(s->dev, pipeline);
+		/* One lookup of the pipeline for all that a bind notes. */
+		struct hesper_pipeline *p = hesper_pipeline_find(s->dev, pipeline);
+		s->bound_kernel = hesper_pipeline_kernel(p);
 		s->bound_pipeline = pipeline;
 		const char *why = NULL;
 		s->clock_counting = VK_NULL_HANDLE;
-		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(s->dev, pipeline, &s->clock_set,
-									     &s->clock_counting, &why)
+		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(p, &s->clock_set, &s->clock_counting, &why)
 						     : VK_NULL_HANDLE;
 		struct hesper_name *k = s->bound_kernel;
 		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
 			hesper_process_note_clock_fallback(k->text, why);
-		s->bound_stats_set = s->dev->pipeline_stats && k ? hesper_pipeline_stats_set(s->dev, pipeline, k) : 0;
+		s->bound_stats_set = s->dev->pipeline_stats && k ? hesper_pipeline_stats_set(s->dev, p, k) : 0;
 	}
 }
 
