@@ -180,3 +180,15 @@ hesper_occupancy_words(char *buf, size_t size, const struct hesper_profile *p, c
 	hesper_occupancy_percent(filled, sizeof(filled), fill);
 	snprintf(buf + n, size - (size_t)n, ", its most common launch (%" PRIu64 ") fills %s of it", launch, filled);
 }
+
+void
+hesper_stats_set_words(char *buf, size_t size, const struct hesper_profile *p, const struct hesper_pipeline_stats *s)
+{
+	size_t sets = hesper_profile_stats_sets(p, s->kernel);
+
+	if (sets > 1)
+		snprintf(buf, size, "pipeline %" PRIu32 " of %zu, %" PRIu64 " dispatch%s", s->variant + 1, sets,
+			 s->dispatches, s->dispatches == 1 ? "" : "es");
+	else if (size)
+		buf[0] = '\0';
+}

@@ -54,4 +54,11 @@ void hesper_occupancy_words(char *buf, size_t size, const struct hesper_profile 
 /* Whether the reports have anything to say of @s's occupancy: its device has a model, or why it has none. */
 bool hesper_stats_shows_occupancy(const struct hesper_profile *p, const struct hesper_pipeline_stats *s);
 
+/*
+ * Which of its kernel's sets of pipeline statistics @s is, for the reports, into @buf:
+ * "pipeline 2 of 2, 5200 dispatches"; "" when its kernel has one set.
+ */
+void hesper_stats_set_words(char *buf, size_t size, const struct hesper_profile *p,
+			    const struct hesper_pipeline_stats *s);
+
 #endif

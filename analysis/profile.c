@@ -2,7 +2,6 @@
 #include "profile.h"
 
 #include <stdio.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,18 +155,6 @@ hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_
 	return (int)sets;
 }
 
-void
-hesper_stats_set_words(char *buf, size_t size, const struct hesper_profile *p, const struct hesper_pipeline_stats *s)
-{
-	size_t sets = hesper_profile_stats_sets(p, s->kernel);
-
-	if (sets > 1)
-		snprintf(buf, size, "pipeline %" PRIu32 " of %zu, %" PRIu64 " dispatch%s", s->variant + 1, sets,
-			 s->dispatches, s->dispatches == 1 ? "" : "es");
-	else if (size)
-		buf[0] = '\0';
-}
-
 size_t
 hesper_profile_stats_sets(const struct hesper_profile *p, const char *kernel)
 {
@@ -300,16 +287,6 @@ hesper_profile_kernel_count(const struct hesper_profile *p, size_t rows)
 	size_t kernels = p->group_by != HESPER_GROUP_BY_KERNEL ? hesper_kernel_table_size(p->row_kernels) : 0;
 
 	return kernels ? kernels : rows;
-}
-
-const char *
-hesper_profile_rows_words(const struct hesper_profile *p)
-{
-	switch (p->group_by) {
-	case HESPER_GROUP_BY_SHAPE: return "per kernel and work-group count (HESPER_GROUP_BY=shape)";
-	case HESPER_GROUP_BY_LABEL: return "per kernel and innermost debug label (HESPER_GROUP_BY=label)";
-	default: return NULL;
-	}
 }
 
 struct hesper_profile_summary

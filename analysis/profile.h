@@ -213,13 +213,6 @@ int hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hes
 /* How many sets of pipeline statistics @p has of kernel @kernel (hesper_profile_add_pipeline_stats). */
 size_t hesper_profile_stats_sets(const struct hesper_profile *p, const char *kernel);
 
-/*
- * Which of its kernel's sets of pipeline statistics @s is, for the reports, into @buf:
- * "pipeline 2 of 2, 5200 dispatches"; "" when its kernel has one set.
- */
-void hesper_stats_set_words(char *buf, size_t size, const struct hesper_profile *p,
-			    const struct hesper_pipeline_stats *s);
-
 /* Whether device @d said that its driver has no pipeline statistics (HESPER_STATS_NOT_OFFERED). */
 bool hesper_device_lacks_stats(const struct hesper_device_info *d);
 
@@ -332,9 +325,6 @@ uint64_t hesper_profile_busy_wall_ns(const struct hesper_profile *p);
  * a summary written before it was kept).
  */
 size_t hesper_profile_kernel_count(const struct hesper_profile *p, size_t rows);
-
-/* What a kernel-table row is under @p's HESPER_GROUP_BY=shape or label, for the reports' headers; NULL by kernel. */
-const char *hesper_profile_rows_words(const struct hesper_profile *p);
 
 /* The overall summary of all timed dispatches (the seed's ProfileSummary). */
 struct hesper_profile_summary {

@@ -63,6 +63,9 @@ uint64_t hesper_rows_span_total_ns(struct hesper_kernel *const *rows, size_t n);
 /* How many of @n rows ran more often than they were timed. */
 size_t hesper_rows_not_all_timed(struct hesper_kernel *const *rows, size_t n);
 
+/* What a kernel-table row is under @p's HESPER_GROUP_BY=shape or label, for the reports' headers; NULL by kernel. */
+const char *hesper_rows_words(const struct hesper_profile *p);
+
 /* The numbers of row @k in a table whose totals sum to @sum (hesper_rows_total_ns). */
 struct hesper_row hesper_row_numbers(const struct hesper_kernel *k, uint64_t sum);
 

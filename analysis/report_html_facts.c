@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "findings.h"
+#include "report.h"
 
 static void
 put_fact(FILE *out, const char *title, const char *value)
@@ -58,8 +59,8 @@ hesper_html_facts(FILE *out, const struct hesper_profile *p, size_t nkernels)
 		else
 			snprintf(v, sizeof(v), "%.31s", p->mode[0] ? p->mode : "?");
 		put_fact(out, "mode", v);
-		if (hesper_profile_rows_words(p)) {
-			snprintf(v, sizeof(v), "%zu, %s", nkernels, hesper_profile_rows_words(p));
+		if (hesper_rows_words(p)) {
+			snprintf(v, sizeof(v), "%zu, %s", nkernels, hesper_rows_words(p));
 			put_fact(out, "rows", v);
 		}
 		snprintf(v, sizeof(v),

@@ -59,3 +59,13 @@ hesper_row_numbers(const struct hesper_kernel *k, uint64_t sum)
 	r.stddev_ns = hesper_stats_stddev(s);
 	return r;
 }
+
+const char *
+hesper_rows_words(const struct hesper_profile *p)
+{
+	switch (p->group_by) {
+	case HESPER_GROUP_BY_SHAPE: return "per kernel and work-group count (HESPER_GROUP_BY=shape)";
+	case HESPER_GROUP_BY_LABEL: return "per kernel and innermost debug label (HESPER_GROUP_BY=label)";
+	default: return NULL;
+	}
+}

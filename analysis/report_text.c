@@ -430,8 +430,8 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		fprintf(out, " (%.1f%% of %s)", 100.0 * (double)busy / (double)busy_wall,
 			p->capture.set ? "the capture window's wall time" : "wall time");
 	fprintf(out, "\n  kernels      %zu\n", hesper_profile_kernel_count(p, n));
-	if (hesper_profile_rows_words(p))
-		fprintf(out, "  rows         %zu, %s\n", n, hesper_profile_rows_words(p));
+	if (hesper_rows_words(p))
+		fprintf(out, "  rows         %zu, %s\n", n, hesper_rows_words(p));
 	fprintf(out, "  dispatches   %" PRIu64 ": %" PRIu64 " timed, %" PRIu64 " dropped, %" PRIu64 " clamped\n",
 		sum.dispatches, sum.events, p->dropped, p->clamped);
 	if (!p->from_events) {
