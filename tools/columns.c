@@ -1,6 +1,10 @@
 /* Column padding for the tool's tables. */
 #include "columns.h"
 
+#include <string.h>
+
+#include "report_text_parts.h"
+
 void
 hesper_put_right(FILE *out, const char *s, size_t width, size_t gap)
 {
@@ -14,8 +18,7 @@ hesper_put_right(FILE *out, const char *s, size_t width, size_t gap)
 void
 hesper_put_clean(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+	hesper_text_put_clean(out, s, strlen(s));
 }
 
 void
