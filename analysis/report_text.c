@@ -421,8 +421,8 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 	struct hesper_profile_summary sum = hesper_profile_summary(p);
 	uint64_t busy = hesper_profile_gpu_busy_ns(p);
 	uint64_t busy_wall = hesper_profile_busy_wall_ns(p);
-	uint64_t spans = hesper_rows_span_total_ns(rows, n);
-	bool overlapped = spans > hesper_rows_total_ns(rows, n);
+	uint64_t spans = hesper_rows_span_total_ns(rows, n), kernels_ns = hesper_rows_total_ns(rows, n);
+	bool overlapped = spans > kernels_ns;
 
 	fprintf(out, "  wall time    %s\n", hesper_format_duration(a, sizeof(a), (double)p->wall_ns));
 	fprintf(out, "  GPU busy     %s", hesper_format_duration(a, sizeof(a), (double)busy));
@@ -487,13 +487,13 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 			 "Note: dispatches overlapped on the GPU. Total and Time (%%) give each dispatch its share of "
 			 "the time it ran in, so the kernels' totals add up to the time the GPU ran them (%s); Avg, "
 			 "Med, P95, Min, Max and StdDev are whole spans, which add up to %s.",
-			 hesper_format_duration(t, sizeof(t), (double)hesper_rows_total_ns(rows, n)),
+			 hesper_format_duration(t, sizeof(t), (double)kernels_ns),
 			 hesper_format_duration(b, sizeof(b), (double)spans));
 		fputc('\n', out);
 		hesper_text_put_wrapped(out, note, 0, LINE_COLUMNS, 0);
 		fputc('\n', out);
 	}
-	print_clock_share(out, p, hesper_rows_total_ns(rows, n), busy);
+	print_clock_share(out, p, kernels_ns, busy);
 	print_dropped(out, p);
 
 	if (hesper_text_print_regions(out, p, regions, nregions) != 0)
