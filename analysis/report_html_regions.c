@@ -1,8 +1,8 @@
 /*
  * The HTML report's region tree (report_html_parts.h): each label path a <details> element
- * nested in the one of the label it ran in, open at the top and closed below, its summary line the statistics of one
- * instance, and the kernels that ran directly in it listed inside. Plain HTML: it folds
- * without the page's script.
+ * nested in the one of the label it ran in, open at the top and closed below, its summary
+ * line the statistics of one instance, and the kernels that ran directly in it listed
+ * inside. Plain HTML: it folds without the page's script.
  */
 #include "report_html_parts.h"
 
