@@ -55,12 +55,15 @@ enum side {
 struct side_ctx {
 	struct vb_ctx vk;
 	struct vb_kernel kernel;
-	struct vb_slot one;                   /* 1 dispatch, plain way */
-	struct vb_slot fresh;                 /* 1 dispatch, re-recorded per submission */
-	struct vb_slot frame;                 /* N dispatches, re-recorded per submission */
-	struct vb_slot many[VB_WAY_COUNT];    /* N dispatches, per way (plain side: every way) */
-	struct vb_slot scratch[VB_WAY_COUNT]; /* recorded by the record case, never submitted: one per
+	struct vb_slot one;                           /* 1 dispatch, plain way */
+	struct vb_slot fresh;                         /* 1 dispatch, re-recorded per submission */
+	struct vb_slot frame;                         /* N dispatches, re-recorded per submission */
+	struct vb_slot many[VB_WAY_COUNT];            /* N dispatches, per way (plain side: every way) */
+	struct vb_slot scratch[VB_WAY_COUNT];         /* recorded by the record case, never submitted: one per
 					      way, so each re-recording frees one of its own kind */
+	struct vb_slot graph;                         /* recorded by the graph case, never submitted */
+	PFN_vkCmdBeginDebugUtilsLabelEXT begin_label; /* NULL without VK_EXT_debug_utils */
+	PFN_vkCmdEndDebugUtilsLabelEXT end_label;
 };
 
 /* What one case measured over the rounds: one value per round and way. */
@@ -151,6 +154,13 @@ static void side_create(struct side_ctx *s, const char *layer, const struct opti
 		vb_record(&s->vk, &s->many[w], &s->kernel, o->dispatches, (enum vb_way)w, 0);
 	}
 	vb_record(&s->vk, &s->one, &s->kernel, 1, VB_WAY_PLAIN, 0);
+	vb_slot_create(&s->vk, &s->graph, o->dispatches, VB_WAY_PLAIN);
+	if (s->vk.set_object_name) {
+		s->begin_label = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(
+			s->vk.instance, "vkCmdBeginDebugUtilsLabelEXT");
+		s->end_label = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(s->vk.instance,
+										     "vkCmdEndDebugUtilsLabelEXT");
+	}
 }
 
 static void side_destroy(struct side_ctx *s)
@@ -159,6 +169,7 @@ static void side_destroy(struct side_ctx *s)
 	vb_slot_destroy(&s->vk, &s->one);
 	vb_slot_destroy(&s->vk, &s->fresh);
 	vb_slot_destroy(&s->vk, &s->frame);
+	vb_slot_destroy(&s->vk, &s->graph);
 	for (int w = 0; w < VB_WAY_COUNT; w++) {
 		if (!s->many[w].cmd)
 			continue;
@@ -179,6 +190,41 @@ static double time_record(struct side_ctx *s, uint32_t n, enum vb_way way)
 	double t0 = vb_now_ns();
 
 	vb_record(&s->vk, &s->scratch[way], &s->kernel, n, way, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	return (vb_now_ns() - t0) / n;
+}
+
+/* Distinct label names of the graph case. */
+#define GRAPH_NAMES 64u
+
+/* Host ns per dispatch to record @n graph nodes (see the graph case above). */
+static double time_graph(struct side_ctx *s, uint32_t n)
+{
+	static char names[GRAPH_NAMES][16];
+	if (!names[0][0])
+		for (uint32_t i = 0; i < GRAPH_NAMES; i++)
+			snprintf(names[i], sizeof(names[i]), "node-%u", i);
+	VkCommandBuffer cmd = s->graph.cmd;
+	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+					  .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+	VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+				   .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+				   .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+	double t0 = vb_now_ns();
+
+	VB_CHECK(vkBeginCommandBuffer(cmd, &begin));
+	for (uint32_t i = 0; i < n; i++) {
+		VkDebugUtilsLabelEXT label = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT,
+					      .pLabelName = names[i % GRAPH_NAMES]};
+		if (s->begin_label)
+			s->begin_label(cmd, &label);
+		vb_kernel_bind(&s->vk, cmd, &s->kernel);
+		vkCmdDispatch(cmd, s->kernel.groups, 1, 1);
+		vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+				     1, &barrier, 0, NULL, 0, NULL);
+		if (s->end_label)
+			s->end_label(cmd);
+	}
+	VB_CHECK(vkEndCommandBuffer(cmd));
 	return (vb_now_ns() - t0) / n;
 }
 
@@ -244,6 +290,7 @@ enum case_id {
 	CASE_SUBMITN,
 	CASE_FRAME,
 	CASE_WAIT,
+	CASE_GRAPH,
 	CASE_COUNT,
 };
 
@@ -277,6 +324,9 @@ static void run_case(struct side_ctx *sides, enum side side, enum case_id c, str
 		return;
 	case CASE_WAIT:
 		*mine = time_wait(s);
+		return;
+	case CASE_GRAPH:
+		*mine = time_graph(s, n);
 		return;
 	default:
 		return;
@@ -326,9 +376,11 @@ static void print_series(const struct series *s, uint32_t n, uint32_t dispatches
 
 int main(int argc, char **argv)
 {
-	static const char *const names[CASE_COUNT] = {"record", "submit1", "fresh1", "submitN", "frame", "wait"};
+	static const char *const names[CASE_COUNT] = {"record", "submit1", "fresh1", "submitN",
+						      "frame",  "wait",    "graph"};
 	static const char *const units[CASE_COUNT] = {"ns_per_dispatch", "us_per_submit", "us_per_submit",
-						      "us_per_submit",   "us_per_frame",  "ns_per_wait"};
+						      "us_per_submit",   "us_per_frame",  "ns_per_wait",
+						      "ns_per_dispatch"};
 	struct options o;
 	struct side_ctx sides[SIDE_COUNT];
 	struct series series[CASE_COUNT];

@@ -646,10 +646,11 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		if (!in_window)
 			continue;
 		uint64_t start = 0, end = 0;
-		bool timed = ts && (r->clock ? clock_region(q, r, &places, &start, &end) : r->query != HESPER_NO_QUERY);
+		bool timed = ts && (r->clock ? clock_region(q, r, &places, &start, &end)
+					     : r->query != HESPER_NO_QUERY && r->end_query != HESPER_NO_QUERY);
 		if (timed && !r->clock) {
 			start = ts[r->query];
-			end = ts[r->query + 1];
+			end = ts[r->end_query];
 		}
 		if (timed) {
 			w.timed = true;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "command_buffer.h"
+#include "record_hooks.h"
 #include "state/state.h"
 #include "recording.h"
 
@@ -228,9 +229,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
 		for (uint32_t i = open; i-- > 0;) {
 			if (rec->open_regions[i] == HESPER_NO_REGION)
 				continue;
-			uint32_t q = rec->regions[rec->open_regions[i]].query;
-			if (q != HESPER_NO_QUERY)
-				hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);
+			hesper_label_close(s, cb, &rec->regions[rec->open_regions[i]]);
 		}
 		rec->label_depth = 0;
 		if (rec->clock.chunk_count && s->dev->copy_way == HESPER_WAY_HOST)

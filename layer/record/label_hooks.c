@@ -1,7 +1,15 @@
 /*
  * The hooks of debug-utils labels in a command buffer: each label a region of the
- * recording under the path of the labels open around it, timed with a pair of timestamps
- * (or, in clock mode, by the dispatches recorded inside it).
+ * recording under the path of the labels open around it, timed by a timestamp where it
+ * opens and one where it closes (or, in a primary in clock mode, by the dispatches
+ * recorded inside it).
+ *
+ * A label runs no GPU work. Where it opens or closes right after the closing timestamp of
+ * timed work, with nothing recorded between, that timestamp marks the same point of the
+ * queue, and the label takes it rather than writing its own; a dispatch right after a label
+ * opens from the label's timestamp as it would from a dispatch's. ggml labels every op, so
+ * its ops, each between barriers, took four timestamps each (a pair of the label's, a pair
+ * of the dispatch's) and now take two, the same two points.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,13 +78,60 @@ static void label_names(const struct hesper_name *parent, const char *text, stru
 	}
 }
 
+/* Whether @dev gives labels a pair of timestamps of their own (clock mode: its secondaries' labels). */
+static bool own_pairs(const struct hesper_device *dev)
+{
+	return dev->clock_mode != NULL;
+}
+
+/*
+ * The timestamp where a label opens in @rec at this point of @cb: the closing one of the timed
+ * work just before, else one written here, which the next dispatch then opens from.
+ */
+static uint32_t label_open(struct hesper_recording *rec, VkCommandBuffer cb)
+{
+	if (rec->last_end != HESPER_NO_QUERY)
+		return rec->last_end;
+	uint32_t q = hesper_recording_take(rec, cb, 1);
+	if (q == HESPER_NO_QUERY)
+		return q;
+	hesper_recording_write_timestamp(
+		rec, cb, rec->after_program_top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : HESPER_START_STAGE, q);
+	rec->last_end = q;
+	rec->after_program_top = false;
+	return q;
+}
+
+void hesper_label_close(struct hesper_command_buffer *s, VkCommandBuffer cb, struct hesper_region_record *r)
+{
+	struct hesper_recording *rec = s->rec;
+	if (r->query == HESPER_NO_QUERY)
+		return;
+	if (own_pairs(s->dev)) {
+		hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, r->end_query);
+		return;
+	}
+	/* Timed work closed since it opened, nothing after: that work's closing timestamp. */
+	if (rec->last_end != HESPER_NO_QUERY && rec->last_end != r->query) {
+		r->end_query = rec->last_end;
+		return;
+	}
+	r->end_query = hesper_recording_take(rec, cb, 1);
+	if (r->end_query == HESPER_NO_QUERY)
+		return;
+	hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, r->end_query);
+	rec->last_end = r->end_query;
+	rec->after_program_top = false;
+}
+
 VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
 {
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	if (dev->next.CmdBeginDebugUtilsLabelEXT) /* NULL: see debug_utils_fallback */
 		dev->next.CmdBeginDebugUtilsLabelEXT(cb, label);
-	hesper_record_busy_again(s);
+	if (own_pairs(dev))
+		hesper_record_busy_again(s);
 	if (!s || !s->rec)
 		return;
 	struct hesper_recording *rec = s->rec;
@@ -94,16 +149,23 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 		return; /* the depth still counts, so the matching end stays matched */
 	/* Clock mode times a primary's labels by their dispatches (recording.h). */
 	bool clock = dev->clock_mode && rec->primary, timed = hesper_record_sampled(NULL);
-	uint32_t q = !clock && timed ? hesper_recording_take(rec, cb, 2) : HESPER_NO_QUERY;
+	uint32_t q = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
+	if (!clock && timed && own_pairs(dev)) {
+		q = hesper_recording_take(rec, cb, 2);
+		end = q != HESPER_NO_QUERY ? q + 1 : q;
+		if (q != HESPER_NO_QUERY)
+			hesper_recording_write_timestamp(rec, cb, HESPER_START_STAGE, q);
+	} else if (!clock && timed) {
+		q = label_open(rec, cb);
+	}
 	rec->open_regions[rec->label_depth - 1] = (uint32_t)rec->region_count;
 	rec->regions[rec->region_count++] = (struct hesper_region_record){.label = name,
 									  .path = path,
 									  .query = q,
+									  .end_query = end,
 									  .begin_at = rec->dispatch_total,
 									  .end_at = HESPER_REGION_OPEN,
 									  .clock = clock && timed};
-	if (q != HESPER_NO_QUERY)
-		hesper_recording_write_timestamp(rec, cb, HESPER_START_STAGE, q);
 }
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
@@ -112,14 +174,14 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	struct hesper_recording *rec = s ? s->rec : NULL;
 	/* A label opened in another command buffer ends here unseen (depth 0): nothing to close. */
-	hesper_record_busy_again(s);
+	if (own_pairs(dev))
+		hesper_record_busy_again(s);
 	if (rec && rec->label_depth > 0) {
 		uint32_t depth = --rec->label_depth;
 		if (depth < HESPER_MAX_LABEL_DEPTH && rec->open_regions[depth] != HESPER_NO_REGION) {
-			rec->regions[rec->open_regions[depth]].end_at = rec->dispatch_total;
-			uint32_t q = rec->regions[rec->open_regions[depth]].query;
-			if (q != HESPER_NO_QUERY)
-				hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, q + 1);
+			struct hesper_region_record *r = &rec->regions[rec->open_regions[depth]];
+			r->end_at = rec->dispatch_total;
+			hesper_label_close(s, cb, r);
 		}
 	}
 	if (dev->next.CmdEndDebugUtilsLabelEXT)

@@ -34,4 +34,10 @@ bool hesper_record_sampled(struct hesper_name *kernel);
  */
 void hesper_record_busy_again(struct hesper_command_buffer *s);
 
+/*
+ * Writes or finds the closing timestamp of open region @r of @s's recording in @cb (labels
+ * still open at vkEndCommandBuffer end there), into r->end_query.
+ */
+void hesper_label_close(struct hesper_command_buffer *s, VkCommandBuffer cb, struct hesper_region_record *r);
+
 #endif

@@ -83,8 +83,13 @@ struct hesper_work_record {
 /* One debug-utils label range as recorded. */
 struct hesper_region_record {
 	struct hesper_name *label;
-	struct hesper_name *path;  /* the labels open around it and itself (profile.h: HESPER_LABEL_PATH_SEP) */
-	uint32_t query;            /* first of a pair, or HESPER_NO_QUERY */
+	struct hesper_name *path; /* the labels open around it and itself (profile.h: HESPER_LABEL_PATH_SEP) */
+	/*
+	 * Its opening and closing timestamps (HESPER_NO_QUERY: none). Each is the closing
+	 * timestamp of the timed work right before it where nothing ran between, else one of its
+	 * own (label_hooks.c); in clock mode's secondaries a pair of its own.
+	 */
+	uint32_t query, end_query;
 	uint64_t begin_at, end_at; /* dispatches recorded before its begin and before its end
 					       (end_at HESPER_REGION_OPEN until ended): its place among them */
 	/*

@@ -12,7 +12,8 @@
  *
  * Truth keys beyond the kernels: "regions" and "labelled" (kernels_by_label rows) with
  * exact counts, "loose_labels" (labels whose rows are not checked), "region_parents"
- * (label nesting, for total_ns checks), "dropped" (exact: 0 but where a command buffer
+ * (label nesting, for total_ns checks), "regions_tight" (labels around back-to-back
+ * dispatches alone, whose time in dispatch mode is theirs), "dropped" (exact: 0 but where a command buffer
  * runs on two queues at once, whose shared queries no run can keep),
  * "devices", "queues" (queues the device has), and "volatile": keys that may differ
  * between runs (left out when the runner compares stdout). Patterns with queries of their
@@ -1130,6 +1131,8 @@ static int p_labels(struct pat *p)
 	/* Where the crossing label's second dispatch and the deepest dispatch land is not specified. */
 	truth_key("loose_labels", "[\"crossing\",\"deep_*\"]");
 	truth_key("region_parents", "{\"pass_a\":\"frame\",\"pass_b\":\"frame\",\"inner\":\"pass_b\"}");
+	/* Labels around back-to-back dispatches alone: in dispatch mode each shares its dispatches' timestamps. */
+	truth_key("regions_tight", "[\"frame\",\"pass_a\",\"pass_b\",\"inner\"]");
 	/* The labels as a tree: each path with its instances and the kernels that ran directly in it. */
 	truth_key("region_tree",
 		  "[{\"path\":[\"frame\"],\"count\":%u,\"kernels\":{\"lbl_k\":%u}},"
