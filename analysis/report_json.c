@@ -11,6 +11,8 @@
 #include "findings.h"
 #include "kernel_occupancy.h"
 #include "region_tree.h"
+#include "report_json_parts.h"
+#include "utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -24,46 +26,6 @@ put_escape(FILE *out, unsigned c)
 	fprintf(out, "\\u%04x", c);
 }
 
-/* Length of the valid UTF-8 sequence at @s (1..4), or 0 with *@bad set to the bytes to replace. */
-static size_t
-utf8_sequence(const unsigned char *s, size_t *bad)
-{
-	unsigned char c = s[0];
-	size_t need;
-	unsigned char lo = 0x80, hi = 0xbf; /* allowed range of the second byte */
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 2;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 3;
-		if (c == 0xe0)
-			lo = 0xa0; /* overlong */
-		else if (c == 0xed)
-			hi = 0x9f; /* UTF-16 surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 4;
-		if (c == 0xf0)
-			lo = 0x90; /* overlong */
-		else if (c == 0xf4)
-			hi = 0x8f; /* above U+10FFFF */
-	} else {
-		*bad = 1; /* continuation byte, C0, C1, F5..FF */
-		return 0;
-	}
-
-	/* Replace the longest valid prefix with one U+FFFD and go on at the byte that broke it. */
-	for (size_t i = 1; i < need; i++) {
-		unsigned char b = s[i];
-		bool ok = i == 1 ? b >= lo && b <= hi : (b & 0xc0) == 0x80;
-
-		if (!ok) {
-			*bad = i;
-			return 0;
-		}
-	}
-	return need;
-}
-
 void
 hesper_json_write_string(FILE *out, const char *str)
 {
@@ -74,7 +36,7 @@ hesper_json_write_string(FILE *out, const char *str)
 		unsigned char c = *s;
 
 		if (c >= 0x80) {
-			size_t bad = 0, len = utf8_sequence(s, &bad);
+			size_t bad = 0, len = hesper_utf8_length(s, &bad);
 
 			if (len) {
 				fwrite(s, 1, len, out);
@@ -104,9 +66,8 @@ hesper_json_write_string(FILE *out, const char *str)
 	fputc('"', out);
 }
 
-/* The bounded string fields of the profile may lack a terminator when filled carelessly. */
-static void
-put_field(FILE *out, const char *s, size_t max)
+void
+hesper_json_put_field(FILE *out, const char *s, size_t max)
 {
 	char buf[HESPER_NAME_MAX + 1];
 	size_t len = strnlen(s, max < HESPER_NAME_MAX ? max : HESPER_NAME_MAX);
@@ -132,8 +93,8 @@ put_kernel_names(FILE *out, const struct hesper_kernel_table *t)
 	free(rows);
 }
 
-static void
-put_double(FILE *out, double v)
+void
+hesper_json_put_double(FILE *out, double v)
 {
 	if (!isfinite(v))
 		v = 0;
@@ -155,10 +116,10 @@ put_kernel_keys_named(FILE *out, const char *name, const struct hesper_kernel *k
 	hesper_json_write_string(out, name);
 	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ", k->count,
 		hesper_kernel_total_ns(k));
-	put_double(out, s->mean_ns);
+	hesper_json_put_double(out, s->mean_ns);
 	fprintf(out, ", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 ", \"stddev_ns\": ",
 		hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0, s->max_ns);
-	put_double(out, hesper_stats_stddev(s));
+	hesper_json_put_double(out, hesper_stats_stddev(s));
 	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"timed\": %" PRIu64,
 		hesper_stats_quantile(s, 0.95), hesper_stats_quantile(s, 0.99), s->count);
 	if (spans)
@@ -171,8 +132,8 @@ put_kernel_keys(FILE *out, const struct hesper_kernel *k, bool spans)
 	put_kernel_keys_named(out, k->name, k, spans);
 }
 
-static void
-put_triple(FILE *out, const uint32_t v[3])
+void
+hesper_json_put_triple(FILE *out, const uint32_t v[3])
 {
 	fprintf(out, "[%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", v[0], v[1], v[2]);
 }
@@ -193,11 +154,11 @@ put_shapes(FILE *out, const struct hesper_launch_shapes *s)
 	fputs(", \"groups\": {", out);
 	if (top) {
 		fputs("\"min\": ", out);
-		put_triple(out, s->min);
+		hesper_json_put_triple(out, s->min);
 		fputs(", \"max\": ", out);
-		put_triple(out, s->max);
+		hesper_json_put_triple(out, s->max);
 		fputs(", \"most_common\": ", out);
-		put_triple(out, top->groups);
+		hesper_json_put_triple(out, top->groups);
 		fprintf(out, ", \"most_common_count\": %" PRIu64 ", ", top->count);
 	} else {
 		fputs("\"min\": null, \"max\": null, \"most_common\": null, \"most_common_count\": 0, ", out);
@@ -206,10 +167,10 @@ put_shapes(FILE *out, const struct hesper_launch_shapes *s)
 		"\"unknown\": %" PRIu64 ", \"timed_groups\": %" PRIu64 ", \"timed_groups_ns\": %" PRIu64
 		", \"per_us\": ",
 		s->unknown, s->timed_groups, s->timed_groups_ns);
-	put_double(out, hesper_shapes_groups_per_us(s));
+	hesper_json_put_double(out, hesper_shapes_groups_per_us(s));
 	fputs("}, \"local_size\": ", out);
 	if (s->local_size[0])
-		put_triple(out, s->local_size);
+		hesper_json_put_triple(out, s->local_size);
 	else
 		fputs("null", out);
 }
@@ -248,9 +209,9 @@ put_memops(FILE *out, const struct hesper_memops *m)
 			", \"bytes\": %" PRIu64 ", \"timed_bytes\": %" PRIu64 ", \"unsized\": %" PRIu64
 			", \"mean_gbps\": ",
 			row->bytes, row->timed_bytes, row->unsized);
-		put_double(out, hesper_memop_mean_gbps(row));
+		hesper_json_put_double(out, hesper_memop_mean_gbps(row));
 		fputs(", \"best_gbps\": ", out);
-		put_double(out, row->best_gbps);
+		hesper_json_put_double(out, row->best_gbps);
 		fputc('}', out);
 	}
 	fputs(any ? "\n  ]" : "]", out);
@@ -262,7 +223,7 @@ put_instance_keys(FILE *out, const struct hesper_stats *s)
 {
 	fprintf(out, ", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 ", \"stddev_ns\": ",
 		hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0, s->max_ns);
-	put_double(out, hesper_stats_stddev(s));
+	hesper_json_put_double(out, hesper_stats_stddev(s));
 	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64, hesper_stats_quantile(s, 0.95),
 		hesper_stats_quantile(s, 0.99));
 }
@@ -278,7 +239,7 @@ put_region(FILE *out, const struct hesper_kernel *k)
 	hesper_json_write_string(out, k->name);
 	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ", k->count,
 		hesper_kernel_total_ns(k));
-	put_double(out, k->timed.mean_ns);
+	hesper_json_put_double(out, k->timed.mean_ns);
 	fprintf(out, ", \"timed\": %" PRIu64, k->timed.count);
 	put_instance_keys(out, &k->timed);
 	fputc('}', out);
@@ -339,7 +300,7 @@ put_region_tree(FILE *out, const struct hesper_profile *p, const char *end)
 		fprintf(out,
 			", \"depth\": %" PRIu32 ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ",
 			node->depth, k->count, hesper_kernel_total_ns(k));
-		put_double(out, k->timed.mean_ns);
+		hesper_json_put_double(out, k->timed.mean_ns);
 		fprintf(out, ", \"timed\": %" PRIu64, k->timed.count);
 		put_instance_keys(out, &k->timed);
 		fputs(", \"kernels\": [", out);
@@ -399,9 +360,9 @@ put_live(FILE *out, const struct hesper_profile *p)
 		return;
 	const struct hesper_capture_info *c = &p->capture;
 	fputs("  \"capture\": {\"start\": ", out);
-	put_field(out, c->start, sizeof(c->start));
+	hesper_json_put_field(out, c->start, sizeof(c->start));
 	fputs(", \"stop\": ", out);
-	put_field(out, c->stop, sizeof(c->stop));
+	hesper_json_put_field(out, c->stop, sizeof(c->stop));
 	fprintf(out, ", \"state\": \"%s\"", c->closed ? "closed" : c->opened ? "open" : "not opened");
 	if (c->opened)
 		fprintf(out, ", \"opened_ns\": %" PRIu64, c->opened_ns);
@@ -413,186 +374,6 @@ put_live(FILE *out, const struct hesper_profile *p)
 		hesper_capture_wall_ns(c, p->wall_ns), c->outside, c->submissions_outside, c->memops_outside);
 }
 
-/* A number as JSON: whole numbers without a fraction, others with 17 digits. */
-static void
-put_number(FILE *out, double v)
-{
-	if (v == floor(v) && fabs(v) < 9e15)
-		fprintf(out, "%.0f", v);
-	else
-		fprintf(out, "%.17g", v);
-}
-
-int
-hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
-{
-	fputc('[', out);
-	for (size_t i = 0; i < f->count; i++) {
-		const struct hesper_finding *x = &f->items[i];
-
-		fprintf(out, "%s{\"kind\": \"%s\", \"time_at_stake_ns\": %" PRIu64 ", \"numbers\": {",
-			i ? ",\n    " : "\n    ", hesper_finding_kind_name(x->kind), x->time_at_stake_ns);
-		for (size_t k = 0; k < x->number_count; k++) {
-			fprintf(out, "%s\"%s\": ", k ? ", " : "", x->numbers[k].key);
-			put_number(out, x->numbers[k].value);
-		}
-		fputs("}, \"about\": [", out);
-		hesper_json_write_string(out, x->about);
-		fputs("], \"advice\": ", out);
-		hesper_json_write_string(out, x->advice);
-		if (x->queue) {
-			fputs(", \"gaps\": [", out);
-			for (uint32_t g = 0; g < x->queue->gap_count; g++) {
-				const struct hesper_gap *gap = &x->queue->gaps[g];
-
-				fprintf(out,
-					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64
-					", \"waiting_ns\": %" PRIu64 ", \"recording_ns\": %" PRIu64
-					", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
-					", \"thread\": %" PRIu32 ", \"submission\": %" PRIu64 ", \"doing\": \"%s\"}",
-					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns,
-					gap->recording_ns, gap->submitting_ns, gap->other_ns, gap->thread,
-					gap->submission, hesper_gap_activity(gap));
-			}
-			fputc(']', out);
-		}
-		fputc('}', out);
-	}
-	fputs(f->count ? "\n  ]" : "]", out);
-	return ferror(out) ? -1 : 0;
-}
-
-/*
- * A kernel's "occupancy": the share of its SM's warp slots, resident warps and work groups
- * per SM, the groups that fill the device once and the resource that runs out first; "at_most"
- * and "why" when a resource could not be counted; {"limit": "unknown", "why"} without a model.
- */
-static void
-put_occupancy(FILE *out, const struct hesper_profile *p, const struct hesper_pipeline_stats *k)
-{
-	struct hesper_occupancy o = hesper_stats_occupancy(p, k);
-
-	fputs(", \"occupancy\": {", out);
-	if (o.limit != HESPER_LIMIT_UNKNOWN) {
-		fputs("\"share\": ", out);
-		put_double(out, o.share);
-		fprintf(out,
-			", \"warps_per_sm\": %" PRIu32 ", \"groups_per_sm\": %" PRIu32 ", \"device_groups\": %" PRIu64
-			", ",
-			o.warps_per_sm, o.groups_per_sm, hesper_occupancy_device_groups(p, k, &o));
-	}
-	fputs("\"limit\": ", out);
-	put_field(out, hesper_occupancy_limit_word(o.limit), 32);
-	if (o.at_most)
-		fputs(", \"at_most\": true", out);
-	if (o.why) {
-		fputs(", \"why\": ", out);
-		put_field(out, o.why, HESPER_NAME_MAX);
-	}
-	fputc('}', out);
-}
-
-/*
- * A device's "occupancy_model": the figures of its SMs the occupancy is reckoned from, or
- * {"why"} when Hesper has none; nothing when the device had no statistics to reckon it from.
- */
-static void
-put_occupancy_model(FILE *out, const struct hesper_occupancy_model *m)
-{
-	if (!m->vendor[0] && !m->why[0])
-		return;
-	fputs(", \"occupancy_model\": {", out);
-	if (!m->vendor[0]) {
-		fputs("\"why\": ", out);
-		put_field(out, m->why, sizeof(m->why));
-		fputc('}', out);
-		return;
-	}
-	fputs("\"vendor\": ", out);
-	put_field(out, m->vendor, sizeof(m->vendor));
-	fprintf(out,
-		", \"compute_units\": %" PRIu32 ", \"warp_size\": %" PRIu32 ", \"warps_per_sm\": %" PRIu32
-		", \"groups_per_sm\": %" PRIu32 ", \"registers_per_sm\": %" PRIu32 ", \"register_partitions\": %" PRIu32
-		", \"register_unit\": %" PRIu32 ", \"registers_per_thread\": %" PRIu32 ", \"shared_per_sm\": %" PRIu32
-		", \"shared_per_group\": %" PRIu32 ", \"shared_reserved\": %" PRIu32 ", \"shared_unit\": %" PRIu32 "}",
-		m->compute_units, m->warp_size, m->warps_per_sm, m->groups_per_sm, m->registers_per_sm,
-		m->register_partitions, m->register_unit, m->registers_per_thread, m->shared_per_sm,
-		m->shared_per_group, m->shared_reserved, m->shared_unit);
-}
-
-/*
- * "pipeline_stats": per kernel, its pipeline's compute executable and the driver's
- * statistics of it, {"name": value} in the driver's order and with the driver's names;
- * then its device, its work-group size and its occupancy reckoned from them.
- */
-static void
-put_pipeline_stats(FILE *out, const struct hesper_profile *p)
-{
-	fputs("  \"pipeline_stats\": [", out);
-	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
-		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
-
-		fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
-		put_field(out, k->kernel, HESPER_NAME_MAX);
-		fputs(", \"executable\": ", out);
-		put_field(out, k->executable, sizeof(k->executable));
-		fprintf(out, ", \"subgroup_size\": %" PRIu32 ", \"stats\": {", k->subgroup_size);
-		for (size_t j = 0; j < k->count; j++) {
-			const struct hesper_pipeline_stat *st = &k->stats[j];
-
-			if (j)
-				fputs(", ", out);
-			put_field(out, st->name, sizeof(st->name));
-			fputs(": ", out);
-			if (st->format == HESPER_STAT_FLOAT) {
-				put_double(out, st->value.f);
-			} else {
-				char v[32];
-
-				hesper_pipeline_stat_value(st, v, sizeof(v));
-				fputs(v, out);
-			}
-		}
-		fprintf(out,
-			"}, \"variant\": %" PRIu32 ", \"dispatches\": %" PRIu64 ", \"device\": %" PRIu32
-			", \"local_size\": ",
-			k->variant, k->dispatches, k->device);
-		if (k->local_size[0])
-			put_triple(out, k->local_size);
-		else
-			fputs("null", out);
-		put_occupancy(out, p, k);
-		fputc('}', out);
-	}
-	fputs(p->pipeline_stats_count ? "\n  ],\n" : "],\n", out);
-}
-
-/* "host_waits" and "findings" of a live run. Returns 0, or -1 when memory runs out. */
-static int
-put_findings(FILE *out, const struct hesper_profile *p)
-{
-	struct hesper_findings findings;
-
-	fputs("  \"host_waits\": [", out);
-	for (size_t i = 0; i < p->host_wait_count; i++) {
-		const struct hesper_host_wait *w = &p->host_waits[i];
-
-		fprintf(out,
-			"%s{\"thread\": %" PRIu32 ", \"call\": \"%s\", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64
-			", \"max_ns\": %" PRIu64 "}",
-			i ? ",\n    " : "\n    ", w->thread, hesper_wait_call_name(w->call), w->count, w->total_ns,
-			w->max_ns);
-	}
-	fputs(p->host_wait_count ? "\n  ],\n" : "],\n", out);
-	if (hesper_findings_compute(p, &findings) != 0)
-		return -1;
-	fputs("  \"findings\": ", out);
-	hesper_findings_write_json(out, &findings);
-	hesper_findings_free(&findings);
-	fputs(",\n", out);
-	return 0;
-}
-
 int
 hesper_report_json(FILE *out, const struct hesper_profile *p)
 {
@@ -600,40 +381,40 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 
 	fputs("{\n  \"schema\": \"hesper-summary/1\",\n", out);
 	fprintf(out, "  \"process\": {\"pid\": %d, \"exe\": ", p->pid);
-	put_field(out, p->exe, sizeof(p->exe));
+	hesper_json_put_field(out, p->exe, sizeof(p->exe));
 	fputs(", \"host\": ", out);
-	put_field(out, p->host, sizeof(p->host));
+	hesper_json_put_field(out, p->host, sizeof(p->host));
 	fputs("},\n  \"devices\": [", out);
 	for (size_t i = 0; i < p->device_count; i++) {
 		const struct hesper_device_info *d = &p->devices[i];
 
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-		put_field(out, d->name, sizeof(d->name));
+		hesper_json_put_field(out, d->name, sizeof(d->name));
 		fputs(", \"driver\": ", out);
-		put_field(out, d->driver, sizeof(d->driver));
+		hesper_json_put_field(out, d->driver, sizeof(d->driver));
 		fputs(", \"timestamp_period_ns\": ", out);
-		put_double(out, d->timestamp_period_ns);
+		hesper_json_put_double(out, d->timestamp_period_ns);
 		if (d->copy[0]) {
 			fputs(", \"copy\": ", out);
-			put_field(out, d->copy, sizeof(d->copy));
+			hesper_json_put_field(out, d->copy, sizeof(d->copy));
 		}
 		if (d->timing[0]) {
 			fputs(", \"timing\": ", out);
-			put_field(out, d->timing, sizeof(d->timing));
+			hesper_json_put_field(out, d->timing, sizeof(d->timing));
 			if (d->clock_error_ns >= 0) {
 				fputs(", \"clock_error_ns\": ", out);
-				put_double(out, d->clock_error_ns);
+				hesper_json_put_double(out, d->clock_error_ns);
 			}
 			if (d->clock_ticks_per_us > 0) {
 				fputs(", \"clock_ticks_per_us\": ", out);
-				put_double(out, d->clock_ticks_per_us);
+				hesper_json_put_double(out, d->clock_ticks_per_us);
 			}
 		}
 		if (d->pipeline_stats[0]) {
 			fputs(", \"pipeline_stats\": ", out);
-			put_field(out, d->pipeline_stats, sizeof(d->pipeline_stats));
+			hesper_json_put_field(out, d->pipeline_stats, sizeof(d->pipeline_stats));
 		}
-		put_occupancy_model(out, &d->occupancy);
+		hesper_json_put_occupancy_model(out, &d->occupancy);
 		/* The findings' keys come from a live run (or a summary of one read back), never from events. */
 		if (p->findings_ready || p->findings_loaded)
 			fprintf(out,
@@ -654,9 +435,9 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		fputs("  \"clock_fallbacks\": [", out);
 		for (size_t i = 0; i < p->clock_note_count; i++) {
 			fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
-			put_field(out, p->clock_notes[i].kernel, sizeof(p->clock_notes[i].kernel));
+			hesper_json_put_field(out, p->clock_notes[i].kernel, sizeof(p->clock_notes[i].kernel));
 			fputs(", \"why\": ", out);
-			put_field(out, p->clock_notes[i].why, sizeof(p->clock_notes[i].why));
+			hesper_json_put_field(out, p->clock_notes[i].why, sizeof(p->clock_notes[i].why));
 			fputc('}', out);
 		}
 		fputs(p->clock_note_count ? "\n  ],\n" : "],\n", out);
@@ -667,7 +448,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	for (size_t i = 0; i < p->device_count; i++)
 		stats_known |= p->devices[i].pipeline_stats[0] != '\0';
 	if (stats_known)
-		put_pipeline_stats(out, p);
+		hesper_json_put_pipeline_stats(out, p);
 	fprintf(out, "  \"submits\": {\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "},\n", p->submits.count,
 		p->submits.total_ns);
 	fprintf(out, "  \"dropped\": %" PRIu64 ",\n  \"dropped_causes\": {", p->dropped);
@@ -696,7 +477,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	}
 	fputs(p->queue_count ? "\n  ],\n" : "],\n", out);
 	fprintf(out, "  \"clamped\": %" PRIu64 ",\n  \"mode\": ", p->clamped);
-	put_field(out, p->mode, sizeof(p->mode));
+	hesper_json_put_field(out, p->mode, sizeof(p->mode));
 	fprintf(out, ",\n  \"sample_every\": %" PRIu32 ",\n", p->sample_every);
 	fprintf(out, "  \"group_by\": \"%s\",\n", hesper_group_by_word(p->group_by));
 	if (p->group_by != HESPER_GROUP_BY_KERNEL)
@@ -709,7 +490,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count,
 		p->trace.left_out, p->copies_ahead);
 	put_live(out, p);
-	if ((p->findings_ready || p->findings_loaded) && put_findings(out, p) != 0)
+	if ((p->findings_ready || p->findings_loaded) && hesper_json_put_findings(out, p) != 0)
 		goto out;
 	/* region_tree and memory_operations only when there are some: other summaries stay as they were. */
 	if (!put_region_tree(out, p, ",\n"))

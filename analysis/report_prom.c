@@ -10,43 +10,12 @@
  * that are not valid UTF-8 become U+FFFD, since the format is UTF-8 text.
  */
 #include "report.h"
+#include "utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Length of the valid UTF-8 sequence at @s (1..4), or 0 when it is not one. */
-static size_t
-utf8_length(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	size_t need;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 2;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 3;
-		lo = c == 0xe0 ? 0xa0 : lo;
-		hi = c == 0xed ? 0x9f : hi;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 4;
-		lo = c == 0xf0 ? 0x90 : lo;
-		hi = c == 0xf4 ? 0x8f : hi;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < need; i++) {
-		unsigned char b = s[i];
-
-		if (i == 1 ? b < lo || b > hi : (b & 0xc0) != 0x80)
-			return 0;
-	}
-	return need;
-}
 
 /* Writes @value (@max bytes at most) as a label value between double quotes. */
 static void
@@ -57,7 +26,7 @@ put_label_value(FILE *out, const char *value, size_t max)
 
 	fputc('"', out);
 	while (s < end) {
-		size_t len = utf8_length(s);
+		size_t len = hesper_utf8_length(s, NULL);
 
 		if (len == 0 || s + len > end) {
 			fputs("\xef\xbf\xbd", out); /* U+FFFD */

@@ -1,0 +1,185 @@
+/*
+ * The JSON summary's pipeline statistics with the occupancy reckoned from them, its host
+ * waits and its findings (report_json_parts.h).
+ */
+#include "report_json_parts.h"
+
+#include "findings.h"
+#include "kernel_occupancy.h"
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A number as JSON: whole numbers without a fraction, others with 17 digits. */
+static void
+put_number(FILE *out, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		fprintf(out, "%.0f", v);
+	else
+		fprintf(out, "%.17g", v);
+}
+
+int
+hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < f->count; i++) {
+		const struct hesper_finding *x = &f->items[i];
+
+		fprintf(out, "%s{\"kind\": \"%s\", \"time_at_stake_ns\": %" PRIu64 ", \"numbers\": {",
+			i ? ",\n    " : "\n    ", hesper_finding_kind_name(x->kind), x->time_at_stake_ns);
+		for (size_t k = 0; k < x->number_count; k++) {
+			fprintf(out, "%s\"%s\": ", k ? ", " : "", x->numbers[k].key);
+			put_number(out, x->numbers[k].value);
+		}
+		fputs("}, \"about\": [", out);
+		hesper_json_write_string(out, x->about);
+		fputs("], \"advice\": ", out);
+		hesper_json_write_string(out, x->advice);
+		if (x->queue) {
+			fputs(", \"gaps\": [", out);
+			for (uint32_t g = 0; g < x->queue->gap_count; g++) {
+				const struct hesper_gap *gap = &x->queue->gaps[g];
+
+				fprintf(out,
+					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64
+					", \"waiting_ns\": %" PRIu64 ", \"recording_ns\": %" PRIu64
+					", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
+					", \"thread\": %" PRIu32 ", \"submission\": %" PRIu64 ", \"doing\": \"%s\"}",
+					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns,
+					gap->recording_ns, gap->submitting_ns, gap->other_ns, gap->thread,
+					gap->submission, hesper_gap_activity(gap));
+			}
+			fputc(']', out);
+		}
+		fputc('}', out);
+	}
+	fputs(f->count ? "\n  ]" : "]", out);
+	return ferror(out) ? -1 : 0;
+}
+
+/*
+ * A kernel's "occupancy": the share of its SM's warp slots, resident warps and work groups
+ * per SM, the groups that fill the device once and the resource that runs out first; "at_most"
+ * and "why" when a resource could not be counted; {"limit": "unknown", "why"} without a model.
+ */
+static void
+put_occupancy(FILE *out, const struct hesper_profile *p, const struct hesper_pipeline_stats *k)
+{
+	struct hesper_occupancy o = hesper_stats_occupancy(p, k);
+
+	fputs(", \"occupancy\": {", out);
+	if (o.limit != HESPER_LIMIT_UNKNOWN) {
+		fputs("\"share\": ", out);
+		hesper_json_put_double(out, o.share);
+		fprintf(out,
+			", \"warps_per_sm\": %" PRIu32 ", \"groups_per_sm\": %" PRIu32 ", \"device_groups\": %" PRIu64
+			", ",
+			o.warps_per_sm, o.groups_per_sm, hesper_occupancy_device_groups(p, k, &o));
+	}
+	fputs("\"limit\": ", out);
+	hesper_json_put_field(out, hesper_occupancy_limit_word(o.limit), 32);
+	if (o.at_most)
+		fputs(", \"at_most\": true", out);
+	if (o.why) {
+		fputs(", \"why\": ", out);
+		hesper_json_put_field(out, o.why, HESPER_NAME_MAX);
+	}
+	fputc('}', out);
+}
+
+void
+hesper_json_put_occupancy_model(FILE *out, const struct hesper_occupancy_model *m)
+{
+	if (!m->vendor[0] && !m->why[0])
+		return;
+	fputs(", \"occupancy_model\": {", out);
+	if (!m->vendor[0]) {
+		fputs("\"why\": ", out);
+		hesper_json_put_field(out, m->why, sizeof(m->why));
+		fputc('}', out);
+		return;
+	}
+	fputs("\"vendor\": ", out);
+	hesper_json_put_field(out, m->vendor, sizeof(m->vendor));
+	fprintf(out,
+		", \"compute_units\": %" PRIu32 ", \"warp_size\": %" PRIu32 ", \"warps_per_sm\": %" PRIu32
+		", \"groups_per_sm\": %" PRIu32 ", \"registers_per_sm\": %" PRIu32 ", \"register_partitions\": %" PRIu32
+		", \"register_unit\": %" PRIu32 ", \"registers_per_thread\": %" PRIu32 ", \"shared_per_sm\": %" PRIu32
+		", \"shared_per_group\": %" PRIu32 ", \"shared_reserved\": %" PRIu32 ", \"shared_unit\": %" PRIu32 "}",
+		m->compute_units, m->warp_size, m->warps_per_sm, m->groups_per_sm, m->registers_per_sm,
+		m->register_partitions, m->register_unit, m->registers_per_thread, m->shared_per_sm,
+		m->shared_per_group, m->shared_reserved, m->shared_unit);
+}
+
+void
+hesper_json_put_pipeline_stats(FILE *out, const struct hesper_profile *p)
+{
+	fputs("  \"pipeline_stats\": [", out);
+	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
+		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+
+		fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
+		hesper_json_put_field(out, k->kernel, HESPER_NAME_MAX);
+		fputs(", \"executable\": ", out);
+		hesper_json_put_field(out, k->executable, sizeof(k->executable));
+		fprintf(out, ", \"subgroup_size\": %" PRIu32 ", \"stats\": {", k->subgroup_size);
+		for (size_t j = 0; j < k->count; j++) {
+			const struct hesper_pipeline_stat *st = &k->stats[j];
+
+			if (j)
+				fputs(", ", out);
+			hesper_json_put_field(out, st->name, sizeof(st->name));
+			fputs(": ", out);
+			if (st->format == HESPER_STAT_FLOAT) {
+				hesper_json_put_double(out, st->value.f);
+			} else {
+				char v[32];
+
+				hesper_pipeline_stat_value(st, v, sizeof(v));
+				fputs(v, out);
+			}
+		}
+		fprintf(out,
+			"}, \"variant\": %" PRIu32 ", \"dispatches\": %" PRIu64 ", \"device\": %" PRIu32
+			", \"local_size\": ",
+			k->variant, k->dispatches, k->device);
+		if (k->local_size[0])
+			hesper_json_put_triple(out, k->local_size);
+		else
+			fputs("null", out);
+		put_occupancy(out, p, k);
+		fputc('}', out);
+	}
+	fputs(p->pipeline_stats_count ? "\n  ],\n" : "],\n", out);
+}
+
+int
+hesper_json_put_findings(FILE *out, const struct hesper_profile *p)
+{
+	struct hesper_findings findings;
+
+	fputs("  \"host_waits\": [", out);
+	for (size_t i = 0; i < p->host_wait_count; i++) {
+		const struct hesper_host_wait *w = &p->host_waits[i];
+
+		fprintf(out,
+			"%s{\"thread\": %" PRIu32 ", \"call\": \"%s\", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64
+			", \"max_ns\": %" PRIu64 "}",
+			i ? ",\n    " : "\n    ", w->thread, hesper_wait_call_name(w->call), w->count, w->total_ns,
+			w->max_ns);
+	}
+	fputs(p->host_wait_count ? "\n  ],\n" : "],\n", out);
+	if (hesper_findings_compute(p, &findings) != 0)
+		return -1;
+	fputs("  \"findings\": ", out);
+	hesper_findings_write_json(out, &findings);
+	hesper_findings_free(&findings);
+	fputs(",\n", out);
+	return 0;
+}
