@@ -29,9 +29,8 @@
 #include "kernel_occupancy.h"
 #include "kernel_table.h"
 #include "profile.h"
+#include "report_sqlite_parts.h"
 #include "sqlite_calls.h"
-
-#define PROCESS_ID 1
 
 static const char schema_sql[] =
 	"CREATE TABLE hesper_schema(name TEXT NOT NULL, version INTEGER NOT NULL);\n"
@@ -76,19 +75,6 @@ static const char schema_sql[] =
 	"CREATE INDEX region_spans_by_region ON region_spans(region, start_ns);\n"
 	"CREATE INDEX submissions_by_queue ON submissions(queue, start_ns);\n";
 
-/* The statements that insert one streamed event, by kind. */
-enum insert_kind {
-	INSERT_DISPATCH,
-	INSERT_REGION_SPAN,
-	INSERT_SUBMISSION,
-	INSERT_HOST_SUBMIT,
-	INSERT_MEMORY_OP,
-	INSERT_HOST_WAIT,
-	INSERT_KERNEL_NAME,
-	INSERT_REGION_NAME,
-	INSERT_COUNT,
-};
-
 static const char *const insert_sql[INSERT_COUNT] = {
 	[INSERT_DISPATCH] = "INSERT INTO dispatches(process, kernel, queue, command_buffer, submission, start_ns,"
 			    " end_ns, groups_x, groups_y, groups_z) VALUES(1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -106,16 +92,6 @@ static const char *const insert_sql[INSERT_COUNT] = {
 	[INSERT_REGION_NAME] = "INSERT INTO regions(id, process, name) VALUES(?, 1, ?)",
 };
 
-struct database {
-	sqlite3 *db;
-	sqlite3_stmt *insert[INSERT_COUNT];
-	/* Name -> id: the row's count field holds the id (the tables' other fields are unused). */
-	struct hesper_kernel_table *kernel_ids, *region_ids;
-	int64_t next_kernel_id, next_region_id;
-	uint64_t events_streamed;
-	uint64_t stream_ns; /* time spent adding events */
-};
-
 static uint64_t
 now_ns(void)
 {
@@ -125,9 +101,8 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Fills @why with @what and SQLite's message for @db; returns -1. */
-static int
-fail(sqlite3 *db, char *why, size_t size, const char *what)
+int
+hesper_sqlite_fail(sqlite3 *db, char *why, size_t size, const char *what)
 {
 	snprintf(why, size, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
 	return -1;
@@ -190,13 +165,13 @@ create_file(const char *tmp, char *why, size_t size)
 
 	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) !=
 	    SQLITE_OK) {
-		fail(db, why, size, "cannot create it");
+		hesper_sqlite_fail(db, why, size, "cannot create it");
 		goto out;
 	}
 	ret = hesper_sqlite_create_schema(db, why, size);
 out:
 	if (sqlite3_close(db) != SQLITE_OK && ret == 0)
-		ret = fail(db, why, size, "cannot close it");
+		ret = hesper_sqlite_fail(db, why, size, "cannot close it");
 	return ret;
 }
 
@@ -257,7 +232,7 @@ database_open(const char *path, char *why, size_t size)
 		goto fail;
 	}
 	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
-		fail(d->db, why, size, "cannot open it");
+		hesper_sqlite_fail(d->db, why, size, "cannot open it");
 		goto fail;
 	}
 	if (exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", why, size) != 0)
@@ -265,7 +240,7 @@ database_open(const char *path, char *why, size_t size)
 	for (size_t i = 0; i < INSERT_COUNT; i++) {
 		if (sqlite3_prepare_v3(d->db, insert_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &d->insert[i], NULL) !=
 		    SQLITE_OK) {
-			fail(d->db, why, size, "cannot prepare a statement");
+			hesper_sqlite_fail(d->db, why, size, "cannot prepare a statement");
 			goto fail;
 		}
 	}
@@ -277,9 +252,8 @@ fail:
 	return NULL;
 }
 
-/* Steps @stmt once and resets it; 0, or -1 with a reason. */
-static int
-step(sqlite3 *db, sqlite3_stmt *stmt, char *why, size_t size)
+int
+hesper_sqlite_step(sqlite3 *db, sqlite3_stmt *stmt, char *why, size_t size)
 {
 	int rc = sqlite3_step(stmt);
 
@@ -287,16 +261,12 @@ step(sqlite3 *db, sqlite3_stmt *stmt, char *why, size_t size)
 	sqlite3_clear_bindings(stmt);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return fail(db, why, size, "cannot add a row");
+	return hesper_sqlite_fail(db, why, size, "cannot add a row");
 }
 
-/*
- * The id of @name in @ids, added (with its row in the kernels or regions table through
- * @insert) on first sight. 0, or -1 with a reason.
- */
-static int
-name_id(struct database *d, struct hesper_kernel_table *ids, int64_t *next, sqlite3_stmt *insert, const char *name,
-	int64_t *out_id, char *why, size_t size)
+int
+hesper_sqlite_name_id(struct database *d, struct hesper_kernel_table *ids, int64_t *next, sqlite3_stmt *insert,
+		      const char *name, int64_t *out_id, char *why, size_t size)
 {
 	struct hesper_kernel *row = hesper_kernel_table_get(ids, name ? name : "");
 
@@ -307,7 +277,7 @@ name_id(struct database *d, struct hesper_kernel_table *ids, int64_t *next, sqli
 	if (row->count == 0) {
 		sqlite3_bind_int64(insert, 1, *next);
 		sqlite3_bind_text(insert, 2, name ? name : "", -1, SQLITE_STATIC);
-		if (step(d->db, insert, why, size) != 0)
+		if (hesper_sqlite_step(d->db, insert, why, size) != 0)
 			return -1;
 		row->count = (uint64_t)(*next)++;
 	}
@@ -345,15 +315,15 @@ add_event(struct database *d, const struct hesper_trace_event *e, char *why, siz
 
 	switch (e->kind) {
 	case HESPER_TRACE_DISPATCH:
-		if (name_id(d, d->kernel_ids, &d->next_kernel_id, d->insert[INSERT_KERNEL_NAME], e->name, &id, why,
-			    size) != 0)
+		if (hesper_sqlite_name_id(d, d->kernel_ids, &d->next_kernel_id, d->insert[INSERT_KERNEL_NAME], e->name,
+					  &id, why, size) != 0)
 			return -1;
 		s = d->insert[INSERT_DISPATCH];
 		BIND_INTS(s, 1, id, q, cb, sub, start, end, e->groups[0], e->groups[1], e->groups[2]);
 		break;
 	case HESPER_TRACE_REGION:
-		if (name_id(d, d->region_ids, &d->next_region_id, d->insert[INSERT_REGION_NAME], e->name, &id, why,
-			    size) != 0)
+		if (hesper_sqlite_name_id(d, d->region_ids, &d->next_region_id, d->insert[INSERT_REGION_NAME], e->name,
+					  &id, why, size) != 0)
 			return -1;
 		s = d->insert[INSERT_REGION_SPAN];
 		BIND_INTS(s, 1, id, q, cb, sub, start, end);
@@ -380,7 +350,7 @@ add_event(struct database *d, const struct hesper_trace_event *e, char *why, siz
 		break;
 	default: return 0; /* a kind this schema does not know yet */
 	}
-	return step(d->db, s, why, size);
+	return hesper_sqlite_step(d->db, s, why, size);
 }
 
 static int
@@ -406,249 +376,6 @@ database_events(void *handle, const struct hesper_trace_event *events, size_t n,
 	return 0;
 }
 
-/* One value to bind. */
-struct value {
-	enum { V_INT, V_REAL, V_TEXT, V_NULL } type;
-	int64_t i;
-	double r;
-	const char *t;
-};
-
-#define I(x) ((struct value){.type = V_INT, .i = (int64_t)(x)})
-#define R(x) ((struct value){.type = V_REAL, .r = isfinite((double)(x)) ? (double)(x) : 0})
-#define T(x) ((struct value){.type = V_TEXT, .t = (x)})
-/* @x when @timed, else NULL: a row never timed (submit mode) has no time, and 0 would read as one. */
-#define TI(timed, x) ((timed) ? I(x) : (struct value){.type = V_NULL})
-#define TR(timed, x) ((timed) ? R(x) : (struct value){.type = V_NULL})
-
-/* Runs @sql once with @values bound in order; 0, or -1 with a reason. */
-static int
-run(sqlite3 *db, const char *sql, const struct value *values, size_t n, char *why, size_t size)
-{
-	sqlite3_stmt *s = NULL;
-	int ret;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return fail(db, why, size, "cannot prepare a statement");
-	for (size_t i = 0; i < n; i++) {
-		int col = (int)i + 1;
-
-		switch (values[i].type) {
-		case V_INT: sqlite3_bind_int64(s, col, values[i].i); break;
-		case V_REAL: sqlite3_bind_double(s, col, values[i].r); break;
-		case V_TEXT: sqlite3_bind_text(s, col, values[i].t, -1, SQLITE_TRANSIENT); break;
-		case V_NULL: break; /* a parameter left unbound is NULL */
-		}
-	}
-	ret = step(db, s, why, size);
-	sqlite3_finalize(s);
-	return ret;
-}
-
-/* A bounded string field of the profile as a C string (they may lack a terminator). */
-static const char *
-field(char *buf, const char *s, size_t max)
-{
-	size_t len = strnlen(s, max < HESPER_NAME_MAX ? max : HESPER_NAME_MAX);
-
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	return buf;
-}
-
-static int
-write_process(struct database *d, const struct hesper_profile *p, char *why, size_t size)
-{
-	char exe[HESPER_NAME_MAX + 1], host[HESPER_NAME_MAX + 1], mode[HESPER_NAME_MAX + 1];
-	struct value v[] = {
-		I(PROCESS_ID),
-		I(p->pid),
-		T(field(exe, p->exe, sizeof(p->exe))),
-		T(field(host, p->host, sizeof(p->host))),
-		T(field(mode, p->mode, sizeof(p->mode))),
-		I(p->sample_every),
-		I(p->trace.origin_ns),
-		I(p->wall_ns),
-		I(hesper_profile_gpu_busy_ns(p)),
-		I(p->dropped),
-		I(p->clamped),
-		I(p->submits.count),
-		I(p->submits.total_ns),
-		I(p->trace.calibrated),
-		R(p->trace.alignment_error_ns),
-	};
-	struct value cost[] = {
-		I(PROCESS_ID),        I(p->timestamps_written), I(p->hook_ns),
-		I(p->submit_hook_ns), I(p->collector_ns),       I(p->collected),
-		I(p->copies_ahead),   I(d->events_streamed),    I(d->stream_ns),
-	};
-
-	if (run(d->db, "INSERT OR REPLACE INTO process VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
-		sizeof(v) / sizeof(v[0]), why, size) != 0)
-		return -1;
-	return run(d->db, "INSERT OR REPLACE INTO hesper_cost VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)", cost,
-		   sizeof(cost) / sizeof(cost[0]), why, size);
-}
-
-static int
-write_devices_and_queues(struct database *d, const struct hesper_profile *p, char *why, size_t size)
-{
-	char name[HESPER_NAME_MAX + 1], driver[HESPER_NAME_MAX + 1], copy[16];
-
-	for (size_t i = 0; i < p->device_count; i++) {
-		const struct hesper_device_info *dev = &p->devices[i];
-		struct value v[] = {
-			I(i + 1),
-			I(PROCESS_ID),
-			I(i),
-			T(field(name, dev->name, sizeof(dev->name))),
-			T(field(driver, dev->driver, sizeof(dev->driver))),
-			R(dev->timestamp_period_ns),
-			T(field(copy, dev->copy, sizeof(dev->copy))),
-		};
-		if (run(d->db, "INSERT OR REPLACE INTO devices VALUES(?, ?, ?, ?, ?, ?, ?)", v,
-			sizeof(v) / sizeof(v[0]), why, size) != 0)
-			return -1;
-	}
-	for (size_t i = 0; i < p->queue_count; i++) {
-		const struct hesper_queue_info *q = &p->queues[i];
-		struct value v[] = {
-			I(i + 1),    I(PROCESS_ID),        I(q->device + 1), I(q->family),
-			I(q->index), I(q->timestamp_bits), I(q->submits),    I(q->busy_ns),
-		};
-		if (run(d->db, "INSERT OR REPLACE INTO queues VALUES(?, ?, ?, ?, ?, ?, ?, ?)", v,
-			sizeof(v) / sizeof(v[0]), why, size) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The kernels table: one row per profile kernel, with the JSON summary's numbers. */
-static int
-write_kernels(struct database *d, const struct hesper_profile *p, char *why, size_t size)
-{
-	size_t cursor = 0;
-	struct hesper_kernel *k;
-
-	while ((k = hesper_kernel_table_next(p->kernels, &cursor))) {
-		const struct hesper_stats *s = &k->timed;
-		int64_t id;
-
-		if (name_id(d, d->kernel_ids, &d->next_kernel_id, d->insert[INSERT_KERNEL_NAME], k->name, &id, why,
-			    size) != 0)
-			return -1;
-		bool timed = s->count > 0;
-		struct value v[] = {
-			I(k->count),
-			I(s->count),
-			TI(timed, hesper_kernel_total_ns(k)),
-			TR(timed, s->mean_ns),
-			TI(timed, hesper_stats_quantile(s, 0.5)),
-			TI(timed, s->min_ns),
-			TI(timed, s->max_ns),
-			TR(timed, hesper_stats_stddev(s)),
-			TI(timed, hesper_stats_quantile(s, 0.95)),
-			TI(timed, hesper_stats_quantile(s, 0.99)),
-			I(id),
-		};
-		if (run(d->db,
-			"UPDATE kernels SET count = ?, timed = ?, total_ns = ?, mean_ns = ?, median_ns = ?, min_ns = ?,"
-			" max_ns = ?, stddev_ns = ?, p95_ns = ?, p99_ns = ? WHERE id = ?",
-			v, sizeof(v) / sizeof(v[0]), why, size) != 0)
-			return -1;
-	}
-	cursor = 0;
-	while ((k = hesper_kernel_table_next(p->regions, &cursor))) {
-		int64_t id;
-
-		if (name_id(d, d->region_ids, &d->next_region_id, d->insert[INSERT_REGION_NAME], k->name, &id, why,
-			    size) != 0)
-			return -1;
-		struct value v[] = {I(k->count), I(k->timed.count), TI(k->timed.count > 0, hesper_kernel_total_ns(k)),
-				    I(id)};
-		if (run(d->db, "UPDATE regions SET count = ?, timed = ?, total_ns = ? WHERE id = ?", v,
-			sizeof(v) / sizeof(v[0]), why, size) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The kernels' pipeline statistics, one row per statistic (rewritten whole at each report). */
-static int
-write_pipeline_stats(struct database *d, const struct hesper_profile *p, char *why, size_t size)
-{
-	struct value process[] = {I(PROCESS_ID)};
-
-	if (run(d->db, "DELETE FROM pipeline_stats WHERE process = ?", process, 1, why, size) != 0)
-		return -1;
-	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
-		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
-
-		for (size_t j = 0; j < k->count; j++) {
-			const struct hesper_pipeline_stat *st = &k->stats[j];
-			char name[HESPER_STAT_NAME_MAX + 1], executable[HESPER_STAT_NAME_MAX + 1];
-			struct value v[] = {
-				I(PROCESS_ID),
-				T(k->kernel),
-				T(field(executable, k->executable, sizeof(k->executable))),
-				I(k->subgroup_size),
-				T(field(name, st->name, sizeof(st->name))),
-				st->format == HESPER_STAT_FLOAT ? R(st->value.f)
-				: st->format == HESPER_STAT_INT ? I(st->value.i)
-				: st->format == HESPER_STAT_BOOL
-					? I(st->value.b)
-					/* past INT64_MAX an integer column would wrap: a REAL then */
-					: (st->value.u > INT64_MAX ? R((double)st->value.u) : I(st->value.u)),
-				I(k->variant),
-				I(k->dispatches > INT64_MAX ? INT64_MAX : k->dispatches),
-			};
-			if (run(d->db, "INSERT INTO pipeline_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?)", v,
-				sizeof(v) / sizeof(v[0]), why, size) != 0)
-				return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * The kernels' theoretical occupancy, one row per kernel whose device says anything of it
- * (rewritten whole at each report): NULL figures where it is unknown, and why.
- */
-static int
-write_occupancy(struct database *d, const struct hesper_profile *p, char *why, size_t size)
-{
-	struct value process[] = {I(PROCESS_ID)};
-	const struct value null = {.type = V_NULL};
-
-	if (run(d->db, "DELETE FROM pipeline_occupancy WHERE process = ?", process, 1, why, size) != 0)
-		return -1;
-	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
-		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
-		struct hesper_occupancy o = hesper_stats_occupancy(p, k);
-		bool known = o.limit != HESPER_LIMIT_UNKNOWN;
-		uint64_t device_groups = hesper_occupancy_device_groups(p, k, &o);
-
-		if (!hesper_stats_shows_occupancy(p, k))
-			continue;
-		struct value v[] = {
-			I(PROCESS_ID),
-			T(k->kernel),
-			known ? R(o.share) : null,
-			known ? I(o.groups_per_sm) : null,
-			known ? I(o.warps_per_sm) : null,
-			device_groups ? I(device_groups) : null,
-			T(hesper_occupancy_limit_word(o.limit)),
-			I(o.at_most),
-			o.why ? T(o.why) : null,
-			I(k->variant),
-		};
-		if (run(d->db, "INSERT INTO pipeline_occupancy VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
-			sizeof(v) / sizeof(v[0]), why, size) != 0)
-			return -1;
-	}
-	return 0;
-}
-
 static int
 database_summary(void *handle, const struct hesper_profile *p, char *why, size_t size)
 {
@@ -656,9 +383,7 @@ database_summary(void *handle, const struct hesper_profile *p, char *why, size_t
 
 	if (exec(d->db, "BEGIN", why, size) != 0)
 		return -1;
-	if (write_process(d, p, why, size) != 0 || write_devices_and_queues(d, p, why, size) != 0 ||
-	    write_kernels(d, p, why, size) != 0 || write_pipeline_stats(d, p, why, size) != 0 ||
-	    write_occupancy(d, p, why, size) != 0) {
+	if (hesper_sqlite_write_summary(d, p, why, size) != 0) {
 		(void)sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}

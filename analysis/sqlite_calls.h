@@ -5,7 +5,7 @@
  * program's children), so it does not link libsqlite3: a process that never asks for
  * sqlite:PATH never loads it, and a program that carries its own SQLite keeps it to
  * itself, since these calls are looked up in the library loaded here, never globally.
- * report_sqlite.c includes this header after <sqlite3.h> and calls SQLite by its usual
+ * report_sqlite.c and report_sqlite_summary.c include this header after <sqlite3.h> and calls SQLite by its usual
  * names, which the macros below turn into calls through the loaded table.
  */
 #ifndef HESPER_SQLITE_CALLS_H
