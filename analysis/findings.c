@@ -6,11 +6,12 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "memops_findings.h"
-#include "report.h"
+#include "format.h"
 
 const char *
 hesper_finding_kind_name(enum hesper_finding_kind kind)

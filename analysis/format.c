@@ -7,7 +7,7 @@
  * ("999.96 µs" prints as "1.000 ms"). Seconds never move on: "1234 s". Negative values
  * get a minus sign; NaN and infinities print as "-".
  */
-#include "report.h"
+#include "format.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "format.h"
 #include "profile.h"
 
 struct hesper_findings;
@@ -71,8 +72,5 @@ struct hesper_row hesper_row_numbers(const struct hesper_kernel *k, uint64_t sum
 
 /* Writes @s as a JSON string literal (quotes included), escaping as needed; invalid UTF-8 becomes U+FFFD. */
 void hesper_json_write_string(FILE *out, const char *s);
-
-/* Formats @ns into @buf with a unit chosen for readability (ns, µs, ms, s). Returns @buf. */
-const char *hesper_format_duration(char *buf, size_t size, double ns);
 
 #endif
