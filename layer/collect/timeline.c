@@ -1,12 +1,12 @@
 /* GPU work as timeline events, placed on the host's clock (see timeline.h). */
 #include "timeline.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "clock_sync.h"
 #include "profile.h"
 #include "state/state.h"
+#include "ticks.h"
 
 /* A GPU event of @q from @raw_start to @raw_end, placed on the host's clock; @bytes: those a memory operation moved. */
 static struct hesper_trace_event gpu_event(const struct hesper_queue *q, enum hesper_trace_kind kind, const char *name,
@@ -25,10 +25,10 @@ static struct hesper_trace_event gpu_event(const struct hesper_queue *q, enum he
 		.submission = submission,
 		.bytes = bytes,
 	};
-	e.end_ns = e.start_ns +
-		   (uint64_t)llround((double)((raw_end - raw_start) & mask) * dev->props.limits.timestampPeriod);
-	if (((raw_end - raw_start) & mask) > mask / 2)
-		e.end_ns = e.start_ns;
+	/* Ticks to nanoseconds by the rule the statistics use: an end before the start lasts 0. */
+	uint64_t ns = 0;
+	(void)hesper_interval_ns(raw_start, raw_end, mask, dev->props.limits.timestampPeriod, &ns);
+	e.end_ns = e.start_ns + ns;
 	if (groups) {
 		e.groups[0] = groups[0];
 		e.groups[1] = groups[1];
