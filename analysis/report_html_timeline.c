@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "trace_layout.h"
+#include "trace_names.h"
 
 /* Each kind's name and colour in the page, by enum hesper_trace_kind (dispatches: one hue per kernel). */
 static const struct {

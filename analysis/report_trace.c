@@ -25,6 +25,7 @@
 
 #include "trace_flows.h"
 #include "trace_layout.h"
+#include "trace_names.h"
 #include "trace_spool.h"
 
 #ifndef HESPER_VERSION

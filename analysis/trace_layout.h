@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
 #include "trace.h"
 
 /* Lanes per group at most; an event that fits none is left unplaced (and counted). */
@@ -46,20 +45,6 @@ void hesper_trace_layout_free(struct hesper_trace_layout *l);
 
 /* Whether @kind happens on a host thread rather than on a GPU queue. */
 bool hesper_trace_kind_is_host(enum hesper_trace_kind kind);
-
-/* Room for any name hesper_trace_track_name() writes. */
-#define HESPER_TRACK_NAME_MAX (2 * HESPER_NAME_MAX + 96)
-
-/* "GPU <device> <device name> queue family F index I" for queue @queue of @p. */
-void hesper_trace_queue_name(char *buf, size_t size, const struct hesper_profile *p, uint32_t queue);
-
-/*
- * The display name of @t, distinct for every track of @p: its queue's name or "CPU thread
- * T (name)", then what it holds (" dispatches", " memory operations", " labels",
- * " submissions", " submits", " waits"), then " lane N" past the first lane.
- */
-void hesper_trace_track_name(char *buf, size_t size, const struct hesper_profile *p,
-			     const struct hesper_trace_track *t);
 
 /* Host time that trace time 0 stands for: @t's origin (if set), or its first event's start when earlier. */
 uint64_t hesper_trace_origin(const struct hesper_trace *t);
