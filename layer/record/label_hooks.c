@@ -85,21 +85,26 @@ static bool own_pairs(const struct hesper_device *dev)
 }
 
 /*
- * The timestamp where a label opens in @rec at this point of @cb: the closing one of the timed
- * work just before, else one written here, which the next dispatch then opens from.
+ * A timestamp of a label's own at this point of @cb at @stage, which the next dispatch then
+ * opens from as from a dispatch's closing one; its query, or HESPER_NO_QUERY when none is left.
  */
+static uint32_t label_stamp(struct hesper_recording *rec, VkCommandBuffer cb, VkPipelineStageFlagBits stage)
+{
+	uint32_t q = hesper_recording_take(rec, cb, 1);
+	if (q == HESPER_NO_QUERY)
+		return q;
+	hesper_recording_write_timestamp(rec, cb, stage, q);
+	rec->last_end = q;
+	rec->after_program_top = false;
+	return q;
+}
+
+/* The timestamp where a label opens in @rec at this point of @cb: the closing one of the timed work just before, else its own. */
 static uint32_t label_open(struct hesper_recording *rec, VkCommandBuffer cb)
 {
 	if (rec->last_end != HESPER_NO_QUERY)
 		return rec->last_end;
-	uint32_t q = hesper_recording_take(rec, cb, 1);
-	if (q == HESPER_NO_QUERY)
-		return q;
-	hesper_recording_write_timestamp(
-		rec, cb, rec->after_program_top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : HESPER_START_STAGE, q);
-	rec->last_end = q;
-	rec->after_program_top = false;
-	return q;
+	return label_stamp(rec, cb, rec->after_program_top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : HESPER_START_STAGE);
 }
 
 void hesper_label_close(struct hesper_command_buffer *s, VkCommandBuffer cb, struct hesper_region_record *r)
@@ -116,12 +121,7 @@ void hesper_label_close(struct hesper_command_buffer *s, VkCommandBuffer cb, str
 		r->end_query = rec->last_end;
 		return;
 	}
-	r->end_query = hesper_recording_take(rec, cb, 1);
-	if (r->end_query == HESPER_NO_QUERY)
-		return;
-	hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, r->end_query);
-	rec->last_end = r->end_query;
-	rec->after_program_top = false;
+	r->end_query = label_stamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)

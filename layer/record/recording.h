@@ -111,8 +111,9 @@ struct hesper_recording {
 	uint32_t block_count, block_capacity;
 	uint32_t queries_used;
 	uint32_t query_capacity; /* queries in the blocks held */
-	uint32_t last_end;       /* when the last command was a timed dispatch's closing
-					       timestamp, its query; else HESPER_NO_QUERY */
+	uint32_t last_end;       /* when the last command was a timestamp of Hesper's with no GPU
+					       work after it (a timed dispatch's closing one, or a
+					       label's: label_hooks.c), its query; else HESPER_NO_QUERY */
 	bool after_program_top;  /* the last command was the program's own TOP_OF_PIPE
 					       timestamp (HESPER_STAMP_COMMANDS) */
 	/* Clock mode (clock_edges.h): where the last command leaves the GPU's compute work. */
