@@ -4,7 +4,7 @@
  * One process runs one workload, one way, R times after a warm-up iteration, and
  * prints one JSON line with every repeat's measurements and their medians:
  *
- *   vkbench --workload empty|short|long|resubmit|threads|million|indirect|tiny --way plain|manual|chained|barriers
+ *   vkbench --workload empty|short|long|resubmit|threads|million|indirect|tiny --way WAY
  *           [--repeat R] [--scale S] [--count-scale C] [--iters N] [--json] ...
  *   vkbench --calibrate short|long [--scale S] ...      (prints the loop length to use)
  *
@@ -14,7 +14,10 @@
  * "chained" writes one BOTTOM_OF_PIPE timestamp after every dispatch (and one before
  * the first), the scheme Hesper itself uses, so Hesper's cost beyond its timestamps
  * shows against it; "barriers" puts a compute-to-compute barrier between dispatches
- * (isolated kernels, for comparing per-kernel means between Hesper's modes).
+ * (isolated kernels, for comparing per-kernel means between Hesper's modes); the
+ * barrier-* ways and chained-compute time barrier-separated or back-to-back dispatches
+ * with timestamps placed or staged otherwise (vkbench_vk.h lists them), to measure what
+ * each placement costs the GPU.
  * Hesper's modes are chosen from outside (LD_PRELOAD, HESPER_MODE, HESPER_SAMPLE);
  * this program does not know about Hesper.
  *
@@ -144,7 +147,8 @@ static long maxrss_kib(void)
 
 static void usage(FILE *f)
 {
-	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million|indirect|tiny --way plain|manual|chained|barriers\n"
+	fputs("usage: vkbench --workload empty|short|long|resubmit|threads|million|indirect|tiny --way "
+	      "plain|manual|chained|barriers|barrier-pairs|barrier-chained|barrier-compute|barrier-top|chained-compute\n"
 	      "               [--repeat R] [--scale S] [--count-scale C] [--iters N] [--groups G]\n"
 	      "               [--dispatches N] [--submits N] [--threads N] [--kernel empty|short|long]\n"
 	      "               [--target-us T] [--queue-family F] [--spv-dir DIR] [--tag TEXT] [--json]\n"

@@ -420,6 +420,11 @@ static const char *const way_words[VB_WAY_COUNT] = {
 	[VB_WAY_MANUAL] = "manual",
 	[VB_WAY_CHAINED] = "chained",
 	[VB_WAY_BARRIERS] = "barriers",
+	[VB_WAY_BARRIER_PAIRS] = "barrier-pairs",
+	[VB_WAY_BARRIER_CHAINED] = "barrier-chained",
+	[VB_WAY_BARRIER_COMPUTE] = "barrier-compute",
+	[VB_WAY_BARRIER_TOP] = "barrier-top",
+	[VB_WAY_CHAINED_COMPUTE] = "chained-compute",
 };
 
 int vb_way_by_word(const char *word)
@@ -439,8 +444,13 @@ uint32_t vb_way_queries(enum vb_way way, uint32_t n)
 {
 	switch (way) {
 	case VB_WAY_MANUAL:
+	case VB_WAY_BARRIER_PAIRS:
 		return 2 + 2 * n;
 	case VB_WAY_CHAINED:
+	case VB_WAY_BARRIER_CHAINED:
+	case VB_WAY_BARRIER_COMPUTE:
+	case VB_WAY_BARRIER_TOP:
+	case VB_WAY_CHAINED_COMPUTE:
 		return 3 + n;
 	default:
 		return 2;
@@ -482,6 +492,16 @@ static void dispatch(const struct vb_ctx *ctx, VkCommandBuffer cmd, const struct
 		vkCmdDispatch(cmd, k->groups, 1, 1);
 }
 
+/* A compute-to-compute barrier, as programs put between dependent dispatches. */
+static void compute_barrier(VkCommandBuffer cmd)
+{
+	VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			     .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+			     .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+	vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b,
+			     0, NULL, 0, NULL);
+}
+
 void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k, uint32_t n, enum vb_way way,
 	       VkCommandBufferUsageFlags flags)
 {
@@ -511,16 +531,42 @@ void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k,
 		break;
 	case VB_WAY_BARRIERS:
 		for (uint32_t i = 0; i < n; i++) {
-			if (i) {
-				VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-						     .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-						     .dstAccessMask = VK_ACCESS_SHADER_READ_BIT |
-								      VK_ACCESS_SHADER_WRITE_BIT};
-				vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-						     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0, NULL, 0, NULL);
-			}
+			if (i)
+				compute_barrier(s->cmd);
 			dispatch(ctx, s->cmd, k);
 		}
+		break;
+	case VB_WAY_BARRIER_PAIRS:
+		for (uint32_t i = 0; i < n; i++) {
+			if (i)
+				compute_barrier(s->cmd);
+			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 2 + 2 * i);
+			dispatch(ctx, s->cmd, k);
+			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + 2 * i);
+		}
+		break;
+	case VB_WAY_BARRIER_CHAINED:
+	case VB_WAY_BARRIER_COMPUTE:
+	case VB_WAY_CHAINED_COMPUTE: {
+		VkPipelineStageFlagBits stage = way == VB_WAY_BARRIER_CHAINED ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
+									      : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+		vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 2);
+		for (uint32_t i = 0; i < n; i++) {
+			if (i && way != VB_WAY_CHAINED_COMPUTE)
+				compute_barrier(s->cmd);
+			dispatch(ctx, s->cmd, k);
+			vkCmdWriteTimestamp(s->cmd, stage, s->queries, 3 + i);
+		}
+		break;
+	}
+	case VB_WAY_BARRIER_TOP:
+		for (uint32_t i = 0; i < n; i++) {
+			if (i)
+				compute_barrier(s->cmd);
+			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->queries, 2 + i);
+			dispatch(ctx, s->cmd, k);
+		}
+		vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 2 + n);
 		break;
 	default:
 		for (uint32_t i = 0; i < n; i++)
@@ -535,8 +581,10 @@ double vb_harvest(struct vb_ctx *ctx, struct vb_slot *s, uint32_t n, enum vb_way
 		  uint64_t *own_count)
 {
 	vb_slot_read(ctx, s, vb_way_queries(way, n));
-	for (uint32_t i = 0; i < n && (way == VB_WAY_MANUAL || way == VB_WAY_CHAINED); i++) {
-		uint32_t a = way == VB_WAY_MANUAL ? 2 + 2 * i : 2 + i;
+	bool own = way != VB_WAY_PLAIN && way != VB_WAY_BARRIERS;
+	bool pairs = way == VB_WAY_MANUAL || way == VB_WAY_BARRIER_PAIRS;
+	for (uint32_t i = 0; i < n && own; i++) {
+		uint32_t a = pairs ? 2 + 2 * i : 2 + i;
 
 		*own_sum_ns += vb_ticks_ns(ctx, s->ticks[a], s->ticks[a + 1]);
 		(*own_count)++;

@@ -32,6 +32,15 @@ enum vb_way {
 	VB_WAY_CHAINED,  /* one BOTTOM_OF_PIPE opening the first dispatch, then one after every
 			    dispatch: Hesper's own scheme, written by hand */
 	VB_WAY_BARRIERS, /* a compute-to-compute barrier between dispatches: isolated kernels */
+	/*
+	 * Barrier-separated dispatches timed by hand, each way a placement or stage of the
+	 * timestamps a profiler could choose (what each costs the GPU, bench/run 2d):
+	 */
+	VB_WAY_BARRIER_PAIRS,   /* barrier, BOTTOM_OF_PIPE, dispatch, BOTTOM_OF_PIPE: two per dispatch */
+	VB_WAY_BARRIER_CHAINED, /* dispatch, BOTTOM_OF_PIPE, barrier: one per dispatch, before the barrier */
+	VB_WAY_BARRIER_COMPUTE, /* the same written at the COMPUTE_SHADER stage */
+	VB_WAY_BARRIER_TOP,     /* barrier, TOP_OF_PIPE, dispatch: one per dispatch, after the barrier */
+	VB_WAY_CHAINED_COMPUTE, /* the chained way written at the COMPUTE_SHADER stage, no barriers */
 	VB_WAY_COUNT,
 };
 

@@ -178,7 +178,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 #define LOAD(name) dev->next.name = (PFN_vk##name)gdpa(*out, "vk" #name);
 #define LOAD_HOOKED(ret, name, params) LOAD(name)
 #define LOAD_WORK(name, params, args) LOAD(name)
-#define LOAD_STAMP(name, params, args, top) LOAD(name)
+#define LOAD_STAMP(name, params, args, ...) LOAD(name)
 #define LOAD_MEMORY(name, params, args, kind, size) LOAD(name)
 	HESPER_DEVICE_COMMANDS(LOAD_HOOKED, LOAD)
 	HESPER_WORK_COMMANDS(LOAD_WORK)

@@ -15,7 +15,7 @@
 
 #define HESPER_HOOK_LOOKUP(ret, name, params) HESPER_LOOKUP(name)
 #define HESPER_WORK_LOOKUP(name, params, args) HESPER_LOOKUP(name)
-#define HESPER_STAMP_LOOKUP(name, params, args, top) HESPER_LOOKUP(name)
+#define HESPER_STAMP_LOOKUP(name, params, args, ...) HESPER_LOOKUP(name)
 #define HESPER_MEMORY_LOOKUP(name, params, args, kind, size) HESPER_LOOKUP(name)
 
 /* Hesper's hook for device command @pname, or NULL when it has none. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clock/clock.h"
+#include "barrier_images.h"
 #include "clock_edges.h"
 #include "command_buffer.h"
 #include "state/state.h"
@@ -271,12 +272,14 @@ HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
 HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 
 /*
- * The hooks of HESPER_BARRIER_COMMANDS: untimed work, as above. In clock mode a barrier
- * that makes compute wait for compute first closes the clock dispatch just before it,
- * then lets the next one open after it (clock_edges.h); any other barrier leaves that
- * state as it was (it holds no compute back).
+ * The hooks of HESPER_BARRIER_COMMANDS. In dispatch mode a barrier that moves no image
+ * keeps the last timed work's closing timestamp as the next one's opening (barrier_images.h);
+ * any other is untimed work, as above. In clock mode a barrier that makes compute wait
+ * for compute first closes the clock dispatch just before it, then lets the next one open
+ * after it (clock_edges.h); any other barrier leaves that state as it was (it holds no
+ * compute back).
  */
-#define HESPER_BARRIER_HOOK(name, params, args, orders_compute)                                \
+#define HESPER_BARRIER_HOOK(name, params, args, orders_compute, moves_images)                  \
 	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                        \
 	{                                                                                      \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);         \
@@ -284,7 +287,8 @@ HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute); \
 		if (compute_)                                                                  \
 			hesper_clock_edge_close(state_->rec, cb);                              \
-		note_last_command(state_, HESPER_NO_QUERY, false);                             \
+		if (dev_->clock_mode || (moves_images))                                        \
+			note_last_command(state_, HESPER_NO_QUERY, false);                     \
 		dev_->next.name args;                                                          \
 		if (compute_) {                                                                \
 			state_->rec->after_compute_barrier = true;                             \

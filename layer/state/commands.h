@@ -123,17 +123,20 @@
  * Pipeline barriers: work Hesper does not time, as above. In clock mode one that makes
  * compute wait for earlier compute is also where the program itself serializes its
  * dispatches, so timestamps written next to it cost the GPU no overlap (clock_edges.h).
- * BARRIER(name, parameters, arguments, expression: compute waits for earlier compute)
+ * In dispatch mode one that moves no image does no work after a timed dispatch's closing
+ * timestamp, and the next dispatch opens from that timestamp (barrier_images.h).
+ * BARRIER(name, parameters, arguments, expression: compute waits for earlier compute,
+ *         expression: an image changes layout or queue family)
  */
 #define HESPER_BARRIER_COMMANDS(BARRIER)                                                                      \
 	BARRIER(CmdPipelineBarrier, (HESPER_CB, VkPipelineStageFlags s, VkPipelineStageFlags d, VkDependencyFlags f, \
 				     uint32_t mb, const VkMemoryBarrier *m, uint32_t bb, const VkBufferMemoryBarrier *b, \
 				     uint32_t ib, const VkImageMemoryBarrier *im), (cb, s, d, f, mb, m, bb, b, ib, im), \
-		hesper_stages_order_compute(s, d))                                                            \
+		hesper_stages_order_compute(s, d), hesper_barriers_move_images(ib, im))                       \
 	BARRIER(CmdPipelineBarrier2, (HESPER_CB, const VkDependencyInfo *d), (cb, d),                         \
-		hesper_dependency_orders_compute(d))                                                          \
+		hesper_dependency_orders_compute(d), hesper_dependency_moves_images(d))                       \
 	BARRIER(CmdPipelineBarrier2KHR, (HESPER_CB, const VkDependencyInfo *d), (cb, d),                      \
-		hesper_dependency_orders_compute(d))
+		hesper_dependency_orders_compute(d), hesper_dependency_moves_images(d))
 
 /*
  * Recorded commands that move memory: copies, fills, updates and clears. Their hooks,

@@ -19,7 +19,7 @@ struct hesper_instance_table {
 };
 
 #define HESPER_WORK_MEMBER(name, params, args) PFN_vk##name name;
-#define HESPER_STAMP_MEMBER(name, params, args, top) PFN_vk##name name;
+#define HESPER_STAMP_MEMBER(name, params, args, ...) PFN_vk##name name;
 #define HESPER_MEMORY_MEMBER(name, params, args, kind, size) PFN_vk##name name;
 
 struct hesper_device_table {

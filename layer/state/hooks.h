@@ -20,7 +20,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateInstance(const VkInstanceCreateInfo 
 #define HESPER_HOOK_PROTOTYPE(ret, name, params) VKAPI_ATTR ret VKAPI_CALL hesper_##name params;
 #define HESPER_NO_PROTOTYPE(name)
 #define HESPER_WORK_PROTOTYPE(name, params, args) HESPER_HOOK_PROTOTYPE(void, name, params)
-#define HESPER_STAMP_PROTOTYPE(name, params, args, top) HESPER_HOOK_PROTOTYPE(void, name, params)
+#define HESPER_STAMP_PROTOTYPE(name, params, args, ...) HESPER_HOOK_PROTOTYPE(void, name, params)
 #define HESPER_MEMORY_PROTOTYPE(name, params, args, kind, size) HESPER_HOOK_PROTOTYPE(void, name, params)
 HESPER_INSTANCE_COMMANDS(HESPER_HOOK_PROTOTYPE, HESPER_NO_PROTOTYPE)
 HESPER_DEVICE_COMMANDS(HESPER_HOOK_PROTOTYPE, HESPER_NO_PROTOTYPE)

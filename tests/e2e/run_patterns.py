@@ -397,6 +397,20 @@ def region_tree_lines(text):
     return rows, lines[start:start + 3 + len(rows)]
 
 
+def check_chain(c, rep, truth, mode, env):
+    """Dispatch mode, the truth's one primary submitted once: each of its "chain" dispatches
+    follows a barrier that leaves the GPU nothing to do and opens from the closing timestamp
+    before it (one timestamp); every other dispatch writes a pair, as does the command buffer."""
+    chain = truth.get("chain")
+    if chain is None or mode != "dispatch" or "HESPER_SAMPLE" in env:
+        return
+    dispatches = sum(k["count"] for k in truth["kernels"])
+    want = 2 + 2 * (dispatches - chain) + chain
+    got = (rep.get("hesper") or {}).get("timestamps_written")
+    c.check(got == want, f"timestamps_written == {want}: {chain} of {dispatches} dispatches open from the "
+            "timestamp before the barrier before them", f"got {got!r}")
+
+
 def check_region_tree(c, rep, text, truth):
     """region_tree in the JSON and the text report's tree against the truth's paths, counts and kernels."""
     want = truth.get("region_tree")
@@ -636,6 +650,7 @@ def case_pattern(args, c, tmp):
     check_counts(c, rep, truth, args.program, expect_dropped=args.expect_dropped, mode=args.expect_mode,
                  fallbacks=args.expect_fallback or ())
     check_labels(c, rep, kernels_truth, args.group_by)
+    check_chain(c, rep, truth, args.expect_mode, user_env)
     if args.nested_accuracy:
         check_nested_accuracy(c, rep, truth)
     try:

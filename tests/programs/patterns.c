@@ -60,6 +60,8 @@
  *   same_name       two pipelines of two modules (count.spv, and count_g.spv with debug info:
  *                   more words) under one debug name: one kernel, 3 dispatches on the first
  *                   pipeline and 5 on the second ("stats_sets": their dispatches, first bound first)
+ *   barriers        8 dispatches with a compute barrier between each two, then one after a
+ *                   barrier that changes an image's layout ("chain": the 7 a barrier leaves idle)
  *   million [N]     N empty dispatches (default 1000000) in 4 command buffers
  *   exhaust         600 dispatches in a few command buffers (run with HESPER_MAX_QUERIES)
  *   own_queries     the program times each of its dispatches itself (TOP/BOTTOM timestamp pair,
@@ -1779,6 +1781,96 @@ static int p_same_name(struct pat *p)
 	return pat_done(p, fence, (VkPipeline[]){ first, second }, 2);
 }
 
+/* --- barriers: dispatches that program barriers separate ---------------------------- */
+
+#define BARRIER_CHAIN 8u
+
+/* A barrier making compute wait for earlier compute; with @image, it also moves @image to GENERAL. */
+static void chain_barrier(VkCommandBuffer cb, VkImage image)
+{
+	VkMemoryBarrier m = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+			      .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT };
+	VkImageMemoryBarrier im = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+				    .dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+				    .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+				    .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+				    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+				    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+				    .image = image,
+				    .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &m,
+			     0, NULL, image ? 1 : 0, image ? &im : NULL);
+}
+
+/* A small storage image with memory of its own, for a barrier that changes its layout. */
+static VkImage barrier_image(struct pat *p, VkDeviceMemory *memory)
+{
+	VkDevice d = p->vk.device;
+	VkImageCreateInfo info = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+				   .imageType = VK_IMAGE_TYPE_2D,
+				   .format = VK_FORMAT_R32_UINT,
+				   .extent = { 4, 4, 1 },
+				   .mipLevels = 1,
+				   .arrayLayers = 1,
+				   .samples = VK_SAMPLE_COUNT_1_BIT,
+				   .tiling = VK_IMAGE_TILING_OPTIMAL,
+				   .usage = VK_IMAGE_USAGE_STORAGE_BIT,
+				   .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
+	VkImage image;
+	VKC_CHECK(vkCreateImage(d, &info, NULL, &image));
+	VkMemoryRequirements req;
+	vkGetImageMemoryRequirements(d, image, &req);
+	VkPhysicalDeviceMemoryProperties props;
+	vkGetPhysicalDeviceMemoryProperties(p->vk.physical_device, &props);
+	uint32_t type = 0;
+	while (type < props.memoryTypeCount && !(req.memoryTypeBits & (1u << type)))
+		type++;
+	if (type == props.memoryTypeCount)
+		vkc_fail("barriers: no memory type for a storage image");
+	VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				    .allocationSize = req.size,
+				    .memoryTypeIndex = type };
+	VKC_CHECK(vkAllocateMemory(d, &ai, NULL, memory));
+	VKC_CHECK(vkBindImageMemory(d, image, *memory, 0));
+	return image;
+}
+
+/*
+ * BARRIER_CHAIN dispatches with a compute barrier between each two, then one after a barrier
+ * that changes an image's layout. The truth's "chain" is the number of dispatches a barrier
+ * before them leaves nothing to do on the GPU (the runner checks, in dispatch mode, that they
+ * open from the closing timestamp of the dispatch before them: one timestamp each).
+ */
+static int p_barriers(struct pat *p)
+{
+	pat_init(p, "patterns-barriers", NULL);
+	VkPipeline k = make_pipeline(p, p->count_mod, "main", NULL, 0, "bar_k");
+	VkDeviceMemory memory;
+	VkImage image = barrier_image(p, &memory);
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	for (uint32_t i = 0; i < BARRIER_CHAIN; i++) {
+		if (i)
+			chain_barrier(cb, VK_NULL_HANDLE);
+		rec_count(p, cb, k, 0, 1);
+	}
+	chain_barrier(cb, image);
+	rec_count(p, cb, k, 0, 1);
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, fence);
+	p->expect[0] = BARRIER_CHAIN + 1;
+	verify_counters(p, "barriers");
+	truth_kernel(DEBUG_NAMED, "bar_k", BARRIER_CHAIN + 1, -1);
+	truth_key("chain", "%u", BARRIER_CHAIN - 1);
+	truth_key("dropped", "0");
+	vkDestroyImage(p->vk.device, image, NULL);
+	vkFreeMemory(p->vk.device, memory, NULL);
+	return pat_done(p, fence, (VkPipeline[]){ k }, 1);
+}
+
 static int p_million(struct pat *p, uint32_t n)
 {
 	pat_init(p, "patterns-million", NULL);
@@ -2632,6 +2724,8 @@ int main(int argc, char **argv)
 		rc = p_many_pipelines(&p, arg_u32(argc, argv, 10000));
 	else if (!strcmp(name, "many_modules"))
 		rc = p_many_modules(&p, arg_u32(argc, argv, 50));
+	else if (!strcmp(name, "barriers"))
+		rc = p_barriers(&p);
 	else if (!strcmp(name, "same_name"))
 		rc = p_same_name(&p);
 	else if (!strcmp(name, "million"))
