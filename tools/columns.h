@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Terminal columns of @s: its UTF-8 characters (the text report's, analysis/report_text_cells.c). */
+/* Terminal columns of @s: its UTF-8 characters (the text report's, analysis/write/report_text_cells.c). */
 size_t hesper_text_width(const char *s);
 
 /* Prints @s right-aligned in @width columns, after @gap spaces. */

@@ -7,7 +7,7 @@
  * time), is merged once, with a line on stderr.
  *
  * Kernels with the same name are one row (counts and totals add up; quantiles are
- * approximate, see analysis/summary_load.h); wall and GPU busy times are sums over the processes. Text goes to stdout: the merged table, a per-process
+ * approximate, see analysis/read/summary_load.h); wall and GPU busy times are sums over the processes. Text goes to stdout: the merged table, a per-process
  * breakdown and, per kernel, the imbalance between processes: the max/min and max/mean
  * of the per-process totals over all processes (a process that never ran the kernel
  * counts as 0). OUT.json is the merged hesper-summary/1 with "processes" and

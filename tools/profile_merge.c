@@ -1,4 +1,4 @@
-/* Merging profiles loaded from Hesper's JSON summaries (analysis/summary_load.c). */
+/* Merging profiles loaded from Hesper's JSON summaries (analysis/read/summary_load.c). */
 #include "profile_merge.h"
 
 #include <stdbool.h>

@@ -3,7 +3,7 @@
  *
  * Values are read strictly: numbers are plain decimal (no sign, no base prefix, no
  * trailing text), range-checked without overflow; words are matched without regard
- * to case. White space around a value is ignored. That rule is analysis/settings_text.h's,
+ * to case. White space around a value is ignored. That rule is analysis/model/settings_text.h's,
  * which HESPER_REPORT and HESPER_FINDINGS are read by too. Anything else is rejected with
  * one line on the error stream that quotes the value (cut, with unprintable bytes as
  * \xHH) and says what is accepted.
@@ -38,7 +38,7 @@ struct span {
 	size_t len;
 };
 
-/* The shared reading rule (analysis/settings_text.h), on spans. */
+/* The shared reading rule (analysis/model/settings_text.h), on spans. */
 static struct span trim(struct span v)
 {
 	hesper_text_trim(&v.p, &v.len);

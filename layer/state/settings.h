@@ -1,6 +1,6 @@
 /*
- * HESPER_* settings other than HESPER_REPORT (see analysis/sinks.h) and HESPER_FINDINGS
- * (analysis/findings_settings.h), read once per process. A bad value gets one line on the error
+ * HESPER_* settings other than HESPER_REPORT (see analysis/sinks/sinks.h) and HESPER_FINDINGS
+ * (analysis/model/findings_settings.h), read once per process. A bad value gets one line on the error
  * stream and its default is kept. The settings, their values and defaults: settings_list.h.
  */
 #ifndef HESPER_SETTINGS_H

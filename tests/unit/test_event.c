@@ -1,4 +1,4 @@
-/* Unit tests for analysis/event.c. */
+/* Unit tests for analysis/model/event.c. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>

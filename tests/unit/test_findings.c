@@ -1,4 +1,4 @@
-/* Unit tests for analysis/findings.c: thresholds, each finding with and without its defect, the order, the writers. */
+/* Unit tests for analysis/findings/findings.c: thresholds, each finding with and without its defect, the order, the writers. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/format.c. */
+/* Unit tests for analysis/model/format.c. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/histogram.c. */
+/* Unit tests for analysis/model/histogram.c. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>

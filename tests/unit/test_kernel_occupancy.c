@@ -1,5 +1,5 @@
 /*
- * Unit tests for analysis/kernel_occupancy.c: the figures read from a kernel's statistics by
+ * Unit tests for analysis/profile/kernel_occupancy.c: the figures read from a kernel's statistics by
  * its vendor's names, its device's model, rows to statistics under each grouping, the most
  * common launch and how much of the device it fills.
  */

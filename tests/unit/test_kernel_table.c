@@ -1,4 +1,4 @@
-/* Unit tests for analysis/kernel_table.c. */
+/* Unit tests for analysis/model/kernel_table.c. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests of hesper_group_by_kernel and hesper_kernel_groups_free (analysis/groups.c), through the shared library. */
+/* Unit tests of hesper_group_by_kernel and hesper_kernel_groups_free (analysis/api/groups.c), through the shared library. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>

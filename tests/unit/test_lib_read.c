@@ -1,4 +1,4 @@
-/* Unit tests of hesper_read_trace and hesper_read_summary (analysis/read_trace.c, read_summary.c), through the shared library. */
+/* Unit tests of hesper_read_trace and hesper_read_summary (analysis/api/read_trace.c, read_summary.c), through the shared library. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests of hesper_print_report and hesper_write_report (analysis/report_events.c), through the shared library. */
+/* Unit tests of hesper_print_report and hesper_write_report (analysis/write/report_events.c), through the shared library. */
 #include <check.h>
 #include <errno.h>
 #include <json-c/json.h>

@@ -1,4 +1,4 @@
-/* Unit tests of hesper_summary_from_events and hesper_summary_format (analysis/summary.c, event_format.c). */
+/* Unit tests of hesper_summary_from_events and hesper_summary_format (analysis/api/summary.c, event_format.c). */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests for analysis/occupancy.c and occupancy_nvidia.c: NVIDIA's figures per chip and
+ * Unit tests for analysis/model/occupancy.c and occupancy_nvidia.c: NVIDIA's figures per chip and
  * worked examples of theoretical occupancy, each figure reckoned by hand in its comment.
  */
 #include <check.h>

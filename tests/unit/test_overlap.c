@@ -1,4 +1,4 @@
-/* Unit tests for analysis/overlap.c: overlapping intervals' shares of the time they covered. */
+/* Unit tests for analysis/model/overlap.c: overlapping intervals' shares of the time they covered. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>

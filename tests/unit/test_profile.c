@@ -1,4 +1,4 @@
-/* Unit tests for analysis/profile.c. */
+/* Unit tests for analysis/profile/profile.c. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/profile_work.c: each kind of finished work, counted where it belongs. */
+/* Unit tests for analysis/profile/profile_work.c: each kind of finished work, counted where it belongs. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>

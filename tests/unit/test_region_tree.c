@@ -1,5 +1,5 @@
 /*
- * Unit tests for analysis/region_tree.c and the regions' tree in the reports: label paths
+ * Unit tests for analysis/profile/region_tree.c and the regions' tree in the reports: label paths
  * counted by hesper_profile_add_work, the tree built from them (order, depth, kernels),
  * each path's instance statistics, the text report's tree within 120 columns, and the JSON
  * summary read back printing the same tree.

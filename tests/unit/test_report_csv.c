@@ -1,4 +1,4 @@
-/* Unit tests for analysis/report_csv.c. */
+/* Unit tests for analysis/write/report_csv.c. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/report_json.c. */
+/* Unit tests for analysis/write/report_json.c. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

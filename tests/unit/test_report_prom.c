@@ -1,4 +1,4 @@
-/* Unit tests for analysis/report_prom.c: the Prometheus text exposition (format 0.0.4). */
+/* Unit tests for analysis/write/report_prom.c: the Prometheus text exposition (format 0.0.4). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/report_rows.c: the numbers behind the text and HTML kernel tables. */
+/* Unit tests for analysis/write/report_rows.c: the numbers behind the text and HTML kernel tables. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/report_sqlite.c: the SQLite database sink, through its sink list. */
+/* Unit tests for analysis/sqlite/report_sqlite.c: the SQLite database sink, through its sink list. */
 #include <check.h>
 #include <errno.h>
 #include <sqlite3.h>

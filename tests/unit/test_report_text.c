@@ -1,4 +1,4 @@
-/* Unit tests for analysis/report_text.c. */
+/* Unit tests for analysis/write/report_text.c. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/report_trace.c: the Chrome trace-event JSON, parsed back with json-c. */
+/* Unit tests for analysis/write/report_trace.c: the Chrome trace-event JSON, parsed back with json-c. */
 #include <check.h>
 #include <inttypes.h>
 #include <json-c/json.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/row_names.c: HESPER_GROUP_BY's words and the rows' names. */
+/* Unit tests for analysis/model/row_names.c: HESPER_GROUP_BY's words and the rows' names. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests for analysis/stats.c: expected values are computed here, independently. */
+/* Unit tests for analysis/model/stats.c: expected values are computed here, independently. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests for analysis/summary_load.c: a summary read back prints the text report the
+ * Unit tests for analysis/read/summary_load.c: a summary read back prints the text report the
  * run printed (`hesper report`), header lines, estimates and all.
  */
 #include <check.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests for analysis/trace_spool.c and the trace written from it: every event kept
+ * Unit tests for analysis/timeline/trace_spool.c and the trace written from it: every event kept
  * past HESPER_MAX_EVENTS, lanes of disjoint events, several chunks read back, the trace
  * parsed back with json-c.
  */
