@@ -16,7 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "report.h"
+#include "write/write.h"
 
 #define EVENTS 10000000u
 #define NAMES 1000u

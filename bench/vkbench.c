@@ -42,7 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "write/write.h"
 #include "vkbench_vk.h"
 
 #define DEFAULT_REPEAT 5u

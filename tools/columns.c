@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "report_text_parts.h"
+#include "write/write.h"
 
 void
 hesper_put_right(FILE *out, const char *s, size_t width, size_t gap)

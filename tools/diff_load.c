@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_file.h"
-#include "summary_load.h"
+#include "read/read.h"
 
 #define QUOTE_MAX 80 /* bytes of a kernel's name in an error line */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "columns.h"
-#include "report.h"
+#include "write/write.h"
 
 #define CELL 48
 #define NAMES_LISTED 5 /* kernels named in a note line; the rest are counted */

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "report.h"
-#include "summary_load.h"
+#include "write/write.h"
+#include "read/read.h"
 #include "usage.h"
 
 int

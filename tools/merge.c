@@ -30,10 +30,10 @@
 #include "commands.h"
 #include "merge_inputs.h"
 #include "merge_report.h"
-#include "report.h"
+#include "write/write.h"
 #include "profile_merge.h"
 #include "report_files.h"
-#include "summary_load.h"
+#include "read/read.h"
 #include "usage.h"
 
 #define PIDS_LISTED 4 /* pids named per program in the merged header; more are counted */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "report_sqlite.h"
+#include "sqlite/sqlite.h"
 
 /* The copy of one table: @columns read from src (with :po, :do, :qo, :ko, :ro offsets). */
 struct table_copy {

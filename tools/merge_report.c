@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "columns.h"
-#include "report.h"
+#include "write/write.h"
 
 #define CELL 48
 

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /*
  * Adds everything in @from to @into: kernels, regions, devices (one row per model),

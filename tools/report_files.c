@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "sinks.h"
+#include "sinks/sinks.h"
 #include "usage.h"
 
 #define LISTED_MAX 12 /* files named in the closing line; the rest are counted */

@@ -1,10 +1,10 @@
 /* Events and summaries as text in a caller's buffer (the seed's ToString), snprintf semantics. */
-#include "event.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "write/write.h"
 
 #define CELL 48
 

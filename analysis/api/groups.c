@@ -2,7 +2,7 @@
  * Events grouped by kernel name. The groups, and a copy of the events ordered by name
  * then start, share one allocation: group i's events are a run inside it.
  */
-#include "event.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,9 +7,8 @@
 
 #include <hesper/profiling.h>
 
-#include "event.h"
-#include "json_file.h"
-#include "summary_load.h"
+#include "model/model.h"
+#include "read/read.h"
 
 /* The summary of @r, the file's numbers in ms. */
 static struct hesper_summary

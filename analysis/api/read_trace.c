@@ -12,7 +12,7 @@
 
 #include <hesper/profiling.h>
 
-#include "json_file.h"
+#include "read/read.h"
 
 #define SCHEMA "hesper-trace/1"
 

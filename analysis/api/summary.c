@@ -4,7 +4,7 @@
  * copy of the durations; when there is no memory for one, from bisection over the
  * values, which needs none and is only slower.
  */
-#include "event.h"
+#include "model/model.h"
 
 #include <math.h>
 #include <stdlib.h>

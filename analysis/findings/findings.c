@@ -1,7 +1,7 @@
 /* Findings from a profile's aggregates: which ones apply, their numbers, their order. */
 #include "findings.h"
 
-#include "kernel_occupancy.h"
+#include "profile/profile.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "memops_findings.h"
-#include "format.h"
+#include "model/model.h"
 
 const char *
 hesper_finding_kind_name(enum hesper_finding_kind kind)

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 enum hesper_finding_kind {
 	HESPER_FINDING_GPU_IDLE,     /* a queue idle between its batches */
@@ -68,5 +68,8 @@ double hesper_finding_number(const struct hesper_finding *f, const char *key, do
 
 /* What the thread mostly did in @g: "waiting", "recording", "submitting" or "nothing Vulkan". */
 const char *hesper_gap_activity(const struct hesper_gap *g);
+
+/* findings.h is the face of analysis/findings/ too: the slow memory operations' finding. */
+#include "memops_findings.h"
 
 #endif

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /* Kinds whose timed operations took less than this in all are never reported. */
 #define HESPER_MEMOPS_SLOW_MIN_NS 100000ull

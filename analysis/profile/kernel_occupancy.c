@@ -1,6 +1,6 @@
 /* A profile's kernels and their theoretical occupancy (kernel_occupancy.h). */
 #include "kernel_occupancy.h"
-#include "row_names.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "occupancy.h"
+#include "model/model.h"
 #include "profile.h"
 
 /* The occupancy model of the device @s was made on; NULL when @s names no device of @p. */

@@ -9,16 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "drop_causes.h"
-#include "findings_settings.h"
-#include "kernel_table.h"
-#include "memops.h"
-#include "occupancy.h"
-#include "row_names.h"
-#include "overlap.h" /* the layer reaches the shares (clock mode) through this header */
-#include "pipeline_stats.h"
-#include "stats.h"
-#include "trace.h"
+#include "model/model.h"
+#include "timeline/timeline.h"
 
 #define HESPER_NAME_MAX 256
 
@@ -338,5 +330,13 @@ struct hesper_profile_summary {
 
 /* Computes the summary over every kernel row of @p. */
 struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile *p);
+
+/*
+ * profile.h is the face of analysis/profile/ too: what is derived from a profile alone
+ * (each declared against the profile above).
+ */
+#include "kernel_occupancy.h"
+#include "profile_events.h"
+#include "region_tree.h"
 
 #endif

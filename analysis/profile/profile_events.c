@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "event.h"
+#include "model/model.h"
 
 static const char *
 name_of(const struct hesper_event *e)

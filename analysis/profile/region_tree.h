@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel_table.h"
+#include "model/model.h"
 
 struct hesper_region_node {
 	const struct hesper_kernel *row; /* its label_paths row: count, statistics of one instance's time */

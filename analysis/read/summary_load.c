@@ -10,7 +10,7 @@
 
 #include <hesper/profiling.h>
 
-#include "findings.h"
+#include "findings/findings.h"
 #include "json_file.h"
 #include "summary_load_parts.h"
 

@@ -17,7 +17,7 @@
 
 #include <json-c/json.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /* One kernel (or region) of a summary, its numbers as the file has them (absent: 0, see hesper_summary_row_read). */
 struct hesper_summary_row {

@@ -16,7 +16,7 @@
 #include <hesper/profiling.h>
 
 #include "json_file.h"
-#include "profile.h"
+#include "profile/profile.h"
 
 struct loader {
 	const char *path;

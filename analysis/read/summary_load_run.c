@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "findings.h"
+#include "findings/findings.h"
 #include "summary_load.h"
 
 /* One gap of a gpu_idle finding, into the row of its queue. */

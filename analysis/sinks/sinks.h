@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 enum hesper_sink_kind {
 	HESPER_SINK_STDOUT,

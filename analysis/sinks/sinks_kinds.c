@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "settings_text.h"
+#include "model/model.h"
 
 struct kind_name {
 	const char *name;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "settings_text.h"
+#include "model/model.h"
 #include "sinks_parts.h"
 
 #define PATH_LIMIT 4096 /* bytes of an expanded PATH */

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "write/write.h"
 #include "sinks_parts.h"
 
 /*

@@ -26,9 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel_occupancy.h"
-#include "kernel_table.h"
-#include "profile.h"
+#include "profile/profile.h"
+#include "model/model.h"
 #include "report_sqlite_parts.h"
 #include "sqlite_calls.h"
 

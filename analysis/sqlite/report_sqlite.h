@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "sinks.h"
+#include "sinks/sinks.h"
 
 #define HESPER_SQLITE_SCHEMA_NAME "hesper-sqlite"
 #define HESPER_SQLITE_SCHEMA_VERSION 2

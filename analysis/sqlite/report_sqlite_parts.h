@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /* The one process of a run's database (merged databases number theirs). */
 #define PROCESS_ID 1

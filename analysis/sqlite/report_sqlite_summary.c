@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel_occupancy.h"
-#include "kernel_table.h"
+#include "profile/profile.h"
+#include "model/model.h"
 #include "sqlite_calls.h"
 
 /* One value to bind. */

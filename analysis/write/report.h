@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "format.h"
-#include "profile.h"
+#include "model/model.h"
+#include "profile/profile.h"
 
 struct hesper_findings;
 
@@ -38,6 +38,12 @@ int hesper_report_trace(FILE *out, const struct hesper_profile *p);
 
 /* One self-contained HTML page: facts, kernel table, charts, timeline. Returns 0, or -1 on a write error. */
 int hesper_report_html(FILE *out, const struct hesper_profile *p);
+
+/* Characters in @s: every byte but UTF-8 continuation bytes starts one (the text writers' and the hesper command's columns). */
+size_t hesper_text_width(const char *s);
+
+/* Writes the @len bytes of @s, control characters as '?'. */
+void hesper_text_put_clean(FILE *out, const char *s, size_t len);
 
 /* Prometheus text exposition, format 0.0.4, of the profile's counters (report_prom.c). Returns 0, or -1 on a write error. */
 int hesper_report_prom(FILE *out, const struct hesper_profile *p);

@@ -1,7 +1,7 @@
 /* The public report writers: a program's events through Hesper's own writers. */
 #include <hesper/profiling.h>
 
-#include "profile_events.h"
+#include "profile/profile.h"
 #include "report.h"
 
 typedef int (*writer)(FILE *, const struct hesper_profile *);

@@ -8,11 +8,10 @@
  */
 #include "report.h"
 
-#include "findings.h"
-#include "kernel_occupancy.h"
-#include "region_tree.h"
+#include "findings/findings.h"
+#include "profile/profile.h"
 #include "report_json_parts.h"
-#include "utf8.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /* Writes the bounded string field @s (@max bytes at most: it may lack a terminator when filled carelessly). */
 void hesper_json_put_field(FILE *out, const char *s, size_t max);

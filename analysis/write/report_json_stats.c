@@ -4,8 +4,8 @@
  */
 #include "report_json_parts.h"
 
-#include "findings.h"
-#include "kernel_occupancy.h"
+#include "findings/findings.h"
+#include "profile/profile.h"
 #include "report.h"
 
 #include <inttypes.h>

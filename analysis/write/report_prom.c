@@ -10,7 +10,7 @@
  * that are not valid UTF-8 become U+FFFD, since the format is UTF-8 text.
  */
 #include "report.h"
-#include "utf8.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -11,9 +11,8 @@
 
 #include "report_text_parts.h"
 
-#include "findings.h"
-#include "kernel_occupancy.h"
-#include "region_tree.h"
+#include "findings/findings.h"
+#include "profile/profile.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 #define NAME_MAX_BYTES 120 /* longer names are cut, ending in "…" */
 #define ELLIPSIS "\u2026"
@@ -34,12 +34,6 @@ enum column {
 
 /* The columns' heads, in enum column's order. */
 extern const char *const hesper_text_column_titles[COL_COUNT];
-
-/* Characters in @s: every byte but UTF-8 continuation bytes starts one. */
-size_t hesper_text_width(const char *s);
-
-/* Writes the @len bytes of @s, control characters as '?'. */
-void hesper_text_put_clean(FILE *out, const char *s, size_t len);
 
 /* Writes @name cleaned, cut at NAME_MAX_BYTES on a character boundary and ending in "…" when longer. */
 void hesper_text_put_name(FILE *out, const char *name);

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "region_tree.h"
+#include "profile/profile.h"
 #include "report.h"
 
 #define TREE_NAME_MIN 24     /* a name in the tree keeps at least this many columns, however deep */

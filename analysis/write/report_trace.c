@@ -23,10 +23,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "trace_flows.h"
-#include "trace_layout.h"
+#include "timeline/timeline.h"
 #include "trace_names.h"
-#include "trace_spool.h"
 
 #ifndef HESPER_VERSION
 #define HESPER_VERSION "unknown"

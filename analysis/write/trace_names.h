@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
-#include "trace_layout.h"
+#include "profile/profile.h"
+#include "timeline/timeline.h"
 
 /* Room for any name hesper_trace_track_name() writes. */
 #define HESPER_TRACK_NAME_MAX (2 * HESPER_NAME_MAX + 96)

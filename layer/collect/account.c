@@ -16,7 +16,7 @@
 #include "capture.h"
 #include "clock/clock.h"
 #include "clock_sync.h"
-#include "profile.h"
+#include "analysis.h"
 #include "record/record.h"
 #include "state/state.h"
 #include "submit/submit.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "analysis.h"
 #include "record/record.h"
 #include "state/state.h"
 #include "submit/submit.h"

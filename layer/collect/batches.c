@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "clock_sync.h"
-#include "profile.h"
+#include "analysis.h"
 #include "state/state.h"
 #include "submit/submit.h"
 #include "timeline.h"

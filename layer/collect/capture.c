@@ -17,7 +17,7 @@
 
 #include "capture.h"
 #include "state/state.h"
-#include "profile.h"
+#include "analysis.h"
 #include "record/record.h"
 
 enum window_state { NOT_OPENED, OPEN, CLOSED };

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "profile.h"
+#include "analysis.h"
 #include "state/state.h"
 #include "submit/submit.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "clock_sync.h"
-#include "profile.h"
+#include "analysis.h"
 #include "state/state.h"
 #include "ticks.h"
 

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "trace.h"
+#include "analysis.h"
 
 struct hesper_name;
 struct hesper_profile;

@@ -9,7 +9,7 @@
 #include "report/report.h"
 #include "clock/clock.h"
 #include "state/state.h"
-#include "profile.h"
+#include "analysis.h"
 #include "submit/submit.h"
 
 /* The element of @info's chain with @function, or NULL. */

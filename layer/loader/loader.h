@@ -6,7 +6,7 @@
 #ifndef HESPER_LOADER_H
 #define HESPER_LOADER_H
 
-#include "profile.h"
+#include "analysis.h"
 #include "state/state.h"
 
 /* What Hesper enabled on a device beyond what the program asked for (or found enabled). */

@@ -11,7 +11,7 @@
 
 #include <vulkan/vulkan.h>
 
-#include "memops.h"
+#include "analysis.h"
 
 struct hesper_device;
 

@@ -7,7 +7,7 @@
 
 #include "collect/collect.h"
 #include "live.h"
-#include "profile.h"
+#include "analysis.h"
 #include "report.h"
 #include "signals.h"
 #include "state/state.h"

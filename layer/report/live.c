@@ -16,7 +16,7 @@
 #include "live.h"
 #include "report.h"
 #include "state/state.h"
-#include "profile.h"
+#include "analysis.h"
 
 /* The control file is looked at no more often than this: one stat() per turn would do. */
 #define CONTROL_POLL_NS 100000000ull

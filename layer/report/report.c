@@ -11,12 +11,9 @@
 
 #include "collect/collect.h"
 #include "live.h"
-#include "profile.h"
+#include "analysis.h"
 #include "report.h"
-#include "report_sqlite.h"
-#include "sinks.h"
 #include "state/state.h"
-#include "trace_spool.h"
 
 static struct hesper_sink_list sinks;
 static pthread_mutex_t sinks_lock = PTHREAD_MUTEX_INITIALIZER; /* streaming and writing never overlap */

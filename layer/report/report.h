@@ -3,8 +3,8 @@
  * and the reports while the program runs. Above the collector: it asks the collector to
  * finish and lends it the work done between harvests (hesper_collector_set_duties).
  */
-#ifndef HESPER_REPORT_H
-#define HESPER_REPORT_H
+#ifndef HESPER_LAYER_REPORT_H
+#define HESPER_LAYER_REPORT_H
 
 #include <stdbool.h>
 

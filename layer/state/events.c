@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "process.h"
-#include "profile.h"
+#include "analysis.h"
 
 static struct {
 	pthread_mutex_t lock;

@@ -7,9 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "findings_settings.h"
+#include "analysis.h"
 #include "process.h"
-#include "profile.h"
 
 extern char **environ;
 

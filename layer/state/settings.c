@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "settings_text.h"
+#include "analysis.h"
 
 #define PREFIX "HESPER_"
 #define QUOTE_MAX 64 /* bytes of a rejected value or name shown in an error line */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "row_names.h" /* enum hesper_group_by, which the profile keeps too */
+#include "analysis.h"
 #include "settings_list.h"
 
 enum hesper_mode {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinks.h"
+#include "sinks/sinks.h"
 
 #define CHECK(cond)              \
 	do {                     \

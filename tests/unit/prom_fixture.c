@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "write/write.h"
 
 int
 main(int argc, char **argv)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fixtures.h"
-#include "report.h"
+#include "write/write.h"
 
 /* A report writer (hesper_report_text, _json, _csv, _trace, _html). */
 typedef int (*report_writer)(FILE *, const struct hesper_profile *);

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "event.h"
+#include "model/model.h"
 
 /* hesper_event_duration_ns */
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "findings.h"
+#include "findings/findings.h"
 #include "fixtures.h"
-#include "report.h"
+#include "write/write.h"
 
 /* A live profile: one device (cost @cost_ns, @units compute units), one queue, wall 1 s. */
 static void

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "write/write.h"
 
 struct format_case {
 	double ns;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "fixtures.h"
-#include "histogram.h"
+#include "model/model.h"
 
 /* Deterministic PRNG (xorshift64*), so a failure reproduces. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_occupancy.h"
+#include "profile/profile.h"
 #include "report_fixtures.h"
 
 START_TEST(occupancy_of_each_kernel)

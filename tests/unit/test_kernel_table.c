@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_table.h"
+#include "model/model.h"
 
 START_TEST(empty_table)
 {

@@ -12,7 +12,7 @@
 #include <hesper/profiling.h>
 
 #include "fixtures.h"
-#include "report.h"
+#include "write/write.h"
 
 static const char *const names[] = {"matmul", "softmax", "layer_norm", "gelu", "attention#1a2b3c4d", "m\xc3\xbc"};
 #define NAMES (sizeof(names) / sizeof(names[0]))

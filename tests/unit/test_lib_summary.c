@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "model/model.h"
 #include "fixtures.h"
 
 START_TEST(empty_list_is_zero)

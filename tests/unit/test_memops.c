@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "launch_shapes.h"
-#include "memops.h"
-#include "memops_findings.h"
-#include "profile.h"
-#include "report.h"
-#include "summary_load.h"
+#include "model/model.h"
+#include "findings/findings.h"
+#include "profile/profile.h"
+#include "write/write.h"
+#include "read/read.h"
 #include <hesper/profiling.h>
 
 START_TEST(memop_rows_count_bytes_and_gbps)

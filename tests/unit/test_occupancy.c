@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "occupancy.h"
+#include "model/model.h"
 
 /* An H200 as the driver describes it: 132 SMs of 64 warp slots, 48 KiB a work group. */
 static struct hesper_occupancy_model

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "overlap.h"
+#include "model/model.h"
 
 /* Shares of @n spans into @share; checks they add up to the union, returned. */
 static uint64_t

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /* A timed dispatch of "k" under label "lab": 4 groups on 8 compute units, local size 64 1 1. */
 static struct hesper_work

@@ -11,10 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "region_tree.h"
-#include "report.h"
-#include "summary_load.h"
+#include "profile/profile.h"
+#include "write/write.h"
+#include "read/read.h"
 
 #define SEP "\x1f"
 

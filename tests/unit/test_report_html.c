@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report_fixtures.h"
-#include "report_html_parts.h"
+#include "write/html/report_html_parts.h"
 
 #define DATA_OPEN "<script type=\"application/json\" id=\"hesper-data\">"
 

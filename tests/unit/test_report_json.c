@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report_fixtures.h"
-#include "summary_load.h"
+#include "read/read.h"
 #include <hesper/profiling.h>
 #include <unistd.h>
 

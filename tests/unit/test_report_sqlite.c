@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "report_fixtures.h"
-#include "report_sqlite.h"
-#include "sinks.h"
+#include "sqlite/sqlite.h"
+#include "sinks/sinks.h"
 
 static char dir[64];
 static char db_path[128];

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "findings.h"
+#include "findings/findings.h"
 #include "report_fixtures.h"
 
 static char *

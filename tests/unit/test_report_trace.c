@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "report_fixtures.h"
-#include "trace_spool.h"
+#include "timeline/timeline.h"
 
 #define GPU_TID_BASE 1000000000
 

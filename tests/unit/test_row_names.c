@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "row_names.h"
+#include "model/model.h"
 
 static const uint32_t shape[3] = {4, 2, 1};
 static const uint32_t none[3] = {0, 0, 0};

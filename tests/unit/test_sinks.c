@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "report_fixtures.h"
-#include "sinks.h"
+#include "sinks/sinks.h"
 
 static size_t
 count_lines(const char *s)

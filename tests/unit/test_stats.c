@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "fixtures.h"
-#include "stats.h"
+#include "model/model.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel_occupancy.h"
+#include "profile/profile.h"
 #include "report_fixtures.h"
-#include "summary_load.h"
+#include "read/read.h"
 #include <hesper/profiling.h>
 
 /* Writes @text to a new temporary file whose path goes to @path (at least 32 bytes). */

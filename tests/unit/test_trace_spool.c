@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report_fixtures.h"
-#include "trace_spool.h"
+#include "timeline/timeline.h"
 
 static json_object *
 get(json_object *o, const char *key)

@@ -12,12 +12,12 @@
  * When the script ran it sets data-hesper-script="ok" on <html> ("error: ..." when
  * something threw), which tests read back.
  */
-#include "report.h"
+#include "write/write.h"
 
 #include <stdlib.h>
 
 #include "report_html_parts.h"
-#include "region_tree.h"
+#include "profile/profile.h"
 
 #ifndef HESPER_VERSION
 #define HESPER_VERSION "unknown"

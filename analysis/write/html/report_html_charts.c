@@ -8,7 +8,7 @@
 
 #include <inttypes.h>
 
-#include "histogram.h"
+#include "model/model.h"
 
 #define HTML_BARS_MAX 25u      /* kernels in the bar chart */
 #define HTML_HISTOGRAMS_MAX 4u /* kernels with a histogram */

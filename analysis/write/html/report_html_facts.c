@@ -8,8 +8,8 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "findings.h"
-#include "report.h"
+#include "findings/findings.h"
+#include "write/write.h"
 
 static void
 put_fact(FILE *out, const char *title, const char *value)

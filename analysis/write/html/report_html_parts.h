@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /* Bytes of a formatted table cell or duration, NUL included. */
 #define CELL 48

@@ -9,8 +9,8 @@
 #include <inttypes.h>
 #include <stdbool.h>
 
-#include "region_tree.h"
-#include "report.h"
+#include "profile/profile.h"
+#include "write/write.h"
 
 /* "Total X · N instances · Avg Y ..." of row @k; @all adds Med, P95, Min and Max (a label's). */
 static void

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "kernel_occupancy.h"
-#include "report.h"
+#include "profile/profile.h"
+#include "write/write.h"
 
 static void
 put_cell(FILE *out, double sort_value, const char *text)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "write/write.h"
 
 #define LABEL_CHARS 40 /* characters of a name shown in a chart label */
 

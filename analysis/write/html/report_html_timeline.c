@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_layout.h"
-#include "trace_names.h"
+#include "timeline/timeline.h"
+#include "write/write.h"
 
 /* Each kind's name and colour in the page, by enum hesper_trace_kind (dispatches: one hue per kernel). */
 static const struct {
