@@ -1,7 +1,6 @@
 /* A summary read for `hesper diff`, every number it uses checked (diff_load.h). */
 #include "diff_load.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -45,33 +44,6 @@ name_where(struct reader *r, const char *name)
 	snprintf(r->where + o, sizeof(r->where) - o, "%s\"", strlen(name) > QUOTE_MAX ? "..." : "");
 }
 
-/*
- * The number @key of @o into *@out: absent is @absent (a NAN @absent: required). Refused:
- * not a number, not finite, negative, above @max, a fraction when @whole.
- */
-static int
-number(struct reader *r, json_object *o, const char *key, double max, bool whole, double absent, double *out)
-{
-	json_object *v = hesper_json_member(o, key);
-
-	*out = absent;
-	if (!v)
-		return isnan(absent) ? fail(r, "no \"%s\"", key) : 0;
-	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		return fail(r, "\"%s\" is not a number", key);
-	*out = json_object_get_double(v);
-	if (!isfinite(*out))
-		return fail(r, "\"%s\" is %g, not a finite number", key, *out);
-	if (*out < 0)
-		return fail(r, "\"%s\" is %g, a negative %s", key, *out, whole ? "count" : "time");
-	if (*out > max)
-		return fail(r, "\"%s\" is %g, more than any run holds (at most %g%s)", key, *out, max,
-			    whole ? "" : " ns");
-	if (whole && *out != floor(*out))
-		return fail(r, "\"%s\" is %g, not a whole number", key, *out);
-	return 0;
-}
-
 static char *
 string_or_empty(json_object *o, const char *key)
 {
@@ -80,44 +52,27 @@ string_or_empty(json_object *o, const char *key)
 	return strdup(v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
 }
 
-/* One row of "kernels" into @k: its numbers checked, alone and against each other. */
+/* One row of "kernels" into @k, read and checked as every reader of summaries does (hesper_summary_row_read). */
 static int
 read_kernel(struct reader *r, json_object *o, struct hesper_diff_kernel *k)
 {
-	json_object *name = hesper_json_member(o, "name");
-	static const char *const times[] = {"total_ns", "span_total_ns", "mean_ns", "min_ns",
-					    "max_ns",   "p95_ns",        "p99_ns"};
-	double count, timed, min, max, mean, unused;
+	struct hesper_summary_row row;
 
 	r->where[0] = '\0';
-	if (!name || !json_object_is_type(name, json_type_string))
-		return fail(r, "a kernel has no \"name\" string");
-	name_where(r, json_object_get_string(name));
-	if (!(k->name = strdup(json_object_get_string(name))))
+	if (hesper_summary_row_read(r->path, o, false, &row, r->err, r->size) != HESPER_OK)
+		return -1;
+	if (!(k->name = strdup(row.name)))
 		return fail(r, "out of memory");
-	if (number(r, o, "count", HESPER_DIFF_COUNT_MAX, true, NAN, &count) ||
-	    number(r, o, "timed", HESPER_DIFF_COUNT_MAX, true, count, &timed))
-		return -1;
-	if (timed > count)
-		return fail(r, "\"timed\" (%g) is more than \"count\" (%g)", timed, count);
-	k->count = (uint64_t)count;
-	k->timed = (uint64_t)timed;
-	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
-		if (number(r, o, times[i], HESPER_DIFF_TIME_MAX_NS, false, 0, &unused))
-			return -1;
-	if (number(r, o, "total_ns", HESPER_DIFF_TIME_MAX_NS, false, 0, &k->total_ns) ||
-	    number(r, o, "stddev_ns", HESPER_DIFF_TIME_MAX_NS, false, 0, &k->stddev_ns) ||
-	    number(r, o, "median_ns", HESPER_DIFF_TIME_MAX_NS, false, k->timed ? NAN : 0, &k->median_ns) ||
-	    number(r, o, "min_ns", HESPER_DIFF_TIME_MAX_NS, false, k->median_ns, &min) ||
-	    number(r, o, "max_ns", HESPER_DIFF_TIME_MAX_NS, false, k->median_ns, &max) ||
-	    number(r, o, "mean_ns", HESPER_DIFF_TIME_MAX_NS, false, k->median_ns, &mean))
-		return -1;
-	/* Quantiles are clamped to the extremes when written; a mean lies between them. */
-	if (k->timed && (min > k->median_ns || k->median_ns > max))
-		return fail(r, "\"median_ns\" (%g) is outside [\"min_ns\", \"max_ns\"] ([%g, %g])", k->median_ns, min,
-			    max);
-	if (k->timed && (mean < min * (1 - 1e-9) || mean > max * (1 + 1e-9)))
-		return fail(r, "\"mean_ns\" (%g) is outside [\"min_ns\", \"max_ns\"] ([%g, %g])", mean, min, max);
+	/* The median is what the comparison reads; summaries older than it are printed, not compared. */
+	if (row.timed && !hesper_json_member(o, "median_ns")) {
+		name_where(r, row.name);
+		return fail(r, "no \"median_ns\" (a summary too old to compare)");
+	}
+	k->count = row.count;
+	k->timed = row.timed;
+	k->total_ns = (double)row.total_ns;
+	k->stddev_ns = row.stddev_ns;
+	k->median_ns = (double)row.median_ns;
 	return 0;
 }
 

@@ -1,18 +1,16 @@
 /*
  * One run's JSON summary as `hesper diff` reads it: what the run was (program, devices,
- * mode) and, per kernel, the numbers the comparison uses. Every number is checked: a
- * negative, non-finite or absurd value (a time past HESPER_DIFF_TIME_MAX_NS), a median
- * outside [min, max] or more timed dispatches than ran make the file unreadable, so that
- * a broken or edited file is refused rather than compared.
+ * mode) and, per kernel, the numbers the comparison uses. Every row is read by the reader
+ * `hesper report` uses too (hesper_summary_row_read): a negative, non-finite or absurd
+ * value (a time past HESPER_SUMMARY_TIME_MAX_NS), a median outside [min, max] or more
+ * timed dispatches than ran make the file unreadable for both, so that a broken or edited
+ * file is refused rather than compared or printed.
  */
 #ifndef HESPER_TOOL_DIFF_LOAD_H
 #define HESPER_TOOL_DIFF_LOAD_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#define HESPER_DIFF_TIME_MAX_NS 1e17 /* about three years: no run's time comes near it */
-#define HESPER_DIFF_COUNT_MAX 1e15   /* dispatches: a million a second for thirty years */
 
 /* A kernel's numbers in one run. */
 struct hesper_diff_kernel {

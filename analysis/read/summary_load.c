@@ -42,46 +42,92 @@ rebuild_stats(struct hesper_stats *s, uint64_t n, uint64_t total, double mean, u
 	(void)hesper_histogram_add_n(&s->hist, max, n - r99);
 }
 
+/*
+ * Number @key of row @o (named @name, "a kernel" or "a region" by @what) into *@out: @absent
+ * when absent (NAN: required). Refused: not a number, not finite, negative, above @max, a
+ * fraction when @whole.
+ */
+static int
+row_number(struct loader *l, json_object *o, const char *what, const char *name, const char *key, double max,
+	   bool whole, double absent, double *out)
+{
+	json_object *v = hesper_json_member(o, key);
+
+	*out = absent;
+	if (!v)
+		return isnan(absent) ? BAD(l, "%s \"%s\" has no \"%s\"", what, name, key) : 0;
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return BAD(l, "%s \"%s\": \"%s\" is not a number", what, name, key);
+	*out = json_object_get_double(v);
+	if (!isfinite(*out))
+		return BAD(l, "%s \"%s\": \"%s\" is %g, not a finite number", what, name, key, *out);
+	if (*out < 0)
+		return BAD(l, "%s \"%s\": \"%s\" is %g, a negative %s", what, name, key, *out,
+			   whole ? "count" : "time");
+	if (*out > max)
+		return BAD(l, "%s \"%s\": \"%s\" is %g, more than any run holds (at most %g%s)", what, name, key, *out,
+			   max, whole ? "" : " ns");
+	if (whole && *out != floor(*out))
+		return BAD(l, "%s \"%s\": \"%s\" is %g, not a whole number", what, name, key, *out);
+	return 0;
+}
+
 int
 hesper_summary_row_read(const char *path, json_object *o, bool region, struct hesper_summary_row *row, char *err,
 			size_t err_size)
 {
 	struct loader ld = {path, err, err_size}, *l = &ld;
 	json_object *name = hesper_json_member(o, "name");
-	const char *where = region ? "a region" : "a kernel";
+	const char *what = region ? "a region" : "a kernel";
+	const double t = HESPER_SUMMARY_TIME_MAX_NS, n = HESPER_SUMMARY_COUNT_MAX;
+	double count, timed, total, span, mean, stddev, min, max, median, p95, p99;
 
 	memset(row, 0, sizeof(*row));
 	if (!name || !json_object_is_type(name, json_type_string))
-		return BAD(l, "%s has no \"name\" string", where);
+		return BAD(l, "%s has no \"name\" string", what);
 	row->name = json_object_get_string(name);
-	if (!hesper_json_member(o, "count"))
-		return BAD(l, "%s \"%s\" has no \"count\"", where, row->name);
-	if (get_u64(l, o, where, "count", 0, &row->count) || get_u64(l, o, where, "timed", row->count, &row->timed) ||
-	    get_u64(l, o, where, "total_ns", 0, &row->total_ns) || get_double(l, o, where, "mean_ns", &row->mean_ns) ||
-	    get_u64(l, o, where, "min_ns", 0, &row->min_ns) || get_u64(l, o, where, "max_ns", 0, &row->max_ns) ||
-	    get_double(l, o, where, "stddev_ns", &row->stddev_ns) ||
-	    get_u64(l, o, where, "median_ns", 0, &row->median_ns) ||
-	    get_u64(l, o, where, "p95_ns", row->median_ns, &row->p95_ns) ||
-	    get_u64(l, o, where, "p99_ns", row->p95_ns, &row->p99_ns) ||
-	    get_u64(l, o, where, "span_total_ns", row->total_ns, &row->span_total_ns))
+	const char *nm = row->name;
+	if (row_number(l, o, what, nm, "count", n, true, NAN, &count) ||
+	    row_number(l, o, what, nm, "timed", n, true, count, &timed))
 		return HESPER_ERROR_FORMAT;
-	if (row->timed > row->count)
-		return BAD(l, "%s \"%s\": \"timed\" exceeds \"count\"", where, row->name);
+	if (timed > count)
+		return BAD(l, "%s \"%s\": \"timed\" (%g) is more than \"count\" (%g)", what, nm, timed, count);
+	if (row_number(l, o, what, nm, "total_ns", t, false, 0, &total) ||
+	    row_number(l, o, what, nm, "span_total_ns", t, false, total, &span) ||
+	    row_number(l, o, what, nm, "stddev_ns", t, false, 0, &stddev) ||
+	    row_number(l, o, what, nm, "median_ns", t, false, 0, &median) ||
+	    row_number(l, o, what, nm, "min_ns", t, false, 0, &min) ||
+	    row_number(l, o, what, nm, "max_ns", t, false, 0, &max) ||
+	    row_number(l, o, what, nm, "mean_ns", t, false, 0, &mean) ||
+	    row_number(l, o, what, nm, "p95_ns", t, false, median, &p95) ||
+	    row_number(l, o, what, nm, "p99_ns", t, false, p95, &p99))
+		return HESPER_ERROR_FORMAT;
+	row->count = (uint64_t)count;
+	row->timed = (uint64_t)timed;
+	row->total_ns = (uint64_t)llround(total);
+	row->span_total_ns = (uint64_t)llround(span);
+	row->mean_ns = mean;
+	row->stddev_ns = stddev;
+	row->min_ns = (uint64_t)llround(min);
+	row->max_ns = (uint64_t)llround(max);
+	row->median_ns = (uint64_t)llround(median);
+	row->p95_ns = (uint64_t)llround(p95);
+	row->p99_ns = (uint64_t)llround(p99);
 	row->has_mean = hesper_json_member(o, "mean_ns") != NULL;
-	/* What no run can hold, refused as `hesper diff` refuses it: one reader, one verdict. */
+	/* Quantiles are clamped to the extremes when written; a mean lies between them. */
 	bool bounded = row->timed && hesper_json_member(o, "min_ns") && hesper_json_member(o, "max_ns");
 	if (bounded && hesper_json_member(o, "median_ns") &&
 	    (row->median_ns < row->min_ns || row->median_ns > row->max_ns))
 		return BAD(l,
 			   "%s \"%s\": \"median_ns\" (%" PRIu64 ") is outside [\"min_ns\", \"max_ns\"] ([%" PRIu64
 			   ", %" PRIu64 "])",
-			   where, row->name, row->median_ns, row->min_ns, row->max_ns);
+			   what, nm, row->median_ns, row->min_ns, row->max_ns);
 	if (bounded && row->has_mean &&
 	    (row->mean_ns < (double)row->min_ns - 1 || row->mean_ns > (double)row->max_ns + 1))
 		return BAD(l,
 			   "%s \"%s\": \"mean_ns\" (%g) is outside [\"min_ns\", \"max_ns\"] ([%" PRIu64 ", %" PRIu64
 			   "])",
-			   where, row->name, row->mean_ns, row->min_ns, row->max_ns);
+			   what, nm, row->mean_ns, row->min_ns, row->max_ns);
 	return HESPER_OK;
 }
 

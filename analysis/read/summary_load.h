@@ -38,7 +38,16 @@ struct hesper_summary_row {
  */
 int hesper_summary_document(const char *path, json_object **root, char *err, size_t err_size);
 
-/* Reads kernel (or, with @region, region) object @o of the file at @path into @row; status and @err as above. */
+/* What no run's numbers come near: a row holding more is refused by every reader (hesper report, hesper diff). */
+#define HESPER_SUMMARY_TIME_MAX_NS 1e17 /* about three years */
+#define HESPER_SUMMARY_COUNT_MAX 1e15   /* dispatches: a million a second for thirty years */
+
+/*
+ * Reads kernel (or, with @region, region) object @o of the file at @path into @row; status
+ * and @err as above. The one verdict on a row's numbers, for every reader: refused when a
+ * number is not a number, not finite, negative, past the limits above, a count with a
+ * fraction, timed above count, or a median or mean outside [min, max].
+ */
 int hesper_summary_row_read(const char *path, json_object *o, bool region, struct hesper_summary_row *row, char *err,
 			    size_t err_size);
 

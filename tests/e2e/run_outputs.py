@@ -787,6 +787,10 @@ def case_diff(c, args, env, workdir):
         rc, out, err = run([tool, "diff", a[0], bad], tool_env(env), workdir)
         c.check(rc == 2 and err.count("\n") == 1 and bad in err and what in err and out == "",
                 f"a summary with {label} numbers: exit 2, one line", f"rc={rc}\n{out}\n{err!r}")
+        # One reader, one verdict: `hesper report` refuses the same file for the same key.
+        rc, out, err = run([tool, "report", bad], tool_env(env), workdir)
+        c.check(rc == 2 and err.count("\n") == 1 and bad in err and what in err and out == "",
+                f"hesper report refuses the summary with {label} numbers as diff does", f"rc={rc}\n{out}\n{err!r}")
 
     # Bad usage and foreign files.
     rc, out, err = run([tool, "diff", a[0]], tool_env(env), workdir)

@@ -203,7 +203,7 @@ START_TEST(not_hesper_files)
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind",
 		     write_text("bad.json",
 				"{\"schema\": \"hesper-summary/1\", \"kernels\": [{\"name\": \"k\", \"count\": -3}]}"),
-		     "a kernel: \"count\" is negative", false);
+		     "a kernel \"k\": \"count\" is -3, a negative count", false);
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind",
 		     write_text("nok.json", "{\"schema\": \"hesper-summary/1\"}"), "no \"kernels\" array", false);
 	assert_fails(HESPER_ERROR_FORMAT, "not a Hesper file of the expected kind",
