@@ -64,7 +64,7 @@ read_kernel(struct reader *r, json_object *o, struct hesper_diff_kernel *k)
 	if (!(k->name = strdup(row.name)))
 		return fail(r, "out of memory");
 	/* The median is what the comparison reads; summaries older than it are printed, not compared. */
-	if (row.timed && !hesper_json_member(o, "median_ns")) {
+	if (row.timed && !hesper_json_member(o, hesper_row_key(HESPER_ROW_MEDIAN))) {
 		name_where(r, row.name);
 		return fail(r, "no \"median_ns\" (a summary too old to compare)");
 	}

@@ -17,6 +17,7 @@
 #include "occupancy.h"
 #include "overlap.h"
 #include "pipeline_stats.h"
+#include "row_keys.h"
 #include "row_names.h"
 #include "settings_text.h"
 #include "stats.h"

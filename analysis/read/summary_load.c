@@ -43,14 +43,18 @@ rebuild_stats(struct hesper_stats *s, uint64_t n, uint64_t total, double mean, u
 }
 
 /*
- * Number @key of row @o (named @name, "a kernel" or "a region" by @what) into *@out: @absent
- * when absent (NAN: required). Refused: not a number, not finite, negative, above @max, a
- * fraction when @whole.
+ * Number @k (model/row_keys.h) of row @o (named @name, "a kernel" or "a region" by @what)
+ * into *@out: @absent when absent (NAN: required). Refused: not a number, not finite,
+ * negative, past HESPER_SUMMARY_COUNT_MAX (a count) or HESPER_SUMMARY_TIME_MAX_NS (a
+ * time), a count with a fraction.
  */
 static int
-row_number(struct loader *l, json_object *o, const char *what, const char *name, const char *key, double max,
-	   bool whole, double absent, double *out)
+row_number(struct loader *l, json_object *o, const char *what, const char *name, enum hesper_row_key k, double absent,
+	   double *out)
 {
+	const char *key = hesper_row_key(k);
+	bool whole = hesper_row_key_whole(k);
+	double max = whole ? HESPER_SUMMARY_COUNT_MAX : HESPER_SUMMARY_TIME_MAX_NS;
 	json_object *v = hesper_json_member(o, key);
 
 	*out = absent;
@@ -79,7 +83,6 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 	struct loader ld = {path, err, err_size}, *l = &ld;
 	json_object *name = hesper_json_member(o, "name");
 	const char *what = region ? "a region" : "a kernel";
-	const double t = HESPER_SUMMARY_TIME_MAX_NS, n = HESPER_SUMMARY_COUNT_MAX;
 	double count, timed, total, span, mean, stddev, min, max, median, p95, p99;
 
 	memset(row, 0, sizeof(*row));
@@ -87,20 +90,20 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 		return BAD(l, "%s has no \"name\" string", what);
 	row->name = json_object_get_string(name);
 	const char *nm = row->name;
-	if (row_number(l, o, what, nm, "count", n, true, NAN, &count) ||
-	    row_number(l, o, what, nm, "timed", n, true, count, &timed))
+	if (row_number(l, o, what, nm, HESPER_ROW_COUNT, NAN, &count) ||
+	    row_number(l, o, what, nm, HESPER_ROW_TIMED, count, &timed))
 		return HESPER_ERROR_FORMAT;
 	if (timed > count)
 		return BAD(l, "%s \"%s\": \"timed\" (%g) is more than \"count\" (%g)", what, nm, timed, count);
-	if (row_number(l, o, what, nm, "total_ns", t, false, 0, &total) ||
-	    row_number(l, o, what, nm, "span_total_ns", t, false, total, &span) ||
-	    row_number(l, o, what, nm, "stddev_ns", t, false, 0, &stddev) ||
-	    row_number(l, o, what, nm, "median_ns", t, false, 0, &median) ||
-	    row_number(l, o, what, nm, "min_ns", t, false, 0, &min) ||
-	    row_number(l, o, what, nm, "max_ns", t, false, 0, &max) ||
-	    row_number(l, o, what, nm, "mean_ns", t, false, 0, &mean) ||
-	    row_number(l, o, what, nm, "p95_ns", t, false, median, &p95) ||
-	    row_number(l, o, what, nm, "p99_ns", t, false, p95, &p99))
+	if (row_number(l, o, what, nm, HESPER_ROW_TOTAL, 0, &total) ||
+	    row_number(l, o, what, nm, HESPER_ROW_SPAN_TOTAL, total, &span) ||
+	    row_number(l, o, what, nm, HESPER_ROW_STDDEV, 0, &stddev) ||
+	    row_number(l, o, what, nm, HESPER_ROW_MEDIAN, 0, &median) ||
+	    row_number(l, o, what, nm, HESPER_ROW_MIN, 0, &min) ||
+	    row_number(l, o, what, nm, HESPER_ROW_MAX, 0, &max) ||
+	    row_number(l, o, what, nm, HESPER_ROW_MEAN, 0, &mean) ||
+	    row_number(l, o, what, nm, HESPER_ROW_P95, median, &p95) ||
+	    row_number(l, o, what, nm, HESPER_ROW_P99, p95, &p99))
 		return HESPER_ERROR_FORMAT;
 	row->count = (uint64_t)count;
 	row->timed = (uint64_t)timed;
@@ -113,10 +116,11 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 	row->median_ns = (uint64_t)llround(median);
 	row->p95_ns = (uint64_t)llround(p95);
 	row->p99_ns = (uint64_t)llround(p99);
-	row->has_mean = hesper_json_member(o, "mean_ns") != NULL;
+	row->has_mean = hesper_json_member(o, hesper_row_key(HESPER_ROW_MEAN)) != NULL;
 	/* Quantiles are clamped to the extremes when written; a mean lies between them. */
-	bool bounded = row->timed && hesper_json_member(o, "min_ns") && hesper_json_member(o, "max_ns");
-	if (bounded && hesper_json_member(o, "median_ns") &&
+	bool bounded = row->timed && hesper_json_member(o, hesper_row_key(HESPER_ROW_MIN)) &&
+		       hesper_json_member(o, hesper_row_key(HESPER_ROW_MAX));
+	if (bounded && hesper_json_member(o, hesper_row_key(HESPER_ROW_MEDIAN)) &&
 	    (row->median_ns < row->min_ns || row->median_ns > row->max_ns))
 		return BAD(l,
 			   "%s \"%s\": \"median_ns\" (%" PRIu64 ") is outside [\"min_ns\", \"max_ns\"] ([%" PRIu64

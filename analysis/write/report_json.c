@@ -100,6 +100,32 @@ hesper_json_put_double(FILE *out, double v)
 	fprintf(out, "%.17g", v);
 }
 
+/* ", "KEY": V" for row key @k (model/row_keys.h). */
+static void
+put_u64(FILE *out, enum hesper_row_key k, uint64_t v)
+{
+	fprintf(out, ", \"%s\": %" PRIu64, hesper_row_key(k), v);
+}
+
+static void
+put_row_double(FILE *out, enum hesper_row_key k, double v)
+{
+	fprintf(out, ", \"%s\": ", hesper_row_key(k));
+	hesper_json_put_double(out, v);
+}
+
+/* The statistics of @s past its mean: median_ns, min_ns, max_ns, stddev_ns, p95_ns, p99_ns. */
+static void
+put_instance_keys(FILE *out, const struct hesper_stats *s)
+{
+	put_u64(out, HESPER_ROW_MEDIAN, hesper_stats_quantile(s, 0.5));
+	put_u64(out, HESPER_ROW_MIN, s->count ? s->min_ns : 0);
+	put_u64(out, HESPER_ROW_MAX, s->max_ns);
+	put_row_double(out, HESPER_ROW_STDDEV, hesper_stats_stddev(s));
+	put_u64(out, HESPER_ROW_P95, hesper_stats_quantile(s, 0.95));
+	put_u64(out, HESPER_ROW_P99, hesper_stats_quantile(s, 0.99));
+}
+
 /*
  * The keys of a kernel row, from "{" up to (not including) its closing "}". total_ns is
  * from the shares (hesper_kernel_total_ns), the statistics from the whole durations; with
@@ -113,16 +139,13 @@ put_kernel_keys_named(FILE *out, const char *name, const struct hesper_kernel *k
 
 	fputs("{\"name\": ", out);
 	hesper_json_write_string(out, name);
-	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ", k->count,
-		hesper_kernel_total_ns(k));
-	hesper_json_put_double(out, s->mean_ns);
-	fprintf(out, ", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 ", \"stddev_ns\": ",
-		hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0, s->max_ns);
-	hesper_json_put_double(out, hesper_stats_stddev(s));
-	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"timed\": %" PRIu64,
-		hesper_stats_quantile(s, 0.95), hesper_stats_quantile(s, 0.99), s->count);
+	put_u64(out, HESPER_ROW_COUNT, k->count);
+	put_u64(out, HESPER_ROW_TOTAL, hesper_kernel_total_ns(k));
+	put_row_double(out, HESPER_ROW_MEAN, s->mean_ns);
+	put_instance_keys(out, s);
+	put_u64(out, HESPER_ROW_TIMED, s->count);
 	if (spans)
-		fprintf(out, ", \"span_total_ns\": %" PRIu64, hesper_kernel_span_total_ns(k));
+		put_u64(out, HESPER_ROW_SPAN_TOTAL, hesper_kernel_span_total_ns(k));
 }
 
 static void
@@ -216,15 +239,15 @@ put_memops(FILE *out, const struct hesper_memops *m)
 	fputs(any ? "\n  ]" : "]", out);
 }
 
-/* The statistics of @s past its mean: median_ns, min_ns, max_ns, stddev_ns, p95_ns, p99_ns. */
+/* A region row's numbers: count, total_ns, mean_ns, timed, then the statistics past the mean. */
 static void
-put_instance_keys(FILE *out, const struct hesper_stats *s)
+put_region_keys(FILE *out, const struct hesper_kernel *k)
 {
-	fprintf(out, ", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 ", \"stddev_ns\": ",
-		hesper_stats_quantile(s, 0.5), s->count ? s->min_ns : 0, s->max_ns);
-	hesper_json_put_double(out, hesper_stats_stddev(s));
-	fprintf(out, ", \"p95_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64, hesper_stats_quantile(s, 0.95),
-		hesper_stats_quantile(s, 0.99));
+	put_u64(out, HESPER_ROW_COUNT, k->count);
+	put_u64(out, HESPER_ROW_TOTAL, hesper_kernel_total_ns(k));
+	put_row_double(out, HESPER_ROW_MEAN, k->timed.mean_ns);
+	put_u64(out, HESPER_ROW_TIMED, k->timed.count);
+	put_instance_keys(out, &k->timed);
 }
 
 /*
@@ -236,11 +259,7 @@ put_region(FILE *out, const struct hesper_kernel *k)
 {
 	fputs("{\"name\": ", out);
 	hesper_json_write_string(out, k->name);
-	fprintf(out, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ", k->count,
-		hesper_kernel_total_ns(k));
-	hesper_json_put_double(out, k->timed.mean_ns);
-	fprintf(out, ", \"timed\": %" PRIu64, k->timed.count);
-	put_instance_keys(out, &k->timed);
+	put_region_keys(out, k);
 	fputc('}', out);
 }
 
@@ -296,12 +315,8 @@ put_region_tree(FILE *out, const struct hesper_profile *p, const char *end)
 		hesper_json_write_string(out, node->name);
 		fputs(", \"path\": ", out);
 		ok = put_path(out, k->name);
-		fprintf(out,
-			", \"depth\": %" PRIu32 ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"mean_ns\": ",
-			node->depth, k->count, hesper_kernel_total_ns(k));
-		hesper_json_put_double(out, k->timed.mean_ns);
-		fprintf(out, ", \"timed\": %" PRIu64, k->timed.count);
-		put_instance_keys(out, &k->timed);
+		fprintf(out, ", \"depth\": %" PRIu32, node->depth);
+		put_region_keys(out, k);
 		fputs(", \"kernels\": [", out);
 		for (size_t j = 0; j < node->kernel_count; j++) {
 			fputs(j ? ", " : "", out);

@@ -1,5 +1,6 @@
 /* Unit tests for analysis/write/report_json.c. */
 #include <check.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,55 @@ START_TEST(known_profile)
 	fixture(&p);
 	char *s = render(&p);
 	ck_assert_str_eq(s, expected_json);
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
+/* Every number of a kernel row is a key of model/row_keys.h's list, in its order; a region row's are of it too. */
+START_TEST(row_keys_follow_the_list)
+{
+	struct hesper_profile p;
+	static const char *const list[] = {
+#define LIST_KEY(id, key, whole) key,
+		HESPER_ROW_KEYS(LIST_KEY)
+#undef LIST_KEY
+	};
+	const size_t n = sizeof(list) / sizeof(list[0]);
+
+	fixture(&p);
+	char *s = render(&p);
+	json_object *root = json_tokener_parse(s);
+	ck_assert_ptr_nonnull(root);
+	json_object *kernel = json_object_array_get_idx(hesper_json_member(root, "kernels"), 0);
+	json_object *region = json_object_array_get_idx(hesper_json_member(root, "regions"), 0);
+	ck_assert_ptr_nonnull(kernel);
+	ck_assert_ptr_nonnull(region);
+	size_t i = 0;
+	json_object_object_foreach(kernel, key, value)
+	{
+		(void)value;
+		if (i == 0) {
+			ck_assert_str_eq(key, "name");
+		} else if (strcmp(key, "groups") && strcmp(key, "local_size")) {
+			ck_assert_msg(i - 1 < n && !strcmp(key, list[i - 1]),
+				      "kernel key %zu is \"%s\", the list has \"%s\"", i, key,
+				      i - 1 < n ? list[i - 1] : "(none)");
+		} else {
+			continue; /* the launch shapes, after the numbers */
+		}
+		i++;
+	}
+	ck_assert_uint_eq(i, n + 1);
+	json_object_object_foreach(region, rkey, rvalue)
+	{
+		(void)rvalue;
+		bool known = !strcmp(rkey, "name");
+		for (size_t j = 0; j < n && !known; j++)
+			known = !strcmp(rkey, list[j]);
+		ck_assert_msg(known, "region key \"%s\" is not in the list", rkey);
+	}
+	json_object_put(root);
 	free(s);
 	hesper_profile_free(&p);
 }
@@ -408,6 +458,7 @@ report_json_suite(void)
 	TCase *tc = tcase_create("hesper_report_json");
 
 	tcase_add_test(tc, known_profile);
+	tcase_add_test(tc, row_keys_follow_the_list);
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, extremes_and_non_finite);
 	tcase_add_test(tc, overlap_totals_and_spans);
