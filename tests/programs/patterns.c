@@ -1821,16 +1821,9 @@ static VkImage barrier_image(struct pat *p, VkDeviceMemory *memory)
 	VKC_CHECK(vkCreateImage(d, &info, NULL, &image));
 	VkMemoryRequirements req;
 	vkGetImageMemoryRequirements(d, image, &req);
-	VkPhysicalDeviceMemoryProperties props;
-	vkGetPhysicalDeviceMemoryProperties(p->vk.physical_device, &props);
-	uint32_t type = 0;
-	while (type < props.memoryTypeCount && !(req.memoryTypeBits & (1u << type)))
-		type++;
-	if (type == props.memoryTypeCount)
-		vkc_fail("barriers: no memory type for a storage image");
 	VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
 				    .allocationSize = req.size,
-				    .memoryTypeIndex = type };
+				    .memoryTypeIndex = vkc_memory_type(&p->vk, req.memoryTypeBits, 0) };
 	VKC_CHECK(vkAllocateMemory(d, &ai, NULL, memory));
 	VKC_CHECK(vkBindImageMemory(d, image, *memory, 0));
 	return image;

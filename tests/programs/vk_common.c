@@ -348,13 +348,12 @@ void vkc_finish(struct vkc_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 }
 
-/* Index of a memory type allowed by @type_bits with all of @flags. */
-static uint32_t find_memory_type(const struct vkc_ctx *ctx, uint32_t type_bits, VkMemoryPropertyFlags flags)
+uint32_t vkc_memory_type(const struct vkc_ctx *ctx, uint32_t type_bits, VkMemoryPropertyFlags flags)
 {
 	for (uint32_t i = 0; i < ctx->mem_props.memoryTypeCount; i++)
 		if ((type_bits & (1u << i)) && (ctx->mem_props.memoryTypes[i].propertyFlags & flags) == flags)
 			return i;
-	vkc_fail("no host-visible coherent memory type");
+	vkc_fail("no memory type with the properties 0x%x", (unsigned)flags);
 }
 
 void vkc_buffer_create(struct vkc_ctx *ctx, struct vkc_buffer *buf, VkDeviceSize size, VkBufferUsageFlags extra_usage)
@@ -374,9 +373,9 @@ void vkc_buffer_create(struct vkc_ctx *ctx, struct vkc_buffer *buf, VkDeviceSize
 	VkMemoryAllocateInfo ainfo = {
 		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
 		.allocationSize = req.size,
-		.memoryTypeIndex = find_memory_type(ctx, req.memoryTypeBits,
-						    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-							    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
+		.memoryTypeIndex = vkc_memory_type(ctx, req.memoryTypeBits,
+						   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+							   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
 	};
 	VKC_CHECK(vkAllocateMemory(ctx->device, &ainfo, NULL, &buf->memory));
 	VKC_CHECK(vkBindBufferMemory(ctx->device, buf->buffer, buf->memory, 0));

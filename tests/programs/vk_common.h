@@ -101,6 +101,9 @@ void vkc_finish_device(struct vkc_ctx *ctx);
 void vkc_finish(struct vkc_ctx *ctx);
 
 /* Creates a host-visible coherent storage buffer of @size bytes (plus @extra_usage), mapped. */
+/* Index of a memory type allowed by @type_bits with all of @flags; fails the program when there is none. */
+uint32_t vkc_memory_type(const struct vkc_ctx *ctx, uint32_t type_bits, VkMemoryPropertyFlags flags);
+
 void vkc_buffer_create(struct vkc_ctx *ctx, struct vkc_buffer *buf, VkDeviceSize size, VkBufferUsageFlags extra_usage);
 
 /* Unmaps and destroys @buf. */
