@@ -228,6 +228,16 @@ static void note_last_command(struct hesper_command_buffer *s, uint32_t last_end
 	}
 }
 
+/*
+ * The closing timestamp a barrier leaves the next timed work to open from (@s's last_end;
+ * HESPER_NO_QUERY when there is none). A program's own TOP_OF_PIPE timestamp before the
+ * barrier is no longer right before that work: the barrier forgets it either way.
+ */
+static uint32_t chain_end(const struct hesper_command_buffer *s)
+{
+	return s && s->rec ? s->rec->last_end : HESPER_NO_QUERY;
+}
+
 /* Writes the closing timestamp @end taken by dispatch_begin (HESPER_NO_QUERY: untimed). */
 static void dispatch_end(struct hesper_command_buffer *s, VkCommandBuffer cb, uint32_t end)
 {
@@ -279,21 +289,21 @@ HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
  * after it (clock_edges.h); any other barrier leaves that state as it was (it holds no
  * compute back).
  */
-#define HESPER_BARRIER_HOOK(name, params, args, orders_compute, moves_images)                  \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                        \
-	{                                                                                      \
-		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);         \
-		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);    \
-		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute); \
-		if (compute_)                                                                  \
-			hesper_clock_edge_close(state_->rec, cb);                              \
-		if (dev_->clock_mode || (moves_images))                                        \
-			note_last_command(state_, HESPER_NO_QUERY, false);                     \
-		dev_->next.name args;                                                          \
-		if (compute_) {                                                                \
-			state_->rec->after_compute_barrier = true;                             \
-			state_->rec->open_edge = HESPER_NO_QUERY;                              \
-		}                                                                              \
+#define HESPER_BARRIER_HOOK(name, params, args, orders_compute, moves_images)                   \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                         \
+	{                                                                                       \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);          \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);     \
+		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute);  \
+		if (compute_)                                                                   \
+			hesper_clock_edge_close(state_->rec, cb);                               \
+		bool chain_ = !dev_->clock_mode && !(moves_images);                             \
+		note_last_command(state_, chain_ ? chain_end(state_) : HESPER_NO_QUERY, false); \
+		dev_->next.name args;                                                           \
+		if (compute_) {                                                                 \
+			state_->rec->after_compute_barrier = true;                              \
+			state_->rec->open_edge = HESPER_NO_QUERY;                               \
+		}                                                                               \
 	}
 HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 
