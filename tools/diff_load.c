@@ -114,6 +114,12 @@ hesper_diff_run_load(const char *path, struct hesper_diff_run *run, char *err, s
 
 	memset(run, 0, sizeof(*run));
 	run->path = path;
+	/* Whatever `hesper report` refuses in the file, diff refuses too: the whole file read once as it reads it. */
+	struct hesper_profile whole;
+	int loaded = hesper_summary_load(path, &whole, err, err_size);
+	hesper_profile_free(&whole);
+	if (loaded != HESPER_OK)
+		goto out;
 	if (hesper_summary_document(path, &root, err, err_size) != 0)
 		goto out;
 	process = hesper_json_member(root, "process");

@@ -1,7 +1,8 @@
 /*
  * One run's JSON summary as `hesper diff` reads it: what the run was (program, devices,
- * mode) and, per kernel, the numbers the comparison uses. Every row is read by the reader
- * `hesper report` uses too (hesper_summary_row_read): a negative, non-finite or absurd
+ * mode) and, per kernel, the numbers the comparison uses. The file is read whole as
+ * `hesper report` reads it, and every row by the same reader (hesper_summary_row_read),
+ * so what one refuses the other does too: a negative, non-finite or absurd
  * value (a time past HESPER_SUMMARY_TIME_MAX_NS), a median outside [min, max] or more
  * timed dispatches than ran make the file unreadable for both, so that a broken or edited
  * file is refused rather than compared or printed.

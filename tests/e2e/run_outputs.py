@@ -782,7 +782,8 @@ def case_diff(c, args, env, workdir):
             ("huge", lambda t: re.sub(r'"total_ns": [0-9]+', '"total_ns": 1e300', t, count=1), '"total_ns" is 1e+300'),
             ("nan", lambda t: re.sub(r'"stddev_ns": [0-9.e+]+', '"stddev_ns": NaN', t, count=1), '"stddev_ns" is nan'),
             ("median", lambda t: re.sub(r'"median_ns": [0-9]+', '"median_ns": 999999999999', t, count=1),
-             '"median_ns"')):
+             '"median_ns"'),
+            ("document", lambda t: re.sub(r'\n  "wall_ns": [0-9]+', '\n  "wall_ns": -1', t, count=1), '"wall_ns"')):
         bad = edited(c, workdir, a[0], label, edit)
         rc, out, err = run([tool, "diff", a[0], bad], tool_env(env), workdir)
         c.check(rc == 2 and err.count("\n") == 1 and bad in err and what in err and out == "",
