@@ -44,14 +44,6 @@ name_where(struct reader *r, const char *name)
 	snprintf(r->where + o, sizeof(r->where) - o, "%s\"", strlen(name) > QUOTE_MAX ? "..." : "");
 }
 
-static char *
-string_or_empty(json_object *o, const char *key)
-{
-	json_object *v = hesper_json_member(o, key);
-
-	return strdup(v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
-}
-
 /* One row of "kernels" into @k, read and checked as every reader of summaries does (hesper_summary_row_read). */
 static int
 read_kernel(struct reader *r, json_object *o, struct hesper_diff_kernel *k)
@@ -84,23 +76,16 @@ by_name(const void *a, const void *b)
 
 /* Every device's name and driver, joined with separators no name holds. */
 static char *
-devices_key(json_object *root)
+devices_key(const struct hesper_profile *p)
 {
-	json_object *devices = hesper_json_member(root, "devices");
 	char *key = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&key, &size);
 
 	if (!f)
 		return NULL;
-	for (size_t i = 0;
-	     devices && json_object_is_type(devices, json_type_array) && i < json_object_array_length(devices); i++) {
-		json_object *d = json_object_array_get_idx(devices, i), *name = hesper_json_member(d, "name"),
-			    *driver = hesper_json_member(d, "driver");
-
-		fprintf(f, "%s%s\x1f%s", i ? "\x1e" : "", name ? json_object_get_string(name) : "",
-			driver ? json_object_get_string(driver) : "");
-	}
+	for (size_t i = 0; i < p->device_count; i++)
+		fprintf(f, "%s%s\x1f%s", i ? "\x1e" : "", p->devices[i].name, p->devices[i].driver);
 	fclose(f);
 	return key;
 }
@@ -109,39 +94,34 @@ int
 hesper_diff_run_load(const char *path, struct hesper_diff_run *run, char *err, size_t err_size)
 {
 	struct reader r = {path, err, err_size, ""};
-	json_object *root = NULL, *kernels, *process;
+	json_object *root = NULL, *kernels;
 	int ret = -1;
 
 	memset(run, 0, sizeof(*run));
 	run->path = path;
-	/* Whatever `hesper report` refuses in the file, diff refuses too: the whole file read once as it reads it. */
+	/*
+	 * The file read whole as `hesper report` reads it, so that what one refuses the other
+	 * refuses too; what the run was comes from there. The rows are read again from the
+	 * document, for their exact medians (the profile keeps them as a histogram).
+	 */
 	struct hesper_profile whole;
 	int loaded = hesper_summary_load(path, &whole, err, err_size);
+	if (loaded == HESPER_OK) {
+		run->exe = strdup(whole.exe);
+		run->mode = strdup(whole.mode);
+		run->group_by = strdup(hesper_group_by_word(whole.group_by));
+		run->devices = devices_key(&whole);
+		run->pid = whole.pid;
+	}
 	hesper_profile_free(&whole);
 	if (loaded != HESPER_OK)
 		goto out;
-	if (hesper_summary_document(path, &root, err, err_size) != 0)
-		goto out;
-	process = hesper_json_member(root, "process");
-	run->exe = string_or_empty(process, "exe");
-	run->mode = string_or_empty(root, "mode");
-	run->group_by = string_or_empty(root, "group_by");
-	run->devices = devices_key(root);
 	if (!run->exe || !run->mode || !run->group_by || !run->devices) {
 		fail(&r, "out of memory");
 		goto out;
 	}
-	/* Summaries written before HESPER_GROUP_BY have a row per kernel. */
-	if (!run->group_by[0]) {
-		free(run->group_by);
-		run->group_by = strdup("kernel");
-	}
-	if (!run->group_by) {
-		fail(&r, "out of memory");
+	if (hesper_summary_document(path, &root, err, err_size) != 0)
 		goto out;
-	}
-	if (hesper_json_member(process, "pid"))
-		run->pid = json_object_get_int(hesper_json_member(process, "pid"));
 	kernels = hesper_json_member(root, "kernels");
 	if (!kernels || !json_object_is_type(kernels, json_type_array)) {
 		fail(&r, "no \"kernels\" array");
