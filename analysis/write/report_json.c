@@ -100,13 +100,14 @@ hesper_json_put_double(FILE *out, double v)
 	fprintf(out, "%.17g", v);
 }
 
-/* ", "KEY": V" for row key @k (model/row_keys.h). */
+/* ", "KEY": V" for row key @k (model/row_keys.h), a whole number. */
 static void
-put_u64(FILE *out, enum hesper_row_key k, uint64_t v)
+put_row_u64(FILE *out, enum hesper_row_key k, uint64_t v)
 {
 	fprintf(out, ", \"%s\": %" PRIu64, hesper_row_key(k), v);
 }
 
+/* The same for a number with a fraction (a mean, a standard deviation). */
 static void
 put_row_double(FILE *out, enum hesper_row_key k, double v)
 {
@@ -118,20 +119,20 @@ put_row_double(FILE *out, enum hesper_row_key k, double v)
 static void
 put_instance_keys(FILE *out, const struct hesper_stats *s)
 {
-	put_u64(out, HESPER_ROW_MEDIAN, hesper_stats_quantile(s, 0.5));
-	put_u64(out, HESPER_ROW_MIN, s->count ? s->min_ns : 0);
-	put_u64(out, HESPER_ROW_MAX, s->max_ns);
+	put_row_u64(out, HESPER_ROW_MEDIAN, hesper_stats_quantile(s, 0.5));
+	put_row_u64(out, HESPER_ROW_MIN, s->count ? s->min_ns : 0);
+	put_row_u64(out, HESPER_ROW_MAX, s->max_ns);
 	put_row_double(out, HESPER_ROW_STDDEV, hesper_stats_stddev(s));
-	put_u64(out, HESPER_ROW_P95, hesper_stats_quantile(s, 0.95));
-	put_u64(out, HESPER_ROW_P99, hesper_stats_quantile(s, 0.99));
+	put_row_u64(out, HESPER_ROW_P95, hesper_stats_quantile(s, 0.95));
+	put_row_u64(out, HESPER_ROW_P99, hesper_stats_quantile(s, 0.99));
 }
 
 /*
- * The keys of a kernel row, from "{" up to (not including) its closing "}". total_ns is
- * from the shares (hesper_kernel_total_ns), the statistics from the whole durations; with
- * @spans, span_total_ns is those durations' total (hesper_kernel_span_total_ns).
+ * The keys of a kernel row under the name @name, from "{" up to (not including) its
+ * closing "}". total_ns is from the shares (hesper_kernel_total_ns), the statistics from
+ * the whole durations; with @spans, span_total_ns is those durations' total
+ * (hesper_kernel_span_total_ns).
  */
-/* A kernel row's keys (not its closing brace) under the name @name. */
 static void
 put_kernel_keys_named(FILE *out, const char *name, const struct hesper_kernel *k, bool spans)
 {
@@ -139,13 +140,13 @@ put_kernel_keys_named(FILE *out, const char *name, const struct hesper_kernel *k
 
 	fputs("{\"name\": ", out);
 	hesper_json_write_string(out, name);
-	put_u64(out, HESPER_ROW_COUNT, k->count);
-	put_u64(out, HESPER_ROW_TOTAL, hesper_kernel_total_ns(k));
+	put_row_u64(out, HESPER_ROW_COUNT, k->count);
+	put_row_u64(out, HESPER_ROW_TOTAL, hesper_kernel_total_ns(k));
 	put_row_double(out, HESPER_ROW_MEAN, s->mean_ns);
 	put_instance_keys(out, s);
-	put_u64(out, HESPER_ROW_TIMED, s->count);
+	put_row_u64(out, HESPER_ROW_TIMED, s->count);
 	if (spans)
-		put_u64(out, HESPER_ROW_SPAN_TOTAL, hesper_kernel_span_total_ns(k));
+		put_row_u64(out, HESPER_ROW_SPAN_TOTAL, hesper_kernel_span_total_ns(k));
 }
 
 static void
@@ -243,10 +244,10 @@ put_memops(FILE *out, const struct hesper_memops *m)
 static void
 put_region_keys(FILE *out, const struct hesper_kernel *k)
 {
-	put_u64(out, HESPER_ROW_COUNT, k->count);
-	put_u64(out, HESPER_ROW_TOTAL, hesper_kernel_total_ns(k));
+	put_row_u64(out, HESPER_ROW_COUNT, k->count);
+	put_row_u64(out, HESPER_ROW_TOTAL, hesper_kernel_total_ns(k));
 	put_row_double(out, HESPER_ROW_MEAN, k->timed.mean_ns);
-	put_u64(out, HESPER_ROW_TIMED, k->timed.count);
+	put_row_u64(out, HESPER_ROW_TIMED, k->timed.count);
 	put_instance_keys(out, &k->timed);
 }
 
