@@ -522,13 +522,6 @@ void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k,
 			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + 2 * i);
 		}
 		break;
-	case VB_WAY_CHAINED:
-		vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 2);
-		for (uint32_t i = 0; i < n; i++) {
-			dispatch(ctx, s->cmd, k);
-			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + i);
-		}
-		break;
 	case VB_WAY_BARRIERS:
 		for (uint32_t i = 0; i < n; i++) {
 			if (i)
@@ -545,14 +538,18 @@ void vb_record(struct vb_ctx *ctx, struct vb_slot *s, const struct vb_kernel *k,
 			vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 3 + 2 * i);
 		}
 		break;
+	case VB_WAY_CHAINED:
 	case VB_WAY_BARRIER_CHAINED:
 	case VB_WAY_BARRIER_COMPUTE:
 	case VB_WAY_CHAINED_COMPUTE: {
-		VkPipelineStageFlagBits stage = way == VB_WAY_BARRIER_CHAINED ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
-									      : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+		/* One timestamp opening the first dispatch, then one after each (before its barrier). */
+		bool compute = way == VB_WAY_BARRIER_COMPUTE || way == VB_WAY_CHAINED_COMPUTE;
+		bool barriers = way == VB_WAY_BARRIER_CHAINED || way == VB_WAY_BARRIER_COMPUTE;
+		VkPipelineStageFlagBits stage = compute ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT
+							: VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
 		vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 2);
 		for (uint32_t i = 0; i < n; i++) {
-			if (i && way != VB_WAY_CHAINED_COMPUTE)
+			if (i && barriers)
 				compute_barrier(s->cmd);
 			dispatch(ctx, s->cmd, k);
 			vkCmdWriteTimestamp(s->cmd, stage, s->queries, 3 + i);
