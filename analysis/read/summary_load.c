@@ -42,24 +42,34 @@ rebuild_stats(struct hesper_stats *s, uint64_t n, uint64_t total, double mean, u
 	(void)hesper_histogram_add_n(&s->hist, max, n - r99);
 }
 
+/* What one row of the summary is being read as: where errors go, and which keys it had. */
+struct row_reader {
+	struct loader *l;
+	json_object *o;
+	const char *what, *name; /* "a kernel" or "a region", and its name */
+	unsigned present;        /* 1 << k for each key k read that the row has */
+};
+
+#define HAS(r, k) (((r)->present >> (k)) & 1u)
+
 /*
- * Number @k (model/row_keys.h) of row @o (named @name, "a kernel" or "a region" by @what)
- * into *@out: @absent when absent (NAN: required). Refused: not a number, not finite,
- * negative, past HESPER_SUMMARY_COUNT_MAX (a count) or HESPER_SUMMARY_TIME_MAX_NS (a
- * time), a count with a fraction.
+ * Number @k (model/row_keys.h) of the row into *@out: @absent when absent (NAN: required).
+ * Refused: not a number, not finite, negative, past HESPER_SUMMARY_COUNT_MAX (a count) or
+ * HESPER_SUMMARY_TIME_MAX_NS (a time), a count with a fraction.
  */
 static int
-row_number(struct loader *l, json_object *o, const char *what, const char *name, enum hesper_row_key k, double absent,
-	   double *out)
+row_number(struct row_reader *r, enum hesper_row_key k, double absent, double *out)
 {
-	const char *key = hesper_row_key(k);
+	struct loader *l = r->l;
+	const char *what = r->what, *name = r->name, *key = hesper_row_key(k);
 	bool whole = hesper_row_key_whole(k);
 	double max = whole ? HESPER_SUMMARY_COUNT_MAX : HESPER_SUMMARY_TIME_MAX_NS;
-	json_object *v = hesper_json_member(o, key);
+	json_object *v = hesper_json_member(r->o, key);
 
 	*out = absent;
 	if (!v)
 		return isnan(absent) ? BAD(l, "%s \"%s\" has no \"%s\"", what, name, key) : 0;
+	r->present |= 1u << k;
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
 		return BAD(l, "%s \"%s\": \"%s\" is not a number", what, name, key);
 	*out = json_object_get_double(v);
@@ -90,20 +100,16 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 		return BAD(l, "%s has no \"name\" string", what);
 	row->name = json_object_get_string(name);
 	const char *nm = row->name;
-	if (row_number(l, o, what, nm, HESPER_ROW_COUNT, NAN, &count) ||
-	    row_number(l, o, what, nm, HESPER_ROW_TIMED, count, &timed))
+	struct row_reader rr = {l, o, what, nm, 0}, *r = &rr;
+	if (row_number(r, HESPER_ROW_COUNT, NAN, &count) || row_number(r, HESPER_ROW_TIMED, count, &timed))
 		return HESPER_ERROR_FORMAT;
 	if (timed > count)
 		return BAD(l, "%s \"%s\": \"timed\" (%g) is more than \"count\" (%g)", what, nm, timed, count);
-	if (row_number(l, o, what, nm, HESPER_ROW_TOTAL, 0, &total) ||
-	    row_number(l, o, what, nm, HESPER_ROW_SPAN_TOTAL, total, &span) ||
-	    row_number(l, o, what, nm, HESPER_ROW_STDDEV, 0, &stddev) ||
-	    row_number(l, o, what, nm, HESPER_ROW_MEDIAN, 0, &median) ||
-	    row_number(l, o, what, nm, HESPER_ROW_MIN, 0, &min) ||
-	    row_number(l, o, what, nm, HESPER_ROW_MAX, 0, &max) ||
-	    row_number(l, o, what, nm, HESPER_ROW_MEAN, 0, &mean) ||
-	    row_number(l, o, what, nm, HESPER_ROW_P95, median, &p95) ||
-	    row_number(l, o, what, nm, HESPER_ROW_P99, p95, &p99))
+	if (row_number(r, HESPER_ROW_TOTAL, 0, &total) || row_number(r, HESPER_ROW_SPAN_TOTAL, total, &span) ||
+	    row_number(r, HESPER_ROW_STDDEV, 0, &stddev) || row_number(r, HESPER_ROW_MEDIAN, 0, &median) ||
+	    row_number(r, HESPER_ROW_MIN, 0, &min) || row_number(r, HESPER_ROW_MAX, 0, &max) ||
+	    row_number(r, HESPER_ROW_MEAN, 0, &mean) || row_number(r, HESPER_ROW_P95, median, &p95) ||
+	    row_number(r, HESPER_ROW_P99, p95, &p99))
 		return HESPER_ERROR_FORMAT;
 	row->count = (uint64_t)count;
 	row->timed = (uint64_t)timed;
@@ -116,12 +122,10 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 	row->median_ns = (uint64_t)llround(median);
 	row->p95_ns = (uint64_t)llround(p95);
 	row->p99_ns = (uint64_t)llround(p99);
-	row->has_mean = hesper_json_member(o, hesper_row_key(HESPER_ROW_MEAN)) != NULL;
+	row->has_mean = HAS(r, HESPER_ROW_MEAN);
 	/* Quantiles are clamped to the extremes when written; a mean lies between them. */
-	bool bounded = row->timed && hesper_json_member(o, hesper_row_key(HESPER_ROW_MIN)) &&
-		       hesper_json_member(o, hesper_row_key(HESPER_ROW_MAX));
-	if (bounded && hesper_json_member(o, hesper_row_key(HESPER_ROW_MEDIAN)) &&
-	    (row->median_ns < row->min_ns || row->median_ns > row->max_ns))
+	bool bounded = row->timed && HAS(r, HESPER_ROW_MIN) && HAS(r, HESPER_ROW_MAX);
+	if (bounded && HAS(r, HESPER_ROW_MEDIAN) && (row->median_ns < row->min_ns || row->median_ns > row->max_ns))
 		return BAD(l,
 			   "%s \"%s\": \"median_ns\" (%" PRIu64 ") is outside [\"min_ns\", \"max_ns\"] ([%" PRIu64
 			   ", %" PRIu64 "])",
