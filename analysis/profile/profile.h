@@ -180,7 +180,9 @@ struct hesper_profile {
 	size_t loaded_finding_count;
 	bool findings_loaded; /* the summary read back had "findings" (and "host_waits") */
 
-	struct hesper_trace trace;          /* timeline events, for the trace and HTML reports */
+	struct hesper_trace trace; /* timeline events, for the trace and HTML reports */
+	/* Where hesper_profile_add_work hands the timeline events of traced work (NULL: nowhere). */
+	void (*keep_event)(struct hesper_profile *p, const struct hesper_trace_event *e);
 	bool from_events;                   /* built from a program's own events (profile_events.c): no mode, no cost */
 	struct hesper_capture_info capture; /* the capture window, when one was asked for */
 	struct hesper_report_kind report;   /* which report this is (the exit report when zero) */
@@ -251,6 +253,19 @@ struct hesper_work_rows {
 	const char *key_label; /* its label, compared by address (interned) */
 };
 
+/*
+ * Where a timed piece of work ran, for the timeline: its queue and its start on the host's
+ * clock. Its end is the start plus its time (the work's @ns), so the timeline and the
+ * statistics hold the same interval.
+ */
+struct hesper_work_place {
+	bool traced;             /* shown on the timeline; false: counted only */
+	uint32_t device, queue;  /* indices into the profile's devices and queues */
+	uint64_t start_ns;       /* host CLOCK_MONOTONIC */
+	uint64_t command_buffer; /* VkCommandBuffer handle value, 0 if none */
+	uint64_t submission;     /* submission number on its queue */
+};
+
 /* One finished piece of GPU work, or @count alike whose time is unknown (hesper_profile_add_work). */
 struct hesper_work {
 	enum hesper_work_kind kind;
@@ -281,11 +296,14 @@ struct hesper_work {
 	bool sized;                   /* MEMORY_OP: @bytes are known */
 	uint32_t queue;               /* BATCH: index into queues */
 	const struct hesper_gap *gap; /* BATCH: the queue's idle time before it, or NULL */
+	struct hesper_work_place at;  /* timed: where it ran, for the timeline (at.traced) */
 };
 
 /*
- * Counts @w in every table and counter of @p it belongs to; 0, or -1 when @w names no
- * memory-operation kind or queue of @p, or memory ran out for one of its rows (the others count it).
+ * Counts @w in every table and counter of @p it belongs to and, when it was measured (timed,
+ * not clamped) and @w->at.traced, hands it to @p->keep_event as one timeline event, named as
+ * its row is; 0, or -1 when @w names no memory-operation kind or queue of @p, or memory ran
+ * out for one of its rows (the others count it).
  */
 int hesper_profile_add_work(struct hesper_profile *p, const struct hesper_work *w);
 

@@ -26,6 +26,35 @@ measured(const struct hesper_work *w)
 	return w->timed && !w->clamped;
 }
 
+/*
+ * Hands @w to @p's timeline as an event of @kind named @name, when it was measured and is
+ * traced: from its start on the host clock for its time.
+ */
+static void
+keep_event(struct hesper_profile *p, const struct hesper_work *w, enum hesper_trace_kind kind, const char *name)
+{
+	if (!w->at.traced || !measured(w) || !p->keep_event)
+		return;
+	struct hesper_trace_event e = {
+		.kind = kind,
+		.device = w->at.device,
+		.queue = w->at.queue,
+		.name = name,
+		.start_ns = w->at.start_ns,
+		.end_ns = w->at.start_ns + w->ns,
+		.command_buffer = w->at.command_buffer,
+		.submission = w->at.submission,
+	};
+	if (kind == HESPER_TRACE_DISPATCH) {
+		memcpy(e.groups, w->groups, sizeof(e.groups));
+		if (!w->local_size_varies)
+			memcpy(e.local_size, w->local_size, sizeof(e.local_size));
+	}
+	if (kind == HESPER_TRACE_MEMORY_OP)
+		e.bytes = w->bytes;
+	p->keep_event(p, &e);
+}
+
 /* @n pieces in @row: one timed in @ns with its share @share_ns, or @n untimed (a clamped one too). */
 static void
 count_in(struct hesper_kernel *row, const struct hesper_work *w, uint64_t n, uint64_t ns, uint64_t share_ns)
@@ -164,6 +193,8 @@ add_dispatch(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 					   : NULL;
 	if (of)
 		of->count += n;
+	/* Shown under its row's name, which outlives the trace (rows are never removed). */
+	keep_event(p, w, HESPER_TRACE_DISPATCH, row ? row->name : w->name);
 	if (w->timed)
 		p->collected++;
 	else if (w->dropped) {
@@ -187,6 +218,7 @@ add_memory_op(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 		hesper_memop_record(row, w->bytes, w->sized, w->ns);
 	else
 		hesper_memop_count_untimed(row, n, w->bytes, w->sized);
+	keep_event(p, w, HESPER_TRACE_MEMORY_OP, row->k.name);
 	return 0;
 }
 
@@ -199,6 +231,7 @@ add_region(struct hesper_profile *p, const struct hesper_work *w, uint64_t n)
 
 	count_in(row, w, n, w->ns, w->ns);
 	count_in(prow, w, n, w->ns, w->ns);
+	keep_event(p, w, HESPER_TRACE_REGION, w->name);
 	return row && (!w->label_path || prow) ? 0 : -1;
 }
 
@@ -216,6 +249,7 @@ add_batch(struct hesper_profile *p, const struct hesper_work *w)
 		hesper_gaps_keep(q, w->gap);
 	}
 	hesper_stats_add(&p->submits, w->ns);
+	keep_event(p, w, HESPER_TRACE_BATCH, "batch");
 	return 0;
 }
 

@@ -5,7 +5,6 @@
  */
 #include "account.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +37,6 @@ static void account_memop(struct hesper_profile *p, const struct hesper_queue *q
 		hesper_capture_count_outside(0, d->repeat);
 		return;
 	}
-	struct hesper_memop_row *row = &p->memops.rows[d->op.kind];
 	uint64_t mask = q->dev->families[q->family].tick_mask;
 	double period = q->dev->props.limits.timestampPeriod;
 	bool timed = ts && d->start != HESPER_NO_QUERY;
@@ -51,11 +49,8 @@ static void account_memop(struct hesper_profile *p, const struct hesper_queue *q
 	for (uint32_t k = 0; timed && k < d->repeat; k++) {
 		uint32_t start = k ? d->end + k - 1 : d->start, end = d->end + k;
 		w.clamped = !hesper_interval_ns(ts[start], ts[end], mask, period, &w.ns);
+		w.at = hesper_place_work(q, trace, ts[start], rec->command_buffer, sub->index);
 		hesper_profile_add_work(p, &w);
-		/* The timeline holds what was measured; a clamped interval was not. */
-		if (trace && !w.clamped)
-			hesper_trace_gpu_bytes(p, q, HESPER_TRACE_MEMORY_OP, row->k.name, ts[start], ts[end], NULL,
-					       rec->command_buffer, sub->index, d->bytes);
 	}
 	if (!timed)
 		hesper_profile_add_work(p, &w);
@@ -197,7 +192,7 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 			note_window_end(q, sub, ts[rec->cb_query + 1]);
 			uint64_t from = start > q->busy_end ? start : q->busy_end;
 			if (end > from)
-				p->queues[q->profile_queue].busy_ns += (uint64_t)llround((double)(end - from) * period);
+				p->queues[q->profile_queue].busy_ns += hesper_ticks_ns(end - from, period);
 			if (end > q->busy_end)
 				q->busy_end = end;
 		}
@@ -271,15 +266,13 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 				hesper_clock_place(&places, first + k, ts[start] & mask, ts[end] & mask);
 			w.timed = true;
 			w.clamped = !hesper_interval_ns(ts[start], ts[end], mask, period, &w.ns);
+			w.at = hesper_place_work(q, trace, ts[start], rec->command_buffer, sub->index);
 			hesper_profile_add_work(p, &w);
-			if (trace && !w.clamped)
-				hesper_trace_dispatch(p, q, hesper_account_trace_name(p, &w, rows.kernel, kernel),
-						      w.local_size_varies ? NULL : w.local_size, ts[start], ts[end],
-						      groups, rec->command_buffer, sub->index);
 		}
 		if (untimed) {
 			w.timed = false;
 			w.clamped = false;
+			w.at.traced = false;
 			w.count = untimed;
 			/*
 			 * Meant to be timed but could not be: dropped (every clock dispatch is meant to be).
@@ -312,12 +305,12 @@ static bool account_run(struct hesper_profile *p, struct hesper_queue *q, const 
 		if (timed) {
 			w.timed = true;
 			w.clamped = !hesper_interval_ns(start, end, mask, period, &w.ns);
-			if (hesper_profile_add_work(p, &w) == 0 && trace && !w.clamped)
-				hesper_trace_gpu(p, q, HESPER_TRACE_REGION, r->label->text, start, end, NULL,
-						 rec->command_buffer, sub->index);
+			w.at = hesper_place_work(q, trace, start, rec->command_buffer, sub->index);
+			hesper_profile_add_work(p, &w);
 		}
 		w.timed = false;
 		w.clamped = false;
+		w.at.traced = false;
 		w.count = timed ? untimed_runs : runs;
 		if (w.count)
 			hesper_profile_add_work(p, &w);

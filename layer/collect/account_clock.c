@@ -1,4 +1,4 @@
-/* Clock mode's accounting of a run and the timeline names of dispatches (account_clock.h). */
+/* Clock mode's accounting of a run (account_clock.h). */
 #include "account_clock.h"
 
 #include <math.h>
@@ -8,16 +8,6 @@
 #include "clock/clock.h"
 #include "ticks.h"
 #include "timeline.h"
-
-const char *hesper_account_trace_name(struct hesper_profile *p, const struct hesper_work *w,
-				      const struct hesper_kernel *row, const struct hesper_name *kernel)
-{
-	if (p->group_by == HESPER_GROUP_BY_KERNEL)
-		return kernel->text;
-	if (!row)
-		row = hesper_profile_dispatch_row(p, w);
-	return row ? row->name : kernel->text;
-}
 
 /*
  * Clock mode: dispatches that ran at once each get their whole span, so a submission's
@@ -42,6 +32,7 @@ struct clock_done {
 	uint32_t kind;      /* index into clock_held.kinds */
 	uint32_t groups[3]; /* its work-group counts (an indirect one's read back) */
 	bool read_back;
+	struct hesper_work_place at; /* where it ran, for the timeline */
 };
 
 /* Room for one more element of @size in *@items (holding @count of @*cap); false when memory ran out. */
@@ -80,7 +71,8 @@ static bool hold(struct clock_held *held, const struct hesper_work *w, struct he
 				 .ns = one->ns,
 				 .kind = (uint32_t)(held->kind_count - 1),
 				 .groups = {one->groups[0], one->groups[1], one->groups[2]},
-				 .read_back = one->groups_read_back};
+				 .read_back = one->groups_read_back,
+				 .at = one->at};
 	return true;
 }
 
@@ -124,6 +116,7 @@ void hesper_clock_hand_over(struct hesper_profile *p, const struct hesper_queue 
 		one.ns = d->ns;
 		memcpy(one.groups, d->groups, sizeof(one.groups));
 		one.groups_read_back = d->read_back;
+		one.at = d->at;
 		/* The share in ticks, in the span's nanoseconds: alone, exactly the span. */
 		one.has_share = split;
 		if (split)
@@ -267,12 +260,9 @@ void hesper_account_clock(struct hesper_profile *p, struct hesper_queue *q, cons
 		 * and the mapped clock may differ by the calibration's error.) Clamped, it has no time
 		 * to share: counted at once.
 		 */
+		one.at = hesper_place_work(q, trace, start, rec->command_buffer, sub->index);
 		if (isolated || one.clamped || !hold(held, w, kernel, &kind, &one, start, ticks))
 			hesper_profile_add_work(p, &one);
-		if (trace && !one.clamped)
-			hesper_trace_dispatch(p, q, hesper_account_trace_name(p, &one, NULL, kernel),
-					      w->local_size_varies ? NULL : w->local_size, start, end, one.groups,
-					      rec->command_buffer, sub->index);
 	}
 }
 

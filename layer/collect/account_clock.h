@@ -1,8 +1,7 @@
 /*
  * Clock mode's accounting of a run (account.c calls it): the clock-timed dispatches read from
  * their slots, held per submission and handed to the profile with their shares of the time
- * they ran at once, where each ran (for the labels timed by their dispatches), and the
- * timeline names of dispatches.
+ * they ran at once, and where each ran (for the labels timed by their dispatches).
  */
 #ifndef HESPER_ACCOUNT_CLOCK_H
 #define HESPER_ACCOUNT_CLOCK_H
@@ -50,13 +49,6 @@ struct clock_places {
 	struct clock_place *at; /* by the dispatch's position in the run; NULL when not kept */
 	uint64_t count;
 };
-
-/*
- * The timeline name of dispatch @w of @kernel: its row's (@row, looked up when NULL) when
- * HESPER_GROUP_BY splits kernels, so the trace's names are the report's rows.
- */
-const char *hesper_account_trace_name(struct hesper_profile *p, const struct hesper_work *w,
-				      const struct hesper_kernel *row, const struct hesper_name *kernel);
 
 /*
  * Counts @held's dispatches in the profile, each with its share of the time it ran at once

@@ -1,12 +1,11 @@
 /* The GPU span of each batch of a submission, and the idle gaps between batches (see batches.h). */
 #include "batches.h"
 
-#include <math.h>
-
 #include "clock_sync.h"
 #include "analysis.h"
 #include "state/state.h"
 #include "submit/submit.h"
+#include "ticks.h"
 #include "timeline.h"
 
 /* How much of [a0, a1) lies in [b0, b1). */
@@ -42,9 +41,12 @@ static void classify_gap(struct hesper_gap *g, const struct hesper_submission *s
 	g->other_ns = left - g->recording_ns;
 }
 
-/* Adds batch @span of @sub to the profile: its GPU span, and @q's idle time since the previous batch ended. */
+/*
+ * Adds batch @span of @sub to the profile (and its timeline when @trace): its GPU span, and
+ * @q's idle time since the previous batch ended.
+ */
 static void note_batch(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
-		       const struct batch_span *span)
+		       const struct batch_span *span, bool trace)
 {
 	struct hesper_queue_info *row = &p->queues[q->profile_queue];
 	const struct hesper_device *dev = q->dev;
@@ -54,10 +56,11 @@ static void note_batch(struct hesper_profile *p, struct hesper_queue *q, const s
 				.count = 1,
 				.timed = true,
 				.queue = q->profile_queue,
-				.ns = (uint64_t)llround((double)(span->end - span->start) * period)};
+				.ns = hesper_ticks_ns(span->end - span->start, period),
+				.at = hesper_place_work(q, trace, span->raw_start, 0, sub->index)};
 	if (q->batch_seen && span->start > q->batch_end) {
 		g = (struct hesper_gap){
-			.length_ns = (uint64_t)llround((double)(span->start - q->batch_end) * period),
+			.length_ns = hesper_ticks_ns(span->start - q->batch_end, period),
 			.thread = sub->thread,
 			.submission = sub->index,
 		};
@@ -80,7 +83,7 @@ static void note_batch(struct hesper_profile *p, struct hesper_queue *q, const s
 	}
 	if (span->end > q->batch_end)
 		q->batch_end = span->end;
-	row->gpu_span_ns = (uint64_t)llround((double)(q->batch_end - q->batch_first) * period);
+	row->gpu_span_ns = hesper_ticks_ns(q->batch_end - q->batch_first, period);
 }
 
 void hesper_close_span(struct hesper_profile *p, struct batch_span *span, struct hesper_queue *q,
@@ -88,9 +91,6 @@ void hesper_close_span(struct hesper_profile *p, struct batch_span *span, struct
 {
 	if (!span->any)
 		return;
-	note_batch(p, q, sub, span);
-	if (trace)
-		hesper_trace_gpu(p, q, HESPER_TRACE_BATCH, "batch", span->raw_start,
-				 span->raw_start + (span->end - span->start), NULL, 0, sub->index);
+	note_batch(p, q, sub, span, trace);
 	span->any = false;
 }

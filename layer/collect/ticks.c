@@ -24,6 +24,11 @@ uint64_t hesper_extend_ticks(struct hesper_queue *q, uint64_t raw, uint64_t mask
 	return q->last_ext - ((q->last_raw - raw) & mask); /* slightly older than the newest seen */
 }
 
+uint64_t hesper_ticks_ns(uint64_t ticks, double period)
+{
+	return (uint64_t)llround((double)ticks * period);
+}
+
 /* The interval between two raw timestamps in ns into *@ns; false (and 0) when zero or negative: clamped. */
 bool hesper_interval_ns(uint64_t start, uint64_t end, uint64_t mask, double period, uint64_t *ns)
 {
@@ -32,6 +37,6 @@ bool hesper_interval_ns(uint64_t start, uint64_t end, uint64_t mask, double peri
 	/* More than half the counter's range forward is an end before its start. */
 	if (ticks == 0 || ticks > mask / 2)
 		return false;
-	*ns = (uint64_t)llround((double)ticks * period);
+	*ns = hesper_ticks_ns(ticks, period);
 	return true;
 }

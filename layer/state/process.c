@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "events.h"
 #include "process.h"
 
 extern char **environ;
@@ -85,6 +86,7 @@ static void process_init(void)
 	p->profile->sample_every = p->settings.sample_every;
 	p->profile->group_by = p->settings.group_by;
 	hesper_trace_init(&p->profile->trace, p->settings.max_events);
+	p->profile->keep_event = hesper_events_add;
 	/* Read here, like HESPER_REPORT: its parser belongs to the analysis library (findings_settings.h). */
 	const char *findings = getenv("HESPER_FINDINGS");
 	char err[512];

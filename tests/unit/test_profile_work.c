@@ -381,6 +381,77 @@ START_TEST(dispatch_row_per_grouping)
 }
 END_TEST
 
+/* What the timeline was handed: every event, copied (names are the profile's). */
+static struct hesper_trace_event kept[8];
+static size_t kept_count;
+
+static void
+keep(struct hesper_profile *p, const struct hesper_trace_event *e)
+{
+	(void)p;
+	ck_assert_uint_lt(kept_count, sizeof(kept) / sizeof(kept[0]));
+	kept[kept_count++] = *e;
+}
+
+START_TEST(traced_work_handed_once)
+{
+	struct hesper_profile p;
+	struct hesper_work w = dispatch(NULL);
+	struct hesper_work_place at = {
+		.traced = true, .device = 0, .queue = 0, .start_ns = 5000, .command_buffer = 77, .submission = 3};
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	p.group_by = HESPER_GROUP_BY_SHAPE;
+	p.keep_event = keep;
+	kept_count = 0;
+	/* Not traced: counted only. */
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	ck_assert_uint_eq(kept_count, 0);
+	/* Traced: one event, under its row's name, ending its time after its start. */
+	w.at = at;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	ck_assert_uint_eq(kept_count, 1);
+	ck_assert_int_eq(kept[0].kind, HESPER_TRACE_DISPATCH);
+	ck_assert_str_eq(kept[0].name, "k [4\u00d71\u00d71]");
+	ck_assert_uint_eq(kept[0].start_ns, 5000);
+	ck_assert_uint_eq(kept[0].end_ns, 6000);
+	ck_assert_uint_eq(kept[0].groups[0], 4);
+	ck_assert_uint_eq(kept[0].local_size[0], 64);
+	ck_assert_uint_eq(kept[0].command_buffer, 77);
+	ck_assert_uint_eq(kept[0].submission, 3);
+	/* Clamped or untimed: no time, no event. */
+	w.clamped = true;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	w.clamped = false;
+	w.timed = false;
+	w.count = 2;
+	ck_assert_int_eq(hesper_profile_add_work(&p, &w), 0);
+	ck_assert_uint_eq(kept_count, 1);
+	/* A memory operation under its kind's name with its bytes; a region under its label. */
+	struct hesper_work m = {.kind = HESPER_WORK_MEMORY_OP,
+				.count = 1,
+				.timed = true,
+				.ns = 10,
+				.memop = HESPER_MEMOP_FILL_BUFFER,
+				.bytes = 4096,
+				.sized = true,
+				.at = at};
+	struct hesper_work r = {
+		.kind = HESPER_WORK_REGION, .count = 1, .timed = true, .ns = 20, .name = "frame", .at = at};
+	ck_assert_int_eq(hesper_profile_add_work(&p, &m), 0);
+	ck_assert_int_eq(hesper_profile_add_work(&p, &r), 0);
+	ck_assert_uint_eq(kept_count, 3);
+	ck_assert_int_eq(kept[1].kind, HESPER_TRACE_MEMORY_OP);
+	ck_assert_str_eq(kept[1].name, "fill_buffer");
+	ck_assert_uint_eq(kept[1].bytes, 4096);
+	ck_assert_uint_eq(kept[1].end_ns, 5010);
+	ck_assert_int_eq(kept[2].kind, HESPER_TRACE_REGION);
+	ck_assert_str_eq(kept[2].name, "frame");
+	ck_assert_uint_eq(kept[2].end_ns, 5020);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 static Suite *
 profile_work_suite(void)
 {
@@ -394,6 +465,7 @@ profile_work_suite(void)
 	tcase_add_test(tc, memory_ops_and_regions);
 	tcase_add_test(tc, clamped_counted_not_measured);
 	tcase_add_test(tc, batches);
+	tcase_add_test(tc, traced_work_handed_once);
 	tcase_add_loop_test(tc, grouped_rows_add_up, HESPER_GROUP_BY_SHAPE, HESPER_GROUP_BY_LABEL + 1);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hesper_profile_dispatch_row");
