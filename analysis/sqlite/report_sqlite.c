@@ -100,13 +100,6 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int
-hesper_sqlite_fail(sqlite3 *db, char *why, size_t size, const char *what)
-{
-	snprintf(why, size, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
-	return -1;
-}
-
 /* Runs @sql (no rows expected); 0, or -1 with a reason. */
 static int
 exec(sqlite3 *db, const char *sql, char *why, size_t size)
@@ -249,39 +242,6 @@ fail:
 	free(tmp);
 	database_close(d);
 	return NULL;
-}
-
-int
-hesper_sqlite_step(sqlite3 *db, sqlite3_stmt *stmt, char *why, size_t size)
-{
-	int rc = sqlite3_step(stmt);
-
-	sqlite3_reset(stmt);
-	sqlite3_clear_bindings(stmt);
-	if (rc == SQLITE_DONE)
-		return 0;
-	return hesper_sqlite_fail(db, why, size, "cannot add a row");
-}
-
-int
-hesper_sqlite_name_id(struct database *d, struct hesper_kernel_table *ids, int64_t *next, sqlite3_stmt *insert,
-		      const char *name, int64_t *out_id, char *why, size_t size)
-{
-	struct hesper_kernel *row = hesper_kernel_table_get(ids, name ? name : "");
-
-	if (!row) {
-		snprintf(why, size, "out of memory");
-		return -1;
-	}
-	if (row->count == 0) {
-		sqlite3_bind_int64(insert, 1, *next);
-		sqlite3_bind_text(insert, 2, name ? name : "", -1, SQLITE_STATIC);
-		if (hesper_sqlite_step(d->db, insert, why, size) != 0)
-			return -1;
-		row->count = (uint64_t)(*next)++;
-	}
-	*out_id = (int64_t)row->count;
-	return 0;
 }
 
 static int64_t

@@ -1,7 +1,7 @@
 /*
  * What the SQLite sink's files share (report_sqlite.c: the database, its schema and the
  * streamed events; report_sqlite_summary.c: the summary tables): the open database with
- * its statements, and the steps that add a row.
+ * its statements, and the steps that add a row (sqlite_rows.c).
  */
 #ifndef HESPER_REPORT_SQLITE_PARTS_H
 #define HESPER_REPORT_SQLITE_PARTS_H

@@ -1,7 +1,7 @@
 /*
  * What the JSON summary's files share (report_json.c: the summary, its kernels, shapes and
- * regions; report_json_stats.c: pipeline statistics with occupancy, host waits and findings):
- * the writers of its values.
+ * regions; report_json_stats.c: pipeline statistics with occupancy, host waits and findings)
+ * and the writers of its values (json_values.c).
  */
 #ifndef HESPER_REPORT_JSON_PARTS_H
 #define HESPER_REPORT_JSON_PARTS_H

@@ -1,13 +1,12 @@
 /*
- * Command pools and command buffers: which recording each command buffer holds. Each
- * primary gets a timestamp pair around its whole body (for submission and queue busy
- * time); what is recorded in between is in record_hooks.c.
+ * Command pools and command buffers: which recording each command buffer holds, from its
+ * allocation to its freeing. Where a recording begins and ends is in begin_end_hooks.c;
+ * what is recorded in between in record_hooks.c and label_hooks.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "command_buffer.h"
-#include "record_hooks.h"
 #include "state/state.h"
 #include "recording.h"
 
@@ -161,94 +160,4 @@ VKAPI_ATTR void VKAPI_CALL hesper_FreeCommandBuffers(VkDevice device, VkCommandP
 			forget_command_buffer(s);
 	}
 	dev->next.FreeCommandBuffers(device, pool, count, buffers);
-}
-
-/* True when @info makes a secondary continue a render pass, where no query may be reset. */
-static bool continues_render_pass(const VkCommandBufferBeginInfo *info)
-{
-	return info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
-{
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s)
-		return hesper_device_from(cb)->next.BeginCommandBuffer(cb, info);
-	struct hesper_device *dev = s->dev;
-	/* For the gap findings: when this thread was recording (one clock read per command buffer). */
-	hesper_waits_begin_recording(hesper_now_ns());
-	VkResult result = dev->next.BeginCommandBuffer(cb, info);
-	if (result != VK_SUCCESS)
-		return result;
-	/* Beginning implicitly resets: the old recording belongs to its submissions now. */
-	hesper_recording_unref(s->rec);
-	s->bound_kernel = NULL;
-	s->clock_layout = VK_NULL_HANDLE;
-	uint32_t family = s->pool ? s->pool->family : UINT32_MAX;
-	bool timed_family = family < dev->family_count && dev->families[family].timed;
-	bool can_query = timed_family && s->pool && !s->pool->protected_pool &&
-			 !(!s->primary && continues_render_pass(info));
-	s->rec = hesper_recording_create(dev, family, s->primary, can_query);
-	if (!s->rec)
-		return VK_SUCCESS; /* counted nowhere: the report's dispatch count will miss these */
-	s->rec->command_buffer = (uint64_t)(uintptr_t)cb;
-	if (s->primary) {
-		uint32_t q = hesper_recording_take(s->rec, cb, 2);
-		if (q != HESPER_NO_QUERY) {
-			s->rec->cb_query = q;
-			hesper_recording_write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q);
-		}
-	}
-	return VK_SUCCESS;
-}
-
-/*
- * Clock mode, host way: the kernels' atomics into the clock slots made visible to the
- * host, which reads the slots once Hesper's signal after the batch is reached (a signal
- * alone makes device writes available, not visible to the host). No device stage waits
- * on it.
- */
-static void clock_writes_to_host(struct hesper_device *dev, VkCommandBuffer cb)
-{
-	VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-				   .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-				   .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
-	dev->next.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
-				     &to_host, 0, NULL, 0, NULL);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
-{
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s)
-		return hesper_device_from(cb)->next.EndCommandBuffer(cb);
-	struct hesper_recording *rec = s->rec;
-	if (rec) {
-		/* Labels still open end here, so every query taken is written. */
-		uint32_t open = rec->label_depth < HESPER_MAX_LABEL_DEPTH ? rec->label_depth : HESPER_MAX_LABEL_DEPTH;
-		for (uint32_t i = open; i-- > 0;) {
-			if (rec->open_regions[i] == HESPER_NO_REGION)
-				continue;
-			hesper_label_close(s, cb, &rec->regions[rec->open_regions[i]]);
-		}
-		rec->label_depth = 0;
-		if (rec->clock.chunk_count && s->dev->copy_way == HESPER_WAY_HOST)
-			clock_writes_to_host(s->dev, cb);
-		if (rec->cb_query != HESPER_NO_QUERY)
-			hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-							 rec->cb_query + 1);
-	}
-	VkResult result = s->dev->next.EndCommandBuffer(cb);
-	hesper_waits_end_recording(hesper_now_ns());
-	return result;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL hesper_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
-{
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s)
-		return hesper_device_from(cb)->next.ResetCommandBuffer(cb, flags);
-	hesper_recording_unref(s->rec);
-	s->rec = NULL;
-	return s->dev->next.ResetCommandBuffer(cb, flags);
 }
