@@ -354,6 +354,7 @@ struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile
  * (each declared against the profile above).
  */
 #include "kernel_occupancy.h"
+#include "queue_keys.h"
 #include "profile_events.h"
 #include "region_tree.h"
 

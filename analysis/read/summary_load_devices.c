@@ -89,6 +89,22 @@ hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *
 	return 0;
 }
 
+/*
+ * A queue row's keys (profile/queue_keys.h): each read as a number >= 0 into v[], a 32-bit
+ * member's past 2^32 - 1 an error; then ID keys name the queue, SET ones are taken as read
+ * (each a 32-bit member) and SUM ones added (each a 64-bit count or time).
+ */
+#define HESPER_GET_QUEUE_KEY(member, key, how, findings, wide)               \
+	if (get_u64(l, o, "a queue", key, 0, &v[HESPER_QUEUE_KEY_##member])) \
+		return HESPER_ERROR_FORMAT;                                  \
+	if (!(wide) && v[HESPER_QUEUE_KEY_##member] > UINT32_MAX)            \
+		return BAD(l, "a queue: \"%s\" is %" PRIu64 ", past 2^32 - 1", key, v[HESPER_QUEUE_KEY_##member]);
+#define HESPER_QUEUE_READ_ID(field, value) (void)(value)
+#define HESPER_QUEUE_READ_SET(field, value) ((field) = (uint32_t)(value))
+#define HESPER_QUEUE_READ_SUM(field, value) ((field) += (value))
+#define HESPER_READ_QUEUE_KEY(member, key, how, findings, wide) \
+	HESPER_QUEUE_READ_##how(q->member, v[HESPER_QUEUE_KEY_##member]);
+
 int
 hesper_load_queues(struct loader *l, json_object *root, struct hesper_profile *p)
 {
@@ -99,28 +115,15 @@ hesper_load_queues(struct loader *l, json_object *root, struct hesper_profile *p
 		return BAD(l, "\"queues\" is not an array");
 	for (size_t i = 0; queues && i < json_object_array_length(queues); i++) {
 		json_object *o = json_object_array_get_idx(queues, i);
-		uint64_t device, family, index, bits, submits, calls, trips, batches, idle;
+		uint64_t v[HESPER_QUEUE_KEY_COUNT];
 
-		if (get_u64(l, o, "a queue", "device", 0, &device) || get_u64(l, o, "a queue", "family", 0, &family) ||
-		    get_u64(l, o, "a queue", "index", 0, &index) ||
-		    get_u64(l, o, "a queue", "timestamp_bits", 0, &bits) ||
-		    get_u64(l, o, "a queue", "submits", 0, &submits) || get_u64(l, o, "a queue", "busy_ns", 0, &busy) ||
-		    get_u64(l, o, "a queue", "submit_calls", 0, &calls) ||
-		    get_u64(l, o, "a queue", "round_trips", 0, &trips) ||
-		    get_u64(l, o, "a queue", "timed_batches", 0, &batches) ||
-		    get_u64(l, o, "a queue", "idle_ns", 0, &idle))
-			return HESPER_ERROR_FORMAT;
-		struct hesper_queue_info *q = hesper_profile_queue(p, (uint32_t)device, (uint32_t)family,
-								   (uint32_t)index);
+		HESPER_QUEUE_KEYS(HESPER_GET_QUEUE_KEY)
+		struct hesper_queue_info *q = hesper_profile_queue(p, (uint32_t)v[HESPER_QUEUE_KEY_device],
+								   (uint32_t)v[HESPER_QUEUE_KEY_family],
+								   (uint32_t)v[HESPER_QUEUE_KEY_index]);
 		if (!q)
 			return NO_MEMORY(l);
-		q->timestamp_bits = (uint32_t)bits;
-		q->submits += submits;
-		q->busy_ns += busy;
-		q->submit_calls += calls;
-		q->round_trips += trips;
-		q->timed_batches += batches;
-		q->idle_ns += idle;
+		HESPER_QUEUE_KEYS(HESPER_READ_QUEUE_KEY)
 	}
 	/* Without per-queue rows, keep the total busy time on one queue. */
 	if (get_u64(l, root, "the summary", "gpu_busy_ns", 0, &busy))

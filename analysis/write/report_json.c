@@ -19,6 +19,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A "queues" row after @lead: its keys in the list's order (profile/queue_keys.h), the findings' with @findings. */
+static void
+put_queue(FILE *out, const struct hesper_queue_info *q, bool findings, const char *lead)
+{
+	const char *sep = "{";
+
+	fputs(lead, out);
+#define HESPER_PUT_QUEUE_KEY(member, key, how, for_findings, wide)                 \
+	if (!(for_findings) || findings) {                                         \
+		fprintf(out, "%s\"" key "\": %" PRIu64, sep, (uint64_t)q->member); \
+		sep = ", ";                                                        \
+	}
+	HESPER_QUEUE_KEYS(HESPER_PUT_QUEUE_KEY)
+#undef HESPER_PUT_QUEUE_KEY
+	fputc('}', out);
+}
+
 /* "kernel_names": the kernels that @t's rows are of (the kernels table's rows split them), by name. */
 static void
 put_kernel_names(FILE *out, const struct hesper_kernel_table *t)
@@ -404,21 +421,8 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	fputs("},\n", out);
 
 	fputs("  \"queues\": [", out);
-	for (size_t i = 0; i < p->queue_count; i++) {
-		const struct hesper_queue_info *q = &p->queues[i];
-
-		fprintf(out,
-			"%s{\"device\": %" PRIu32 ", \"family\": %" PRIu32 ", \"index\": %" PRIu32
-			", \"timestamp_bits\": %" PRIu32 ", \"submits\": %" PRIu64 ", \"busy_ns\": %" PRIu64,
-			i ? ",\n    " : "\n    ", q->device, q->family, q->index, q->timestamp_bits, q->submits,
-			q->busy_ns);
-		if (p->findings_ready || p->findings_loaded)
-			fprintf(out,
-				", \"submit_calls\": %" PRIu64 ", \"round_trips\": %" PRIu64
-				", \"timed_batches\": %" PRIu64 ", \"idle_ns\": %" PRIu64,
-				q->submit_calls, q->round_trips, q->timed_batches, q->idle_ns);
-		fputc('}', out);
-	}
+	for (size_t i = 0; i < p->queue_count; i++)
+		put_queue(out, &p->queues[i], p->findings_ready || p->findings_loaded, i ? ",\n    " : "\n    ");
 	fputs(p->queue_count ? "\n  ],\n" : "],\n", out);
 	fprintf(out, "  \"clamped\": %" PRIu64 ",\n  \"mode\": ", p->clamped);
 	hesper_json_put_field(out, p->mode, sizeof(p->mode));

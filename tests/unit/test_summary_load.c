@@ -520,6 +520,10 @@ START_TEST(bad_keys_refused)
 		{"\"regions\": [{\"name\": \"r\", \"count\": 2, \"timed\": 2, \"min_ns\": 5, \"max_ns\": 9, "
 		 "\"median_ns\": 6, \"mean_ns\": 3}]",
 		 "\"mean_ns\" (3) is outside"},
+		/* a queue's 32-bit facts past their range, its counts negative (profile/queue_keys.h) */
+		{"\"queues\": [{\"device\": 0, \"family\": 4294967296, \"index\": 0}]", "\"family\" is 4294967296"},
+		{"\"queues\": [{\"device\": 0, \"timestamp_bits\": 99999999999}]", "\"timestamp_bits\""},
+		{"\"queues\": [{\"device\": 0, \"idle_ns\": -4}]", "\"idle_ns\" is negative"},
 	};
 
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
@@ -534,6 +538,53 @@ START_TEST(bad_keys_refused)
 		hesper_profile_free(&back);
 		unlink(path);
 	}
+}
+END_TEST
+
+/* Every key of a queue row (profile/queue_keys.h) comes back as written; two rows of one queue add up. */
+START_TEST(queues_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture_known_profile(&p);
+	p.findings_ready = true;
+	struct hesper_queue_info *q = hesper_profile_queue(&p, 0, 2, 1);
+	ck_assert_ptr_nonnull(q);
+	*q = (struct hesper_queue_info){.device = 0,
+					.family = 2,
+					.index = 1,
+					.timestamp_bits = 36,
+					.submits = 7,
+					.busy_ns = 123456789012ull,
+					.submit_calls = 5,
+					.round_trips = 3,
+					.timed_batches = 6,
+					.idle_ns = 4242};
+	round_trip(&p, &back);
+	ck_assert_uint_eq(back.queue_count, p.queue_count);
+	struct hesper_queue_info *r = hesper_profile_queue(&back, 0, 2, 1);
+	ck_assert_uint_eq(r->timestamp_bits, 36);
+	ck_assert_uint_eq(r->submits, 7);
+	ck_assert_uint_eq(r->busy_ns, 123456789012ull);
+	ck_assert_uint_eq(r->submit_calls, 5);
+	ck_assert_uint_eq(r->round_trips, 3);
+	ck_assert_uint_eq(r->timed_batches, 6);
+	ck_assert_uint_eq(r->idle_ns, 4242);
+	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+
+	char path[32], err[256] = "";
+	write_file(path, "{\"schema\": \"hesper-summary/1\", \"kernels\": [], \"queues\": ["
+			 "{\"device\": 0, \"family\": 0, \"index\": 0, \"timestamp_bits\": 64, \"submits\": 2, "
+			 "\"busy_ns\": 10}, {\"device\": 0, \"family\": 0, \"index\": 0, \"timestamp_bits\": 64, "
+			 "\"submits\": 3, \"busy_ns\": 5}]}\n");
+	ck_assert_msg(hesper_summary_load(path, &back, err, sizeof(err)) == HESPER_OK, "%s", err);
+	ck_assert_uint_eq(back.queue_count, 1);
+	ck_assert_uint_eq(back.queues[0].submits, 5);
+	ck_assert_uint_eq(back.queues[0].busy_ns, 15);
+	ck_assert_uint_eq(back.queues[0].timestamp_bits, 64);
+	hesper_profile_free(&back);
+	unlink(path);
 }
 END_TEST
 
@@ -555,6 +606,7 @@ summary_load_suite(void)
 	tcase_add_test(tc, occupancy_read_back);
 	tcase_add_test(tc, occupancy_absent_in_old_summary);
 	tcase_add_test(tc, bad_keys_refused);
+	tcase_add_test(tc, queues_read_back);
 	suite_add_tcase(s, tc);
 	return s;
 }
