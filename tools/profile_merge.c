@@ -83,10 +83,13 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 		into->wall_ns = UINT64_MAX;
 	into->dropped += from->dropped;
 	into->clamped += from->clamped;
-	into->timestamps_written += from->timestamps_written;
-	into->hook_ns += from->hook_ns;
-	into->submit_hook_ns += from->submit_hook_ns;
-	into->collector_ns += from->collector_ns;
-	into->collected += from->collected;
+	/* What Hesper cost and did (profile/cost_keys.h): every SUM key adds up. */
+#define HESPER_COST_MERGE_SUM(member) into->member += from->member;
+#define HESPER_COST_MERGE_RUN(member)
+#define HESPER_MERGE_COST_KEY(member, key, how) HESPER_COST_MERGE_##how(member)
+	HESPER_COST_KEYS(HESPER_MERGE_COST_KEY)
+#undef HESPER_MERGE_COST_KEY
+#undef HESPER_COST_MERGE_RUN
+#undef HESPER_COST_MERGE_SUM
 	return 0;
 }

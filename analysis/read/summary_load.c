@@ -444,11 +444,16 @@ load_process(struct loader *l, json_object *root, struct hesper_profile *out)
 	if (load_drop_causes(l, root, out))
 		return HESPER_ERROR_FORMAT;
 	v = hesper_json_member(root, "hesper");
-	if (get_u64(l, v, "\"hesper\"", "timestamps_written", 0, &out->timestamps_written) ||
-	    get_u64(l, v, "\"hesper\"", "hook_ns", 0, &out->hook_ns) ||
-	    get_u64(l, v, "\"hesper\"", "submit_hook_ns", 0, &out->submit_hook_ns) ||
-	    get_u64(l, v, "\"hesper\"", "collector_ns", 0, &out->collector_ns))
+	/* What Hesper cost and did (profile/cost_keys.h): each SUM key read back; a RUN key is the trace's. */
+#define HESPER_COST_READ_SUM(member, key)                      \
+	if (get_u64(l, v, "\"hesper\"", key, 0, &out->member)) \
 		return HESPER_ERROR_FORMAT;
+#define HESPER_COST_READ_RUN(member, key)
+#define HESPER_READ_COST_KEY(member, key, how) HESPER_COST_READ_##how(member, key)
+	HESPER_COST_KEYS(HESPER_READ_COST_KEY)
+#undef HESPER_READ_COST_KEY
+#undef HESPER_COST_READ_RUN
+#undef HESPER_COST_READ_SUM
 	v = hesper_json_member(root, "submits");
 	if (get_u64(l, v, "\"submits\"", "count", 0, &n) || get_u64(l, v, "\"submits\"", "total_ns", 0, &total))
 		return HESPER_ERROR_FORMAT;

@@ -430,13 +430,13 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	fprintf(out, "  \"group_by\": \"%s\",\n", hesper_group_by_word(p->group_by));
 	if (p->group_by != HESPER_GROUP_BY_KERNEL)
 		put_kernel_names(out, p->row_kernels);
-	fprintf(out,
-		"  \"hesper\": {\"timestamps_written\": %" PRIu64 ", \"hook_ns\": %" PRIu64
-		", \"submit_hook_ns\": %" PRIu64 ", \"collector_ns\": %" PRIu64 ", \"collected\": %" PRIu64
-		", \"trace_events\": %zu"
-		", \"trace_left_out\": %" PRIu64 ", \"copies_ahead\": %" PRIu64 "},\n",
-		p->timestamps_written, p->hook_ns, p->submit_hook_ns, p->collector_ns, p->collected, p->trace.count,
-		p->trace.left_out, p->copies_ahead);
+	const char *sep = "  \"hesper\": {";
+#define HESPER_PUT_COST_KEY(member, key, how)                              \
+	fprintf(out, "%s\"" key "\": %" PRIu64, sep, (uint64_t)p->member); \
+	sep = ", ";
+	HESPER_COST_KEYS(HESPER_PUT_COST_KEY)
+#undef HESPER_PUT_COST_KEY
+	fputs("},\n", out);
 	put_live(out, p);
 	if ((p->findings_ready || p->findings_loaded) && hesper_json_put_findings(out, p) != 0)
 		goto out;

@@ -588,6 +588,33 @@ START_TEST(queues_read_back)
 }
 END_TEST
 
+/* What Hesper cost and did (profile/cost_keys.h) comes back as written, but the trace's own counts. */
+START_TEST(cost_read_back)
+{
+	struct hesper_profile p, back;
+
+	fixture_known_profile(&p);
+	p.timestamps_written = 11;
+	p.hook_ns = 22;
+	p.submit_hook_ns = 33;
+	p.collector_ns = 44;
+	p.collected = 55;
+	p.copies_ahead = 66;
+	p.trace.left_out = 77;
+	round_trip(&p, &back);
+	ck_assert_uint_eq(back.timestamps_written, 11);
+	ck_assert_uint_eq(back.hook_ns, 22);
+	ck_assert_uint_eq(back.submit_hook_ns, 33);
+	ck_assert_uint_eq(back.collector_ns, 44);
+	ck_assert_uint_eq(back.collected, 55);
+	ck_assert_uint_eq(back.copies_ahead, 66);
+	ck_assert_uint_eq(back.trace.count, 0);
+	ck_assert_uint_eq(back.trace.left_out, 0);
+	hesper_profile_free(&back);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 static Suite *
 summary_load_suite(void)
 {
@@ -607,6 +634,7 @@ summary_load_suite(void)
 	tcase_add_test(tc, occupancy_absent_in_old_summary);
 	tcase_add_test(tc, bad_keys_refused);
 	tcase_add_test(tc, queues_read_back);
+	tcase_add_test(tc, cost_read_back);
 	suite_add_tcase(s, tc);
 	return s;
 }
