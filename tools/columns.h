@@ -1,12 +1,14 @@
-/* Plain-text tables for the command-line tool: cells padded by terminal columns, not bytes. */
+/*
+ * Plain-text tables for the command-line tool: cells padded by terminal columns, not bytes,
+ * counted as the text report counts them (hesper_text_width, write/write.h).
+ */
 #ifndef HESPER_TOOL_COLUMNS_H
 #define HESPER_TOOL_COLUMNS_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* Terminal columns of @s: its UTF-8 characters (the text report's, analysis/write/report_text_cells.c). */
-size_t hesper_text_width(const char *s);
+#include "write/write.h"
 
 /* Prints @s right-aligned in @width columns, after @gap spaces. */
 void hesper_put_right(FILE *out, const char *s, size_t width, size_t gap);

@@ -13,15 +13,21 @@ const char *const hesper_text_column_titles[COL_COUNT] = {
 	"Time (%)", "Total", "Instances", "Avg", "Med", "P95", "Min", "Max", "StdDev",
 };
 
-/* Characters in @s: every byte but UTF-8 continuation bytes starts one. */
-size_t
-hesper_text_width(const char *s)
+/* Characters in the @len bytes of @s: every byte but UTF-8 continuation bytes starts one. */
+static size_t
+width_of(const char *s, size_t len)
 {
 	size_t n = 0;
 
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
 	return n;
+}
+
+size_t
+hesper_text_width(const char *s)
+{
+	return width_of(s, strlen(s));
 }
 
 /* Bytes of @name printed: all of it, or a prefix ending on a character boundary. */
@@ -64,11 +70,9 @@ size_t
 hesper_text_name_width(const char *name)
 {
 	bool cut;
-	size_t len = hesper_text_name_bytes(name, &cut), width = 0;
+	size_t len = hesper_text_name_bytes(name, &cut);
 
-	for (size_t i = 0; i < len; i++)
-		width += ((unsigned char)name[i] & 0xc0) != 0x80;
-	return width + cut;
+	return width_of(name, len) + cut;
 }
 
 void
