@@ -32,51 +32,6 @@
 
 #include "spirv_clock_parts.h"
 
-/* Instructions of the sections before types (capabilities ... annotations). */
-static bool is_preamble(uint32_t op)
-{
-	switch (op) {
-	case OP_CAPABILITY:
-	case OP_EXTENSION:
-	case OP_EXT_INST_IMPORT:
-	case OP_MEMORY_MODEL:
-	case OP_ENTRY_POINT:
-	case OP_EXECUTION_MODE:
-	case OP_EXECUTION_MODE_ID:
-	case OP_STRING:
-	case OP_SOURCE_EXTENSION:
-	case OP_SOURCE:
-	case OP_SOURCE_CONTINUED:
-	case OP_NAME:
-	case OP_MEMBER_NAME:
-	case OP_MODULE_PROCESSED:
-	case OP_DECORATE:
-	case OP_MEMBER_DECORATE:
-	case OP_DECORATION_GROUP:
-	case OP_GROUP_DECORATE:
-	case OP_GROUP_MEMBER_DECORATE:
-	case OP_DECORATE_ID:
-	case OP_DECORATE_STRING:
-	case OP_MEMBER_DECORATE_STRING:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Whether OpEntryPoint at @i (@n words) lists @id among its interface ids. */
-static bool in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id)
-{
-	/* the interface follows the name, whose last word holds its NUL */
-	uint32_t k = 3;
-	while (k < n && (w[i + k] & 0xffu) && (w[i + k] & 0xff00u) && (w[i + k] & 0xff0000u) && (w[i + k] >> 24))
-		k++;
-	for (k++; k < n; k++)
-		if (w[i + k] == id)
-			return true;
-	return false;
-}
-
 /* The second pass: copies @w while adding the instrumentation. */
 static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t,
 		    const struct hesper_clock_scan *s, struct hesper_clock_ids *d, struct hesper_spirv_out *o)
@@ -106,7 +61,7 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 				hesper_spirv_inst_string(o, OP_EXTENSION, CLOCK_EXTENSION);
 			extensions_done = true;
 		}
-		if (!decorations_done && !is_preamble(op)) {
+		if (!decorations_done && !hesper_spirv_is_preamble(op)) {
 			hesper_clock_emit_decorations(o, t, d);
 			decorations_done = true;
 		}
@@ -126,9 +81,9 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 		} else if (i == s->entry_at) {
 			/* Input variables are in the interface; from 1.4 on every global the entry uses is */
 			bool add_var = s->version >= VERSION_1_4;
-			bool add_wid = d->new_workgroup_id || !in_interface(w, i, n, d->workgroup_id);
-			bool add_nwg = d->group_counts &&
-				       (d->new_num_workgroups || !in_interface(w, i, n, d->num_workgroups));
+			bool add_wid = d->new_workgroup_id || !hesper_spirv_in_interface(w, i, n, d->workgroup_id);
+			bool add_nwg = d->group_counts && (d->new_num_workgroups ||
+							   !hesper_spirv_in_interface(w, i, n, d->num_workgroups));
 			hesper_spirv_put(o, ((n + add_var + add_wid + add_nwg) << 16) | op);
 			for (uint32_t k = 1; k < n; k++)
 				hesper_spirv_put(o, w[i + k]);

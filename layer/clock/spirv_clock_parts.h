@@ -151,6 +151,12 @@ struct hesper_clock_ids {
 const char *hesper_clock_scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t,
 				     struct hesper_clock_scan *s);
 
+/* Whether @op belongs to the sections before types (capabilities ... annotations). */
+bool hesper_spirv_is_preamble(uint32_t op);
+
+/* Whether OpEntryPoint at word @i (@n words) of @w lists @id among its interface ids. */
+bool hesper_spirv_in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id);
+
 /* spirv_clock_code.c ------------------------------------------------------------------ */
 
 /* Picks into @d the ids the rewrite of the module @s for @t reuses and those it declares, fresh from its bound. */

@@ -131,3 +131,48 @@ const char *hesper_clock_scan_module(const uint32_t *w, size_t count, const stru
 		return "id bound too large";
 	return NULL;
 }
+
+/* Instructions of the sections before types (capabilities ... annotations). */
+bool hesper_spirv_is_preamble(uint32_t op)
+{
+	switch (op) {
+	case OP_CAPABILITY:
+	case OP_EXTENSION:
+	case OP_EXT_INST_IMPORT:
+	case OP_MEMORY_MODEL:
+	case OP_ENTRY_POINT:
+	case OP_EXECUTION_MODE:
+	case OP_EXECUTION_MODE_ID:
+	case OP_STRING:
+	case OP_SOURCE_EXTENSION:
+	case OP_SOURCE:
+	case OP_SOURCE_CONTINUED:
+	case OP_NAME:
+	case OP_MEMBER_NAME:
+	case OP_MODULE_PROCESSED:
+	case OP_DECORATE:
+	case OP_MEMBER_DECORATE:
+	case OP_DECORATION_GROUP:
+	case OP_GROUP_DECORATE:
+	case OP_GROUP_MEMBER_DECORATE:
+	case OP_DECORATE_ID:
+	case OP_DECORATE_STRING:
+	case OP_MEMBER_DECORATE_STRING:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether OpEntryPoint at @i (@n words) lists @id among its interface ids. */
+bool hesper_spirv_in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id)
+{
+	/* the interface follows the name, whose last word holds its NUL */
+	uint32_t k = 3;
+	while (k < n && (w[i + k] & 0xffu) && (w[i + k] & 0xff00u) && (w[i + k] & 0xff0000u) && (w[i + k] >> 24))
+		k++;
+	for (k++; k < n; k++)
+		if (w[i + k] == id)
+			return true;
+	return false;
+}

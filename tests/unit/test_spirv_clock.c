@@ -1,5 +1,5 @@
 /*
- * Unit tests for layer/clock/spirv_clock*.c and spirv_emit.c: every test shader (compiled by
+ * Unit tests for layer/clock/spirv_clock*.c, spirv_blocks.c and spirv_emit.c: every test shader (compiled by
  * glslc at build, given as arguments after the path of spirv-val) is instrumented and
  * the result must pass spirv-val (Vulkan 1.1 rules, 1.2 for SPIR-V 1.4-1.5); a broken
  * rewrite must fail it; refusals give reasons.
@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spirv_blocks.h"
 #include "spirv_clock.h"
+#include "spirv_lines.h"
 
 static const char *spirv_val;
 static char **shaders;
@@ -331,6 +333,72 @@ START_TEST(reading_moved_to_its_command_buffer)
 }
 END_TEST
 
+/*
+ * Per-line counting (spirv_blocks.c): every test shader instrumented with either clock
+ * passes spirv-val, counts the blocks spirv_lines.c reads, reads the clock twice a block
+ * and adds the sums to the buffer at each return.
+ */
+START_TEST(every_shader_counts_its_blocks)
+{
+	for (int k = 0; k < shader_count; k++) {
+		size_t size = 0;
+		uint32_t *orig = read_file(shaders[k], &size);
+		struct hesper_spirv_lines lines;
+
+		ck_assert_ptr_nonnull(orig);
+		ck_assert_ptr_null(hesper_spirv_lines_read(orig, size / 4, &lines));
+		int returns = count_op(orig, size / 4, 253 /* OpReturn */);
+		int atomics = count_op(orig, size / 4, 234), sums = count_op(orig, size / 4, 349);
+		for (int subgroup = 0; subgroup < 2; subgroup++) {
+			struct hesper_blocks_target t = {
+				.entry = "main", .set = 7, .binding = 0, .subgroup_clock = subgroup};
+			uint32_t *out = NULL, blocks = 0;
+			size_t count = 0;
+			const char *why = NULL;
+
+			ck_assert_msg(hesper_spirv_blocks_instrument(orig, size, &t, &out, &count, &blocks, &why) == 0,
+				      "%s: %s", shaders[k], why ? why : "?");
+			ck_assert_msg(validate(out, count) == 0,
+				      "block-counting %s (subgroup clock %d) fails spirv-val", shaders[k], subgroup);
+			ck_assert_uint_eq(blocks, lines.block_count);
+			ck_assert_int_eq(count_op(out, count, 5056 /* OpReadClockKHR */), 2 * (int)blocks);
+			/* one atomicAdd per counter per return, each after a subgroup sum */
+			ck_assert_int_eq(count_op(out, count, 234 /* OpAtomicIAdd */),
+					 atomics + 2 * (int)blocks * returns);
+			ck_assert_int_eq(count_op(out, count, 349 /* OpGroupNonUniformIAdd */),
+					 sums + 2 * (int)blocks * returns);
+			free(out);
+		}
+		hesper_spirv_lines_free(&lines);
+		free(orig);
+	}
+}
+END_TEST
+
+START_TEST(block_counting_refusals)
+{
+	size_t size = 0;
+	uint32_t *code = read_file(shaders[0], &size), *out = NULL, blocks = 7;
+	size_t count = 3;
+	const char *why = NULL;
+	struct hesper_blocks_target t = {.entry = "main", .set = 7};
+
+	ck_assert_ptr_nonnull(code);
+	ck_assert_int_eq(hesper_spirv_blocks_instrument(code, 12, &t, &out, &count, &blocks, &why), -1);
+	ck_assert_str_eq(why, "not SPIR-V");
+	ck_assert(out == NULL && count == 0 && blocks == 0);
+	t.entry = "nope";
+	ck_assert_int_eq(hesper_spirv_blocks_instrument(code, size, &t, &out, &count, &blocks, &why), -1);
+	ck_assert_str_eq(why, "no compute entry point of that name");
+	/* the program's own binding: the first shader uses set 0, binding 0 */
+	t.entry = "main";
+	t.set = 0;
+	ck_assert_int_eq(hesper_spirv_blocks_instrument(code, size, &t, &out, &count, &blocks, &why), -1);
+	ck_assert_str_eq(why, "the module already uses Hesper's descriptor binding");
+	free(code);
+}
+END_TEST
+
 int
 main(int argc, char **argv)
 {
@@ -352,6 +420,8 @@ main(int argc, char **argv)
 	tcase_add_test(tc, program_set_is_refused);
 	tcase_add_test(tc, narrow_clock_folds_across_its_wrap);
 	tcase_add_test(tc, reading_moved_to_its_command_buffer);
+	tcase_add_test(tc, every_shader_counts_its_blocks);
+	tcase_add_test(tc, block_counting_refusals);
 	suite_add_tcase(s, tc);
 
 	SRunner *sr = srunner_create(s);

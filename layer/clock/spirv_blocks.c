@@ -1,0 +1,300 @@
+/*
+ * Instrumenting every basic block of a compute module for per-line hot spots (see
+ * spirv_blocks.h). The first pass is clock mode's (spirv_clock_scan.c: types and constants
+ * to reuse, the entry point, the binding free); the buffer is declared as clock mode's
+ * slot buffer is (spirv_clock_code.c). Added besides:
+ *  - capability GroupNonUniformArithmetic when missing (the subgroup's sums);
+ *  - a Private array of 2 * blocks 64-bit counters, zero at the start of each invocation,
+ *    and the constants that index it;
+ *  - in each block, after its OpPhi and OpVariable instructions, `t0 = clock()`; before its
+ *    merge instruction or, without one, its terminator, the block's counters += (clock() -
+ *    t0, 1). Private, so a called function's blocks count into the same array;
+ *  - at each OpReturn of the entry function, after the block's own counting: every
+ *    invocation's counters summed over its subgroup, and one elected invocation adding
+ *    the sums to the buffer with atomicAdd.
+ * The time a block spends in a function it calls counts in both.
+ */
+#include "spirv_blocks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv_clock_parts.h"
+
+enum {
+	OP_CONSTANT_NULL = 46,
+	OP_STORE = 62,
+	OP_I_SUB = 130,
+	OP_ATOMIC_I_ADD = 234,
+	OP_PHI = 245,
+	OP_LOOP_MERGE = 246,
+	OP_GROUP_NON_UNIFORM_I_ADD = 349,
+	CAP_GROUP_NON_UNIFORM_ARITHMETIC = 63,
+	SC_PRIVATE = 6,
+	GROUP_OPERATION_REDUCE = 0,
+};
+
+/* Whether @op ends a block (as spirv_lines.c counts them). */
+static bool ends_block(uint32_t op)
+{
+	return (op >= OP_BRANCH && op <= 255) || op == 4416 || op == 4448 || op == 4449 || op == 5294;
+}
+
+/* What the rewrite adds beyond clock mode's declarations. */
+struct block_ids {
+	uint32_t blocks;                   /* counted in the module */
+	uint32_t length, array, ptr_array; /* the Private array: its length constant, type, pointer type */
+	uint32_t ptr_u64, null, counters;  /* Private pointer to one counter, the array's zero, the variable */
+	uint32_t index;                    /* first of 2 * blocks u32 constants 0, 1, ...: the counters' indexes */
+	uint32_t one;                      /* the u64 constant 1 */
+	uint32_t scope_clock;              /* Subgroup or Device */
+	bool cap_arithmetic;               /* the module has GroupNonUniformArithmetic */
+};
+
+/* Blocks of the module's functions, and whether it declares GroupNonUniformArithmetic; NULL or why not. */
+static const char *count_blocks(const uint32_t *w, size_t count, struct block_ids *b)
+{
+	bool in_function = false;
+	for (size_t i = HEADER_WORDS; i < count;) {
+		uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
+		if (n == 0 || n > count - i)
+			return "malformed SPIR-V";
+		if (op == OP_CAPABILITY && n >= 2 && w[i + 1] == CAP_GROUP_NON_UNIFORM_ARITHMETIC)
+			b->cap_arithmetic = true;
+		in_function = op == OP_FUNCTION ? true : op == OP_FUNCTION_END ? false : in_function;
+		if (op == OP_LABEL && in_function && ++b->blocks > HESPER_BLOCKS_MAX)
+			return "more blocks than Hesper counts";
+		i += n;
+	}
+	return b->blocks ? NULL : "no function bodies";
+}
+
+/* Emits the Private counters and their indexes, after clock mode's globals (which declare u32 and u64). */
+static void emit_counters(struct hesper_spirv_out *o, const struct hesper_clock_ids *d, const struct block_ids *b)
+{
+	INST(o, OP_CONSTANT, d->u32, b->length, 2 * b->blocks);
+	INST(o, OP_TYPE_ARRAY, b->array, d->u64, b->length);
+	INST(o, OP_TYPE_POINTER, b->ptr_array, SC_PRIVATE, b->array);
+	INST(o, OP_TYPE_POINTER, b->ptr_u64, SC_PRIVATE, d->u64);
+	INST(o, OP_CONSTANT_NULL, b->array, b->null);
+	INST(o, OP_VARIABLE, b->ptr_array, b->counters, SC_PRIVATE, b->null);
+	for (uint32_t k = 0; k < 2 * b->blocks; k++)
+		INST(o, OP_CONSTANT, d->u32, b->index + k, k);
+	INST(o, OP_CONSTANT, d->u64, b->one, 1, 0); /* low word, then high */
+}
+
+/* counters[@k] += @value (a u64 id). */
+static void emit_add(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b, uint32_t k,
+		     uint32_t value)
+{
+	uint32_t p = d->next++, old = d->next++, sum = d->next++;
+	INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, b->index + k);
+	INST(o, OP_LOAD, d->u64, old, p);
+	INST(o, OP_I_ADD, d->u64, sum, old, value);
+	INST(o, OP_STORE, p, sum);
+}
+
+/* The end of block @block, started at clock reading @t0: its time and one execution counted. */
+static void emit_count(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b,
+		       uint32_t block, uint32_t t0)
+{
+	uint32_t t1 = d->next++, took = d->next++;
+	INST(o, OP_READ_CLOCK_KHR, d->u64, t1, b->scope_clock);
+	INST(o, OP_I_SUB, d->u64, took, t1, t0);
+	emit_add(o, d, b, 2 * block, took);
+	emit_add(o, d, b, 2 * block + 1, b->one);
+}
+
+/* Replaces an OpReturn of the entry function: the subgroup's sums of every counter added to the buffer once. */
+static void emit_flush(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b)
+{
+	uint32_t n = 2 * b->blocks, sums = d->next, elected = d->next + n, then = elected + 1, merge = elected + 2;
+	d->next += n + 3;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t p = d->next++, mine = d->next++;
+		INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, b->index + k);
+		INST(o, OP_LOAD, d->u64, mine, p);
+		INST(o, OP_GROUP_NON_UNIFORM_I_ADD, d->u64, sums + k, d->scope_subgroup, GROUP_OPERATION_REDUCE, mine);
+	}
+	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
+	INST(o, OP_SELECTION_MERGE, merge, 0);
+	INST(o, OP_BRANCH_CONDITIONAL, elected, then, merge);
+	INST(o, OP_LABEL, then);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t p = d->next++, was = d->next++;
+		INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p, d->var, d->c0, b->index + k);
+		/* Relaxed (semantics 0): the sums are read once the work completed */
+		INST(o, OP_ATOMIC_I_ADD, d->u64, was, p, d->scope_atomic, d->c0, sums + k);
+	}
+	INST(o, OP_BRANCH, merge);
+	INST(o, OP_LABEL, merge);
+	INST(o, OP_RETURN);
+}
+
+/*
+ * Copies OpEntryPoint at @i (@n words), from SPIR-V 1.4 on with the globals it now uses in
+ * its interface: the counters (any entry point's functions count into them) and, for the
+ * instrumented entry, the buffer.
+ */
+static void copy_entry(struct hesper_spirv_out *o, const uint32_t *w, size_t i, uint32_t n,
+		       const struct hesper_clock_scan *s, const struct hesper_clock_ids *d, const struct block_ids *b)
+{
+	bool add = s->version >= VERSION_1_4, target = add && i == s->entry_at;
+	hesper_spirv_put(o, ((n + add + target) << 16) | OP_ENTRY_POINT);
+	for (uint32_t k = 1; k < n; k++)
+		hesper_spirv_put(o, w[i + k]);
+	if (add)
+		hesper_spirv_put(o, b->counters);
+	if (target)
+		hesper_spirv_put(o, d->var);
+}
+
+/* Where the rewrite is inside a function. */
+struct walk {
+	bool in_entry, in_block, start_pending, counted;
+	uint32_t block; /* the current block's index, from 0 in module order */
+	uint32_t t0;    /* its start reading */
+};
+
+/* Whether @op may stand before a block's start reading: OpPhi and OpVariable must open a block, line markers anywhere. */
+static bool opens_block(uint32_t op)
+{
+	return op == OP_PHI || op == OP_VARIABLE || op == OP_LINE || op == OP_NO_LINE || op == OP_EXT_INST;
+}
+
+/* The second pass: copies @w while adding the counters. */
+static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t,
+		    const struct hesper_clock_scan *s, struct hesper_clock_ids *d, const struct block_ids *b,
+		    struct hesper_spirv_out *o)
+{
+	bool extensions_done = false, decorations_done = false, globals_done = false, function = false;
+	struct walk at = {0};
+	uint32_t next_block = 0;
+
+	hesper_spirv_put(o, MAGIC);
+	hesper_spirv_put(o, s->version < VERSION_1_3 ? VERSION_1_3 : s->version);
+	hesper_spirv_put(o, w[2]);
+	hesper_spirv_put(o, 0); /* bound, filled in at the end */
+	hesper_spirv_put(o, w[4]);
+	if (!s->cap_clock)
+		INST(o, OP_CAPABILITY, CAP_SHADER_CLOCK);
+	if (!s->cap_int64)
+		INST(o, OP_CAPABILITY, CAP_INT64);
+	if (!s->cap_int64_atomics)
+		INST(o, OP_CAPABILITY, CAP_INT64_ATOMICS);
+	if (!s->cap_non_uniform)
+		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM);
+	if (!b->cap_arithmetic)
+		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM_ARITHMETIC);
+	for (size_t i = HEADER_WORDS; i < count;) {
+		uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
+		if (!extensions_done && op != OP_CAPABILITY) {
+			if (!s->ext_clock)
+				hesper_spirv_inst_string(o, OP_EXTENSION, CLOCK_EXTENSION);
+			extensions_done = true;
+		}
+		if (!decorations_done && !hesper_spirv_is_preamble(op)) {
+			hesper_clock_emit_decorations(o, t, d);
+			decorations_done = true;
+		}
+		if (!globals_done && op == OP_FUNCTION) {
+			hesper_clock_emit_globals(o, d);
+			emit_counters(o, d, b);
+			globals_done = true;
+		}
+		if (op == OP_FUNCTION) {
+			function = true;
+			at.in_entry = n >= 3 && w[i + 2] == s->entry_function;
+		}
+		if (at.in_block && at.start_pending && !opens_block(op)) {
+			at.t0 = d->next++;
+			INST(o, OP_READ_CLOCK_KHR, d->u64, at.t0, b->scope_clock);
+			at.start_pending = false;
+		}
+		if (at.in_block && !at.counted && (op == OP_SELECTION_MERGE || op == OP_LOOP_MERGE || ends_block(op))) {
+			emit_count(o, d, b, at.block, at.t0);
+			at.counted = true;
+		}
+		if (at.in_entry && op == OP_RETURN)
+			emit_flush(o, d, b);
+		else if (op == OP_ENTRY_POINT)
+			copy_entry(o, w, i, n, s, d, b);
+		else
+			for (uint32_t k = 0; k < n; k++)
+				hesper_spirv_put(o, w[i + k]);
+		if (at.in_block && ends_block(op))
+			at.in_block = false;
+		if (function && op == OP_LABEL)
+			at = (struct walk){.in_entry = at.in_entry,
+					   .in_block = true,
+					   .start_pending = true,
+					   .block = next_block++};
+		if (op == OP_FUNCTION_END)
+			function = at.in_entry = false;
+		i += n;
+	}
+	o->w[3] = d->next;
+}
+
+int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct hesper_blocks_target *target,
+				   uint32_t **out, size_t *out_words, uint32_t *blocks, const char **why)
+{
+	struct hesper_clock_target t = {
+		.entry = target->entry, .set = target->set, .binding = target->binding, .row_words = 2};
+	struct hesper_clock_scan s;
+	struct hesper_clock_ids d;
+	struct block_ids b = {0};
+	struct hesper_spirv_out o = {0};
+	uint32_t *w = NULL;
+	size_t count = size / 4;
+	int ret = -1;
+
+	*out = NULL;
+	*out_words = 0;
+	*blocks = 0;
+	*why = NULL;
+	if (!code || size % 4 != 0 || count < HEADER_WORDS) {
+		*why = "not SPIR-V";
+		goto out;
+	}
+	w = malloc(size);
+	if (!w) {
+		*why = "out of memory";
+		goto out;
+	}
+	memcpy(w, code, size); /* aligned, and the caller's words untouched */
+	if (w[0] != MAGIC) {
+		*why = w[0] == 0x03022307u ? "byte-swapped SPIR-V" : "not SPIR-V";
+		goto out;
+	}
+	*why = hesper_clock_scan_module(w, count, &t, &s);
+	if (!*why)
+		*why = count_blocks(w, count, &b);
+	if (*why)
+		goto out;
+	hesper_clock_plan_ids(&s, &t, &d);
+	b.scope_clock = target->subgroup_clock ? d.scope_subgroup : d.c1;
+	b.length = d.next++;
+	b.array = d.next++;
+	b.ptr_array = d.next++;
+	b.ptr_u64 = d.next++;
+	b.null = d.next++;
+	b.counters = d.next++;
+	b.one = d.next++;
+	b.index = d.next;
+	d.next += 2 * b.blocks;
+	rewrite(w, count, &t, &s, &d, &b, &o);
+	if (o.failed) {
+		*why = "out of memory";
+		goto out;
+	}
+	*out = o.w;
+	*out_words = o.n;
+	*blocks = b.blocks;
+	o.w = NULL;
+	ret = 0;
+out:
+	free(o.w);
+	free(w);
+	return ret;
+}
