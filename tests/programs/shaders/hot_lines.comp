@@ -9,7 +9,7 @@ void main()
 {
 	uint i = gl_GlobalInvocationID.x;
 	float acc = v[i];
-	for (uint k = 0u; k < pc.trips; k++) {
+	for (uint k = 0u; k < pc.trips; k++) { // LOOP header and continue
 		acc = acc * 1.0001 + 0.5; // HOT loop body
 	}
 	if (i % 100u < pc.taken) {
