@@ -11,6 +11,7 @@
 #include "findings_settings.h"
 #include "format.h"
 #include "histogram.h"
+#include "hot_lines.h"
 #include "kernel_table.h"
 #include "launch_shapes.h"
 #include "memops.h"

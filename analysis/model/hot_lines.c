@@ -1,0 +1,88 @@
+/* Counted blocks attributed to source lines (see hot_lines.h). */
+#include "hot_lines.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The entry of @file's @line in @lines (*@count of them, room for *@cap), added when new; NULL when memory ran out. */
+static struct hesper_hot_line *
+line_entry(struct hesper_hot_line **lines, size_t *count, size_t *cap, const char *file, uint32_t line)
+{
+	char name[HESPER_HOT_LINE_FILE_MAX];
+	size_t len = file ? strlen(file) : 0;
+	if (len >= sizeof(name)) {
+		len = sizeof(name) - 1;
+		while (len > 0 && ((unsigned char)file[len] & 0xc0) == 0x80)
+			len--; /* not inside a UTF-8 character */
+	}
+	memcpy(name, file ? file : "", len);
+	name[len] = '\0';
+	for (size_t i = 0; i < *count; i++)
+		if ((*lines)[i].line == line && strcmp((*lines)[i].file, name) == 0)
+			return &(*lines)[i];
+	if (*count == *cap) {
+		size_t want = *cap ? 2 * *cap : 16;
+		struct hesper_hot_line *more = realloc(*lines, want * sizeof(*more));
+		if (!more)
+			return NULL;
+		*lines = more;
+		*cap = want;
+	}
+	struct hesper_hot_line *e = &(*lines)[(*count)++];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->file, name, len + 1);
+	e->line = line;
+	return e;
+}
+
+/* Largest ticks first, then by file and line, so that the order is the same from run to run. */
+static int
+by_ticks(const void *a, const void *b)
+{
+	const struct hesper_hot_line *x = a, *y = b;
+	if (x->ticks != y->ticks)
+		return x->ticks > y->ticks ? -1 : 1;
+	int c = strcmp(x->file, y->file);
+	if (c)
+		return c;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int
+hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct hesper_hot_line **out, size_t *count)
+{
+	struct hesper_hot_line *lines = NULL;
+	size_t used = 0, cap = 0;
+	double all = 0;
+
+	*out = NULL;
+	*count = 0;
+	for (size_t b = 0; b < n; b++) {
+		uint64_t instructions = 0;
+		for (size_t r = 0; r < blocks[b].run_count; r++)
+			instructions += blocks[b].runs[r].instructions;
+		if (!instructions)
+			continue;
+		all += (double)blocks[b].ticks;
+		for (size_t r = 0; r < blocks[b].run_count; r++) {
+			const struct hesper_line_run *run = &blocks[b].runs[r];
+			struct hesper_hot_line *e = line_entry(&lines, &used, &cap, run->file, run->line);
+			if (!e) {
+				free(lines);
+				return -1;
+			}
+			e->ticks += (double)blocks[b].ticks * run->instructions / (double)instructions;
+			if (blocks[b].executions > e->executions)
+				e->executions = blocks[b].executions;
+		}
+	}
+	for (size_t i = 0; i < used; i++)
+		lines[i].share = all > 0 ? lines[i].ticks / all : 0;
+	if (used)
+		qsort(lines, used, sizeof(*lines), by_ticks);
+	*out = lines;
+	*count = used;
+	return 0;
+}

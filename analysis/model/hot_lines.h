@@ -1,0 +1,48 @@
+/*
+ * Per-line hot spots from counted blocks: each block of a kernel's code counted its clock
+ * ticks and executions (summed over invocations), and knows the source lines of its
+ * instructions; a line gets the ticks of every block it has instructions in, each block's
+ * ticks split among its lines by their share of its instructions. Pure numbers: the layer
+ * reads the blocks from the SPIR-V and the counters from the GPU.
+ */
+#ifndef HESPER_HOT_LINES_H
+#define HESPER_HOT_LINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Longest file name kept for a line (longer ones are cut at a character boundary). */
+#define HESPER_HOT_LINE_FILE_MAX 256
+
+/* A run of one block's instructions from one source line (@file NULL, @line 0: none). */
+struct hesper_line_run {
+	const char *file;
+	uint32_t line;
+	uint32_t instructions;
+};
+
+/* One counted block: what it took and its instructions' lines. */
+struct hesper_counted_block {
+	uint64_t ticks;      /* clock ticks, summed over the invocations that ran it */
+	uint64_t executions; /* times it ran, summed over invocations */
+	const struct hesper_line_run *runs;
+	size_t run_count;
+};
+
+/* A source line's part of its kernel's counted time. */
+struct hesper_hot_line {
+	char file[HESPER_HOT_LINE_FILE_MAX]; /* "" for instructions that carry no line */
+	uint32_t line;                       /* 0 for those */
+	double ticks;                        /* its share of the ticks of the blocks it is in */
+	uint64_t executions;                 /* the most executions of a block it is in */
+	double share;                        /* @ticks of all the blocks' ticks (0 when none counted) */
+};
+
+/*
+ * The lines of @n counted @blocks into *@out (malloc'd; NULL when none), largest ticks
+ * first (then by file and line), one entry per file and line, *@count of them. Blocks
+ * with no instruction count nothing. Returns 0, or -1 when memory runs out (*@out NULL).
+ */
+int hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct hesper_hot_line **out, size_t *count);
+
+#endif

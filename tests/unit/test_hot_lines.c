@@ -1,0 +1,123 @@
+/* Unit tests for analysis/model/hot_lines.c: counted blocks attributed to source lines. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+/* The entry of @line of "k.comp" in @lines, or NULL. */
+static const struct hesper_hot_line *
+find(const struct hesper_hot_line *lines, size_t n, const char *file, uint32_t line)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lines[i].line == line && strcmp(lines[i].file, file) == 0)
+			return &lines[i];
+	return NULL;
+}
+
+/*
+ * A loop header (line 9, 2 instructions) and body (line 10, 3 instructions, and line 9's
+ * increment, 1), a store (line 12) and a block without line information.
+ */
+START_TEST(blocks_split_among_their_lines)
+{
+	const struct hesper_line_run header[] = {{"k.comp", 9, 2}};
+	const struct hesper_line_run body[] = {{"k.comp", 10, 3}, {"k.comp", 9, 1}};
+	const struct hesper_line_run store[] = {{"k.comp", 12, 4}};
+	const struct hesper_line_run bare[] = {{NULL, 0, 5}};
+	const struct hesper_counted_block blocks[] = {
+		{.ticks = 1000, .executions = 4100, .runs = header, .run_count = 1},
+		{.ticks = 8000, .executions = 4000, .runs = body, .run_count = 2},
+		{.ticks = 500, .executions = 100, .runs = store, .run_count = 1},
+		{.ticks = 500, .executions = 100, .runs = bare, .run_count = 1},
+		{.ticks = 99999, .executions = 1, .runs = NULL, .run_count = 0}, /* no instruction: nothing */
+	};
+	struct hesper_hot_line *lines = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(hesper_hot_lines(blocks, 5, &lines, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	/* the body's 8000 ticks: 3/4 to line 10, 1/4 to line 9 */
+	const struct hesper_hot_line *l10 = find(lines, n, "k.comp", 10), *l9 = find(lines, n, "k.comp", 9);
+	ck_assert_ptr_nonnull(l10);
+	ck_assert_ptr_nonnull(l9);
+	ck_assert_double_eq_tol(l10->ticks, 6000, 1e-9);
+	ck_assert_double_eq_tol(l9->ticks, 1000 + 2000, 1e-9);
+	ck_assert_double_eq_tol(l10->share, 0.6, 1e-12);
+	ck_assert_double_eq_tol(l9->share, 0.3, 1e-12);
+	/* a line's executions: the most of any block it is in */
+	ck_assert_uint_eq(l9->executions, 4100);
+	ck_assert_uint_eq(l10->executions, 4000);
+	/* largest first; ties by file ("" first), then line */
+	ck_assert_ptr_eq(&lines[0], l10);
+	ck_assert_ptr_eq(&lines[1], l9);
+	ck_assert_str_eq(lines[2].file, "");
+	ck_assert_uint_eq(lines[2].line, 0);
+	ck_assert_uint_eq(lines[3].line, 12);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += lines[i].share;
+	ck_assert_double_eq_tol(sum, 1, 1e-12);
+	free(lines);
+}
+END_TEST
+
+START_TEST(nothing_counted)
+{
+	struct hesper_hot_line *lines = (struct hesper_hot_line *)1;
+	size_t n = 7;
+	const struct hesper_line_run run[] = {{"k.comp", 3, 1}};
+	const struct hesper_counted_block idle[] = {{.ticks = 0, .executions = 0, .runs = run, .run_count = 1}};
+
+	ck_assert_int_eq(hesper_hot_lines(NULL, 0, &lines, &n), 0);
+	ck_assert_ptr_null(lines);
+	ck_assert_uint_eq(n, 0);
+	/* a block that never ran: its line is there, with no share */
+	ck_assert_int_eq(hesper_hot_lines(idle, 1, &lines, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_double_eq(lines[0].share, 0);
+	free(lines);
+}
+END_TEST
+
+START_TEST(long_file_names_cut_whole)
+{
+	char name[400];
+	memset(name, 'a', sizeof(name));
+	memcpy(name + HESPER_HOT_LINE_FILE_MAX - 2, "\xc3\xa9\xc3\xa9", 4); /* é across the cut */
+	name[sizeof(name) - 1] = '\0';
+	const struct hesper_line_run run[] = {{name, 1, 1}};
+	const struct hesper_counted_block block[] = {{.ticks = 10, .executions = 1, .runs = run, .run_count = 1}};
+	struct hesper_hot_line *lines = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(hesper_hot_lines(block, 1, &lines, &n), 0);
+	size_t len = strlen(lines[0].file);
+	ck_assert_uint_lt(len, HESPER_HOT_LINE_FILE_MAX);
+	ck_assert_uint_eq(len, HESPER_HOT_LINE_FILE_MAX - 2); /* the é that would be split is left out */
+	free(lines);
+}
+END_TEST
+
+static Suite *
+hot_lines_suite(void)
+{
+	Suite *s = suite_create("hot_lines");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, blocks_split_among_their_lines);
+	tcase_add_test(tc, nothing_counted);
+	tcase_add_test(tc, long_file_names_cut_whole);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(hot_lines_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
