@@ -354,6 +354,24 @@ def first_dispatches(events):
     return list(first.values())
 
 
+def followers(events, name):
+    """What comes next on the GPU after each dispatch named @name in its command buffer: a
+    Counter of the next event's name (a dispatch or a memory operation), or "the end of its
+    command buffer". ggml's perf logger closes an op with the timestamp after it, so work
+    that follows the op before that timestamp (a copy of the results, say) is in its time."""
+    work = sorted((e for e in events if e.get("cat") in ("dispatch", "memory")), key=lambda e: e["ts"])
+    by_cb = collections.defaultdict(list)  # a handle is recorded again: keyed by its submission too
+    for e in work:
+        a = e.get("args", {})
+        by_cb[(a.get("command_buffer"), a.get("submission"))].append(e)
+    out = collections.Counter()
+    for items in by_cb.values():
+        for i, e in enumerate(items):
+            if e["name"] == name and e.get("cat") == "dispatch":
+                out[items[i + 1]["name"] if i + 1 < len(items) else "the end of its command buffer"] += 1
+    return out
+
+
 def op_groups(trace, perf, by_label=False):
     """Groups of single-dispatch op kinds and their kernels, from Hesper's trace and ggml's
     perf logger totals @perf ({key: [count, total_ns]}). Returns (groups, notes): each group a
@@ -586,6 +604,13 @@ def check_shapes(c, args, rep, trace, perf):
             elif checked:
                 c.check(abs(ratio - 1) <= tol, f"shape: {name}: its mean within {tol * 100:g} % of ggml's for m={m}",
                         why)
+    events = trace.get("traceEvents", [])
+    for shapes in rows.values():
+        for _, name, _, _ in shapes:
+            nexts = followers(events, name)
+            lines.append("")
+            lines.append(f"After {name} in its command buffer: "
+                         + ", ".join(f"{what} ({n})" for what, n in nexts.most_common(3)) + ".")
     text = "\n".join(lines)
     print("--- mul_mat_vec per launch shape (HESPER_GROUP_BY=shape, dispatch mode) and ggml's perf logger ---")
     print(text)
