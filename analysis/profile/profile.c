@@ -70,6 +70,13 @@ hesper_profile_free(struct hesper_profile *p)
 	free(p->pipeline_stats);
 	p->pipeline_stats = NULL;
 	p->pipeline_stats_count = 0;
+	for (size_t i = 0; i < p->kernel_lines_count; i++) {
+		free(p->kernel_lines[i].kernel);
+		free(p->kernel_lines[i].lines);
+	}
+	free(p->kernel_lines);
+	p->kernel_lines = NULL;
+	p->kernel_lines_count = 0;
 	for (size_t i = 0; i < 2; i++) {
 		free(p->report.owned[i]);
 		p->report.owned[i] = NULL;
@@ -153,6 +160,40 @@ hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_
 	all[p->pipeline_stats_count].variant = sets;
 	p->pipeline_stats_count++;
 	return (int)sets;
+}
+
+int
+hesper_profile_set_lines(struct hesper_profile *p, const char *kernel, const struct hesper_hot_line *lines, size_t n,
+			 uint64_t dispatches)
+{
+	struct hesper_kernel_lines *k = NULL;
+	struct hesper_hot_line *copy = n ? malloc(n * sizeof(*copy)) : NULL;
+
+	if (n && !copy)
+		return -1;
+	if (n)
+		memcpy(copy, lines, n * sizeof(*copy));
+	for (size_t i = 0; i < p->kernel_lines_count && !k; i++)
+		if (strcmp(p->kernel_lines[i].kernel, kernel) == 0)
+			k = &p->kernel_lines[i];
+	if (!k) {
+		struct hesper_kernel_lines *all = realloc(p->kernel_lines, (p->kernel_lines_count + 1) * sizeof(*all));
+		char *name = strdup(kernel);
+		if (all)
+			p->kernel_lines = all;
+		if (!all || !name) {
+			free(name);
+			free(copy);
+			return -1;
+		}
+		k = &all[p->kernel_lines_count++];
+		*k = (struct hesper_kernel_lines){.kernel = name};
+	}
+	free(k->lines);
+	k->lines = copy;
+	k->count = n;
+	k->dispatches = dispatches;
+	return 0;
 }
 
 size_t

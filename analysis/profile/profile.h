@@ -169,6 +169,8 @@ struct hesper_profile {
 	size_t clock_note_count;
 	struct hesper_pipeline_stats *pipeline_stats; /* per kernel, in the order first bound */
 	size_t pipeline_stats_count;
+	struct hesper_kernel_lines *kernel_lines; /* per kernel whose lines were counted, in the order kept */
+	size_t kernel_lines_count;
 
 	struct hesper_host_wait *host_waits; /* per thread and call, by thread then call */
 	size_t host_wait_count;
@@ -188,6 +190,14 @@ struct hesper_profile {
 	struct hesper_report_kind report;   /* which report this is (the exit report when zero) */
 };
 
+/* A kernel's hot lines: its counted blocks attributed to source lines (model/hot_lines.h). */
+struct hesper_kernel_lines {
+	char *kernel;
+	struct hesper_hot_line *lines; /* largest clock time first */
+	size_t count;
+	uint64_t dispatches; /* the counted dispatches the lines' figures are summed over */
+};
+
 /* Initialises @p empty (tables allocated); returns 0, or -1 when memory runs out. */
 int hesper_profile_init(struct hesper_profile *p);
 
@@ -203,6 +213,13 @@ int hesper_profile_add_clock_note(struct hesper_profile *p, const char *kernel, 
  * sets so far. Returns the set's variant (0 for a kernel's first), or -1 out of memory.
  */
 int hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hesper_pipeline_stats *s);
+
+/*
+ * Keeps @kernel's hot lines, copies of the @n @lines counted over @dispatches, in place of
+ * any it had. Returns 0, or -1 when memory runs out (what it had is kept).
+ */
+int hesper_profile_set_lines(struct hesper_profile *p, const char *kernel, const struct hesper_hot_line *lines,
+			     size_t n, uint64_t dispatches);
 
 /* How many sets of pipeline statistics @p has of kernel @kernel (hesper_profile_add_pipeline_stats). */
 size_t hesper_profile_stats_sets(const struct hesper_profile *p, const char *kernel);

@@ -481,8 +481,8 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 	    (ret = load_kernel_names(&l, root, out->row_kernels)) || (ret = load_region_tree(&l, root, out)) ||
 	    (ret = load_memops(&l, root, &out->memops)) || (ret = hesper_load_host_waits(&l, root, out)) ||
 	    (ret = hesper_load_findings(&l, root, out)) || (ret = hesper_load_clock(&l, root, out)) ||
-	    (ret = hesper_load_pipeline_stats(&l, root, out)) || (ret = hesper_load_report_kind(&l, root, out)) ||
-	    (ret = hesper_load_capture(&l, root, &out->capture)))
+	    (ret = hesper_load_pipeline_stats(&l, root, out)) || (ret = hesper_load_lines(&l, root, out)) ||
+	    (ret = hesper_load_report_kind(&l, root, out)) || (ret = hesper_load_capture(&l, root, &out->capture)))
 		goto out;
 	ret = HESPER_OK;
 out:

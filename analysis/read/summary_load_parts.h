@@ -124,6 +124,9 @@ int hesper_load_clock(struct loader *l, json_object *root, struct hesper_profile
 /* "pipeline_stats": each set of a kernel's pipeline statistics. */
 int hesper_load_pipeline_stats(struct loader *l, json_object *root, struct hesper_profile *out);
 
+/* "lines": per kernel, its counted source lines (HESPER_LINES). */
+int hesper_load_lines(struct loader *l, json_object *root, struct hesper_profile *out);
+
 /* "report" and "ended_by_signal": which report this is. */
 int hesper_load_report_kind(struct loader *l, json_object *root, struct hesper_profile *out);
 

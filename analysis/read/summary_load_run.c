@@ -190,6 +190,62 @@ hesper_load_pipeline_stats(struct loader *l, json_object *root, struct hesper_pr
 	return ret;
 }
 
+/* One line of a kernel's "lines" into @line; an error when a number is not one a count could give. */
+static int
+load_line(struct loader *l, json_object *o, struct hesper_hot_line *line)
+{
+	uint64_t number = 0;
+	double share = 0, cycles = 0;
+
+	memset(line, 0, sizeof(*line));
+	copy_string(line->file, sizeof(line->file), o, "file");
+	if (get_u64(l, o, "a line", "line", 0, &number) ||
+	    get_u64(l, o, "a line", "executions", 0, &line->executions) ||
+	    get_double(l, o, "a line", "share", &share) || get_double(l, o, "a line", "cycles", &cycles))
+		return HESPER_ERROR_FORMAT;
+	if (number > UINT32_MAX)
+		return BAD(l, "a line: \"line\" is %" PRIu64 ", past 2^32 - 1", number);
+	if (!(share >= 0 && share <= 1) || !(cycles >= 0))
+		return BAD(l, "a line: \"share\" (%g) is not within [0, 1] or \"cycles\" (%g) is negative", share,
+			   cycles);
+	line->line = (uint32_t)number;
+	line->share = share;
+	line->ticks = cycles;
+	return 0;
+}
+
+int
+hesper_load_lines(struct loader *l, json_object *root, struct hesper_profile *out)
+{
+	json_object *list = hesper_json_member(root, "lines");
+
+	if (list && !json_object_is_type(list, json_type_array))
+		return BAD(l, "\"lines\" is not an array");
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		json_object *o = json_object_array_get_idx(list, i), *rows = hesper_json_member(o, "lines");
+		const char *kernel = get_string(o, "kernel");
+		uint64_t dispatches = 0;
+
+		if (!kernel || !rows || !json_object_is_type(rows, json_type_array))
+			return BAD(l, "a \"lines\" entry has no \"kernel\" string or no \"lines\" array");
+		if (get_u64(l, o, "a \"lines\" entry", "dispatches", 0, &dispatches))
+			return HESPER_ERROR_FORMAT;
+		size_t n = json_object_array_length(rows);
+		struct hesper_hot_line *lines = n ? calloc(n, sizeof(*lines)) : NULL;
+		if (n && !lines)
+			return NO_MEMORY(l);
+		int ret = 0;
+		for (size_t j = 0; j < n && !ret; j++)
+			ret = load_line(l, json_object_array_get_idx(rows, j), &lines[j]);
+		if (!ret && hesper_profile_set_lines(out, kernel, lines, n, dispatches) != 0)
+			ret = NO_MEMORY(l);
+		free(lines);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* A copy of @s in @out's report.owned[@slot] (freed with @out); NULL for NULL, and *@failed when out of memory. */
 static const char *
 keep_string(struct hesper_profile *out, int slot, const char *s, bool *failed)

@@ -410,6 +410,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 		stats_known |= p->devices[i].pipeline_stats[0] != '\0';
 	if (stats_known)
 		hesper_json_put_pipeline_stats(out, p);
+	hesper_json_put_lines(out, p);
 	fprintf(out, "  \"submits\": {\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "},\n", p->submits.count,
 		p->submits.total_ns);
 	fprintf(out, "  \"dropped\": %" PRIu64 ",\n  \"dropped_causes\": {", p->dropped);

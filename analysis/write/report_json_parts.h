@@ -34,6 +34,13 @@ void hesper_json_put_occupancy_model(FILE *out, const struct hesper_occupancy_mo
  */
 void hesper_json_put_pipeline_stats(FILE *out, const struct hesper_profile *p);
 
+/*
+ * Writes "lines" when some kernel's lines were counted (HESPER_LINES): per kernel, its
+ * counted dispatches and its source lines, largest clock time first, each with its file,
+ * line, share of the kernel's counted clock time, clock ticks and executions.
+ */
+void hesper_json_put_lines(FILE *out, const struct hesper_profile *p);
+
 /* Writes "host_waits" and "findings" of a live run. Returns 0, or -1 when memory runs out. */
 int hesper_json_put_findings(FILE *out, const struct hesper_profile *p);
 

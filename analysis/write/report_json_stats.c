@@ -183,3 +183,29 @@ hesper_json_put_findings(FILE *out, const struct hesper_profile *p)
 	fputs(",\n", out);
 	return 0;
 }
+
+void
+hesper_json_put_lines(FILE *out, const struct hesper_profile *p)
+{
+	if (!p->kernel_lines_count)
+		return;
+	fputs("  \"lines\": [", out);
+	for (size_t i = 0; i < p->kernel_lines_count; i++) {
+		const struct hesper_kernel_lines *k = &p->kernel_lines[i];
+		fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
+		hesper_json_write_string(out, k->kernel);
+		fprintf(out, ", \"dispatches\": %" PRIu64 ", \"lines\": [", k->dispatches);
+		for (size_t j = 0; j < k->count; j++) {
+			const struct hesper_hot_line *l = &k->lines[j];
+			fputs(j ? ",\n      {\"file\": " : "\n      {\"file\": ", out);
+			hesper_json_put_field(out, l->file, sizeof(l->file));
+			fprintf(out, ", \"line\": %" PRIu32 ", \"share\": ", l->line);
+			hesper_json_put_double(out, l->share);
+			fputs(", \"cycles\": ", out);
+			hesper_json_put_double(out, l->ticks);
+			fprintf(out, ", \"executions\": %" PRIu64 "}", l->executions);
+		}
+		fputs(k->count ? "\n    ]}" : "]}", out);
+	}
+	fputs("\n  ],\n", out);
+}

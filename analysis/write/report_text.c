@@ -500,6 +500,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 
 done:
 	print_pipeline_stats(out, p);
+	hesper_text_print_lines(out, p);
 	print_memops(out, p);
 	print_host_waits(out, p);
 	struct hesper_findings findings;

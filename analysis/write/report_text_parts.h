@@ -84,4 +84,10 @@ void hesper_text_print_table(FILE *out, struct hesper_kernel **rows, size_t n, c
 int hesper_text_print_regions(FILE *out, const struct hesper_profile *p, struct hesper_kernel **regions,
 			      size_t nregions);
 
+/*
+ * "Hot lines" (report_text_lines.c): per kernel whose lines were counted (HESPER_LINES), its
+ * source lines with the largest share of its counted clock time first; nothing when none was.
+ */
+void hesper_text_print_lines(FILE *out, const struct hesper_profile *p);
+
 #endif

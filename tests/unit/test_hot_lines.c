@@ -5,7 +5,7 @@
 
 #include "model/model.h"
 
-/* The entry of @line of "k.comp" in @lines, or NULL. */
+/* The entry of @file's @line in @lines, or NULL. */
 static const struct hesper_hot_line *
 find(const struct hesper_hot_line *lines, size_t n, const char *file, uint32_t line)
 {

@@ -524,6 +524,9 @@ START_TEST(bad_keys_refused)
 		{"\"queues\": [{\"device\": 0, \"family\": 4294967296, \"index\": 0}]", "\"family\" is 4294967296"},
 		{"\"queues\": [{\"device\": 0, \"timestamp_bits\": 99999999999}]", "\"timestamp_bits\""},
 		{"\"queues\": [{\"device\": 0, \"idle_ns\": -4}]", "\"idle_ns\" is negative"},
+		/* counted lines with a share past the whole, or no kernel */
+		{"\"lines\": [{\"kernel\": \"k\", \"lines\": [{\"line\": 3, \"share\": 1.5}]}]", "\"share\" (1.5)"},
+		{"\"lines\": [{\"lines\": []}]", "no \"kernel\" string"},
 	};
 
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
@@ -615,6 +618,51 @@ START_TEST(cost_read_back)
 }
 END_TEST
 
+/* Counted lines (HESPER_LINES) come back as written, and print the same "Hot lines" section. */
+START_TEST(lines_read_back)
+{
+	struct hesper_profile p, back;
+	struct hesper_hot_line lines[12];
+
+	fixture_known_profile(&p);
+	for (size_t i = 0; i < 12; i++) {
+		lines[i] = (struct hesper_hot_line){.line = (uint32_t)(40 - i), .executions = 1000 * (i + 1)};
+		snprintf(lines[i].file, sizeof(lines[i].file), "%s", i == 11 ? "" : "blur.comp");
+		lines[i].ticks = 1e6 / (double)(i + 1);
+		lines[i].share = 0.5 / (double)(i + 1);
+	}
+	lines[11].line = 0; /* no line information */
+	ck_assert_int_eq(hesper_profile_set_lines(&p, "matmul", lines, 12, 7), 0);
+	round_trip(&p, &back);
+	ck_assert_uint_eq(back.kernel_lines_count, 1);
+	const struct hesper_kernel_lines *k = &back.kernel_lines[0];
+	ck_assert_str_eq(k->kernel, "matmul");
+	ck_assert_uint_eq(k->dispatches, 7);
+	ck_assert_uint_eq(k->count, 12);
+	for (size_t i = 0; i < 12; i++) {
+		ck_assert_str_eq(k->lines[i].file, lines[i].file);
+		ck_assert_uint_eq(k->lines[i].line, lines[i].line);
+		ck_assert_uint_eq(k->lines[i].executions, lines[i].executions);
+		ck_assert_double_eq_tol(k->lines[i].ticks, lines[i].ticks, 1e-6);
+		ck_assert_double_eq_tol(k->lines[i].share, lines[i].share, 1e-15);
+	}
+	hesper_profile_free(&back);
+	assert_same_text(&p);
+	char *text = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(text, "Hot lines"));
+	ck_assert_ptr_nonnull(strstr(text, "matmul (7 dispatches counted)"));
+	ck_assert_ptr_nonnull(strstr(text, "50.0%"));
+	ck_assert_ptr_nonnull(strstr(text, "blur.comp:40"));
+	ck_assert_ptr_nonnull(strstr(text, "in 2 more lines"));
+	free(text);
+	/* replaced, not added, when the same kernel's lines come again */
+	ck_assert_int_eq(hesper_profile_set_lines(&p, "matmul", lines, 2, 9), 0);
+	ck_assert_uint_eq(p.kernel_lines_count, 1);
+	ck_assert_uint_eq(p.kernel_lines[0].count, 2);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 static Suite *
 summary_load_suite(void)
 {
@@ -635,6 +683,7 @@ summary_load_suite(void)
 	tcase_add_test(tc, bad_keys_refused);
 	tcase_add_test(tc, queues_read_back);
 	tcase_add_test(tc, cost_read_back);
+	tcase_add_test(tc, lines_read_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

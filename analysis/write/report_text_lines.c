@@ -1,0 +1,44 @@
+/* The text report's "Hot lines" section (report_text_parts.h). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "profile/profile.h"
+#include "report_text_parts.h"
+
+/* Lines shown per kernel: the rest are counted in one line under them. */
+#define LINES_SHOWN 10
+
+void
+hesper_text_print_lines(FILE *out, const struct hesper_profile *p)
+{
+	if (!p->kernel_lines_count)
+		return;
+	fputs("\nHot lines (HESPER_LINES: each counted block's clock time split among its source lines; the counted "
+	      "kernels ran slower than they do alone)\n",
+	      out);
+	for (size_t i = 0; i < p->kernel_lines_count; i++) {
+		const struct hesper_kernel_lines *k = &p->kernel_lines[i];
+		fputs("  ", out);
+		hesper_text_put_name(out, k->kernel);
+		fprintf(out, " (%" PRIu64 " dispatches counted)\n", k->dispatches);
+		fputs("     Share        Cycles    Executions  Line\n", out);
+		fputs("   -------  ------------  ------------  ----------------\n", out);
+		size_t shown = k->count < LINES_SHOWN ? k->count : LINES_SHOWN;
+		for (size_t j = 0; j < shown; j++) {
+			const struct hesper_hot_line *l = &k->lines[j];
+			fprintf(out, "   %6.1f%%  %12.4g  %12" PRIu64 "  ", 100 * l->share, l->ticks, l->executions);
+			if (l->line) {
+				hesper_text_put_name(out, l->file[0] ? l->file : "?");
+				fprintf(out, ":%" PRIu32 "\n", l->line);
+			} else {
+				fputs("(no line information)\n", out);
+			}
+		}
+		if (k->count > shown) {
+			double rest = 0;
+			for (size_t j = shown; j < k->count; j++)
+				rest += k->lines[j].share;
+			fprintf(out, "   %6.1f%%  in %zu more lines\n", 100 * rest, k->count - shown);
+		}
+	}
+}
