@@ -607,6 +607,32 @@ START_TEST(host_waits_with_mean)
 }
 END_TEST
 
+/* Counted lines (HESPER_LINES): per kernel a table of its lines, each with a heat bar its share wide. */
+START_TEST(hot_lines_with_heat_bars)
+{
+	struct hesper_profile p;
+	struct hesper_hot_line lines[2] = {
+		{.file = "hot_lines.comp", .line = 12, .ticks = 683, .executions = 25606400, .share = 0.683},
+		{.file = "", .line = 0, .ticks = 317, .executions = 6400, .share = 0.317},
+	};
+
+	fixture_known_profile(&p);
+	char *html = render(&p);
+	ck_assert_ptr_null(strstr(html, "Hot lines")); /* none counted: no section */
+	free(html);
+	ck_assert_int_eq(hesper_profile_set_lines(&p, "blur<h>", lines, 2, 3), 0);
+	html = render(&p);
+	ck_assert_ptr_nonnull(strstr(html, "<h2>Hot lines</h2>"));
+	ck_assert_ptr_nonnull(strstr(html, "blur&lt;h&gt; <span class=\"sub\">(3 dispatches counted)</span>"));
+	ck_assert_ptr_nonnull(
+		strstr(html, "hot_lines.comp:12</td><td><span class=\"heat\" style=\"width:68px\"></span> 68.3%"));
+	ck_assert_ptr_nonnull(strstr(html, "(no line information)"));
+	ck_assert_ptr_nonnull(strstr(html, "<td>25606400</td>"));
+	free(html);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(write_error_reported)
 {
 	struct hesper_profile p;
@@ -624,6 +650,7 @@ report_html_suite(void)
 	TCase *tc = tcase_create("hesper_report_html");
 
 	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, hot_lines_with_heat_bars);
 	tcase_add_test(tc, known_profile);
 	tcase_add_test(tc, region_tree_nested);
 	tcase_add_test(tc, submit_mode_shows_untimed);

@@ -43,6 +43,7 @@ static const char style[] =
 	".note{color:var(--muted);font-size:13px}\n"
 	"svg text{font:12px system-ui,sans-serif;fill:var(--fg)}svg .muted{fill:var(--muted)}\n"
 	".bar{fill:var(--accent)}.hbar{fill:#59a14f}\n"
+	".heat{display:inline-block;height:10px;background:#e15759;vertical-align:middle}\n"
 	".hists{display:grid;grid-template-columns:repeat(auto-fill,minmax(500px,1fr));gap:12px}\n"
 	".hist h3{font-size:14px;margin:4px 0;overflow-wrap:anywhere}\n"
 	"#timeline{position:relative;border:1px solid var(--line);border-radius:6px;overflow:hidden}\n"
@@ -206,6 +207,7 @@ hesper_report_html(FILE *out, const struct hesper_profile *p)
 	}
 	hesper_html_shape_table(out, p, rows, n);
 	hesper_html_pipeline_stats(out, p);
+	hesper_html_lines(out, p);
 	hesper_html_memop_table(out, p);
 	fputs("</section>\n<section>\n", out);
 	hesper_html_bar_chart(out, rows, n);

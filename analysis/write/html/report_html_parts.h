@@ -75,6 +75,9 @@ void hesper_html_memop_table(FILE *out, const struct hesper_profile *p);
 /* The kernels' pipeline statistics as the driver reported them and their occupancy, or the devices that have none. */
 void hesper_html_pipeline_stats(FILE *out, const struct hesper_profile *p);
 
+/* "Hot lines" (report_html_lines.c): per kernel whose lines were counted, its lines with a heat bar each. */
+void hesper_html_lines(FILE *out, const struct hesper_profile *p);
+
 /* report_html_charts.c: SVG charts ---------------------------------------------------- */
 
 /* Writes the bar chart of total time of the first (largest) of the @n @rows, under its heading. */

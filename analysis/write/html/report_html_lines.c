@@ -1,0 +1,41 @@
+/* The HTML page's "Hot lines" section (report_html_parts.h). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "profile/profile.h"
+#include "report_html_parts.h"
+
+void
+hesper_html_lines(FILE *out, const struct hesper_profile *p)
+{
+	if (!p->kernel_lines_count)
+		return;
+	fputs("<h2>Hot lines</h2>\n<p class=\"sub\">Each counted block's clock time split among its source "
+	      "lines; the counted kernels ran slower than they do alone, their shares are what holds.</p>\n",
+	      out);
+	for (size_t i = 0; i < p->kernel_lines_count; i++) {
+		const struct hesper_kernel_lines *k = &p->kernel_lines[i];
+		fputs("<h3>", out);
+		hesper_html_text(out, k->kernel);
+		fprintf(out, " <span class=\"sub\">(%" PRIu64 " dispatches counted)</span></h3>\n", k->dispatches);
+		fputs("<table class=\"lines\"><thead><tr><th class=\"name\">Line</th><th>Share</th><th>Cycles</th>"
+		      "<th>Executions</th></tr></thead>\n<tbody>\n",
+		      out);
+		for (size_t j = 0; j < k->count; j++) {
+			const struct hesper_hot_line *l = &k->lines[j];
+			fputs("<tr><td class=\"name\">", out);
+			if (l->line) {
+				hesper_html_text(out, l->file[0] ? l->file : "?");
+				fprintf(out, ":%" PRIu32, l->line);
+			} else {
+				fputs("(no line information)", out);
+			}
+			/* the heat bar: the line's share of the kernel's counted time, as a width */
+			fprintf(out,
+				"</td><td><span class=\"heat\" style=\"width:%.0fpx\"></span> %.1f%%</td>"
+				"<td>%.4g</td><td>%" PRIu64 "</td></tr>\n",
+				100 * l->share, 100 * l->share, l->ticks, l->executions);
+		}
+		fputs("</tbody></table>\n", out);
+	}
+}
