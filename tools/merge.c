@@ -232,6 +232,7 @@ int
 hesper_cmd_merge(int argc, char **argv)
 {
 	const char *out_prefix = NULL;
+	char prefix[PATH_MAX - 32]; /* room in a path for the longest extension */
 	struct inputs in = {
 		.all = calloc((size_t)argc, sizeof(char *)),
 		.procs = calloc((size_t)argc, sizeof(struct process)),
@@ -280,6 +281,10 @@ hesper_cmd_merge(int argc, char **argv)
 			"merge takes summaries and an output prefix (hesper merge A.json B.json... -o OUT)");
 		goto out;
 	}
+	/* "-o merged.json" means merged.json, not merged.json.json: the prefix is what is left */
+	snprintf(prefix, sizeof(prefix), "%s", out_prefix);
+	hesper_drop_report_extension(prefix);
+	out_prefix = prefix;
 	if ((ret = output_folder_ok(out_prefix)) != 0)
 		goto out;
 	if ((ret = load_summaries(&in, &loaded)) != 0)

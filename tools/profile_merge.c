@@ -2,6 +2,7 @@
 #include "profile_merge.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int
@@ -35,6 +36,33 @@ find_device(const struct hesper_profile *into, const struct hesper_device_info *
 	return -1;
 }
 
+/* @from's counted lines added to @into's of the same kernel (their shares taken again), or kept as they are. */
+static int
+merge_lines(struct hesper_profile *into, const struct hesper_profile *from)
+{
+	for (size_t i = 0; i < from->kernel_lines_count; i++) {
+		const struct hesper_kernel_lines *k = &from->kernel_lines[i];
+		struct hesper_hot_line *lines = NULL;
+		size_t count = 0;
+		uint64_t dispatches = k->dispatches;
+
+		for (size_t j = 0; j < into->kernel_lines_count; j++)
+			if (strcmp(into->kernel_lines[j].kernel, k->kernel) == 0) {
+				const struct hesper_kernel_lines *had = &into->kernel_lines[j];
+				if (hesper_hot_lines_add(&lines, &count, had->lines, had->count) != 0)
+					return -1;
+				dispatches += had->dispatches;
+			}
+		int ret = hesper_hot_lines_add(&lines, &count, k->lines, k->count);
+		if (!ret)
+			ret = hesper_profile_set_lines(into, k->kernel, lines, count, dispatches);
+		free(lines);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
 int
 hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *from)
 {
@@ -54,9 +82,16 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 								     q->family, q->index);
 		if (!row)
 			return -1;
-		row->timestamp_bits = q->timestamp_bits;
-		row->submits += q->submits;
-		row->busy_ns += q->busy_ns;
+			/* Every count and time of the queue rows adds up (profile/queue_keys.h). */
+#define HESPER_MERGE_QUEUE_ID(member)
+#define HESPER_MERGE_QUEUE_SET(member) row->member = q->member;
+#define HESPER_MERGE_QUEUE_SUM(member) row->member += q->member;
+#define HESPER_MERGE_QUEUE_KEY(member, key, how, findings, wide) HESPER_MERGE_QUEUE_##how(member)
+		HESPER_QUEUE_KEYS(HESPER_MERGE_QUEUE_KEY)
+#undef HESPER_MERGE_QUEUE_KEY
+#undef HESPER_MERGE_QUEUE_SUM
+#undef HESPER_MERGE_QUEUE_SET
+#undef HESPER_MERGE_QUEUE_ID
 	}
 	for (size_t i = 0; i < from->device_count; i++)
 		if (find_device(into, &from->devices[i]) < 0 && hesper_profile_add_device(into, &from->devices[i]) < 0)
@@ -91,5 +126,5 @@ hesper_profile_merge(struct hesper_profile *into, const struct hesper_profile *f
 #undef HESPER_MERGE_COST_KEY
 #undef HESPER_COST_MERGE_RUN
 #undef HESPER_COST_MERGE_SUM
-	return 0;
+	return merge_lines(into, from);
 }

@@ -57,9 +57,8 @@ format_named(const char *name)
 	return NULL;
 }
 
-/* Drops an extension of Hesper's from the end of @name (longest first), unless it is all of it. */
-static void
-drop_extension(char *name)
+void
+hesper_drop_report_extension(char *name)
 {
 	static const char *const exts[] = {".trace.json", ".memops.csv", ".json", ".csv", ".html", ".db", ".prom"};
 	size_t n = strlen(name);
@@ -274,11 +273,13 @@ hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats_lis
 		return hesper_usage_error("-o PREFIX: %%p and %%h go in the file name, not in its folder ('%s')",
 					  prefix);
 	snprintf(file, sizeof(file), "%s", file_part);
-	drop_extension(file);
+	hesper_drop_report_extension(file);
 	if (!scan_percents(file, &plan->user_pid))
 		return HESPER_EXIT_USAGE;
 	hesper_prefix_folder(prefix, plan->shown, sizeof(plan->shown));
-	snprintf(plan->base, sizeof(plan->base), "%s%s", file, plan->user_pid ? "" : "-%p");
+	if (snprintf(plan->base, sizeof(plan->base), "%s%s", file, plan->user_pid ? "" : "-%p") >=
+	    (int)sizeof(plan->base))
+		return hesper_usage_error("-o PREFIX is too long");
 
 	bool found = realpath(plan->shown[0] ? plan->shown : ".", plan->dir) != NULL;
 	int saved = errno;

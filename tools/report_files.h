@@ -44,6 +44,9 @@ struct hesper_report_plan {
  */
 int hesper_report_plan_make(struct hesper_report_plan *plan, const char *formats, const char *prefix);
 
+/* Drops an extension of Hesper's (.json, .trace.json, .csv, ...) from the end of @name, longest first, unless it is all of it. */
+void hesper_drop_report_extension(char *name);
+
 /* The folder part of output prefix @prefix into @dir (@size bytes): "" when it names none (the working folder). */
 void hesper_prefix_folder(const char *prefix, char *dir, size_t size);
 

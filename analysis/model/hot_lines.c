@@ -86,3 +86,35 @@ hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct hes
 	*count = used;
 	return 0;
 }
+
+int
+hesper_hot_lines_add(struct hesper_hot_line **lines, size_t *count, const struct hesper_hot_line *more, size_t n)
+{
+	size_t used = *count, cap = *count;
+	struct hesper_hot_line *all = NULL;
+	double ticks = 0;
+
+	if (used && !(all = malloc(used * sizeof(*all))))
+		return -1;
+	if (used)
+		memcpy(all, *lines, used * sizeof(*all));
+	for (size_t i = 0; i < n; i++) {
+		struct hesper_hot_line *e = line_entry(&all, &used, &cap, more[i].file, more[i].line);
+		if (!e) {
+			free(all);
+			return -1;
+		}
+		e->ticks += more[i].ticks;
+		e->executions += more[i].executions;
+	}
+	for (size_t i = 0; i < used; i++)
+		ticks += all[i].ticks;
+	for (size_t i = 0; i < used; i++)
+		all[i].share = ticks > 0 ? all[i].ticks / ticks : 0;
+	if (used)
+		qsort(all, used, sizeof(*all), by_ticks);
+	free(*lines);
+	*lines = all;
+	*count = used;
+	return 0;
+}

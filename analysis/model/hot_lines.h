@@ -45,4 +45,11 @@ struct hesper_hot_line {
  */
 int hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct hesper_hot_line **out, size_t *count);
 
+/*
+ * Adds the @n lines @more (another run's of the same kernel) to the *@count lines at *@lines
+ * (malloc'd, may be NULL): ticks and executions of a file's line added up, shares taken
+ * again from the sum, largest first. Returns 0, or -1 when memory runs out (*@lines kept).
+ */
+int hesper_hot_lines_add(struct hesper_hot_line **lines, size_t *count, const struct hesper_hot_line *more, size_t n);
+
 #endif

@@ -856,6 +856,12 @@ def case_merge(c, args, env, workdir):
     rc1, out1, err1 = run([tool, "merge", summaries[0], "-o", os.path.join(workdir, "one")], tool_env(env), workdir)
     c.check(rc1 == 0 and "Merged 1 process" in out1 and "Imbalance between processes" not in out1,
             "one summary merged: exit 0, no imbalance table", f"rc={rc1}\n{out1[-2000:]}\n{err1}")
+    # "-o one.json" names the file itself, as the run's -o does: not one.json.json.
+    rc1, out1, err1 = run([tool, "merge", summaries[0], "-o", os.path.join(workdir, "named.json")], tool_env(env),
+                          workdir)
+    c.check(rc1 == 0 and os.path.exists(os.path.join(workdir, "named.json"))
+            and not os.path.exists(os.path.join(workdir, "named.json.json")),
+            "merge -o named.json writes named.json", f"rc={rc1}\n{sorted(os.listdir(workdir))}\n{err1}")
     # An output folder that does not exist: one line, before anything is printed.
     rc1, out1, err1 = run([tool, "merge"] + summaries + ["-o", os.path.join(workdir, "nowhere", "x")], tool_env(env),
                          workdir)

@@ -99,6 +99,34 @@ START_TEST(long_file_names_cut_whole)
 }
 END_TEST
 
+/* Two runs of one kernel: a line's ticks and executions add up, the shares come from the sum. */
+START_TEST(runs_add_up)
+{
+	const struct hesper_line_run a_runs[] = {{"k.comp", 10, 1}}, b_runs[] = {{"k.comp", 12, 1}};
+	const struct hesper_counted_block a[] = {{.ticks = 300, .executions = 3, .runs = a_runs, .run_count = 1},
+						 {.ticks = 100, .executions = 1, .runs = b_runs, .run_count = 1}};
+	const struct hesper_counted_block b[] = {{.ticks = 500, .executions = 5, .runs = b_runs, .run_count = 1}};
+	struct hesper_hot_line *first = NULL, *second = NULL, *all = NULL;
+	size_t n1 = 0, n2 = 0, n = 0;
+
+	ck_assert_int_eq(hesper_hot_lines(a, 2, &first, &n1), 0);
+	ck_assert_int_eq(hesper_hot_lines(b, 1, &second, &n2), 0);
+	ck_assert_int_eq(hesper_hot_lines_add(&all, &n, first, n1), 0);
+	ck_assert_int_eq(hesper_hot_lines_add(&all, &n, second, n2), 0);
+	ck_assert_uint_eq(n, 2);
+	/* line 12: 100 + 500 ticks of 900, first now; line 10: 300 */
+	ck_assert_uint_eq(all[0].line, 12);
+	ck_assert_double_eq_tol(all[0].ticks, 600, 1e-9);
+	ck_assert_uint_eq(all[0].executions, 6);
+	ck_assert_double_eq_tol(all[0].share, 600.0 / 900.0, 1e-12);
+	ck_assert_uint_eq(all[1].line, 10);
+	ck_assert_double_eq_tol(all[1].share, 300.0 / 900.0, 1e-12);
+	free(first);
+	free(second);
+	free(all);
+}
+END_TEST
+
 static Suite *
 hot_lines_suite(void)
 {
@@ -108,6 +136,7 @@ hot_lines_suite(void)
 	tcase_add_test(tc, blocks_split_among_their_lines);
 	tcase_add_test(tc, nothing_counted);
 	tcase_add_test(tc, long_file_names_cut_whole);
+	tcase_add_test(tc, runs_add_up);
 	suite_add_tcase(s, tc);
 	return s;
 }
