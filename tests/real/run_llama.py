@@ -44,7 +44,7 @@ timestamps lie inside ggml's pair); and the gap, ggml's mean less Hesper's (what
 interval holds beyond the dispatch: its barrier and timestamp, Hesper's label timestamps), is
 about the same for every group: at most --gap-factor (3) times its median over the groups,
 plus 5 % of ggml's mean, so a kernel that Hesper timed short stands out (not for groups
-of which some dispatches begin a submission, whose ggml interval holds the time before it;
+of which some dispatches begin or end a submission, whose ggml interval holds the time between;
 only with --judge-times, as the gaps move with the host's load on a CPU device).
 
 The same groups in separate runs, ggml's means from perf-plain and Hesper's from alone-WAY
@@ -52,9 +52,9 @@ The same groups in separate runs, ggml's means from perf-plain and Hesper's from
 number of ops ggml timed equals the number of dispatches Hesper timed; in dispatch mode
 Hesper's mean is within --perf-tolerance (10 %) of ggml's, for groups whose ggml mean is at
 least --perf-min-us (default 0: all; shorter ones are shown only), and at most that above
-it for groups of which some dispatches begin a submission (ggml's logger times an op from
-the timestamp before it, so an op that begins a submission holds the time between the two
-submissions too); in clock-span Hesper's
+it for groups of which some dispatches begin or end a submission (ggml's logger closes an
+op that ends a submission with a timestamp in the next command buffer, so it holds the time
+between the two submissions too; see edge_dispatches); in clock-span Hesper's
 mean is at most --perf-tolerance above ggml's for every group: the clock times from the
 first work group's start to the last one's end, without the launch and drain that ggml's
 timestamp pair holds, so it reads lower on short ops, never longer.
@@ -342,16 +342,25 @@ def dispatch_places(events, notes):
     return out
 
 
-def first_dispatches(events):
-    """The first dispatch event of each submission in trace @events. ggml's perf logger times
-    an op from the timestamp before it, so an op that begins a submission holds the time since
-    the submission before as well."""
-    first = {}
+def edge_dispatches(events):
+    """The first and the last dispatch event of each submission in trace @events: those whose
+    ggml interval may hold the time between submissions. ggml's perf logger writes the
+    timestamp that closes an op after the op's command buffer was submitted when the op ends
+    a submission (ggml_vk_build_graph submits the command buffer holding the op; the logger's
+    timestamp goes into the next one), so that op holds the time until the next command
+    buffer runs: the last node of a graph, the output projection, always. An op that begins
+    a submission was seen to read long as well (the H200 table of 2026-12-04)."""
+    first, last = {}, {}
     for d in (e for e in events if e.get("cat") == "dispatch"):
         sub = d.get("args", {}).get("submission")
-        if sub is not None and (sub not in first or d["ts"] < first[sub]["ts"]):
+        if sub is None:
+            continue
+        if sub not in first or d["ts"] < first[sub]["ts"]:
             first[sub] = d
-    return list(first.values())
+        if sub not in last or d["ts"] > last[sub]["ts"]:
+            last[sub] = d
+    edges = {id(d): d for d in list(first.values()) + list(last.values())}
+    return list(edges.values())
 
 
 def followers(events, name):
@@ -389,7 +398,7 @@ def op_groups(trace, perf, by_label=False):
     per_kernel = collections.Counter()
     notes = []
     places = dispatch_places(events, notes) if by_label else {}
-    firsts = {id(d) for d in first_dispatches(events)}
+    firsts = {id(d) for d in edge_dispatches(events)}
     for d in (e for e in events if e.get("cat") == "dispatch"):
         per_kernel[d["name"]] += 1
         ts, dur = places.get(id(d), (d["ts"], d["dur"]))
@@ -483,7 +492,7 @@ def check_perf(c, args, groups, notes):
         # What ggml's interval holds beyond Hesper's (its barrier and timestamps, the label
         # timestamps) costs about the same for every op: a kernel Hesper timed short stands out.
         if g["firsts"] or not args.judge_times:
-            continue  # ggml's interval of an op that begins a submission holds the time before it
+            continue  # ggml's interval of an op at a submission's edge holds the time between (edge_dispatches)
         c.check(g["gap"] <= args.gap_factor * gap + 0.05 * gm,
                 f"perf: {what}: ggml's mean less Hesper's within {args.gap_factor}x the median over the groups "
                 f"({fmt_us(gap)} µs) + 5 %", f"{fmt_us(g['gap'])} µs (ggml {fmt_us(gm)}, Hesper {fmt_us(hm)})")
@@ -517,7 +526,7 @@ def check_alone(c, args, way, groups, notes):
         g["hesper_mean"] = hm = g["hesper_ns"] / max(g["dispatches"], 1)
         g["ratio"] = ratio = hm / gm if gm else float("nan")
         checked = args.judge_times and (span or gm >= args.perf_min_us * 1000.0)
-        bound = f" (upper bound: {g['firsts']} begin a submission)" if checked and not span and g["firsts"] else ""
+        bound = f" (upper bound: {g['firsts']} begin or end a submission)" if checked and not span and g["firsts"] else ""
         lines.append(f"| {', '.join(g['kinds'])} | {', '.join(g['kernels'])} | {g['ops']} | {fmt_us(gm)} | "
                      f"{fmt_us(hm)} | {ratio:.3f}{'' if checked else ' (not checked)'}{bound} |")
         what = f"{label}: {'/'.join(g['kinds'])} ({'/'.join(g['kernels'])})"
@@ -534,7 +543,7 @@ def check_alone(c, args, way, groups, notes):
             # ggml's logger times an op from the timestamp before it, so the ops that begin its
             # submissions hold the time between submissions as well: only the upper bound holds
             c.check(ratio <= 1 + tol, f"{what}: Hesper's mean at most {tol * 100:g} % above ggml's "
-                    f"({g['firsts']} of {g['dispatches']} dispatches begin a submission)", why)
+                    f"({g['firsts']} of {g['dispatches']} dispatches begin or end a submission)", why)
         else:
             c.check(abs(ratio - 1) <= tol, f"{what}: Hesper's mean within {tol * 100:g} % of ggml's (separate runs)", why)
     c.check(len(groups) >= args.min_groups, f"{label}: at least {args.min_groups} groups of single-dispatch ops "
@@ -559,7 +568,7 @@ def check_shapes(c, args, rep, trace, perf):
     entries, each pair the same count (m / work groups is shown, the rows of a work group,
     not held to one value: the driver's limits may split a launch). Each pair's mean
     within --perf-tolerance of ggml's where ggml's is at least --perf-min-us, only the upper
-    bound where some of the row's dispatches begin a submission (ggml's logger gives those the
+    bound where some of the row's dispatches begin or end a submission (ggml's logger gives those the
     time between submissions too). Returns the Markdown table."""
     tol = args.perf_tolerance
     rows = collections.defaultdict(list)  # quantization -> [(groups x, name, count, mean ns)]
@@ -575,7 +584,7 @@ def check_shapes(c, args, rep, trace, perf):
             e[0] += n
             e[1] += ns
             e[2].append(key)
-    firsts = collections.Counter(d["name"] for d in first_dispatches(trace.get("traceEvents", [])))
+    firsts = collections.Counter(d["name"] for d in edge_dispatches(trace.get("traceEvents", [])))
     lines = ["| Hesper row | dispatches | ggml ops (m) | ops | m / work groups | ggml mean µs | Hesper mean µs | "
              "Hesper / ggml |", "|---|---|---|---|---|---|---|---|"]
     c.check(bool(rows), "shape: mul_mat_vec rows split by work-group count in Hesper's summary",
@@ -592,7 +601,7 @@ def check_shapes(c, args, rep, trace, perf):
             checked = args.judge_times and gm >= args.perf_min_us * 1000.0
             note = "" if checked else " (not checked)"
             if checked and first:
-                note = f" (upper bound: {first} begin a submission)"
+                note = f" (upper bound: {first} begin or end a submission)"
             lines.append(f"| {name} | {count} | {', '.join(sorted(keys))} | {n} | {m / gx:g} | {fmt_us(gm)} | "
                          f"{fmt_us(mean)} | {ratio:.3f}{note} |")
             c.check(count == n, f"shape: {name}: as many dispatches as ggml timed ops of m={m}",
@@ -917,7 +926,7 @@ def write_md(args, res, perf_text):
     A("")
     A("`mul_mat_vec` per launch shape (`HESPER_GROUP_BY=shape`, dispatch mode, alone) against ggml's perf logger "
       f"alone by the ops' matrix rows m: each row's mean within {tol} of ggml's{floor}, only the upper bound for rows "
-      "some of whose dispatches begin a submission (ggml's logger gives those the time between submissions too):")
+      "some of whose dispatches begin or end a submission (ggml's logger gives those the time between submissions too):")
     A("")
     A(res.get("shapes") or "(no comparison)")
     with open(args.md, "w", encoding="utf-8") as f:
