@@ -171,19 +171,7 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 	struct walk at = {0};
 	uint32_t next_block = 0;
 
-	hesper_spirv_put(o, MAGIC);
-	hesper_spirv_put(o, s->version < VERSION_1_3 ? VERSION_1_3 : s->version);
-	hesper_spirv_put(o, w[2]);
-	hesper_spirv_put(o, 0); /* bound, filled in at the end */
-	hesper_spirv_put(o, w[4]);
-	if (!s->cap_clock)
-		INST(o, OP_CAPABILITY, CAP_SHADER_CLOCK);
-	if (!s->cap_int64)
-		INST(o, OP_CAPABILITY, CAP_INT64);
-	if (!s->cap_int64_atomics)
-		INST(o, OP_CAPABILITY, CAP_INT64_ATOMICS);
-	if (!s->cap_non_uniform)
-		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM);
+	hesper_clock_emit_header(o, w, s);
 	if (!b->cap_arithmetic)
 		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM_ARITHMETIC);
 	for (size_t i = HEADER_WORDS; i < count;) {
@@ -253,20 +241,9 @@ int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct h
 	*out_words = 0;
 	*blocks = 0;
 	*why = NULL;
-	if (!code || size % 4 != 0 || count < HEADER_WORDS) {
-		*why = "not SPIR-V";
+	*why = hesper_spirv_words_copy(code, size, &w);
+	if (*why)
 		goto out;
-	}
-	w = malloc(size);
-	if (!w) {
-		*why = "out of memory";
-		goto out;
-	}
-	memcpy(w, code, size); /* aligned, and the caller's words untouched */
-	if (w[0] != MAGIC) {
-		*why = w[0] == 0x03022307u ? "byte-swapped SPIR-V" : "not SPIR-V";
-		goto out;
-	}
 	*why = hesper_clock_scan_module(w, count, &t, &s);
 	if (!*why)
 		*why = count_blocks(w, count, &b);

@@ -40,19 +40,7 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 	bool in_entry = false, first_block = false, start_read = false;
 	size_t i = HEADER_WORDS;
 
-	hesper_spirv_put(o, MAGIC);
-	hesper_spirv_put(o, s->version < VERSION_1_3 ? VERSION_1_3 : s->version);
-	hesper_spirv_put(o, w[2]);
-	hesper_spirv_put(o, 0); /* bound, filled in at the end */
-	hesper_spirv_put(o, w[4]);
-	if (!s->cap_clock)
-		INST(o, OP_CAPABILITY, CAP_SHADER_CLOCK);
-	if (!s->cap_int64)
-		INST(o, OP_CAPABILITY, CAP_INT64);
-	if (!s->cap_int64_atomics)
-		INST(o, OP_CAPABILITY, CAP_INT64_ATOMICS);
-	if (!s->cap_non_uniform)
-		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM);
+	hesper_clock_emit_header(o, w, s);
 	while (i < count) {
 		uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
 
@@ -121,20 +109,9 @@ int hesper_spirv_clock_instrument(const void *code, size_t size, const struct he
 	*out = NULL;
 	*out_words = 0;
 	*why = NULL;
-	if (!code || size % 4 != 0 || count < HEADER_WORDS) {
-		*why = "not SPIR-V";
+	*why = hesper_spirv_words_copy(code, size, &w);
+	if (*why)
 		goto out;
-	}
-	w = malloc(size);
-	if (!w) {
-		*why = "out of memory";
-		goto out;
-	}
-	memcpy(w, code, size); /* aligned, and the caller's words untouched */
-	if (w[0] != MAGIC) {
-		*why = w[0] == 0x03022307u ? "byte-swapped SPIR-V" : "not SPIR-V";
-		goto out;
-	}
 	*why = hesper_clock_scan_module(w, count, target, &s);
 	if (*why)
 		goto out;

@@ -151,6 +151,18 @@ struct hesper_clock_ids {
 const char *hesper_clock_scan_module(const uint32_t *w, size_t count, const struct hesper_clock_target *t,
 				     struct hesper_clock_scan *s);
 
+/*
+ * Copies the @size bytes at @code into *@w (malloc'd, aligned; the caller frees it, also on
+ * failure). NULL, or why they are no module in native byte order (or memory ran out).
+ */
+const char *hesper_spirv_words_copy(const void *code, size_t size, uint32_t **w);
+
+/*
+ * Emits the header of the rewrite of @w (@s its first pass): the version raised to 1.3 at
+ * least, the bound left 0 for the end, and the capabilities both rewrites need that it lacks.
+ */
+void hesper_clock_emit_header(struct hesper_spirv_out *o, const uint32_t *w, const struct hesper_clock_scan *s);
+
 /* Whether @op belongs to the sections before types (capabilities ... annotations). */
 bool hesper_spirv_is_preamble(uint32_t op);
 

@@ -6,6 +6,7 @@
  */
 #include "spirv_clock_parts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* True when the literal string at words [@first, @end) equals @s. */
@@ -175,4 +176,35 @@ bool hesper_spirv_in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t
 		if (w[i + k] == id)
 			return true;
 	return false;
+}
+
+const char *hesper_spirv_words_copy(const void *code, size_t size, uint32_t **w)
+{
+	*w = NULL;
+	if (!code || size % 4 != 0 || size / 4 < HEADER_WORDS)
+		return "not SPIR-V";
+	*w = malloc(size);
+	if (!*w)
+		return "out of memory";
+	memcpy(*w, code, size); /* aligned, and the caller's words untouched */
+	if ((*w)[0] != MAGIC)
+		return (*w)[0] == 0x03022307u ? "byte-swapped SPIR-V" : "not SPIR-V";
+	return NULL;
+}
+
+void hesper_clock_emit_header(struct hesper_spirv_out *o, const uint32_t *w, const struct hesper_clock_scan *s)
+{
+	hesper_spirv_put(o, MAGIC);
+	hesper_spirv_put(o, s->version < VERSION_1_3 ? VERSION_1_3 : s->version);
+	hesper_spirv_put(o, w[2]);
+	hesper_spirv_put(o, 0); /* bound, filled in at the end */
+	hesper_spirv_put(o, w[4]);
+	if (!s->cap_clock)
+		INST(o, OP_CAPABILITY, CAP_SHADER_CLOCK);
+	if (!s->cap_int64)
+		INST(o, OP_CAPABILITY, CAP_INT64);
+	if (!s->cap_int64_atomics)
+		INST(o, OP_CAPABILITY, CAP_INT64_ATOMICS);
+	if (!s->cap_non_uniform)
+		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM);
 }
