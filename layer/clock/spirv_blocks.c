@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "spirv_clock_parts.h"
+#include "spirv_lines.h"
 
 enum {
 	OP_CONSTANT_NULL = 46,
@@ -33,12 +34,6 @@ enum {
 	SC_PRIVATE = 6,
 	GROUP_OPERATION_REDUCE = 0,
 };
-
-/* Whether @op ends a block (as spirv_lines.c counts them). */
-static bool ends_block(uint32_t op)
-{
-	return (op >= OP_BRANCH && op <= 255) || op == 4416 || op == 4448 || op == 4449 || op == 5294;
-}
 
 /* What the rewrite adds beyond clock mode's declarations. */
 struct block_ids {
@@ -199,7 +194,8 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 			INST(o, OP_READ_CLOCK_KHR, d->u64, at.t0, b->scope_clock);
 			at.start_pending = false;
 		}
-		if (at.in_block && !at.counted && (op == OP_SELECTION_MERGE || op == OP_LOOP_MERGE || ends_block(op))) {
+		if (at.in_block && !at.counted &&
+		    (op == OP_SELECTION_MERGE || op == OP_LOOP_MERGE || hesper_spirv_ends_block(op))) {
 			emit_count(o, d, b, at.block, at.t0);
 			at.counted = true;
 		}
@@ -210,7 +206,7 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 		else
 			for (uint32_t k = 0; k < n; k++)
 				hesper_spirv_put(o, w[i + k]);
-		if (at.in_block && ends_block(op))
+		if (at.in_block && hesper_spirv_ends_block(op))
 			at.in_block = false;
 		if (function && op == OP_LABEL)
 			at = (struct walk){.in_entry = at.in_entry,

@@ -20,8 +20,7 @@ enum {
 	OP_NO_LINE = 317,
 };
 
-/* Whether @op ends a block (SPIR-V's block terminators). */
-static bool is_terminator(uint32_t op)
+bool hesper_spirv_ends_block(uint32_t op)
 {
 	switch (op) {
 	case 249:  /* OpBranch */
@@ -226,7 +225,7 @@ static const char *read_instruction(struct reader *r, const uint32_t *w, size_t 
 			return NULL;
 		if (!count_instruction(r, *file, *line))
 			return "out of memory";
-		if (is_terminator(op)) {
+		if (hesper_spirv_ends_block(op)) {
 			l->blocks[l->block_count - 1].terminator_word = i;
 			*in_block = false;
 		}

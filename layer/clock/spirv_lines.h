@@ -7,6 +7,7 @@
 #ifndef HESPER_SPIRV_LINES_H
 #define HESPER_SPIRV_LINES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,9 @@ const char *hesper_spirv_lines_read(const uint32_t *w, size_t count, struct hesp
 
 /* Frees what @l holds and leaves it empty. */
 void hesper_spirv_lines_free(struct hesper_spirv_lines *l);
+
+/* Whether opcode @op ends a block (SPIR-V's block terminators: branches, returns, kills, ...). */
+bool hesper_spirv_ends_block(uint32_t op);
 
 /* The file of OpString @id in @l, or NULL when the module names none such. */
 const struct hesper_spirv_file *hesper_spirv_lines_file(const struct hesper_spirv_lines *l, uint32_t id);

@@ -8,7 +8,8 @@
  * Built and run by scripts/fuzz (seeds: the same as fuzz_spirv's); by hand:
  *   clang -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
  *     -Ilayer/clock tests/fuzz/fuzz_spirv_clock.c layer/clock/spirv_clock.c layer/clock/spirv_clock_scan.c \
- *     layer/clock/spirv_clock_code.c layer/clock/spirv_emit.c layer/clock/spirv_blocks.c -o fuzz_spirv_clock
+ *     layer/clock/spirv_clock_code.c layer/clock/spirv_emit.c layer/clock/spirv_blocks.c \
+ *     layer/clock/spirv_lines.c -o fuzz_spirv_clock
  */
 #include <stdint.h>
 #include <stdlib.h>
