@@ -82,6 +82,8 @@ hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *
 		    get_u64(l, d, "a device", "compute_units", 0, &units) ||
 		    load_occupancy_model(l, d, &info.occupancy))
 			return HESPER_ERROR_FORMAT;
+		if (units > UINT32_MAX)
+			return BAD(l, "a device: \"compute_units\" is %" PRIu64 ", past 2^32 - 1", units);
 		info.compute_units = (uint32_t)units;
 		if (hesper_profile_add_device(p, &info) < 0)
 			return NO_MEMORY(l);

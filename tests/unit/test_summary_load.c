@@ -524,6 +524,7 @@ START_TEST(bad_keys_refused)
 		{"\"queues\": [{\"device\": 0, \"family\": 4294967296, \"index\": 0}]", "\"family\" is 4294967296"},
 		{"\"queues\": [{\"device\": 0, \"timestamp_bits\": 99999999999}]", "\"timestamp_bits\""},
 		{"\"queues\": [{\"device\": 0, \"idle_ns\": -4}]", "\"idle_ns\" is negative"},
+		{"\"devices\": [{\"name\": \"d\", \"compute_units\": 4294967296}]", "\"compute_units\" is 4294967296"},
 		/* counted lines with a share past the whole, or no kernel */
 		{"\"lines\": [{\"kernel\": \"k\", \"lines\": [{\"line\": 3, \"share\": 1.5}]}]", "\"share\" (1.5)"},
 		{"\"lines\": [{\"lines\": []}]", "no \"kernel\" string"},
