@@ -482,7 +482,8 @@ int hesper_copies_record_after(struct hesper_queue *q, struct hesper_submission 
 		return end_for_host(dev, cb);
 	}
 	sub->after_cb = sub->kit.cb;
-	if (adopt_matching_copies(q, sub)) {
+	sub->copies_adopted = adopt_matching_copies(q, sub);
+	if (sub->copies_adopted) {
 		sub->after_cb = sub->kit.cb;
 		return 0;
 	}

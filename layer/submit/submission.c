@@ -30,6 +30,7 @@ struct hesper_submission *hesper_submission_take(struct hesper_queue *q)
 	sub->sync = HESPER_SYNC_NONE;
 	sub->failed = false;
 	sub->submitted = false;
+	sub->copies_adopted = false;
 	return sub;
 }
 

@@ -141,13 +141,14 @@ struct hesper_submission {
 	uint32_t batch_count;
 	uint32_t slots; /* slots used this time */
 	enum hesper_sync sync;
-	uint64_t sync_value;                    /* for HESPER_SYNC_TIMELINE */
-	bool failed;                            /* Hesper could not follow it: count its dispatches as dropped */
-	bool submitted;                         /* its recordings are marked pending (see hesper_recording_submitted) */
-	uint64_t index;                         /* submission number on its queue */
-	uint64_t host_ns;                       /* host clock when the submit call began */
-	uint64_t host_end_ns;                   /* and when it returned */
-	uint32_t thread;                        /* the calling thread's id */
+	uint64_t sync_value;  /* for HESPER_SYNC_TIMELINE */
+	bool failed;          /* Hesper could not follow it: count its dispatches as dropped */
+	bool submitted;       /* its recordings are marked pending (see hesper_recording_submitted) */
+	bool copies_adopted;  /* its copy after the batches is a finished record's that copies the same (copies.c) */
+	uint64_t index;       /* submission number on its queue */
+	uint64_t host_ns;     /* host clock when the submit call began */
+	uint64_t host_end_ns; /* and when it returned */
+	uint32_t thread;      /* the calling thread's id */
 	struct hesper_thread_activity activity; /* what that thread did since its previous submit call */
 };
 

@@ -211,13 +211,16 @@ def hesper_mode(way):
     return WAYS[way]["HESPER_MODE"]
 
 
-def check_report(c, label, rep, way):
+def check_report(c, label, rep, way, err=""):
     """What every report of Hesper alone holds: the mode @way runs in, nothing dropped, every
     dispatch timed (but in submit mode), and with HESPER_CLOCK_ISOLATED=span no dispatch timed
-    from barrier to barrier."""
+    from barrier to barrier. A drop's failure shows its causes and Hesper's lines on @err (the
+    run's stderr): what the next look at a lost dispatch needs."""
     mode = hesper_mode(way)
     c.check(rep.get("mode") == mode, f"{label}: Hesper ran in {mode} mode", f"mode {rep.get('mode')!r}")
-    c.check(rep.get("dropped") == 0, f"{label}: nothing dropped", f"dropped {rep.get('dropped')}")
+    said = "\n".join(line for line in err.splitlines() if line.startswith("hesper:"))
+    c.check(rep.get("dropped") == 0, f"{label}: nothing dropped",
+            f"dropped {rep.get('dropped')}, causes {rep.get('dropped_causes')}" + (f"\n{said}" if said else ""))
     if mode != "submit":
         untimed = [(r["name"], r["count"], r.get("timed")) for r in rep.get("kernels", []) if r.get("timed") != r["count"]]
         c.check(not untimed, f"{label}: every dispatch timed", f"name, count, timed: {untimed}")
@@ -226,7 +229,7 @@ def check_report(c, label, rep, way):
                 f"clock_isolated {rep.get('clock_isolated')!r}")
 
 
-def compare_counts(c, label, rep, counter, way):
+def compare_counts(c, label, rep, counter, way, err=""):
     """Hesper's per-kernel counts against the counter's (ggml names every pipeline, so by name),
     and check_report's checks."""
     hk = hesper_counts(rep)
@@ -237,7 +240,7 @@ def compare_counts(c, label, rep, counter, way):
             f"{sum(ck.values())} dispatches)",
             "\n".join(f"{k}: Hesper {hk.get(k)}, counter {ck.get(k)}" for k in sorted(set(hk) | set(ck))
                       if hk.get(k) != ck.get(k)))
-    check_report(c, label, rep, way)
+    check_report(c, label, rep, way, err)
     return ok
 
 
@@ -737,7 +740,7 @@ def check(args, c, tmp):
             c.check(cnt["kernels"] == ref["kernels"], f"{label}: the counter counts the same with Hesper as without",
                     f"with {sorted(cnt['kernels'].items())}\nwithout {sorted(ref['kernels'].items())}")
         if rep and cnt:
-            results["counts_ok"][way].append(compare_counts(c, f"{label}: same process", rep, cnt, way))
+            results["counts_ok"][way].append(compare_counts(c, f"{label}: same process", rep, cnt, way, r.err))
         msgs = run_real.msg_ids(r)
         extra = msgs - ref_msgs
         if mode == "clock":
@@ -776,7 +779,7 @@ def check(args, c, tmp):
                 results["same"][way].append(same_as(c, label, plain, r))
                 rep = run_e2e.load_json(c, hj, f"{label}: Hesper's JSON summary")
                 if rep:
-                    results["counts_ok"][way].append(compare_counts(c, label, rep, ref, way))
+                    results["counts_ok"][way].append(compare_counts(c, label, rep, ref, way, r.err))
                     results["modes"][way] = rep
             c.check(r.ms_per_token is not None, f"{label}: ggml printed its eval time", r.tail(label, 10))
             results["ms"][way].append(r.ms_per_token)
@@ -836,7 +839,7 @@ def check(args, c, tmp):
         same_as(c, label, pplain, r)
         rep = run_e2e.load_json(c, aj, f"{label}: Hesper's JSON summary")
         if rep:
-            check_report(c, label, rep, way)
+            check_report(c, label, rep, way, r.err)
         atrace = run_e2e.load_json(c, at, f"{label}: Hesper's trace")
         if atrace and pblocks:
             c.check(atrace.get("metadata", {}).get("events_left_out") == 0, f"{label}: the trace holds every event",
