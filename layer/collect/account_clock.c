@@ -34,7 +34,6 @@ struct clock_done {
 	uint32_t kind;      /* index into clock_held.kinds */
 	uint32_t groups[3]; /* its work-group counts (an indirect one's read back) */
 	bool read_back;
-	struct hesper_work_place at; /* where it ran, for the timeline */
 };
 
 /* Room for one more element of @size in *@items (holding @count of @*cap); false when memory ran out. */
@@ -62,6 +61,7 @@ static bool hold(struct clock_held *held, const struct hesper_work *w, struct he
 		struct clock_kind *k = &held->kinds[held->kind_count++];
 		k->w = *w;
 		k->w.rows = NULL;
+		k->w.at = one->at; /* its record's place; each dispatch's start is placed at hand-over */
 		k->kernel = kernel;
 		*kind = true;
 	}
@@ -73,8 +73,7 @@ static bool hold(struct clock_held *held, const struct hesper_work *w, struct he
 				 .ns = one->ns,
 				 .kind = (uint32_t)(held->kind_count - 1),
 				 .groups = {one->groups[0], one->groups[1], one->groups[2]},
-				 .read_back = one->groups_read_back,
-				 .at = one->at};
+				 .read_back = one->groups_read_back};
 	return true;
 }
 
@@ -118,7 +117,8 @@ void hesper_clock_hand_over(struct hesper_profile *p, const struct hesper_queue 
 		one.ns = d->ns;
 		memcpy(one.groups, d->groups, sizeof(one.groups));
 		one.groups_read_back = d->read_back;
-		one.at = d->at;
+		one.at = hesper_place_work(q, kind->w.at.traced, d->start, kind->w.at.command_buffer,
+					   kind->w.at.submission);
 		/* The share in ticks, in the span's nanoseconds: alone, exactly the span. */
 		one.has_share = split;
 		if (split)
