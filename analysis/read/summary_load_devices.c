@@ -46,13 +46,10 @@ load_occupancy_model(struct loader *l, json_object *d, struct hesper_occupancy_m
 	copy_string(m->vendor, sizeof(m->vendor), o, "vendor");
 	copy_string(m->why, sizeof(m->why), o, "why");
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
-		uint64_t v;
+		uint32_t fig;
 
-		if (get_u64(l, o, "\"occupancy_model\"", figures[i].key, 0, &v))
+		if (get_u32(l, o, "\"occupancy_model\"", figures[i].key, 0, &fig))
 			return HESPER_ERROR_FORMAT;
-		if (v > UINT32_MAX)
-			return BAD(l, "\"occupancy_model\": \"%s\" is out of range", figures[i].key);
-		uint32_t fig = (uint32_t)v;
 		memcpy((char *)m + figures[i].offset, &fig, sizeof(fig));
 	}
 	return 0;
@@ -74,17 +71,13 @@ hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *
 		copy_string(info.copy, sizeof(info.copy), d, "copy");
 		copy_string(info.timing, sizeof(info.timing), d, "timing");
 		copy_string(info.pipeline_stats, sizeof(info.pipeline_stats), d, "pipeline_stats");
-		uint64_t units;
 		if (load_clock_calibration(l, d, &info) ||
 		    get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns) ||
 		    get_u64(l, d, "a device", "dispatch_cost_ns", 0, &info.dispatch_cost_ns) ||
 		    get_u64(l, d, "a device", "timestamp_cost_ns", 0, &info.timestamp_cost_ns) ||
-		    get_u64(l, d, "a device", "compute_units", 0, &units) ||
+		    get_u32(l, d, "a device", "compute_units", 0, &info.compute_units) ||
 		    load_occupancy_model(l, d, &info.occupancy))
 			return HESPER_ERROR_FORMAT;
-		if (units > UINT32_MAX)
-			return BAD(l, "a device: \"compute_units\" is %" PRIu64 ", past 2^32 - 1", units);
-		info.compute_units = (uint32_t)units;
 		if (hesper_profile_add_device(p, &info) < 0)
 			return NO_MEMORY(l);
 	}
@@ -93,14 +86,18 @@ hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *
 
 /*
  * A queue row's keys (profile/queue_keys.h): each read as a number >= 0 into v[], a 32-bit
- * member's past 2^32 - 1 an error; then ID keys name the queue, SET ones are taken as read
+ * member's with get_u32 (past 2^32 - 1 an error); then ID keys name the queue, SET ones are taken as read
  * (each a 32-bit member) and SUM ones added (each a 64-bit count or time).
  */
-#define HESPER_GET_QUEUE_KEY(member, key, how, findings, wide)               \
-	if (get_u64(l, o, "a queue", key, 0, &v[HESPER_QUEUE_KEY_##member])) \
-		return HESPER_ERROR_FORMAT;                                  \
-	if (!(wide) && v[HESPER_QUEUE_KEY_##member] > UINT32_MAX)            \
-		return BAD(l, "a queue: \"%s\" is %" PRIu64 ", past 2^32 - 1", key, v[HESPER_QUEUE_KEY_##member]);
+#define HESPER_GET_QUEUE_KEY(member, key, how, findings, wide)                       \
+	if (wide) {                                                                  \
+		if (get_u64(l, o, "a queue", key, 0, &v[HESPER_QUEUE_KEY_##member])) \
+			return HESPER_ERROR_FORMAT;                                  \
+	} else if (get_u32(l, o, "a queue", key, 0, &narrow)) {                      \
+		return HESPER_ERROR_FORMAT;                                          \
+	} else {                                                                     \
+		v[HESPER_QUEUE_KEY_##member] = narrow;                               \
+	}
 #define HESPER_QUEUE_READ_ID(field, value) (void)(value)
 #define HESPER_QUEUE_READ_SET(field, value) ((field) = (uint32_t)(value))
 #define HESPER_QUEUE_READ_SUM(field, value) ((field) += (value))
@@ -118,6 +115,7 @@ hesper_load_queues(struct loader *l, json_object *root, struct hesper_profile *p
 	for (size_t i = 0; queues && i < json_object_array_length(queues); i++) {
 		json_object *o = json_object_array_get_idx(queues, i);
 		uint64_t v[HESPER_QUEUE_KEY_COUNT];
+		uint32_t narrow;
 
 		HESPER_QUEUE_KEYS(HESPER_GET_QUEUE_KEY)
 		struct hesper_queue_info *q = hesper_profile_queue(p, (uint32_t)v[HESPER_QUEUE_KEY_device],

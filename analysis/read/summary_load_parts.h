@@ -7,6 +7,7 @@
 #ifndef HESPER_SUMMARY_LOAD_PARTS_H
 #define HESPER_SUMMARY_LOAD_PARTS_H
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,6 +50,21 @@ get_u64(struct loader *l, json_object *o, const char *where, const char *key, ui
 		return 0;
 	}
 	return BAD(l, "%s: \"%s\" is not a number >= 0", where, key);
+}
+
+/* get_u64 for a 32-bit field: an error too when the number is past 2^32 - 1. */
+static inline int
+get_u32(struct loader *l, json_object *o, const char *where, const char *key, uint32_t def, uint32_t *out)
+{
+	uint64_t v;
+
+	*out = def;
+	if (get_u64(l, o, where, key, def, &v))
+		return HESPER_ERROR_FORMAT;
+	if (v > UINT32_MAX)
+		return BAD(l, "%s: \"%s\" is %" PRIu64 ", past 2^32 - 1", where, key, v);
+	*out = (uint32_t)v;
+	return 0;
 }
 
 static inline int

@@ -194,21 +194,17 @@ hesper_load_pipeline_stats(struct loader *l, json_object *root, struct hesper_pr
 static int
 load_line(struct loader *l, json_object *o, struct hesper_hot_line *line)
 {
-	uint64_t number = 0;
 	double share = 0, cycles = 0;
 
 	memset(line, 0, sizeof(*line));
 	copy_string(line->file, sizeof(line->file), o, "file");
-	if (get_u64(l, o, "a line", "line", 0, &number) ||
+	if (get_u32(l, o, "a line", "line", 0, &line->line) ||
 	    get_u64(l, o, "a line", "executions", 0, &line->executions) ||
 	    get_double(l, o, "a line", "share", &share) || get_double(l, o, "a line", "cycles", &cycles))
 		return HESPER_ERROR_FORMAT;
-	if (number > UINT32_MAX)
-		return BAD(l, "a line: \"line\" is %" PRIu64 ", past 2^32 - 1", number);
 	if (!(share >= 0 && share <= 1) || !(cycles >= 0))
 		return BAD(l, "a line: \"share\" (%g) is not within [0, 1] or \"cycles\" (%g) is negative", share,
 			   cycles);
-	line->line = (uint32_t)number;
 	line->share = share;
 	line->ticks = cycles;
 	return 0;
