@@ -162,7 +162,8 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 		    const struct hesper_clock_scan *s, struct hesper_clock_ids *d, const struct block_ids *b,
 		    struct hesper_spirv_out *o)
 {
-	bool extensions_done = false, decorations_done = false, globals_done = false, function = false;
+	struct hesper_clock_sections done = {0};
+	bool function = false;
 	struct walk at = {0};
 	uint32_t next_block = 0;
 
@@ -171,20 +172,8 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM_ARITHMETIC);
 	for (size_t i = HEADER_WORDS; i < count;) {
 		uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
-		if (!extensions_done && op != OP_CAPABILITY) {
-			if (!s->ext_clock)
-				hesper_spirv_inst_string(o, OP_EXTENSION, CLOCK_EXTENSION);
-			extensions_done = true;
-		}
-		if (!decorations_done && !hesper_spirv_is_preamble(op)) {
-			hesper_clock_emit_decorations(o, t, d);
-			decorations_done = true;
-		}
-		if (!globals_done && op == OP_FUNCTION) {
-			hesper_clock_emit_globals(o, d);
+		if (hesper_clock_emit_sections(o, t, s, d, op, &done))
 			emit_counters(o, d, b);
-			globals_done = true;
-		}
 		if (op == OP_FUNCTION) {
 			function = true;
 			at.in_entry = n >= 3 && w[i + 2] == s->entry_function;
@@ -236,7 +225,6 @@ int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct h
 	*out = NULL;
 	*out_words = 0;
 	*blocks = 0;
-	*why = NULL;
 	*why = hesper_spirv_words_copy(code, size, &w);
 	if (*why)
 		goto out;

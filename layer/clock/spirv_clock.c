@@ -36,7 +36,7 @@
 static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_target *t,
 		    const struct hesper_clock_scan *s, struct hesper_clock_ids *d, struct hesper_spirv_out *o)
 {
-	bool extensions_done = false, decorations_done = false, globals_done = false;
+	struct hesper_clock_sections done = {0};
 	bool in_entry = false, first_block = false, start_read = false;
 	size_t i = HEADER_WORDS;
 
@@ -44,19 +44,7 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 	while (i < count) {
 		uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
 
-		if (!extensions_done && op != OP_CAPABILITY) {
-			if (!s->ext_clock)
-				hesper_spirv_inst_string(o, OP_EXTENSION, CLOCK_EXTENSION);
-			extensions_done = true;
-		}
-		if (!decorations_done && !hesper_spirv_is_preamble(op)) {
-			hesper_clock_emit_decorations(o, t, d);
-			decorations_done = true;
-		}
-		if (!globals_done && op == OP_FUNCTION) {
-			hesper_clock_emit_globals(o, d);
-			globals_done = true;
-		}
+		hesper_clock_emit_sections(o, t, s, d, op, &done);
 		if (op == OP_FUNCTION && n >= 3 && w[i + 2] == s->entry_function)
 			in_entry = true;
 		if (in_entry && first_block && op != OP_VARIABLE && op != OP_LINE && op != OP_NO_LINE &&
@@ -108,7 +96,6 @@ int hesper_spirv_clock_instrument(const void *code, size_t size, const struct he
 
 	*out = NULL;
 	*out_words = 0;
-	*why = NULL;
 	*why = hesper_spirv_words_copy(code, size, &w);
 	if (*why)
 		goto out;

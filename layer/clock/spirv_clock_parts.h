@@ -163,8 +163,19 @@ const char *hesper_spirv_words_copy(const void *code, size_t size, uint32_t **w)
  */
 void hesper_clock_emit_header(struct hesper_spirv_out *o, const uint32_t *w, const struct hesper_clock_scan *s);
 
-/* Whether @op belongs to the sections before types (capabilities ... annotations). */
-bool hesper_spirv_is_preamble(uint32_t op);
+/* Which of the module's sections the rewrite has added its part to so far. */
+struct hesper_clock_sections {
+	bool extensions, decorations, globals;
+};
+
+/*
+ * Before the module's instruction @op is copied: the extension after the capabilities,
+ * the decorations after the preamble and the globals before the first function, each once
+ * (@done). True when it emitted the globals just now, where a rewrite adds its own.
+ */
+bool hesper_clock_emit_sections(struct hesper_spirv_out *o, const struct hesper_clock_target *t,
+				const struct hesper_clock_scan *s, const struct hesper_clock_ids *d, uint32_t op,
+				struct hesper_clock_sections *done);
 
 /* Whether OpEntryPoint at word @i (@n words) of @w lists @id among its interface ids. */
 bool hesper_spirv_in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id);

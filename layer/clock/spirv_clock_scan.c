@@ -133,38 +133,6 @@ const char *hesper_clock_scan_module(const uint32_t *w, size_t count, const stru
 	return NULL;
 }
 
-/* Instructions of the sections before types (capabilities ... annotations). */
-bool hesper_spirv_is_preamble(uint32_t op)
-{
-	switch (op) {
-	case OP_CAPABILITY:
-	case OP_EXTENSION:
-	case OP_EXT_INST_IMPORT:
-	case OP_MEMORY_MODEL:
-	case OP_ENTRY_POINT:
-	case OP_EXECUTION_MODE:
-	case OP_EXECUTION_MODE_ID:
-	case OP_STRING:
-	case OP_SOURCE_EXTENSION:
-	case OP_SOURCE:
-	case OP_SOURCE_CONTINUED:
-	case OP_NAME:
-	case OP_MEMBER_NAME:
-	case OP_MODULE_PROCESSED:
-	case OP_DECORATE:
-	case OP_MEMBER_DECORATE:
-	case OP_DECORATION_GROUP:
-	case OP_GROUP_DECORATE:
-	case OP_GROUP_MEMBER_DECORATE:
-	case OP_DECORATE_ID:
-	case OP_DECORATE_STRING:
-	case OP_MEMBER_DECORATE_STRING:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Whether OpEntryPoint at @i (@n words) lists @id among its interface ids. */
 bool hesper_spirv_in_interface(const uint32_t *w, size_t i, uint32_t n, uint32_t id)
 {
@@ -207,4 +175,56 @@ void hesper_clock_emit_header(struct hesper_spirv_out *o, const uint32_t *w, con
 		INST(o, OP_CAPABILITY, CAP_INT64_ATOMICS);
 	if (!s->cap_non_uniform)
 		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM);
+}
+
+/* Instructions of the sections before types (capabilities ... annotations). */
+static bool is_preamble(uint32_t op)
+{
+	switch (op) {
+	case OP_CAPABILITY:
+	case OP_EXTENSION:
+	case OP_EXT_INST_IMPORT:
+	case OP_MEMORY_MODEL:
+	case OP_ENTRY_POINT:
+	case OP_EXECUTION_MODE:
+	case OP_EXECUTION_MODE_ID:
+	case OP_STRING:
+	case OP_SOURCE_EXTENSION:
+	case OP_SOURCE:
+	case OP_SOURCE_CONTINUED:
+	case OP_NAME:
+	case OP_MEMBER_NAME:
+	case OP_MODULE_PROCESSED:
+	case OP_DECORATE:
+	case OP_MEMBER_DECORATE:
+	case OP_DECORATION_GROUP:
+	case OP_GROUP_DECORATE:
+	case OP_GROUP_MEMBER_DECORATE:
+	case OP_DECORATE_ID:
+	case OP_DECORATE_STRING:
+	case OP_MEMBER_DECORATE_STRING:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool hesper_clock_emit_sections(struct hesper_spirv_out *o, const struct hesper_clock_target *t,
+				const struct hesper_clock_scan *s, const struct hesper_clock_ids *d, uint32_t op,
+				struct hesper_clock_sections *done)
+{
+	if (!done->extensions && op != OP_CAPABILITY) {
+		if (!s->ext_clock)
+			hesper_spirv_inst_string(o, OP_EXTENSION, CLOCK_EXTENSION);
+		done->extensions = true;
+	}
+	if (!done->decorations && !is_preamble(op)) {
+		hesper_clock_emit_decorations(o, t, d);
+		done->decorations = true;
+	}
+	if (done->globals || op != OP_FUNCTION)
+		return false;
+	hesper_clock_emit_globals(o, d);
+	done->globals = true;
+	return true;
 }
