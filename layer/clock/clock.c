@@ -69,8 +69,7 @@ uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock, 
 	return ts <= 0 ? 0 : (uint64_t)llround(ts);
 }
 
-/* A memory type for chunks: host visible and coherent, device local where it can be. */
-static uint32_t chunk_memory_type(const struct hesper_device *dev, uint32_t allowed)
+uint32_t hesper_clock_memory_type(const struct hesper_device *dev, uint32_t allowed)
 {
 	const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 	const VkMemoryPropertyFlags wanted[] = {host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host};
@@ -118,7 +117,7 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	dev->next.GetBufferMemoryRequirements(d, c->buffer, &req);
 	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
 				   .allocationSize = req.size,
-				   .memoryTypeIndex = chunk_memory_type(dev, req.memoryTypeBits)};
+				   .memoryTypeIndex = hesper_clock_memory_type(dev, req.memoryTypeBits)};
 	if (ai.memoryTypeIndex != UINT32_MAX)
 		cd->device_local = dev->memory.memoryTypes[ai.memoryTypeIndex].propertyFlags &
 				   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
@@ -326,10 +325,20 @@ static const char *create_instrumented(struct hesper_device *dev, VkPipelineCach
 	*out = VK_NULL_HANDLE;
 	if (hesper_spirv_clock_instrument(code, size, &target, &words, &count, &why) != 0)
 		return why;
+	why = hesper_clock_make_pipeline(dev, cache, info, words, count, allocator, out);
+	free(words);
+	return why;
+}
+
+const char *hesper_clock_make_pipeline(struct hesper_device *dev, VkPipelineCache cache,
+				       const VkComputePipelineCreateInfo *info, const uint32_t *words, size_t count,
+				       const VkAllocationCallbacks *allocator, VkPipeline *out)
+{
 	VkShaderModuleCreateInfo mi = {
 		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = count * 4, .pCode = words};
 	VkShaderModule module = VK_NULL_HANDLE;
-	why = "the instrumented shader module was refused";
+	const char *why = "the instrumented shader module was refused";
+	*out = VK_NULL_HANDLE;
 	if (dev->next.CreateShaderModule(dev->handle, &mi, NULL, &module) == VK_SUCCESS) {
 		VkComputePipelineCreateInfo changed = *info;
 		changed.stage.module = module;
@@ -344,23 +353,32 @@ static const char *create_instrumented(struct hesper_device *dev, VkPipelineCach
 			*out = VK_NULL_HANDLE;
 		dev->next.DestroyShaderModule(dev->handle, module, NULL);
 	}
-	free(words);
 	return why;
 }
 
 const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
 					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
-					 const VkAllocationCallbacks *allocator, VkPipeline *out, uint32_t *set,
-					 VkPipeline *counting)
+					 const VkAllocationCallbacks *allocator, struct hesper_name *kernel,
+					 VkPipeline *out, uint32_t *set, VkPipeline *counting,
+					 struct hesper_lines_pipeline **lines)
 {
 	const char *why = NULL;
 	*counting = VK_NULL_HANDLE;
+	*lines = NULL;
 	uint32_t hesper_set = layout_set(dev, info->layout, &why);
 	if (hesper_set == UINT32_MAX)
 		return why;
 	*set = hesper_set;
 	if (!code)
 		return "its shader module was given inline or by identifier";
+	if (kernel && hesper_lines_chosen(kernel->text)) {
+		why = hesper_lines_create_pipeline(dev, cache, info, code, size, allocator, hesper_set, kernel, out,
+						   lines);
+		if (!why)
+			return HESPER_LINES_NOTE;
+		if (!dev->clock_mode->lines_why) /* else said once for the device */
+			hesper_log("HESPER_LINES: the lines of %s are not counted: %s", kernel->text, why);
+	}
 	why = create_instrumented(dev, cache, info, code, size, allocator, hesper_set, false, out);
 	/* Without its twin, the pipeline's indirect dispatches keep unknown counts (clock.h). */
 	if (!why && create_instrumented(dev, cache, info, code, size, NULL, hesper_set, true, counting))

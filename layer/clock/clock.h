@@ -14,6 +14,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "lines.h"
 #include "spirv_clock.h"
 
 struct hesper_device;
@@ -64,6 +65,8 @@ struct hesper_clock_device {
 	struct hesper_clock_chunk *sink; /* bound where a slot cannot be had; never read */
 	struct hesper_clock_chunk *free_chunks;
 	uint32_t memory_type;
+	const char *lines_why; /* HESPER_LINES: NULL when this device counts lines, else why not */
+	bool subgroup_clock;   /* counted blocks read the subgroup clock (else the device clock) */
 };
 
 /* Whether @cd's device clock is 32 bits wide, so that its subgroups fold into two lanes each (spirv_clock.h). */
@@ -84,9 +87,13 @@ struct hesper_clock_create {
 	VkPhysicalDeviceFeatures features;
 	VkPhysicalDeviceShaderClockFeaturesKHR clock;
 	VkPhysicalDeviceShaderAtomicInt64Features atomics;
-	VkBool32 *flipped[4]; /* the program's switches set for the call */
-	VkBool32 saved[4];
+	VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended;
+	VkBool32 *flipped[8]; /* the program's switches set for the call */
+	VkBool32 saved[8];
 	uint32_t flipped_count;
+	/* HESPER_LINES: NULL when its features were added too, else why not (also when not asked) */
+	const char *lines_why;
+	bool subgroup_clock; /* and the subgroup clock with them */
 	const char **names;
 	const char *local_names[64];
 };
@@ -94,8 +101,10 @@ struct hesper_clock_create {
 /*
  * Fills @c with @info changed to enable shaderDeviceClock, shaderInt64 and
  * shaderBufferInt64Atomics (and VK_KHR_shader_clock) when @physical has them all and
- * runs Vulkan 1.2 or later. Returns NULL and sets c->info (the changed info), or the
- * reason clock mode cannot run on this device (c->info is then a copy of @info).
+ * runs Vulkan 1.2 or later; with HESPER_LINES, also shaderSubgroupExtendedTypes and,
+ * where there, shaderSubgroupClock (c->lines_why says when not). Returns NULL and sets
+ * c->info (the changed info), or the reason clock mode cannot run on this device
+ * (c->info is then a copy of @info).
  */
 const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDevice physical,
 				      const VkDeviceCreateInfo *info, struct hesper_clock_create *c);
@@ -163,17 +172,31 @@ void hesper_clock_read_slots(const struct hesper_device *dev, struct hesper_cloc
  */
 uint64_t hesper_clock_to_ticks(const struct hesper_device *dev, uint64_t clock, uint64_t anchor);
 
+/* A memory type of @dev among @allowed for Hesper's buffers: host visible and coherent, device local where it can be. */
+uint32_t hesper_clock_memory_type(const struct hesper_device *dev, uint32_t allowed);
+
+/*
+ * Creates compute pipeline @info from the @count words of SPIR-V at @words instead of its
+ * module. Returns NULL and the pipeline in *@out, or why not (*@out VK_NULL_HANDLE).
+ */
+const char *hesper_clock_make_pipeline(struct hesper_device *dev, VkPipelineCache cache,
+				       const VkComputePipelineCreateInfo *info, const uint32_t *words, size_t count,
+				       const VkAllocationCallbacks *allocator, VkPipeline *out);
+
 /*
  * Creates an instrumented copy of compute pipeline @info (module code @code, @size bytes),
  * @code NULL when Hesper has no SPIR-V for it. Returns NULL, the pipeline in *@out and
  * Hesper's set index in its layout in *@set, or why it could not (the caller then creates
  * the original). *@counting gets its twin whose work group (0, 0, 0) also reports the
  * dispatch's group counts, bound for indirect dispatches only (NumWorkgroups costs every
- * dispatch that reads it), or VK_NULL_HANDLE when it could not be made.
+ * dispatch that reads it), or VK_NULL_HANDLE when it could not be made. When HESPER_LINES
+ * chooses @kernel, its blocks are counted instead where they can be (lines.h): then
+ * *@lines gets its counters and HESPER_LINES_NOTE is returned with the pipeline made.
  */
 const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
 					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
-					 const VkAllocationCallbacks *allocator, VkPipeline *out, uint32_t *set,
-					 VkPipeline *counting);
+					 const VkAllocationCallbacks *allocator, struct hesper_name *kernel,
+					 VkPipeline *out, uint32_t *set, VkPipeline *counting,
+					 struct hesper_lines_pipeline **lines);
 
 #endif

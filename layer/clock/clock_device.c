@@ -32,7 +32,7 @@ static VkBool32 *find_switch(const VkDeviceCreateInfo *info, VkStructureType sty
 /* Sets @sw for the call, remembering the program's value. */
 static void flip(struct hesper_clock_create *c, VkBool32 *sw)
 {
-	if (*sw || c->flipped_count == 4)
+	if (*sw || c->flipped_count == sizeof(c->flipped) / sizeof(c->flipped[0]))
 		return;
 	c->flipped[c->flipped_count] = sw;
 	c->saved[c->flipped_count++] = *sw;
@@ -45,6 +45,27 @@ static bool extension_named(const VkDeviceCreateInfo *info, const char *name)
 		if (strcmp(info->ppEnabledExtensionNames[i], name) == 0)
 			return true;
 	return false;
+}
+
+/*
+ * Why HESPER_LINES cannot count blocks on a device with @subgroup's operations and
+ * @extended's switch, or NULL when it can: the counters' sums are 64-bit subgroup
+ * arithmetic (spirv_blocks.h). Also why when HESPER_LINES is not set.
+ */
+static const char *lines_features(const struct hesper_instance *inst,
+				  const VkPhysicalDeviceSubgroupProperties *subgroup,
+				  const VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures *extended)
+{
+	if (!hesper_process()->settings.lines[0])
+		return "HESPER_LINES is not set";
+	if (inst->api_version < VK_API_VERSION_1_2)
+		return "the program's instance asks for a Vulkan older than 1.2";
+	if (!(subgroup->supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) ||
+	    !(subgroup->supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))
+		return "no subgroup arithmetic in compute shaders";
+	if (!extended->shaderSubgroupExtendedTypes)
+		return "no 64-bit subgroup arithmetic (shaderSubgroupExtendedTypes)";
+	return NULL;
 }
 
 const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDevice physical,
@@ -60,8 +81,10 @@ const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDe
 	/* What the device has. */
 	VkPhysicalDeviceShaderClockFeaturesKHR clock = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+	VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES, .pNext = &clock};
 	VkPhysicalDeviceShaderAtomicInt64Features atomics = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES, .pNext = &clock};
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES, .pNext = &extended};
 	VkPhysicalDeviceFeatures2 all = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &atomics};
 	inst->next.GetPhysicalDeviceFeatures2(physical, &all);
 	VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
@@ -75,6 +98,9 @@ const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDe
 	if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
 	    !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))
 		return "no basic subgroup operations in compute shaders";
+
+	c->lines_why = lines_features(inst, &subgroup, &extended);
+	c->subgroup_clock = !c->lines_why && clock.shaderSubgroupClock;
 
 	/* The extension. */
 	uint32_t n = info->enabledExtensionCount;
@@ -120,13 +146,37 @@ const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDe
 			 offsetof(VkPhysicalDeviceShaderClockFeaturesKHR, shaderDeviceClock));
 	if (sw) {
 		flip(c, sw);
+		if (c->subgroup_clock)
+			flip(c, find_switch(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
+					    offsetof(VkPhysicalDeviceShaderClockFeaturesKHR, shaderSubgroupClock)));
 	} else {
 		c->clock = (VkPhysicalDeviceShaderClockFeaturesKHR){
 			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
 			.pNext = (void *)chain,
+			.shaderSubgroupClock = c->subgroup_clock,
 			.shaderDeviceClock = VK_TRUE,
 		};
 		chain = &c->clock;
+	}
+	if (!c->lines_why) {
+		/* shaderSubgroupExtendedTypes: as shaderBufferInt64Atomics above. */
+		sw = find_switch(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+				 offsetof(VkPhysicalDeviceVulkan12Features, shaderSubgroupExtendedTypes));
+		if (!sw)
+			sw = find_switch(info,
+					 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
+					 offsetof(VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures,
+						  shaderSubgroupExtendedTypes));
+		if (sw) {
+			flip(c, sw);
+		} else {
+			c->extended = (VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures){
+				.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
+				.pNext = (void *)chain,
+				.shaderSubgroupExtendedTypes = VK_TRUE,
+			};
+			chain = &c->extended;
+		}
 	}
 	c->info.pNext = chain;
 	return NULL;

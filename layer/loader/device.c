@@ -202,6 +202,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 		if (!clock_why)
 			clock_why = hesper_clock_device_init(dev, info);
 		dev->clock_fallback = clock_why;
+		hesper_lines_device_ready(dev, clock_why ? clock_why : clock_create.lines_why,
+					  clock_create.subgroup_clock);
 	}
 
 	struct hesper_device_info described = {0};

@@ -30,6 +30,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 	hesper_recording_unref(s->rec);
 	s->bound_kernel = NULL;
 	s->clock_layout = VK_NULL_HANDLE;
+	s->lines = NULL;
+	s->lines_counted = false;
 	uint32_t family = s->pool ? s->pool->family : UINT32_MAX;
 	bool timed_family = family < dev->family_count && dev->families[family].timed;
 	bool can_query = timed_family && s->pool && !s->pool->protected_pool &&
@@ -52,7 +54,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
  * Clock mode, host way: the kernels' atomics into the clock slots made visible to the
  * host, which reads the slots once Hesper's signal after the batch is reached (a signal
  * alone makes device writes available, not visible to the host). No device stage waits
- * on it.
+ * on it. The same for the counters of blocks (HESPER_LINES), read when a report is written.
  */
 static void clock_writes_to_host(struct hesper_device *dev, VkCommandBuffer cb)
 {
@@ -78,7 +80,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
 			hesper_label_close(s, cb, &rec->regions[rec->open_regions[i]]);
 		}
 		rec->label_depth = 0;
-		if (rec->clock.chunk_count && s->dev->copy_way == HESPER_WAY_HOST)
+		if ((rec->clock.chunk_count && s->dev->copy_way == HESPER_WAY_HOST) || s->lines_counted)
 			clock_writes_to_host(s->dev, cb);
 		if (rec->cb_query != HESPER_NO_QUERY)
 			hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,

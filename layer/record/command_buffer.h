@@ -11,6 +11,7 @@
 
 struct hesper_device;
 struct hesper_command_buffer;
+struct hesper_lines_pipeline;
 
 struct hesper_command_pool {
 	VkCommandPool handle;
@@ -24,13 +25,15 @@ struct hesper_command_buffer {
 	struct hesper_device *dev;
 	struct hesper_command_pool *pool;
 	bool primary;
-	struct hesper_recording *rec;     /* current recording, NULL before the first begin */
-	struct hesper_name *bound_kernel; /* compute pipeline bound now */
-	VkPipeline bound_pipeline;        /* its handle */
-	uint8_t bound_stats_set;          /* its pipeline's statistics set (hesper_pipeline_stats_set), 0 none */
-	VkPipelineLayout clock_layout;    /* and, when it is instrumented (clock mode), its layout */
-	uint32_t clock_set;               /* and Hesper's set index in it */
-	VkPipeline clock_counting;        /* and its group-counting twin (pipeline.h), or VK_NULL_HANDLE */
+	struct hesper_recording *rec;        /* current recording, NULL before the first begin */
+	struct hesper_name *bound_kernel;    /* compute pipeline bound now */
+	VkPipeline bound_pipeline;           /* its handle */
+	uint8_t bound_stats_set;             /* its pipeline's statistics set (hesper_pipeline_stats_set), 0 none */
+	VkPipelineLayout clock_layout;       /* and, when it is instrumented (clock mode), its layout */
+	uint32_t clock_set;                  /* and Hesper's set index in it */
+	VkPipeline clock_counting;           /* and its group-counting twin (pipeline.h), or VK_NULL_HANDLE */
+	struct hesper_lines_pipeline *lines; /* and its blocks' counters (HESPER_LINES), or NULL */
+	bool lines_counted;                  /* a dispatch of this recording counted its blocks */
 	struct hesper_command_buffer *pool_prev, *pool_next;
 };
 

@@ -73,11 +73,13 @@ static void stats_destroy(struct hesper_pipeline_stats *s)
 	free(s);
 }
 
-/* Frees @p (may be NULL) and destroys the clock-mode twin Hesper made for it. */
+/* Frees @p (may be NULL), destroys the clock-mode twin Hesper made for it and keeps its lines' counts. */
 static void pipeline_free(struct hesper_device *dev, struct hesper_pipeline *p)
 {
 	if (p && p->clock_counting)
 		dev->next.DestroyPipeline(dev->handle, p->clock_counting, NULL);
+	if (p && p->lines)
+		hesper_lines_pipeline_done(dev, p->lines);
 	if (p)
 		stats_destroy(p->stats);
 	free(p);
@@ -257,14 +259,24 @@ static struct hesper_name *stage_kernel(struct hesper_device *dev, const VkPipel
 	return hesper_intern(name);
 }
 
+/* What clock mode made of each pipeline of one vkCreateComputePipelines call. */
+struct clocked {
+	struct hesper_name **kernels;         /* each one's kernel name, known before it is made */
+	const char **why;                     /* not instrumented for clock mode: why */
+	uint32_t *sets;                       /* Hesper's set index in its layout */
+	VkPipeline *counting;                 /* its group-counting twin */
+	struct hesper_lines_pipeline **lines; /* HESPER_LINES: its counters */
+};
+
 /*
  * Clock mode: each pipeline made one at a time, instrumented where it can be (clock.c),
  * else as the program asked, timed with timestamps; @clocked gets each one's layout and set.
  */
 static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache, uint32_t count,
 			       const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *allocator,
-			       VkPipeline *out, const char **why, uint32_t *sets, VkPipeline *counting)
+			       VkPipeline *out, struct clocked *clocked)
 {
+	const char **why = clocked->why;
 	VkResult result = VK_SUCCESS;
 	for (uint32_t i = 0; i < count; i++)
 		out[i] = VK_NULL_HANDLE; /* those after an early return stay null, as the driver would leave them */
@@ -273,8 +285,9 @@ static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache,
 		struct hesper_module *m = stage->module ? hesper_map_get(&dev->modules, (uint64_t)stage->module) : NULL;
 		out[i] = VK_NULL_HANDLE;
 		why[i] = hesper_clock_create_pipeline(dev, cache, &infos[i], m ? m->code : NULL, m ? m->code_size : 0,
-						      allocator, &out[i], &sets[i], &counting[i]);
-		if (!why[i])
+						      allocator, clocked->kernels[i], &out[i], &clocked->sets[i],
+						      &clocked->counting[i], &clocked->lines[i]);
+		if (!why[i] || clocked->lines[i])
 			continue;
 		VkComputePipelineCreateInfo one = infos[i];
 		if (one.basePipelineIndex >= 0) {
@@ -295,19 +308,29 @@ static VkResult create_clocked(struct hesper_device *dev, VkPipelineCache cache,
 
 /*
  * Makes @count pipelines of @infos into @out: one at a time and instrumented where they can
- * be when @clocked (create_clocked, with @why, @sets and @counting), else in one call down
- * (@why, when there, saying that clock mode had no memory).
+ * be when @ok (create_clocked, into @c), else in one call down (c->why, when there, saying
+ * that clock mode had no memory).
  */
 static VkResult create_all(struct hesper_device *dev, VkPipelineCache cache, uint32_t count,
 			   const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *allocator,
-			   VkPipeline *out, bool clocked, const char **why, uint32_t *sets, VkPipeline *counting)
+			   VkPipeline *out, bool ok, struct clocked *c)
 {
-	if (clocked)
-		return create_clocked(dev, cache, count, infos, allocator, out, why, sets, counting);
+	if (ok)
+		return create_clocked(dev, cache, count, infos, allocator, out, c);
 	VkResult result = dev->next.CreateComputePipelines(dev->handle, cache, count, infos, allocator, out);
-	for (uint32_t i = 0; why && i < count; i++)
-		why[i] = "out of memory";
+	for (uint32_t i = 0; c->why && i < count; i++)
+		c->why[i] = "out of memory";
 	return result;
+}
+
+/* Frees what @c holds. */
+static void clocked_free(struct clocked *c)
+{
+	free(c->kernels);
+	free(c->why);
+	free(c->sets);
+	free(c->counting);
+	free(c->lines);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
@@ -315,9 +338,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 							     const VkAllocationCallbacks *allocator, VkPipeline *out)
 {
 	struct hesper_device *dev = hesper_device_from(device);
-	const char **why = NULL;
-	uint32_t *sets = NULL;
-	VkPipeline *counting = NULL;
+	struct clocked c = {0};
 	VkComputePipelineCreateInfo *capturing = NULL;
 	const VkComputePipelineCreateInfo *asked = infos;
 	VkResult result;
@@ -328,21 +349,29 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 			capturing[i].flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
 		infos = capturing;
 	}
-	bool clocked = dev->clock_mode && count && (why = calloc(count, sizeof(*why))) &&
-		       (sets = calloc(count, sizeof(*sets))) && (counting = calloc(count, sizeof(*counting)));
-	result = create_all(dev, cache, count, infos, allocator, out, clocked, why, sets, counting);
+	uint64_t *local_sizes = count ? calloc(count, sizeof(*local_sizes)) : NULL;
+	/* The names first: HESPER_LINES chooses pipelines by them (NULL where memory ran out). */
+	if (local_sizes && (c.kernels = calloc(count, sizeof(*c.kernels))))
+		for (uint32_t i = 0; i < count; i++)
+			c.kernels[i] = stage_kernel(dev, &infos[i].stage, &local_sizes[i]);
+	bool clocked = dev->clock_mode && count && c.kernels && (c.why = calloc(count, sizeof(*c.why))) &&
+		       (c.sets = calloc(count, sizeof(*c.sets))) && (c.counting = calloc(count, sizeof(*c.counting))) &&
+		       (c.lines = calloc(count, sizeof(*c.lines)));
+	result = create_all(dev, cache, count, infos, allocator, out, clocked, &c);
 	if (capturing && result < 0) {
 		/* Never let the statistics be why a pipeline fails: again, as the program asked. */
 		for (uint32_t i = 0; i < count; i++) {
 			if (out[i])
 				dev->next.DestroyPipeline(dev->handle, out[i], allocator);
-			if (counting && counting[i])
-				dev->next.DestroyPipeline(dev->handle, counting[i], NULL);
+			if (c.counting && c.counting[i])
+				dev->next.DestroyPipeline(dev->handle, c.counting[i], NULL);
+			if (c.lines && c.lines[i])
+				hesper_lines_pipeline_done(dev, c.lines[i]);
 		}
 		free(capturing);
 		capturing = NULL;
 		infos = asked;
-		result = create_all(dev, cache, count, infos, allocator, out, clocked, why, sets, counting);
+		result = create_all(dev, cache, count, infos, allocator, out, clocked, &c);
 	}
 	/* Even on failure the pipelines that were made are returned (the others are null). */
 	for (uint32_t i = 0; i < count; i++) {
@@ -350,30 +379,37 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateComputePipelines(VkDevice device, Vk
 			continue;
 		struct hesper_pipeline *p = calloc(1, sizeof(*p));
 		if (!p) {
-			if (counting && counting[i])
-				dev->next.DestroyPipeline(dev->handle, counting[i], NULL);
+			if (c.counting && c.counting[i])
+				dev->next.DestroyPipeline(dev->handle, c.counting[i], NULL);
+			if (c.lines && c.lines[i])
+				hesper_lines_pipeline_done(dev, c.lines[i]);
 			continue;
 		}
-		p->spirv_kernel = stage_kernel(dev, &infos[i].stage, &p->local_size);
+		if (c.kernels) {
+			p->spirv_kernel = c.kernels[i];
+			p->local_size = local_sizes[i];
+		} else {
+			p->spirv_kernel = stage_kernel(dev, &infos[i].stage, &p->local_size);
+		}
 		hesper_name_note_local_size(p->spirv_kernel, p->local_size);
 		atomic_init(&p->kernel, p->spirv_kernel);
-		if (counting && !why[i]) {
+		if (c.counting && !c.why[i]) {
 			p->clock_layout = infos[i].layout;
-			p->clock_set = sets[i];
-			p->clock_counting = counting[i];
-		} else if (why) {
+			p->clock_set = c.sets[i];
+			p->clock_counting = c.counting[i];
+		} else if (c.why) {
 			/* noted in the report when first bound, under the name it has then */
-			p->clock_why = why[i];
+			p->clock_why = c.why[i];
 		}
+		p->lines = c.lines ? c.lines[i] : NULL;
 		if (capturing && flags_capture(&infos[i]))
 			p->stats = read_stats(dev, out[i]);
 		if (!p->spirv_kernel || hesper_map_put(&dev->pipelines, (uint64_t)out[i], p) != 0)
 			pipeline_free(dev, p);
 	}
 	free(capturing);
-	free(why);
-	free(sets);
-	free(counting);
+	free(local_sizes);
+	clocked_free(&c);
 	return result;
 }
 
@@ -398,6 +434,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_SetDebugUtilsObjectNameEXT(VkDevice device
 			if (name) { /* atomic: command buffers on other threads read it */
 				hesper_name_note_local_size(name, p->local_size);
 				atomic_store_explicit(&p->kernel, name, memory_order_release);
+				if (p->lines)
+					hesper_lines_rename(p->lines, name);
 			}
 		}
 	}
@@ -425,6 +463,11 @@ VkPipelineLayout hesper_pipeline_clock(const struct hesper_pipeline *p, uint32_t
 	*set = p->clock_set;
 	*counting = p->clock_counting;
 	return p->clock_layout;
+}
+
+struct hesper_lines_pipeline *hesper_pipeline_lines(const struct hesper_pipeline *p)
+{
+	return p ? p->lines : NULL;
 }
 
 static int free_module(void *value, void *ctx)

@@ -7,6 +7,7 @@
 #include "state/state.h"
 
 struct hesper_device;
+struct hesper_lines_pipeline;
 struct hesper_spirv_info;
 
 struct hesper_module {
@@ -24,6 +25,7 @@ struct hesper_pipeline {
 	VkPipeline clock_counting;           /* and its twin reporting group counts, for indirect
 					       dispatches (Hesper's; VK_NULL_HANDLE when none) */
 	const char *clock_why;               /* clock mode, not instrumented: why (a fixed string) */
+	struct hesper_lines_pipeline *lines; /* HESPER_LINES: its blocks' counters (clock/lines.h), or NULL */
 	struct hesper_pipeline_stats *stats; /* its compute executable's statistics (kernel unset); NULL none */
 	/* the set the statistics were put in the report as, under the name @stats_name (NULL: not yet) */
 	struct hesper_name *_Atomic stats_name;
@@ -43,6 +45,9 @@ struct hesper_name *hesper_pipeline_kernel(struct hesper_pipeline *p);
  */
 VkPipelineLayout hesper_pipeline_clock(const struct hesper_pipeline *p, uint32_t *set, VkPipeline *counting,
 				       const char **why);
+
+/* The counters of pipeline @p (NULL: unknown) when HESPER_LINES counts its blocks, else NULL. */
+struct hesper_lines_pipeline *hesper_pipeline_lines(const struct hesper_pipeline *p);
 
 /*
  * The set of pipeline statistics the dispatches of pipeline @p (NULL: unknown) on @dev count

@@ -34,6 +34,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 		s->clock_counting = VK_NULL_HANDLE;
 		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(p, &s->clock_set, &s->clock_counting, &why)
 						     : VK_NULL_HANDLE;
+		s->lines = hesper_pipeline_lines(p);
 		struct hesper_name *k = s->bound_kernel;
 		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
 			hesper_process_note_clock_fallback(k->text, why);
@@ -162,6 +163,10 @@ static uint32_t dispatch_begin_as(struct hesper_command_buffer *s, VkCommandBuff
 				  uint32_t z, uint64_t args, int timed)
 {
 	struct hesper_recording *rec = s->rec;
+	if (s->lines) { /* bound at each dispatch: a set the program binds since may have disturbed it */
+		hesper_lines_bind(s->dev, cb, s->lines);
+		s->lines_counted = true;
+	}
 	if (!rec) {
 		if (s->clock_layout) /* the instrumented kernel needs its buffer all the same */
 			hesper_clock_bind_sink(s->dev, cb, s->clock_layout, s->clock_set);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock/clock.h"
 #include "collect/collect.h"
 #include "live.h"
 #include "analysis.h"
@@ -110,6 +111,7 @@ static void stamp_profile(struct hesper_process *p)
 	p->profile->hook_ns = hesper_hook_ns();
 	hesper_capture_describe(&p->profile->capture);
 	hesper_waits_report(p->profile);
+	hesper_lines_report(p->profile);
 	p->profile->findings_ready = true;
 }
 

@@ -255,6 +255,28 @@ static bool hesper_parse_stop(const char *value, size_t len, const struct hesper
 	return parse_bound((struct span){value, len}, row, true, field);
 }
 
+/* HESPER_LINES: comma-separated names, none empty, into a char array of row->size bytes. */
+static bool hesper_parse_names(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
+{
+	if (len == 0 || len >= row->size)
+		return false;
+	for (size_t i = 0, start = 0; i <= len; i++) {
+		if (i < len && value[i] != ',')
+			continue;
+		size_t a = start, b = i;
+		while (a < b && (value[a] == ' ' || value[a] == '\t'))
+			a++;
+		while (b > a && (value[b - 1] == ' ' || value[b - 1] == '\t'))
+			b--;
+		if (a == b)
+			return false;
+		start = i + 1;
+	}
+	memcpy(field, value, len);
+	((char *)field)[len] = '\0';
+	return true;
+}
+
 /* ---- the table ---------------------------------------------------------------------- */
 
 /* The VALUES shapes of settings_list.h, as initializers of struct hesper_setting_row. */

@@ -104,6 +104,10 @@
 	X(HESPER_CLOCK_ISOLATED, SWITCH, OFF_ON("span", "barriers"),                                                    \
 	  bool, clock_isolated, true,                                                                                   \
 	  IN_MODE(CLOCK), "time a dispatch isolated by barriers from barrier to barrier, or by its span")               \
+	X(HESPER_LINES, PARSED,                                                                                         \
+	  PARSER(hesper_parse_names, 0, 0, "comma-separated kernel names, none empty, or *", "off"),                    \
+	  hesper_path, lines, "",                                                                                       \
+	  IN_MODE(CLOCK), "count clock time per source line in these kernels (names as the report prints them, or *)")  \
 	X(HESPER_FINDINGS, ELSEWHERE, READ_BY("off, or key=value,...", "on, default thresholds"),                       \
 	  void, none, 0,                                                                                                \
 	  ANY_MODE, "the findings' thresholds, or no findings")

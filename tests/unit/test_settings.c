@@ -13,7 +13,7 @@
 
 #define KNOWN                                                                                     \
 	"(known: HESPER_REPORT, HESPER_MODE, HESPER_SAMPLE, HESPER_GROUP_BY, HESPER_MAX_EVENTS, " \
-	"HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_PIPELINE_STATS, HESPER_INDIRECT, HESPER_CLOCK_ISOLATED, HESPER_FINDINGS)"
+	"HESPER_EXIT_TIMEOUT_MS, HESPER_MAX_QUERIES, HESPER_COPY, HESPER_DISABLE, HESPER_INTERVAL, HESPER_REPORT_SIGNAL, HESPER_CONTROL, HESPER_START, HESPER_STOP, HESPER_TRACE_ALL, HESPER_PIPELINE_STATS, HESPER_INDIRECT, HESPER_CLOCK_ISOLATED, HESPER_LINES, HESPER_FINDINGS)"
 
 /* Applies one setting to defaults; returns its result and the error text in @out_err. */
 static int
@@ -140,6 +140,23 @@ START_TEST(apply_switch_forms)
 {
 	ASSERT_SWITCH("HESPER_INDIRECT", indirect_args, " Off", "read", "1", "read or off");
 	ASSERT_SWITCH("HESPER_CLOCK_ISOLATED", clock_isolated, "SPAN ", "barriers", "clock", "barriers or span");
+}
+END_TEST
+
+START_TEST(apply_lines_forms)
+{
+#define NAMES "expected comma-separated kernel names, none empty, or *\n"
+	struct hesper_settings s;
+
+	assert_accepted("HESPER_LINES", "*", &s);
+	ck_assert_str_eq(s.lines, "*");
+	assert_accepted("HESPER_LINES", " blur, reduce#0a1b2c3d ", &s);
+	ck_assert_str_eq(s.lines, "blur, reduce#0a1b2c3d");
+	assert_rejected("HESPER_LINES", "", "hesper: ignoring HESPER_LINES='': " NAMES);
+	assert_rejected("HESPER_LINES", "blur,,reduce", "hesper: ignoring HESPER_LINES='blur,,reduce': " NAMES);
+	assert_rejected("HESPER_LINES", "blur,", "hesper: ignoring HESPER_LINES='blur,': " NAMES);
+	assert_rejected("HESPER_LINES", " , ", "hesper: ignoring HESPER_LINES=' , ': " NAMES);
+#undef NAMES
 }
 END_TEST
 
@@ -550,6 +567,7 @@ settings_suite(void)
 	tcase_add_test(tc, apply_copy_forms);
 	tcase_add_test(tc, apply_group_by_forms);
 	tcase_add_test(tc, apply_switch_forms);
+	tcase_add_test(tc, apply_lines_forms);
 	tcase_add_test(tc, apply_number_forms);
 	tcase_add_test(tc, apply_disable_forms);
 	tcase_add_test(tc, apply_report_is_left_to_the_sinks);

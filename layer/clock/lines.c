@@ -1,0 +1,296 @@
+/*
+ * Per-line hot spots at run time (lines.h): the counted pipelines of every device, their
+ * counters' buffers, and their counts turned into a report's hot lines.
+ *
+ * Every counted pipeline stays on one list of the process until it exits, so that a
+ * pipeline destroyed early still reports its counts: its buffer goes with it, its counts
+ * and its module's lines stay.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "clock.h"
+#include "lines.h"
+#include "spirv_blocks.h"
+#include "spirv_clock_parts.h"
+#include "spirv_lines.h"
+#include "state/state.h"
+
+struct hesper_lines_pipeline {
+	struct hesper_name *_Atomic kernel;
+	VkPipelineLayout layout;
+	uint32_t set; /* Hesper's set index in @layout */
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	const volatile uint64_t *mapped; /* 2 * @blocks counts, written by the GPU */
+	VkDescriptorPool pool;
+	VkDescriptorSet descriptors;
+	uint32_t blocks;
+	uint64_t *kept; /* the counts once the pipeline is gone; NULL before */
+	struct hesper_spirv_lines lines;
+	struct hesper_lines_pipeline *next;
+};
+
+static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct hesper_lines_pipeline *all; /* every counted pipeline of the process, newest first */
+
+/* Whether @name is the @len bytes at @item, spaces and tabs around them left out. */
+static bool names_item(const char *item, size_t len, const char *name)
+{
+	while (len && (*item == ' ' || *item == '\t'))
+		item++, len--;
+	while (len && (item[len - 1] == ' ' || item[len - 1] == '\t'))
+		len--;
+	return (len == 1 && item[0] == '*') || (strlen(name) == len && memcmp(item, name, len) == 0);
+}
+
+bool hesper_lines_chosen(const char *kernel)
+{
+	const char *list = hesper_process()->settings.lines;
+	if (!kernel || !list[0])
+		return false;
+	for (const char *item = list;;) {
+		const char *comma = strchr(item, ',');
+		size_t len = comma ? (size_t)(comma - item) : strlen(item);
+		if (names_item(item, len, kernel))
+			return true;
+		if (!comma)
+			return false;
+		item = comma + 1;
+	}
+}
+
+void hesper_lines_device_ready(struct hesper_device *dev, const char *why, bool subgroup_clock)
+{
+	const char *asked = hesper_process()->settings.lines;
+	if (dev->clock_mode) {
+		dev->clock_mode->lines_why = why;
+		dev->clock_mode->subgroup_clock = subgroup_clock;
+	}
+	if (asked[0] && why)
+		hesper_log("HESPER_LINES: no lines are counted on %s: %s", dev->props.deviceName, why);
+}
+
+/* Frees the Vulkan objects of @l (its counts and lines stay). */
+static void release_objects(struct hesper_device *dev, struct hesper_lines_pipeline *l)
+{
+	VkDevice d = dev->handle;
+	if (l->pool)
+		dev->next.DestroyDescriptorPool(d, l->pool, NULL);
+	if (l->memory) {
+		if (l->mapped)
+			dev->next.UnmapMemory(d, l->memory);
+		dev->next.FreeMemory(d, l->memory, NULL);
+	}
+	if (l->buffer)
+		dev->next.DestroyBuffer(d, l->buffer, NULL);
+	l->pool = VK_NULL_HANDLE;
+	l->memory = VK_NULL_HANDLE;
+	l->buffer = VK_NULL_HANDLE;
+	l->mapped = NULL;
+}
+
+/* The counters' buffer of @l (2 * l->blocks zeroed words, host visible) and its descriptor set; 0 or -1. */
+static int make_counters(struct hesper_device *dev, struct hesper_lines_pipeline *l)
+{
+	VkDevice d = dev->handle;
+	VkDeviceSize size = (VkDeviceSize)l->blocks * 2 * sizeof(uint64_t);
+	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+				 .size = size,
+				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+	if (dev->next.CreateBuffer(d, &bi, NULL, &l->buffer) != VK_SUCCESS) {
+		l->buffer = VK_NULL_HANDLE;
+		return -1;
+	}
+	VkMemoryRequirements req;
+	dev->next.GetBufferMemoryRequirements(d, l->buffer, &req);
+	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				   .allocationSize = req.size,
+				   .memoryTypeIndex = hesper_clock_memory_type(dev, req.memoryTypeBits)};
+	void *mapped = NULL;
+	if (ai.memoryTypeIndex == UINT32_MAX || dev->next.AllocateMemory(d, &ai, NULL, &l->memory) != VK_SUCCESS) {
+		l->memory = VK_NULL_HANDLE;
+		return -1;
+	}
+	if (dev->next.BindBufferMemory(d, l->buffer, l->memory, 0) != VK_SUCCESS ||
+	    dev->next.MapMemory(d, l->memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
+		return -1;
+	memset(mapped, 0, (size_t)size);
+	l->mapped = mapped;
+	VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .descriptorCount = 1};
+	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+					 .maxSets = 1,
+					 .poolSizeCount = 1,
+					 .pPoolSizes = &ps};
+	if (dev->next.CreateDescriptorPool(d, &pi, NULL, &l->pool) != VK_SUCCESS) {
+		l->pool = VK_NULL_HANDLE;
+		return -1;
+	}
+	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+					  .descriptorPool = l->pool,
+					  .descriptorSetCount = 1,
+					  .pSetLayouts = &dev->clock_mode->set_layout};
+	if (dev->next.AllocateDescriptorSets(d, &si, &l->descriptors) != VK_SUCCESS)
+		return -1;
+	VkDescriptorBufferInfo buf = {.buffer = l->buffer, .offset = 0, .range = size};
+	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+				  .dstSet = l->descriptors,
+				  .dstBinding = 0,
+				  .descriptorCount = 1,
+				  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+				  .pBufferInfo = &buf};
+	dev->next.UpdateDescriptorSets(d, 1, &w, 0, NULL);
+	return 0;
+}
+
+/* Frees @l entirely (it is on no list). */
+static void lines_free(struct hesper_device *dev, struct hesper_lines_pipeline *l)
+{
+	release_objects(dev, l);
+	hesper_spirv_lines_free(&l->lines);
+	free(l->kept);
+	free(l);
+}
+
+const char *hesper_lines_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
+					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
+					 const VkAllocationCallbacks *allocator, uint32_t set,
+					 struct hesper_name *kernel, VkPipeline *out,
+					 struct hesper_lines_pipeline **lines)
+{
+	const struct hesper_clock_device *cd = dev->clock_mode;
+	uint32_t *host = NULL, *words = NULL;
+	size_t count = 0;
+	const char *why = cd->lines_why;
+	struct hesper_lines_pipeline *l = NULL;
+	*out = VK_NULL_HANDLE;
+	*lines = NULL;
+	if (why)
+		goto out;
+	why = "out of memory";
+	if (!(l = calloc(1, sizeof(*l))))
+		goto out;
+	atomic_init(&l->kernel, kernel);
+	l->layout = info->layout;
+	l->set = set;
+	if ((why = hesper_spirv_words_copy(code, size, &host)) ||
+	    (why = hesper_spirv_lines_read(host, size / 4, &l->lines)))
+		goto out;
+	struct hesper_blocks_target target = {.entry = info->stage.pName ? info->stage.pName : "main",
+					      .set = set,
+					      .binding = 0,
+					      .subgroup_clock = cd->subgroup_clock};
+	if (hesper_spirv_blocks_instrument(code, size, &target, &words, &count, &l->blocks, &why) != 0)
+		goto out;
+	why = "its blocks are not the blocks its lines were read from";
+	if (l->blocks != l->lines.block_count || !l->blocks)
+		goto out;
+	why = "its counters' buffer could not be made";
+	if (make_counters(dev, l) != 0)
+		goto out;
+	why = hesper_clock_make_pipeline(dev, cache, info, words, count, allocator, out);
+out:
+	free(host);
+	free(words);
+	if (why) {
+		if (l)
+			lines_free(dev, l);
+		return why;
+	}
+	pthread_mutex_lock(&all_lock);
+	l->next = all;
+	all = l;
+	pthread_mutex_unlock(&all_lock);
+	*lines = l;
+	return NULL;
+}
+
+void hesper_lines_rename(struct hesper_lines_pipeline *lines, struct hesper_name *kernel)
+{
+	atomic_store_explicit(&lines->kernel, kernel, memory_order_release);
+}
+
+void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_lines_pipeline *lines)
+{
+	uint32_t offset = 0;
+	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, lines->layout, lines->set, 1,
+					&lines->descriptors, 1, &offset);
+}
+
+void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_pipeline *lines)
+{
+	size_t words = (size_t)lines->blocks * 2;
+	uint64_t *kept = calloc(words, sizeof(*kept));
+	pthread_mutex_lock(&all_lock);
+	if (kept && lines->mapped)
+		for (size_t i = 0; i < words; i++)
+			kept[i] = lines->mapped[i];
+	lines->kept = kept; /* NULL when memory ran out: its counts are lost, and it reports none */
+	release_objects(dev, lines);
+	pthread_mutex_unlock(&all_lock);
+}
+
+/*
+ * Adds the hot lines of @l (all_lock held) to *@hot (*@count of them). Returns 0, or -1
+ * when memory runs out.
+ */
+static int add_lines(const struct hesper_lines_pipeline *l, struct hesper_hot_line **hot, size_t *count)
+{
+	const volatile uint64_t *counts = l->kept ? l->kept : l->mapped;
+	if (!counts)
+		return 0;
+	int rc = -1;
+	struct hesper_counted_block *blocks = calloc(l->blocks, sizeof(*blocks));
+	struct hesper_line_run *runs = calloc(l->lines.run_count ? l->lines.run_count : 1, sizeof(*runs));
+	struct hesper_hot_line *mine = NULL;
+	size_t mine_count = 0;
+	if (!blocks || !runs)
+		goto out;
+	for (size_t r = 0; r < l->lines.run_count; r++) {
+		const struct hesper_spirv_file *f = hesper_spirv_lines_file(&l->lines, l->lines.runs[r].file);
+		runs[r] = (struct hesper_line_run){f ? f->name : NULL, l->lines.runs[r].line,
+						   l->lines.runs[r].instructions};
+	}
+	for (uint32_t b = 0; b < l->blocks; b++) {
+		const struct hesper_spirv_block *k = &l->lines.blocks[b];
+		blocks[b] = (struct hesper_counted_block){counts[2 * b], counts[2 * b + 1], runs + k->first_run,
+							  k->runs};
+	}
+	if (hesper_hot_lines(blocks, l->blocks, &mine, &mine_count) == 0 &&
+	    hesper_hot_lines_add(hot, count, mine, mine_count) == 0)
+		rc = 0;
+out:
+	free(mine);
+	free(runs);
+	free(blocks);
+	return rc;
+}
+
+void hesper_lines_report(struct hesper_profile *profile)
+{
+	pthread_mutex_lock(&all_lock);
+	/* One kernel at a time: the first pipeline of each name gathers every pipeline of that name. */
+	for (struct hesper_lines_pipeline *l = all; l; l = l->next) {
+		struct hesper_name *kernel = atomic_load_explicit(&l->kernel, memory_order_acquire);
+		bool earlier = false;
+		for (struct hesper_lines_pipeline *e = all; e != l && !earlier; e = e->next)
+			earlier = atomic_load_explicit(&e->kernel, memory_order_acquire) == kernel;
+		if (earlier || !kernel)
+			continue;
+		struct hesper_hot_line *hot = NULL;
+		size_t count = 0;
+		int rc = 0;
+		for (struct hesper_lines_pipeline *e = l; e && rc == 0; e = e->next)
+			if (atomic_load_explicit(&e->kernel, memory_order_acquire) == kernel)
+				rc = add_lines(e, &hot, &count);
+		const struct hesper_kernel *row = hesper_kernel_table_find(profile->kernels, kernel->text);
+		if (rc != 0 || hesper_profile_set_lines(profile, kernel->text, hot, count, row ? row->count : 0) != 0)
+			hesper_log("out of memory: the hot lines of %s are not in the report", kernel->text);
+		free(hot);
+	}
+	pthread_mutex_unlock(&all_lock);
+}

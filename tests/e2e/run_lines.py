@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""End-to-end checks of HESPER_LINES (per-line hot spots in clock mode).
+
+    run_lines.py --hesper LIB --program HOT_LINES --source HOT_LINES_COMP [--preload-first LIB] CASE
+
+Cases:
+  counts  HOT_LINES (hot_lines.comp built with -g: a loop whose trip count it sets, a branch
+          taken by 37 of every 100 invocations) alone, then under Hesper (HESPER_MODE=clock,
+          HESPER_LINES) + the validation layer, with few and with many trips: exit code and
+          stdout unchanged (the kernel computes what it does alone), no validation messages;
+          the kernel's dispatches counted exactly and timed by timestamps (a clock fallback
+          saying its lines are counted); its JSON lines: the loop body's line executed
+          invocations x trips x dispatches times, the branch's as often as its condition
+          held, the store's once per invocation and dispatch, the shares adding up to 1;
+          with many trips the loop's lines (marked LOOP and HOT) hold at least 80 % of the
+          kernel's clock time, and more than with few trips; the text report's "Hot lines"
+          names them. The first run chooses the kernel by `*`, the second by its name in a
+          list with a name that matches nothing. Skipped (77) when Hesper says the device
+          cannot count lines.
+  modes   HESPER_LINES under dispatch mode: one line saying it has an effect in clock mode
+          only, no lines in the JSON, output unchanged.
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_e2e as e2e  # noqa: E402
+
+FEW, MANY, DISPATCHES = 4, 2000, 3
+TRUTH_PREFIX = "HESPER-LINES-TRUTH "
+
+
+def marked_line(path, marker):
+    """The 1-based line of @path holding @marker."""
+    with open(path, encoding="utf-8") as f:
+        for n, text in enumerate(f, 1):
+            if marker in text:
+                return n
+    raise ValueError(f"no line of {path} holds {marker}")
+
+
+def lines_truth(text):
+    """The program's HESPER-LINES-TRUTH object from its stdout, or None."""
+    for line in text.splitlines():
+        if line.startswith(TRUTH_PREFIX):
+            return json.loads(line[len(TRUTH_PREFIX):])
+    return None
+
+
+def lines_env(args, mode, chosen, out_json, out_text):
+    env = e2e.hesper_env(args, {"HESPER_MODE": mode, "HESPER_LINES": chosen,
+                                "HESPER_REPORT": f"json:{out_json},text:{out_text}"})
+    env["VK_INSTANCE_LAYERS"] = e2e.VALIDATION_LAYER
+    return env
+
+
+def run_once(args, c, tmp, trips, chosen, mode="clock"):
+    """The program alone and under Hesper with @trips; returns (run, report, text) or None."""
+    argv = [args.program, str(trips), str(DISPATCHES)]
+    base = e2e.Run(argv, e2e.base_env(args), tmp)
+    out_json, out_text = os.path.join(tmp, f"{trips}.json"), os.path.join(tmp, f"{trips}.txt")
+    run = e2e.Run(argv, lines_env(args, mode, chosen, out_json, out_text), tmp)
+    e2e.check_like_alone(c, base, run, f"under Hesper ({mode} mode, HESPER_LINES={chosen}, {trips} trips)")
+    rep = e2e.load_json(c, out_json, f"{trips} trips: Hesper wrote a readable JSON summary")
+    try:
+        with open(out_text, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        text = ""
+    return run, rep, text
+
+
+def kernel_row(rep):
+    rows = [k for k in rep.get("kernels") or [] if isinstance(k, dict)]
+    return rows[0] if len(rows) == 1 else None
+
+
+def check_counts(args, c, run, rep, text, trips, marks):
+    """The checks of one run under clock mode with HESPER_LINES; returns the loop's share or None."""
+    truth = lines_truth(run.out)
+    if not c.check(truth is not None and rep is not None, f"{trips} trips: truth line and JSON summary"):
+        return None
+    row = kernel_row(rep)
+    if not c.check(row is not None, f"{trips} trips: one kernel in the report", f"{rep.get('kernels')!r}"):
+        return None
+    name, d = row.get("name"), truth["dispatches"]
+    c.check(row.get("count") == d and row.get("timed") == d, f"{trips} trips: {d} dispatches counted and timed",
+            f"{row!r}")
+    c.check({"kernel": name, "why": "its lines are counted (HESPER_LINES)"} in (rep.get("clock_fallbacks") or []),
+            f"{trips} trips: the kernel is a clock fallback whose lines are counted", f"{rep.get('clock_fallbacks')!r}")
+    kernels = [k for k in rep.get("lines") or [] if isinstance(k, dict) and k.get("kernel") == name]
+    if not c.check(len(kernels) == 1, f"{trips} trips: the JSON has the lines of {name!r}", f"{rep.get('lines')!r}"):
+        return None
+    k = kernels[0]
+    c.check(k.get("dispatches") == d, f"{trips} trips: the lines say {d} dispatches", f"{k.get('dispatches')!r}")
+    by_line = {}
+    for ln in k.get("lines") or []:
+        if str(ln.get("file", "")).endswith(truth["source"]):
+            by_line[ln.get("line")] = ln
+    n, t = truth["invocations"], truth["trips"]
+    expect = {"HOT": n * t * d, "BRANCH": truth["taken"] * d, "STORE": n * d}
+    for mark, executions in expect.items():
+        got = by_line.get(marks[mark], {}).get("executions")
+        c.check(got == executions, f"{trips} trips: line {marks[mark]} ({mark}) executed {executions} times",
+                f"got {got!r}; lines {sorted(by_line)}")
+    shares = [ln.get("share", 0) for ln in k.get("lines") or []]
+    c.check(abs(sum(shares) - 1) < 1e-6, f"{trips} trips: the lines' shares add up to 1", f"{sum(shares)!r}")
+    c.check("Hot lines" in text and f"hot_lines.comp:{marks['HOT']}" in text,
+            f"{trips} trips: the text report's Hot lines name the loop's line", text[-3000:])
+    loop = sum(by_line.get(marks[m], {}).get("share", 0) for m in ("LOOP", "HOT"))
+    print(f"  {trips} trips: the loop's lines hold {100 * loop:.1f} % of {name}'s clock time")
+    return loop
+
+
+def case_counts(args, c, tmp):
+    marks = {m: marked_line(args.source, "// " + m) for m in ("LOOP", "HOT", "BRANCH", "STORE")}
+    run, rep, text = run_once(args, c, tmp, FEW, "*")
+    if "no lines are counted on" in run.err:
+        c.skip("the device cannot count lines: " + next(ln for ln in run.err.splitlines() if "no lines" in ln))
+        return run.tail("under Hesper")
+    few = check_counts(args, c, run, rep, text, FEW, marks)
+    row = kernel_row(rep or {}) or {}
+    run2, rep2, text2 = run_once(args, c, tmp, MANY, f"no_such_kernel, {row.get('name', '?')}")
+    many = check_counts(args, c, run2, rep2, text2, MANY, marks)
+    if few is not None and many is not None:
+        c.check(many >= 0.8, f"with {MANY} trips the loop's lines hold at least 80 % of the clock time",
+                f"{100 * many:.1f} %")
+        c.check(many > few, "the loop's share grows with its trips", f"{100 * few:.1f} % -> {100 * many:.1f} %")
+    return run2.tail("under Hesper (many trips)")
+
+
+def case_modes(args, c, tmp):
+    run, rep, _ = run_once(args, c, tmp, FEW, "*", mode="dispatch")
+    said = [ln for ln in run.err.splitlines() if "HESPER_LINES" in ln]
+    c.check(len(said) == 1 and "clock" in said[0], "one line says HESPER_LINES has an effect in clock mode only",
+            "\n".join(said) or run.err[-2000:])
+    c.check(rep is not None and not rep.get("lines"), "no lines in dispatch mode's JSON",
+            f"{(rep or {}).get('lines')!r}")
+    return run.tail("under Hesper (dispatch mode)")
+
+
+def main():
+    return e2e.case_main(__doc__, {"counts": case_counts, "modes": case_modes}, "lines",
+                         extra_args=lambda ap: ap.add_argument("--source", required=True))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
