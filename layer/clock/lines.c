@@ -37,13 +37,10 @@ struct hesper_lines_pipeline {
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct hesper_lines_pipeline *all; /* every counted pipeline of the process, newest first */
 
-/* Whether @name is the @len bytes at @item, spaces and tabs around them left out. */
+/* Whether @name is the @len bytes at @item, white space around them left out, or they are "*". */
 static bool names_item(const char *item, size_t len, const char *name)
 {
-	while (len && (*item == ' ' || *item == '\t'))
-		item++, len--;
-	while (len && (item[len - 1] == ' ' || item[len - 1] == '\t'))
-		len--;
+	hesper_text_trim(&item, &len);
 	return (len == 1 && item[0] == '*') || (strlen(name) == len && memcmp(item, name, len) == 0);
 }
 

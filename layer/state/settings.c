@@ -9,8 +9,8 @@
  * \xHH) and says what is accepted.
  */
 #include "settings.h"
+#include "settings_signal.h"
 
-#include <signal.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -109,70 +109,6 @@ static bool parse_seconds(struct span v, uint64_t *ns)
 	return true;
 }
 
-/*
- * Signals a user may pick for HESPER_REPORT_SIGNAL: those whose default action does not
- * matter to a long-running program's author or that exist for user requests. Signals the
- * kernel sends for faults (SEGV, BUS, FPE, ILL, TRAP, SYS), the ones that cannot be caught
- * (KILL, STOP), job control (TSTP, TTIN, TTOU, CONT, CHLD), and INT/TERM (Hesper's exit
- * report) are refused.
- */
-static const struct {
-	const char *name;
-	int number;
-} report_signals[] = {
-	{"hup", SIGHUP},     {"quit", SIGQUIT}, {"usr1", SIGUSR1}, {"usr2", SIGUSR2},     {"alrm", SIGALRM},
-	{"winch", SIGWINCH}, {"urg", SIGURG},   {"pwr", SIGPWR},   {"prof", SIGPROF},     {"vtalrm", SIGVTALRM},
-	{"xcpu", SIGXCPU},   {"xfsz", SIGXFSZ}, {"io", SIGIO},     {"stkflt", SIGSTKFLT},
-};
-
-static bool signal_allowed(int sig)
-{
-	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		return true;
-	for (size_t i = 0; i < sizeof report_signals / sizeof report_signals[0]; i++)
-		if (report_signals[i].number == sig)
-			return true;
-	return false;
-}
-
-/* A signal by name (USR1, SIGUSR1, RTMIN+2, RTMAX-1; any case) or number. */
-static bool parse_signal(struct span v, int *out)
-{
-	uint64_t n;
-
-	if (parse_number(v, 1, (uint64_t)SIGRTMAX, &n)) {
-		if (!signal_allowed((int)n))
-			return false;
-		*out = (int)n;
-		return true;
-	}
-	if (v.len >= 3 && equals_nocase((struct span){v.p, 3}, "sig")) {
-		v.p += 3;
-		v.len -= 3;
-	}
-	for (size_t i = 0; i < sizeof report_signals / sizeof report_signals[0]; i++) {
-		if (equals_nocase(v, report_signals[i].name)) {
-			*out = report_signals[i].number;
-			return true;
-		}
-	}
-	if (v.len >= 5 &&
-	    (equals_nocase((struct span){v.p, 5}, "rtmin") || equals_nocase((struct span){v.p, 5}, "rtmax"))) {
-		bool from_max = equals_nocase((struct span){v.p, 5}, "rtmax");
-		int sig = from_max ? SIGRTMAX : SIGRTMIN;
-
-		if (v.len > 5) {
-			if (v.p[5] != (from_max ? '-' : '+') ||
-			    !parse_number((struct span){v.p + 6, v.len - 6}, 0, (uint64_t)(SIGRTMAX - SIGRTMIN), &n))
-				return false;
-			sig = from_max ? sig - (int)n : sig + (int)n;
-		}
-		*out = sig;
-		return true;
-	}
-	return false;
-}
-
 /* "SECONDS" or "label:NAME" (and "#N" after NAME when @is_stop). */
 static bool parse_bound(struct span v, const struct hesper_setting_row *row, bool is_stop,
 			struct hesper_capture_bound *out)
@@ -237,7 +173,7 @@ static bool hesper_parse_signal(const char *value, size_t len, const struct hesp
 	int sig;
 
 	(void)row;
-	if (!parse_signal((struct span){value, len}, &sig))
+	if (!hesper_settings_signal(value, len, &sig))
 		return false;
 	*(int *)field = sig;
 	return true;
@@ -258,17 +194,12 @@ static bool hesper_parse_stop(const char *value, size_t len, const struct hesper
 /* HESPER_LINES: comma-separated names, none empty, into a char array of row->size bytes. */
 static bool hesper_parse_names(const char *value, size_t len, const struct hesper_setting_row *row, void *field)
 {
-	if (len == 0 || len >= row->size)
+	if (len >= row->size)
 		return false;
-	for (size_t i = 0, start = 0; i <= len; i++) {
+	for (size_t start = 0, i = 0; i <= len; i++) {
 		if (i < len && value[i] != ',')
 			continue;
-		size_t a = start, b = i;
-		while (a < b && (value[a] == ' ' || value[a] == '\t'))
-			a++;
-		while (b > a && (value[b - 1] == ' ' || value[b - 1] == '\t'))
-			b--;
-		if (a == b)
+		if (trim((struct span){value + start, i - start}).len == 0)
 			return false;
 		start = i + 1;
 	}
