@@ -21,12 +21,16 @@ hesper_text_print_lines(FILE *out, const struct hesper_profile *p)
 		fputs("  ", out);
 		hesper_text_put_name(out, k->kernel);
 		fprintf(out, " (%" PRIu64 " dispatches counted)\n", k->dispatches);
-		fputs("     Share        Cycles    Executions  Line\n", out);
-		fputs("   -------  ------------  ------------  ----------------\n", out);
+		fputs("     Share        Cycles  Runs/dispatch  Cycles/run  Line\n", out);
+		fputs("   -------  ------------  -------------  ----------  ----------------\n", out);
 		size_t shown = k->count < LINES_SHOWN ? k->count : LINES_SHOWN;
 		for (size_t j = 0; j < shown; j++) {
 			const struct hesper_hot_line *l = &k->lines[j];
-			fprintf(out, "   %6.1f%%  %12.4g  %12" PRIu64 "  ", 100 * l->share, l->ticks, l->executions);
+			/* per dispatch and per run: what a reader of one dispatch of the kernel expects */
+			double per_dispatch = k->dispatches ? (double)l->executions / (double)k->dispatches : 0;
+			double per_run = l->executions ? l->ticks / (double)l->executions : 0;
+			fprintf(out, "   %6.1f%%  %12.4g  %13.4g  %10.4g  ", 100 * l->share, l->ticks, per_dispatch,
+				per_run);
 			if (l->line) {
 				hesper_text_put_name(out, l->file[0] ? l->file : "?");
 				fprintf(out, ":%" PRIu32 "\n", l->line);

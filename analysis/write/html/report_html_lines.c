@@ -19,7 +19,7 @@ hesper_html_lines(FILE *out, const struct hesper_profile *p)
 		hesper_html_text(out, k->kernel);
 		fprintf(out, " <span class=\"sub\">(%" PRIu64 " dispatches counted)</span></h3>\n", k->dispatches);
 		fputs("<table class=\"lines\"><thead><tr><th class=\"name\">Line</th><th>Share</th><th>Cycles</th>"
-		      "<th>Executions</th></tr></thead>\n<tbody>\n",
+		      "<th>Runs per dispatch</th><th>Cycles per run</th></tr></thead>\n<tbody>\n",
 		      out);
 		for (size_t j = 0; j < k->count; j++) {
 			const struct hesper_hot_line *l = &k->lines[j];
@@ -33,8 +33,10 @@ hesper_html_lines(FILE *out, const struct hesper_profile *p)
 			/* the heat bar: the line's share of the kernel's counted time, as a width */
 			fprintf(out,
 				"</td><td><span class=\"heat\" style=\"width:%.0fpx\"></span> %.1f%%</td>"
-				"<td>%.4g</td><td>%" PRIu64 "</td></tr>\n",
-				100 * l->share, 100 * l->share, l->ticks, l->executions);
+				"<td>%.4g</td><td>%.4g</td><td>%.4g</td></tr>\n",
+				100 * l->share, 100 * l->share, l->ticks,
+				k->dispatches ? (double)l->executions / (double)k->dispatches : 0,
+				l->executions ? l->ticks / (double)l->executions : 0);
 		}
 		fputs("</tbody></table>\n", out);
 	}
