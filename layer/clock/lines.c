@@ -25,7 +25,7 @@ struct hesper_lines_pipeline {
 	uint32_t set; /* Hesper's set index in @layout */
 	VkBuffer buffer;
 	VkDeviceMemory memory;
-	const volatile uint64_t *mapped; /* 2 * @blocks counts, written by the GPU */
+	const volatile uint64_t *mapped; /* HESPER_BLOCKS_COPIES copies of 2 * @blocks counts, written by the GPU */
 	VkDescriptorPool pool;
 	VkDescriptorSet descriptors;
 	uint32_t blocks;
@@ -94,7 +94,7 @@ static void release_objects(struct hesper_device *dev, struct hesper_lines_pipel
 static int make_counters(struct hesper_device *dev, struct hesper_lines_pipeline *l)
 {
 	VkDevice d = dev->handle;
-	VkDeviceSize size = (VkDeviceSize)l->blocks * 2 * sizeof(uint64_t);
+	VkDeviceSize size = (VkDeviceSize)l->blocks * 2 * HESPER_BLOCKS_COPIES * sizeof(uint64_t);
 	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
 				 .size = size,
 				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
@@ -218,14 +218,21 @@ void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, const stru
 					&lines->descriptors, 1, &offset);
 }
 
+/* Adds the counts of @l's copies of the counters into @sums (2 * l->blocks words); none once its buffer is gone. */
+static void add_copies(const struct hesper_lines_pipeline *l, uint64_t *sums)
+{
+	size_t words = (size_t)l->blocks * 2;
+	for (size_t c = 0; l->mapped && c < HESPER_BLOCKS_COPIES; c++)
+		for (size_t i = 0; i < words; i++)
+			sums[i] += l->mapped[c * words + i];
+}
+
 void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_pipeline *lines)
 {
-	size_t words = (size_t)lines->blocks * 2;
-	uint64_t *kept = calloc(words, sizeof(*kept));
+	uint64_t *kept = calloc((size_t)lines->blocks * 2, sizeof(*kept));
 	pthread_mutex_lock(&all_lock);
-	if (kept && lines->mapped)
-		for (size_t i = 0; i < words; i++)
-			kept[i] = lines->mapped[i];
+	if (kept)
+		add_copies(lines, kept);
 	lines->kept = kept; /* NULL when memory ran out: its counts are lost, and it reports none */
 	release_objects(dev, lines);
 	pthread_mutex_unlock(&all_lock);
@@ -237,16 +244,19 @@ void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_p
  */
 static int add_lines(const struct hesper_lines_pipeline *l, struct hesper_hot_line **hot, size_t *count)
 {
-	const volatile uint64_t *counts = l->kept ? l->kept : l->mapped;
-	if (!counts)
-		return 0;
+	if (!l->kept && !l->mapped)
+		return 0; /* gone, and its counts lost */
 	int rc = -1;
+	uint64_t *summed = l->kept ? NULL : calloc((size_t)l->blocks * 2, sizeof(*summed));
+	const uint64_t *counts = l->kept ? l->kept : summed;
 	struct hesper_counted_block *blocks = calloc(l->blocks, sizeof(*blocks));
 	struct hesper_line_run *runs = calloc(l->lines.run_count ? l->lines.run_count : 1, sizeof(*runs));
 	struct hesper_hot_line *mine = NULL;
 	size_t mine_count = 0;
-	if (!blocks || !runs)
+	if (!counts || !blocks || !runs)
 		goto out;
+	if (summed)
+		add_copies(l, summed);
 	for (size_t r = 0; r < l->lines.run_count; r++) {
 		const struct hesper_spirv_file *f = hesper_spirv_lines_file(&l->lines, l->lines.runs[r].file);
 		runs[r] = (struct hesper_line_run){f ? f->name : NULL, l->lines.runs[r].line,
@@ -264,6 +274,7 @@ out:
 	free(mine);
 	free(runs);
 	free(blocks);
+	free(summed);
 	return rc;
 }
 

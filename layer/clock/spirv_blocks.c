@@ -3,15 +3,17 @@
  * spirv_blocks.h). The first pass is clock mode's (spirv_clock_scan.c: types and constants
  * to reuse, the entry point, the binding free); the buffer is declared as clock mode's
  * slot buffer is (spirv_clock_code.c). Added besides:
- *  - capability GroupNonUniformArithmetic when missing (the subgroup's sums);
+ *  - capabilities GroupNonUniformArithmetic and GroupNonUniformVote when missing (the
+ *    subgroup's sums, and whether it ran a block);
  *  - a Private array of 2 * blocks 64-bit counters, zero at the start of each invocation,
  *    and the constants that index it;
  *  - in each block, after its OpPhi and OpVariable instructions, `t0 = clock()`; before its
  *    merge instruction or, without one, its terminator, the block's counters += (clock() -
  *    t0, 1). Private, so a called function's blocks count into the same array;
- *  - at each OpReturn of the entry function, after the block's own counting: every
- *    invocation's counters summed over its subgroup, and one elected invocation adding
- *    the sums to the buffer with atomicAdd.
+ *  - at each OpReturn of the entry function, after the block's own counting: for each
+ *    block some invocation of the subgroup ran (a vote), its counters summed over the
+ *    subgroup, and one elected invocation adding the sums with atomicAdd to one of
+ *    HESPER_BLOCKS_COPIES copies of the counters, picked by the clock's low bits.
  * The time a block spends in a function it calls counts in both.
  */
 #include "spirv_blocks.h"
@@ -26,10 +28,13 @@ enum {
 	OP_CONSTANT_NULL = 46,
 	OP_STORE = 62,
 	OP_I_SUB = 130,
+	OP_I_NOT_EQUAL = 171,
 	OP_ATOMIC_I_ADD = 234,
 	OP_PHI = 245,
 	OP_LOOP_MERGE = 246,
+	OP_GROUP_NON_UNIFORM_ANY = 335,
 	OP_GROUP_NON_UNIFORM_I_ADD = 349,
+	CAP_GROUP_NON_UNIFORM_VOTE = 62,
 	CAP_GROUP_NON_UNIFORM_ARITHMETIC = 63,
 	SC_PRIVATE = 6,
 	GROUP_OPERATION_REDUCE = 0,
@@ -41,9 +46,10 @@ struct block_ids {
 	uint32_t length, array, ptr_array; /* the Private array: its length constant, type, pointer type */
 	uint32_t ptr_u64, null, counters;  /* Private pointer to one counter, the array's zero, the variable */
 	uint32_t index;                    /* first of 2 * blocks u32 constants 0, 1, ...: the counters' indexes */
-	uint32_t one;                      /* the u64 constant 1 */
+	uint32_t one, zero;                /* the u64 constants 1 and 0 */
+	uint32_t copy_mask;                /* the u32 constant HESPER_BLOCKS_COPIES - 1 */
 	uint32_t scope_clock;              /* Subgroup or Device */
-	bool cap_arithmetic;               /* the module has GroupNonUniformArithmetic */
+	bool cap_arithmetic, cap_vote;     /* the module has GroupNonUniformArithmetic, GroupNonUniformVote */
 };
 
 /* Blocks of the module's functions, and whether it declares GroupNonUniformArithmetic; NULL or why not. */
@@ -56,6 +62,8 @@ static const char *count_blocks(const uint32_t *w, size_t count, struct block_id
 			return "malformed SPIR-V";
 		if (op == OP_CAPABILITY && n >= 2 && w[i + 1] == CAP_GROUP_NON_UNIFORM_ARITHMETIC)
 			b->cap_arithmetic = true;
+		if (op == OP_CAPABILITY && n >= 2 && w[i + 1] == CAP_GROUP_NON_UNIFORM_VOTE)
+			b->cap_vote = true;
 		in_function = op == OP_FUNCTION ? true : op == OP_FUNCTION_END ? false : in_function;
 		if (op == OP_LABEL && in_function && ++b->blocks > HESPER_BLOCKS_MAX)
 			return "more blocks than Hesper counts";
@@ -76,6 +84,8 @@ static void emit_counters(struct hesper_spirv_out *o, const struct hesper_clock_
 	for (uint32_t k = 0; k < 2 * b->blocks; k++)
 		INST(o, OP_CONSTANT, d->u32, b->index + k, k);
 	INST(o, OP_CONSTANT, d->u64, b->one, 1, 0); /* low word, then high */
+	INST(o, OP_CONSTANT, d->u64, b->zero, 0, 0);
+	INST(o, OP_CONSTANT, d->u32, b->copy_mask, HESPER_BLOCKS_COPIES - 1);
 }
 
 /* counters[@k] += @value (a u64 id). */
@@ -100,29 +110,54 @@ static void emit_count(struct hesper_spirv_out *o, struct hesper_clock_ids *d, c
 	emit_add(o, d, b, 2 * block + 1, b->one);
 }
 
-/* Replaces an OpReturn of the entry function: the subgroup's sums of every counter added to the buffer once. */
+/*
+ * Replaces an OpReturn of the entry function: for each block that some invocation of the
+ * subgroup ran, the subgroup's sums of its two counters added to the buffer by one elected
+ * invocation, into one of HESPER_BLOCKS_COPIES copies of the counters picked by the low bits
+ * of the clock, so that the subgroups of a launch do not all add into one address. Blocks
+ * the subgroup did not run cost a vote and no atomic.
+ */
 static void emit_flush(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b)
 {
-	uint32_t n = 2 * b->blocks, sums = d->next, elected = d->next + n, then = elected + 1, merge = elected + 2;
-	d->next += n + 3;
-	for (uint32_t k = 0; k < n; k++) {
-		uint32_t p = d->next++, mine = d->next++;
-		INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, b->index + k);
-		INST(o, OP_LOAD, d->u64, mine, p);
-		INST(o, OP_GROUP_NON_UNIFORM_I_ADD, d->u64, sums + k, d->scope_subgroup, GROUP_OPERATION_REDUCE, mine);
-	}
+	uint32_t now = d->next++, low = d->next++, copy = d->next++, base = d->next++, elected = d->next++;
+	INST(o, OP_READ_CLOCK_KHR, d->u64, now, b->scope_clock);
+	INST(o, OP_U_CONVERT, d->u32, low, now);
+	INST(o, OP_BITWISE_AND, d->u32, copy, low, b->copy_mask);
+	INST(o, OP_I_MUL, d->u32, base, copy, b->length); /* a copy is 2 * blocks words */
 	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
-	INST(o, OP_SELECTION_MERGE, merge, 0);
-	INST(o, OP_BRANCH_CONDITIONAL, elected, then, merge);
-	INST(o, OP_LABEL, then);
-	for (uint32_t k = 0; k < n; k++) {
-		uint32_t p = d->next++, was = d->next++;
-		INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p, d->var, d->c0, b->index + k);
-		/* Relaxed (semantics 0): the sums are read once the work completed */
-		INST(o, OP_ATOMIC_I_ADD, d->u64, was, p, d->scope_atomic, d->c0, sums + k);
+	for (uint32_t j = 0; j < b->blocks; j++) {
+		uint32_t mine[2], ran = d->next++, any = d->next++, then = d->next++, merge = d->next++;
+		for (uint32_t k = 0; k < 2; k++) {
+			uint32_t p = d->next++;
+			mine[k] = d->next++;
+			INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, b->index + 2 * j + k);
+			INST(o, OP_LOAD, d->u64, mine[k], p);
+		}
+		INST(o, OP_I_NOT_EQUAL, d->boolean, ran, mine[1], b->zero);
+		INST(o, OP_GROUP_NON_UNIFORM_ANY, d->boolean, any, d->scope_subgroup, ran);
+		INST(o, OP_SELECTION_MERGE, merge, 0);
+		INST(o, OP_BRANCH_CONDITIONAL, any, then, merge);
+		INST(o, OP_LABEL, then);
+		uint32_t sums = d->next, adding = d->next + 2, added = d->next + 3;
+		d->next += 4;
+		for (uint32_t k = 0; k < 2; k++)
+			INST(o, OP_GROUP_NON_UNIFORM_I_ADD, d->u64, sums + k, d->scope_subgroup, GROUP_OPERATION_REDUCE,
+			     mine[k]);
+		INST(o, OP_SELECTION_MERGE, added, 0);
+		INST(o, OP_BRANCH_CONDITIONAL, elected, adding, added);
+		INST(o, OP_LABEL, adding);
+		for (uint32_t k = 0; k < 2; k++) {
+			uint32_t at = d->next++, p = d->next++, was = d->next++;
+			INST(o, OP_I_ADD, d->u32, at, base, b->index + 2 * j + k);
+			INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p, d->var, d->c0, at);
+			/* Relaxed (semantics 0): the sums are read once the work completed */
+			INST(o, OP_ATOMIC_I_ADD, d->u64, was, p, d->scope_atomic, d->c0, sums + k);
+		}
+		INST(o, OP_BRANCH, added);
+		INST(o, OP_LABEL, added);
+		INST(o, OP_BRANCH, merge);
+		INST(o, OP_LABEL, merge);
 	}
-	INST(o, OP_BRANCH, merge);
-	INST(o, OP_LABEL, merge);
 	INST(o, OP_RETURN);
 }
 
@@ -170,6 +205,8 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 	hesper_clock_emit_header(o, w, s);
 	if (!b->cap_arithmetic)
 		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM_ARITHMETIC);
+	if (!b->cap_vote)
+		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM_VOTE);
 	for (size_t i = HEADER_WORDS; i < count;) {
 		uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
 		if (hesper_clock_emit_sections(o, t, s, d, op, &done))
@@ -242,6 +279,8 @@ int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct h
 	b.null = d.next++;
 	b.counters = d.next++;
 	b.one = d.next++;
+	b.zero = d.next++;
+	b.copy_mask = d.next++;
 	b.index = d.next;
 	d.next += 2 * b.blocks;
 	rewrite(w, count, &t, &s, &d, &b, &o);

@@ -5,8 +5,9 @@
  * keeps; at each return of the entry point every subgroup adds its invocations' counters
  * into a buffer Hesper binds, once. Block b (in module order, as spirv_lines.h numbers
  * them) owns words 2b (clock ticks, summed over invocations) and 2b + 1 (executions, summed
- * over invocations) of that buffer. The sums are 64-bit subgroup operations: the device
- * must have shaderSubgroupExtendedTypes. Pure C, no Vulkan headers.
+ * over invocations) of each copy of the counters in that buffer (HESPER_BLOCKS_COPIES). The
+ * sums are 64-bit subgroup operations: the device must have shaderSubgroupExtendedTypes,
+ * and subgroup votes. Pure C, no Vulkan headers.
  */
 #ifndef HESPER_SPIRV_BLOCKS_H
 #define HESPER_SPIRV_BLOCKS_H
@@ -17,6 +18,14 @@
 
 /* Blocks instrumented at most: the counters of each invocation live in its registers or stack. */
 #define HESPER_BLOCKS_MAX 1024u
+
+/*
+ * Copies of the counters in the buffer, a power of two: a subgroup adds into one of them,
+ * picked by its clock's low bits, so that the subgroups of one launch spread their atomics.
+ * Copy c holds block b's counters at words c * 2 * blocks + 2b and + 2b + 1; the reader
+ * adds the copies up.
+ */
+#define HESPER_BLOCKS_COPIES 16u
 
 /* Where the instrumented module finds its counters, and which clock it reads. */
 struct hesper_blocks_target {
@@ -29,7 +38,7 @@ struct hesper_blocks_target {
 /*
  * Writes into *@out (malloc'd, *@out_words words) an instrumented copy of the @size bytes
  * of SPIR-V at @code (native byte order, need not be aligned), and into *@blocks how many
- * blocks it counts (the buffer needs 2 * *@blocks words). Returns 0, or -1 with *@why set
+ * blocks it counts (the buffer needs 2 * *@blocks * HESPER_BLOCKS_COPIES words). Returns 0, or -1 with *@why set
  * to a fixed reason (not SPIR-V, an addressing model it cannot take, no such entry point,
  * the binding taken, more than HESPER_BLOCKS_MAX blocks, malformed, out of memory).
  * Modules older than SPIR-V 1.3 come out as 1.3; nothing the module computes changes.

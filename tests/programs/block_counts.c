@@ -133,7 +133,7 @@ static void run(struct vkc_ctx *vk, VkPipeline pipeline, VkPipelineLayout layout
 	VKC_CHECK(vkAllocateCommandBuffers(vk->device, &ai, &cmd));
 	for (uint32_t i = 0; i < INVOCATIONS; i++)
 		((float *)values->map)[i] = (float)i;
-	memset(counts->map, 0, (size_t)blocks * 16);
+	memset(counts->map, 0, (size_t)blocks * 16 * HESPER_BLOCKS_COPIES);
 	vkc_begin(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
 	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 0, NULL);
@@ -146,7 +146,12 @@ static void run(struct vkc_ctx *vk, VkPipeline pipeline, VkPipelineLayout layout
 	vkc_submit_wait(vk, cmd, fence);
 	vkDestroyFence(vk->device, fence, NULL);
 	vkFreeCommandBuffers(vk->device, vk->cmd_pool, 1, &cmd);
-	memcpy(counters, counts->map, (size_t)blocks * 16);
+	/* the copies of the counters added up, as Hesper's reader does */
+	const uint64_t *copies = counts->map;
+	memset(counters, 0, (size_t)blocks * 16);
+	for (uint32_t c = 0; c < HESPER_BLOCKS_COPIES; c++)
+		for (size_t k = 0; k < (size_t)blocks * 2; k++)
+			counters[k] += copies[(size_t)c * blocks * 2 + k];
 }
 
 int main(int argc, char **argv)
@@ -230,7 +235,7 @@ int main(int argc, char **argv)
 	VkPipeline pipeline = vkc_compute_pipeline(&vk, layout, module, 0);
 	struct vkc_buffer values, counts;
 	vkc_buffer_create(&vk, &values, INVOCATIONS * sizeof(float), 0);
-	vkc_buffer_create(&vk, &counts, (VkDeviceSize)blocks * 16, 0);
+	vkc_buffer_create(&vk, &counts, (VkDeviceSize)blocks * 16 * HESPER_BLOCKS_COPIES, 0);
 	VkDescriptorPool pool = vkc_descriptor_pool(&vk, 2, 2);
 	struct vkc_buffer *v[1] = { &values }, *c[1] = { &counts };
 	VkDescriptorSet sets[2] = { vkc_descriptor_set(&vk, pool, set_layout, v, 1),

@@ -361,8 +361,11 @@ START_TEST(every_shader_counts_its_blocks)
 			ck_assert_msg(validate(out, count) == 0,
 				      "block-counting %s (subgroup clock %d) fails spirv-val", shaders[k], subgroup);
 			ck_assert_uint_eq(blocks, lines.block_count);
-			ck_assert_int_eq(count_op(out, count, 5056 /* OpReadClockKHR */), 2 * (int)blocks);
-			/* one atomicAdd per counter per return, each after a subgroup sum */
+			/* two per block, and one per return to pick the copy of the counters */
+			ck_assert_int_eq(count_op(out, count, 5056 /* OpReadClockKHR */), 2 * (int)blocks + returns);
+			/* per return, one vote per block, and one atomicAdd per counter, each after a subgroup sum */
+			ck_assert_int_eq(count_op(out, count, 335 /* OpGroupNonUniformAny */),
+					 count_op(orig, size / 4, 335) + (int)blocks * returns);
 			ck_assert_int_eq(count_op(out, count, 234 /* OpAtomicIAdd */),
 					 atomics + 2 * (int)blocks * returns);
 			ck_assert_int_eq(count_op(out, count, 349 /* OpGroupNonUniformIAdd */),
