@@ -10,10 +10,10 @@
  *  - in each block, after its OpPhi and OpVariable instructions, `t0 = clock()`; before its
  *    merge instruction or, without one, its terminator, the block's counters += (clock() -
  *    t0, 1). Private, so a called function's blocks count into the same array;
- *  - at each OpReturn of the entry function, after the block's own counting: for each
- *    block some invocation of the subgroup ran (a vote), its counters summed over the
- *    subgroup, and one elected invocation adding the sums with atomicAdd to one of
- *    HESPER_BLOCKS_COPIES copies of the counters, picked by the clock's low bits.
+ *  - at each OpReturn of the entry function, after the block's own counting, a loop over
+ *    the blocks: for each block some invocation of the subgroup ran (a vote), its counters
+ *    summed over the subgroup, and one elected invocation adding the sums with atomicAdd
+ *    to one of HESPER_BLOCKS_COPIES copies of the counters, picked by the clock's low bits.
  * The time a block spends in a function it calls counts in both.
  */
 #include "spirv_blocks.h"
@@ -29,6 +29,7 @@ enum {
 	OP_STORE = 62,
 	OP_I_SUB = 130,
 	OP_I_NOT_EQUAL = 171,
+	OP_U_LESS_THAN = 176,
 	OP_ATOMIC_I_ADD = 234,
 	OP_PHI = 245,
 	OP_LOOP_MERGE = 246,
@@ -48,6 +49,7 @@ struct block_ids {
 	uint32_t index;                    /* first of 2 * blocks u32 constants 0, 1, ...: the counters' indexes */
 	uint32_t one, zero;                /* the u64 constants 1 and 0 */
 	uint32_t copy_mask;                /* the u32 constant HESPER_BLOCKS_COPIES - 1 */
+	uint32_t block_count;              /* the u32 constant @blocks */
 	uint32_t scope_clock;              /* Subgroup or Device */
 	bool cap_arithmetic, cap_vote;     /* the module has GroupNonUniformArithmetic, GroupNonUniformVote */
 };
@@ -86,6 +88,7 @@ static void emit_counters(struct hesper_spirv_out *o, const struct hesper_clock_
 	INST(o, OP_CONSTANT, d->u64, b->one, 1, 0); /* low word, then high */
 	INST(o, OP_CONSTANT, d->u64, b->zero, 0, 0);
 	INST(o, OP_CONSTANT, d->u32, b->copy_mask, HESPER_BLOCKS_COPIES - 1);
+	INST(o, OP_CONSTANT, d->u32, b->block_count, b->blocks);
 }
 
 /* counters[@k] += @value (a u64 id). */
@@ -111,53 +114,75 @@ static void emit_count(struct hesper_spirv_out *o, struct hesper_clock_ids *d, c
 }
 
 /*
- * Replaces an OpReturn of the entry function: for each block that some invocation of the
- * subgroup ran, the subgroup's sums of its two counters added to the buffer by one elected
- * invocation, into one of HESPER_BLOCKS_COPIES copies of the counters picked by the low bits
- * of the clock, so that the subgroups of a launch do not all add into one address. Blocks
- * the subgroup did not run cost a vote and no atomic.
+ * Replaces the OpReturn ending block @from of the entry function: a loop over the blocks
+ * (one copy of its code whatever the number of blocks, so that the driver's compile stays
+ * short) in which, for each block that some invocation of the subgroup ran, the subgroup's
+ * sums of its two counters are added to the buffer by one elected invocation, into one of
+ * HESPER_BLOCKS_COPIES copies of the counters picked by the low bits of the clock, so that
+ * the subgroups of a launch do not all add into one address. A block the subgroup did not
+ * run costs a vote and no atomic.
  */
-static void emit_flush(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b)
+static void emit_flush(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b, uint32_t from)
 {
 	uint32_t now = d->next++, low = d->next++, copy = d->next++, base = d->next++, elected = d->next++;
+	uint32_t header = d->next++, body = d->next++, step = d->next++, done = d->next++;
+	uint32_t k = d->next++, next = d->next++, more = d->next++;
 	INST(o, OP_READ_CLOCK_KHR, d->u64, now, b->scope_clock);
 	INST(o, OP_U_CONVERT, d->u32, low, now);
 	INST(o, OP_BITWISE_AND, d->u32, copy, low, b->copy_mask);
 	INST(o, OP_I_MUL, d->u32, base, copy, b->length); /* a copy is 2 * blocks words */
 	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
-	for (uint32_t j = 0; j < b->blocks; j++) {
-		uint32_t mine[2], ran = d->next++, any = d->next++, then = d->next++, merge = d->next++;
-		for (uint32_t k = 0; k < 2; k++) {
-			uint32_t p = d->next++;
-			mine[k] = d->next++;
-			INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, b->index + 2 * j + k);
-			INST(o, OP_LOAD, d->u64, mine[k], p);
-		}
-		INST(o, OP_I_NOT_EQUAL, d->boolean, ran, mine[1], b->zero);
-		INST(o, OP_GROUP_NON_UNIFORM_ANY, d->boolean, any, d->scope_subgroup, ran);
-		INST(o, OP_SELECTION_MERGE, merge, 0);
-		INST(o, OP_BRANCH_CONDITIONAL, any, then, merge);
-		INST(o, OP_LABEL, then);
-		uint32_t sums = d->next, adding = d->next + 2, added = d->next + 3;
-		d->next += 4;
-		for (uint32_t k = 0; k < 2; k++)
-			INST(o, OP_GROUP_NON_UNIFORM_I_ADD, d->u64, sums + k, d->scope_subgroup, GROUP_OPERATION_REDUCE,
-			     mine[k]);
-		INST(o, OP_SELECTION_MERGE, added, 0);
-		INST(o, OP_BRANCH_CONDITIONAL, elected, adding, added);
-		INST(o, OP_LABEL, adding);
-		for (uint32_t k = 0; k < 2; k++) {
-			uint32_t at = d->next++, p = d->next++, was = d->next++;
-			INST(o, OP_I_ADD, d->u32, at, base, b->index + 2 * j + k);
-			INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p, d->var, d->c0, at);
-			/* Relaxed (semantics 0): the sums are read once the work completed */
-			INST(o, OP_ATOMIC_I_ADD, d->u64, was, p, d->scope_atomic, d->c0, sums + k);
-		}
-		INST(o, OP_BRANCH, added);
-		INST(o, OP_LABEL, added);
-		INST(o, OP_BRANCH, merge);
-		INST(o, OP_LABEL, merge);
+	INST(o, OP_BRANCH, header);
+
+	INST(o, OP_LABEL, header);
+	INST(o, OP_PHI, d->u32, k, d->c0, from, next, step);
+	INST(o, OP_U_LESS_THAN, d->boolean, more, k, b->block_count);
+	INST(o, OP_LOOP_MERGE, done, step, 0);
+	INST(o, OP_BRANCH_CONDITIONAL, more, body, done);
+
+	INST(o, OP_LABEL, body);
+	uint32_t word[2], mine[2], ran = d->next++, any = d->next++, then = d->next++, merge = d->next++;
+	word[0] = d->next++;
+	word[1] = d->next++;
+	INST(o, OP_I_ADD, d->u32, word[0], k, k); /* block k's ticks, then its executions */
+	INST(o, OP_I_ADD, d->u32, word[1], word[0], d->c1);
+	for (uint32_t j = 0; j < 2; j++) {
+		uint32_t p = d->next++;
+		mine[j] = d->next++;
+		INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, word[j]);
+		INST(o, OP_LOAD, d->u64, mine[j], p);
 	}
+	INST(o, OP_I_NOT_EQUAL, d->boolean, ran, mine[1], b->zero);
+	INST(o, OP_GROUP_NON_UNIFORM_ANY, d->boolean, any, d->scope_subgroup, ran);
+	INST(o, OP_SELECTION_MERGE, merge, 0);
+	INST(o, OP_BRANCH_CONDITIONAL, any, then, merge);
+	INST(o, OP_LABEL, then);
+	uint32_t sums = d->next, adding = d->next + 2, added = d->next + 3;
+	d->next += 4;
+	for (uint32_t j = 0; j < 2; j++)
+		INST(o, OP_GROUP_NON_UNIFORM_I_ADD, d->u64, sums + j, d->scope_subgroup, GROUP_OPERATION_REDUCE,
+		     mine[j]);
+	INST(o, OP_SELECTION_MERGE, added, 0);
+	INST(o, OP_BRANCH_CONDITIONAL, elected, adding, added);
+	INST(o, OP_LABEL, adding);
+	for (uint32_t j = 0; j < 2; j++) {
+		uint32_t at = d->next++, p = d->next++, was = d->next++;
+		INST(o, OP_I_ADD, d->u32, at, base, word[j]);
+		INST(o, OP_ACCESS_CHAIN, d->ptr_u64, p, d->var, d->c0, at);
+		/* Relaxed (semantics 0): the sums are read once the work completed */
+		INST(o, OP_ATOMIC_I_ADD, d->u64, was, p, d->scope_atomic, d->c0, sums + j);
+	}
+	INST(o, OP_BRANCH, added);
+	INST(o, OP_LABEL, added);
+	INST(o, OP_BRANCH, merge);
+	INST(o, OP_LABEL, merge);
+	INST(o, OP_BRANCH, step);
+
+	INST(o, OP_LABEL, step);
+	INST(o, OP_I_ADD, d->u32, next, k, d->c1);
+	INST(o, OP_BRANCH, header);
+
+	INST(o, OP_LABEL, done);
 	INST(o, OP_RETURN);
 }
 
@@ -183,6 +208,7 @@ static void copy_entry(struct hesper_spirv_out *o, const uint32_t *w, size_t i, 
 struct walk {
 	bool in_entry, in_block, start_pending, counted;
 	uint32_t block; /* the current block's index, from 0 in module order */
+	uint32_t label; /* and its label */
 	uint32_t t0;    /* its start reading */
 };
 
@@ -226,7 +252,7 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 			at.counted = true;
 		}
 		if (at.in_entry && op == OP_RETURN)
-			emit_flush(o, d, b);
+			emit_flush(o, d, b, at.label);
 		else if (op == OP_ENTRY_POINT)
 			copy_entry(o, w, i, n, s, d, b);
 		else
@@ -238,7 +264,8 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 			at = (struct walk){.in_entry = at.in_entry,
 					   .in_block = true,
 					   .start_pending = true,
-					   .block = next_block++};
+					   .block = next_block++,
+					   .label = n >= 2 ? w[i + 1] : 0};
 		if (op == OP_FUNCTION_END)
 			function = at.in_entry = false;
 		i += n;
@@ -281,6 +308,7 @@ int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct h
 	b.one = d.next++;
 	b.zero = d.next++;
 	b.copy_mask = d.next++;
+	b.block_count = d.next++;
 	b.index = d.next;
 	d.next += 2 * b.blocks;
 	rewrite(w, count, &t, &s, &d, &b, &o);
