@@ -5,8 +5,10 @@
  * slot buffer is (spirv_clock_code.c). Added besides:
  *  - capabilities GroupNonUniformArithmetic and GroupNonUniformVote when missing (the
  *    subgroup's sums, and whether it ran a block);
- *  - a Private array of 2 * blocks 64-bit counters, zero at the start of each invocation,
- *    and the constants that index it;
+ *  - a Private array of 2 * blocks 64-bit counters, not initialized (each invocation
+ *    would otherwise clear them all at its start), and a Private bit per block, zero at
+ *    the start, set when the block first counts: a counter is read only where its bit is
+ *    set, so the flush touches only the blocks an invocation ran;
  *  - in each block, after its OpPhi and OpVariable instructions, `t0 = clock()`; before its
  *    merge instruction or, without one, its terminator, the block's counters += (clock() -
  *    t0, 1). Private, so a called function's blocks count into the same array;
@@ -28,6 +30,8 @@ enum {
 	OP_CONSTANT_NULL = 46,
 	OP_STORE = 62,
 	OP_I_SUB = 130,
+	OP_SHIFT_RIGHT_LOGICAL = 194,
+	OP_SELECT = 169,
 	OP_I_NOT_EQUAL = 171,
 	OP_U_LESS_THAN = 176,
 	OP_ATOMIC_I_ADD = 234,
@@ -50,8 +54,11 @@ struct block_ids {
 	uint32_t one, zero;                /* the u64 constants 1 and 0 */
 	uint32_t copy_mask;                /* the u32 constant HESPER_BLOCKS_COPIES - 1 */
 	uint32_t block_count;              /* the u32 constant @blocks */
-	uint32_t scope_clock;              /* Subgroup or Device */
-	bool cap_arithmetic, cap_vote;     /* the module has GroupNonUniformArithmetic, GroupNonUniformVote */
+	uint32_t ran_array, ptr_ran, ptr_u32, ran_null, ran; /* the Private bit per block: has it run */
+	uint32_t bit;                                        /* first of 32 u32 constants 1 << 0, ..., 1 << 31 */
+	uint32_t five, low_bits;                             /* the u32 constants 5 and 31: a block's word and bit */
+	uint32_t scope_clock;                                /* Subgroup or Device */
+	bool cap_arithmetic, cap_vote; /* the module has GroupNonUniformArithmetic, GroupNonUniformVote */
 };
 
 /* Blocks of the module's functions, and whether it declares GroupNonUniformArithmetic; NULL or why not. */
@@ -81,36 +88,53 @@ static void emit_counters(struct hesper_spirv_out *o, const struct hesper_clock_
 	INST(o, OP_TYPE_ARRAY, b->array, d->u64, b->length);
 	INST(o, OP_TYPE_POINTER, b->ptr_array, SC_PRIVATE, b->array);
 	INST(o, OP_TYPE_POINTER, b->ptr_u64, SC_PRIVATE, d->u64);
-	INST(o, OP_CONSTANT_NULL, b->array, b->null);
-	INST(o, OP_VARIABLE, b->ptr_array, b->counters, SC_PRIVATE, b->null);
+	/* no initializer: a counter is read only once its block's bit says it was written */
+	INST(o, OP_VARIABLE, b->ptr_array, b->counters, SC_PRIVATE);
 	for (uint32_t k = 0; k < 2 * b->blocks; k++)
 		INST(o, OP_CONSTANT, d->u32, b->index + k, k);
+	INST(o, OP_TYPE_ARRAY, b->ran_array, d->u32, b->index + (b->blocks + 31) / 32);
+	INST(o, OP_TYPE_POINTER, b->ptr_ran, SC_PRIVATE, b->ran_array);
+	INST(o, OP_TYPE_POINTER, b->ptr_u32, SC_PRIVATE, d->u32);
+	INST(o, OP_CONSTANT_NULL, b->ran_array, b->ran_null);
+	INST(o, OP_VARIABLE, b->ptr_ran, b->ran, SC_PRIVATE, b->ran_null);
+	for (uint32_t k = 0; k < 32; k++)
+		INST(o, OP_CONSTANT, d->u32, b->bit + k, 1u << k);
+	INST(o, OP_CONSTANT, d->u32, b->five, 5);
+	INST(o, OP_CONSTANT, d->u32, b->low_bits, 31);
 	INST(o, OP_CONSTANT, d->u64, b->one, 1, 0); /* low word, then high */
 	INST(o, OP_CONSTANT, d->u64, b->zero, 0, 0);
 	INST(o, OP_CONSTANT, d->u32, b->copy_mask, HESPER_BLOCKS_COPIES - 1);
 	INST(o, OP_CONSTANT, d->u32, b->block_count, b->blocks);
 }
 
-/* counters[@k] += @value (a u64 id). */
+/* counters[@k] = (@seen ? counters[@k] : 0) + @value (a u64 id): a counter's first write needs no zeroed array. */
 static void emit_add(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b, uint32_t k,
-		     uint32_t value)
+		     uint32_t value, uint32_t seen)
 {
-	uint32_t p = d->next++, old = d->next++, sum = d->next++;
+	uint32_t p = d->next++, old = d->next++, from = d->next++, sum = d->next++;
 	INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, b->index + k);
 	INST(o, OP_LOAD, d->u64, old, p);
-	INST(o, OP_I_ADD, d->u64, sum, old, value);
+	INST(o, OP_SELECT, d->u64, from, seen, old, b->zero);
+	INST(o, OP_I_ADD, d->u64, sum, from, value);
 	INST(o, OP_STORE, p, sum);
 }
 
-/* The end of block @block, started at clock reading @t0: its time and one execution counted. */
+/* The end of block @block, started at clock reading @t0: its bit set, its time and one execution counted. */
 static void emit_count(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b,
 		       uint32_t block, uint32_t t0)
 {
-	uint32_t t1 = d->next++, took = d->next++;
+	uint32_t t1 = d->next++, took = d->next++, p = d->next++, word = d->next++, has = d->next++;
+	uint32_t seen = d->next++, set = d->next++, bit = b->bit + block % 32;
 	INST(o, OP_READ_CLOCK_KHR, d->u64, t1, b->scope_clock);
 	INST(o, OP_I_SUB, d->u64, took, t1, t0);
-	emit_add(o, d, b, 2 * block, took);
-	emit_add(o, d, b, 2 * block + 1, b->one);
+	INST(o, OP_ACCESS_CHAIN, b->ptr_u32, p, b->ran, b->index + block / 32);
+	INST(o, OP_LOAD, d->u32, word, p);
+	INST(o, OP_BITWISE_AND, d->u32, has, word, bit);
+	INST(o, OP_I_NOT_EQUAL, d->boolean, seen, has, d->c0);
+	INST(o, OP_BITWISE_OR, d->u32, set, word, bit);
+	INST(o, OP_STORE, p, set);
+	emit_add(o, d, b, 2 * block, took, seen);
+	emit_add(o, d, b, 2 * block + 1, b->one, seen);
 }
 
 /*
@@ -144,19 +168,30 @@ static void emit_flush(struct hesper_spirv_out *o, struct hesper_clock_ids *d, c
 	uint32_t word[2], mine[2], ran = d->next++, any = d->next++, then = d->next++, merge = d->next++;
 	word[0] = d->next++;
 	word[1] = d->next++;
+	uint32_t at_word = d->next++, at_bit = d->next++, p_bits = d->next++, bits = d->next++, shifted = d->next++;
+	uint32_t own = d->next++;
 	INST(o, OP_I_ADD, d->u32, word[0], k, k); /* block k's ticks, then its executions */
 	INST(o, OP_I_ADD, d->u32, word[1], word[0], d->c1);
-	for (uint32_t j = 0; j < 2; j++) {
-		uint32_t p = d->next++;
-		mine[j] = d->next++;
-		INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, word[j]);
-		INST(o, OP_LOAD, d->u64, mine[j], p);
-	}
-	INST(o, OP_I_NOT_EQUAL, d->boolean, ran, mine[1], b->zero);
+	/* whether this invocation ran block k: its bit */
+	INST(o, OP_SHIFT_RIGHT_LOGICAL, d->u32, at_word, k, b->five);
+	INST(o, OP_BITWISE_AND, d->u32, at_bit, k, b->low_bits);
+	INST(o, OP_ACCESS_CHAIN, b->ptr_u32, p_bits, b->ran, at_word);
+	INST(o, OP_LOAD, d->u32, bits, p_bits);
+	INST(o, OP_SHIFT_RIGHT_LOGICAL, d->u32, shifted, bits, at_bit);
+	INST(o, OP_BITWISE_AND, d->u32, own, shifted, d->c1);
+	INST(o, OP_I_NOT_EQUAL, d->boolean, ran, own, d->c0);
 	INST(o, OP_GROUP_NON_UNIFORM_ANY, d->boolean, any, d->scope_subgroup, ran);
 	INST(o, OP_SELECTION_MERGE, merge, 0);
 	INST(o, OP_BRANCH_CONDITIONAL, any, then, merge);
 	INST(o, OP_LABEL, then);
+	/* its counters where it ran the block (written then), else zero */
+	for (uint32_t j = 0; j < 2; j++) {
+		uint32_t p = d->next++, value = d->next++;
+		mine[j] = d->next++;
+		INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, word[j]);
+		INST(o, OP_LOAD, d->u64, value, p);
+		INST(o, OP_SELECT, d->u64, mine[j], ran, value, b->zero);
+	}
 	uint32_t sums = d->next, adding = d->next + 2, added = d->next + 3;
 	d->next += 4;
 	for (uint32_t j = 0; j < 2; j++)
@@ -188,18 +223,20 @@ static void emit_flush(struct hesper_spirv_out *o, struct hesper_clock_ids *d, c
 
 /*
  * Copies OpEntryPoint at @i (@n words), from SPIR-V 1.4 on with the globals it now uses in
- * its interface: the counters (any entry point's functions count into them) and, for the
- * instrumented entry, the buffer.
+ * its interface: the counters and their bits (any entry point's functions count into them)
+ * and, for the instrumented entry, the buffer.
  */
 static void copy_entry(struct hesper_spirv_out *o, const uint32_t *w, size_t i, uint32_t n,
 		       const struct hesper_clock_scan *s, const struct hesper_clock_ids *d, const struct block_ids *b)
 {
 	bool add = s->version >= VERSION_1_4, target = add && i == s->entry_at;
-	hesper_spirv_put(o, ((n + add + target) << 16) | OP_ENTRY_POINT);
+	hesper_spirv_put(o, ((n + 2 * add + target) << 16) | OP_ENTRY_POINT);
 	for (uint32_t k = 1; k < n; k++)
 		hesper_spirv_put(o, w[i + k]);
-	if (add)
+	if (add) {
 		hesper_spirv_put(o, b->counters);
+		hesper_spirv_put(o, b->ran);
+	}
 	if (target)
 		hesper_spirv_put(o, d->var);
 }
@@ -309,6 +346,15 @@ int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct h
 	b.zero = d.next++;
 	b.copy_mask = d.next++;
 	b.block_count = d.next++;
+	b.ran_array = d.next++;
+	b.ptr_ran = d.next++;
+	b.ptr_u32 = d.next++;
+	b.ran_null = d.next++;
+	b.ran = d.next++;
+	b.five = d.next++;
+	b.low_bits = d.next++;
+	b.bit = d.next;
+	d.next += 32;
 	b.index = d.next;
 	d.next += 2 * b.blocks;
 	rewrite(w, count, &t, &s, &d, &b, &o);
