@@ -45,7 +45,7 @@ void hesper_clock_read_slots(const struct hesper_device *dev, struct hesper_cloc
 		size_t bytes = (size_t)used * cd->pitch;
 		uint64_t *to = results +
 			       hesper_clock_slot_word(dev, queries, slots, (uint32_t)j * HESPER_CLOCK_CHUNK_SLOTS, 0);
-		char *from = slots->chunks[j]->mapped;
+		char *from = slots->chunks[j]->b.mapped;
 		for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++)
 			hesper_device_memory_take((char *)to + r * bytes, from + r * row, bytes);
 	}
@@ -81,86 +81,102 @@ uint32_t hesper_clock_memory_type(const struct hesper_device *dev, uint32_t allo
 	return UINT32_MAX;
 }
 
-void hesper_clock_chunk_free(struct hesper_device *dev, struct hesper_clock_chunk *c)
+void hesper_clock_buffer_free(struct hesper_device *dev, struct hesper_clock_buffer *b)
 {
 	VkDevice d = dev->handle;
-	if (c->pool)
-		dev->next.DestroyDescriptorPool(d, c->pool, NULL);
-	if (c->memory) {
-		if (c->mapped)
-			dev->next.UnmapMemory(d, c->memory);
-		dev->next.FreeMemory(d, c->memory, NULL);
+	if (b->pool)
+		dev->next.DestroyDescriptorPool(d, b->pool, NULL);
+	if (b->memory) {
+		if (b->mapped)
+			dev->next.UnmapMemory(d, b->memory);
+		dev->next.FreeMemory(d, b->memory, NULL);
 	}
-	if (c->buffer)
-		dev->next.DestroyBuffer(d, c->buffer, NULL);
-	free(c);
+	if (b->buffer)
+		dev->next.DestroyBuffer(d, b->buffer, NULL);
+	*b = (struct hesper_clock_buffer){0};
 }
 
-struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
+int hesper_clock_buffer_make(struct hesper_device *dev, VkDeviceSize size, VkBufferUsageFlags usage, VkDeviceSize range,
+			     struct hesper_clock_buffer *b)
 {
 	struct hesper_clock_device *cd = dev->clock_mode;
-	struct hesper_clock_chunk *c = calloc(1, sizeof(*c));
-	if (!c)
-		return NULL;
 	VkDevice d = dev->handle;
-	VkDeviceSize size = (VkDeviceSize)HESPER_CLOCK_ROWS * cd->row_words * 8;
+	*b = (struct hesper_clock_buffer){0};
 	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
 				 .size = size,
-				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-					  VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | usage,
 				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-	if (dev->next.CreateBuffer(d, &bi, NULL, &c->buffer) != VK_SUCCESS) {
-		c->buffer = VK_NULL_HANDLE;
+	if (dev->next.CreateBuffer(d, &bi, NULL, &b->buffer) != VK_SUCCESS) {
+		b->buffer = VK_NULL_HANDLE;
 		goto fail;
 	}
 	VkMemoryRequirements req;
-	dev->next.GetBufferMemoryRequirements(d, c->buffer, &req);
+	dev->next.GetBufferMemoryRequirements(d, b->buffer, &req);
 	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
 				   .allocationSize = req.size,
 				   .memoryTypeIndex = hesper_clock_memory_type(dev, req.memoryTypeBits)};
 	if (ai.memoryTypeIndex != UINT32_MAX)
 		cd->device_local = dev->memory.memoryTypes[ai.memoryTypeIndex].propertyFlags &
 				   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-	if (ai.memoryTypeIndex == UINT32_MAX || dev->next.AllocateMemory(d, &ai, NULL, &c->memory) != VK_SUCCESS) {
-		c->memory = VK_NULL_HANDLE;
+	if (ai.memoryTypeIndex == UINT32_MAX || dev->next.AllocateMemory(d, &ai, NULL, &b->memory) != VK_SUCCESS) {
+		b->memory = VK_NULL_HANDLE;
 		goto fail;
 	}
-	if (dev->next.BindBufferMemory(d, c->buffer, c->memory, 0) != VK_SUCCESS ||
-	    dev->next.MapMemory(d, c->memory, 0, VK_WHOLE_SIZE, 0, &c->mapped) != VK_SUCCESS)
+	if (dev->next.BindBufferMemory(d, b->buffer, b->memory, 0) != VK_SUCCESS ||
+	    dev->next.MapMemory(d, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped) != VK_SUCCESS) {
+		b->mapped = NULL;
 		goto fail;
-	memset(c->mapped, 0, (size_t)size);
+	}
+	memset(b->mapped, 0, (size_t)size);
 	VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .descriptorCount = 1};
 	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
 					 .maxSets = 1,
 					 .poolSizeCount = 1,
 					 .pPoolSizes = &ps};
-	if (dev->next.CreateDescriptorPool(d, &pi, NULL, &c->pool) != VK_SUCCESS) {
-		c->pool = VK_NULL_HANDLE;
+	if (dev->next.CreateDescriptorPool(d, &pi, NULL, &b->pool) != VK_SUCCESS) {
+		b->pool = VK_NULL_HANDLE;
 		goto fail;
 	}
 	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-					  .descriptorPool = c->pool,
+					  .descriptorPool = b->pool,
 					  .descriptorSetCount = 1,
 					  .pSetLayouts = &cd->set_layout};
-	if (dev->next.AllocateDescriptorSets(d, &si, &c->set) != VK_SUCCESS)
+	if (dev->next.AllocateDescriptorSets(d, &si, &b->set) != VK_SUCCESS)
 		goto fail;
 	/* Descriptor sets are dispatchable-free handles: no loader data needed. */
-	/* from a slot's entry in row 0 to its entry in the last row */
-	VkDescriptorBufferInfo buf = {.buffer = c->buffer,
-				      .offset = 0,
-				      .range = (VkDeviceSize)HESPER_CLOCK_LANES * cd->row_words * 8 +
-					       2 * sizeof(uint64_t)};
+	VkDescriptorBufferInfo buf = {.buffer = b->buffer, .offset = 0, .range = range};
 	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-				  .dstSet = c->set,
+				  .dstSet = b->set,
 				  .dstBinding = 0,
 				  .descriptorCount = 1,
 				  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
 				  .pBufferInfo = &buf};
 	dev->next.UpdateDescriptorSets(d, 1, &w, 0, NULL);
-	return c;
+	return 0;
 fail:
-	hesper_clock_chunk_free(dev, c);
-	return NULL;
+	hesper_clock_buffer_free(dev, b);
+	return -1;
+}
+
+void hesper_clock_chunk_free(struct hesper_device *dev, struct hesper_clock_chunk *c)
+{
+	hesper_clock_buffer_free(dev, &c->b);
+	free(c);
+}
+
+struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
+{
+	const struct hesper_clock_device *cd = dev->clock_mode;
+	struct hesper_clock_chunk *c = calloc(1, sizeof(*c));
+	/* the descriptor reaches from a slot's entry in row 0 to its entry in the last row */
+	if (c && hesper_clock_buffer_make(dev, (VkDeviceSize)HESPER_CLOCK_ROWS * cd->row_words * 8,
+					  VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+					  (VkDeviceSize)HESPER_CLOCK_LANES * cd->row_words * 8 + 2 * sizeof(uint64_t),
+					  &c->b) != 0) {
+		free(c);
+		c = NULL;
+	}
+	return c;
 }
 
 /* A chunk from @dev's free list, or a new one. */
@@ -187,7 +203,7 @@ void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_
 		size_t used = (size_t)hesper_clock_chunk_used(slots, (uint32_t)i) * dev->clock_mode->pitch;
 		size_t row = (size_t)dev->clock_mode->row_words * 8;
 		for (uint32_t r = 0; r < HESPER_CLOCK_ROWS; r++)
-			memset((char *)c->mapped + r * row, 0, used);
+			memset((char *)c->b.mapped + r * row, 0, used);
 		pthread_mutex_lock(&dev->lock);
 		c->next_free = dev->clock_mode->free_chunks;
 		dev->clock_mode->free_chunks = c;
@@ -201,8 +217,8 @@ void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_
 void hesper_clock_bind_sink(struct hesper_device *dev, VkCommandBuffer cb, VkPipelineLayout layout, uint32_t set)
 {
 	uint32_t offset = 0;
-	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &dev->clock_mode->sink->set,
-					1, &offset);
+	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1,
+					&dev->clock_mode->sink->b.set, 1, &offset);
 }
 
 uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_slots *slots, VkCommandBuffer cb,
@@ -223,7 +239,7 @@ uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_s
 	uint32_t slot = slots->used++;
 	struct hesper_clock_chunk *c = slots->chunks[slot / HESPER_CLOCK_CHUNK_SLOTS];
 	uint32_t offset = (slot % HESPER_CLOCK_CHUNK_SLOTS) * dev->clock_mode->pitch;
-	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &c->set, 1, &offset);
+	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &c->b.set, 1, &offset);
 	return slot;
 }
 

@@ -23,13 +23,18 @@ struct hesper_instance;
 /* Slots per chunk buffer (one descriptor set each). */
 #define HESPER_CLOCK_CHUNK_SLOTS 1024u
 
-/* A buffer of clock slots with its descriptor set; recycled per device. */
-struct hesper_clock_chunk {
+/* A host-visible buffer that Hesper's rewritten kernels write, and the one descriptor set (Hesper's set layout) that binds it. */
+struct hesper_clock_buffer {
 	VkBuffer buffer;
 	VkDeviceMemory memory;
 	void *mapped;
 	VkDescriptorPool pool;
 	VkDescriptorSet set;
+};
+
+/* A buffer of clock slots with its descriptor set; recycled per device. */
+struct hesper_clock_chunk {
+	struct hesper_clock_buffer b;
 	struct hesper_clock_chunk *next_free;
 };
 
@@ -120,6 +125,16 @@ void hesper_clock_create_end(struct hesper_clock_create *c);
  * device falls back to timestamps (its clock-mode state is then freed).
  */
 const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCreateInfo *info);
+
+/*
+ * Makes @b: @size zeroed bytes of storage buffer (with @usage besides), mapped, and its
+ * descriptor set binding its first @range bytes. Returns 0, or -1 with what was made freed.
+ */
+int hesper_clock_buffer_make(struct hesper_device *dev, VkDeviceSize size, VkBufferUsageFlags usage, VkDeviceSize range,
+			     struct hesper_clock_buffer *b);
+
+/* Destroys what @b holds and leaves it empty. */
+void hesper_clock_buffer_free(struct hesper_device *dev, struct hesper_clock_buffer *b);
 
 /* A new chunk of zeroed slots with its descriptor set (clock.c); NULL on failure. */
 struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev);

@@ -272,7 +272,7 @@ static int record_bracket(struct hesper_device *dev, struct calibration *k)
 	dev->next.CmdResetQueryPool(k->cb, k->queries, 0, 2);
 	dev->next.CmdWriteTimestamp(k->cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, k->queries, 0);
 	dev->next.CmdBindPipeline(k->cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-	dev->next.CmdBindDescriptorSets(k->cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &cd->sink->set, 1,
+	dev->next.CmdBindDescriptorSets(k->cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &cd->sink->b.set, 1,
 					&offset);
 	dev->next.CmdDispatch(k->cb, 1, 1, 1);
 	dev->next.CmdWriteTimestamp(k->cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, k->queries, 1);
@@ -289,7 +289,7 @@ static int run_bracket(struct hesper_device *dev, struct calibration *k, VkQueue
 		       uint64_t *clock)
 {
 	struct hesper_clock_device *cd = dev->clock_mode;
-	uint64_t *slot = cd->sink->mapped; /* one work group, x index 0: lane 0 */
+	uint64_t *slot = cd->sink->b.mapped; /* one work group, x index 0: lane 0 */
 	slot[0] = 0;
 	slot[1] = 0;
 	VkSubmitInfo submit = {

@@ -22,12 +22,9 @@
 struct hesper_lines_pipeline {
 	struct hesper_name *_Atomic kernel;
 	VkPipelineLayout layout;
-	uint32_t set; /* Hesper's set index in @layout */
-	VkBuffer buffer;
-	VkDeviceMemory memory;
-	const volatile uint64_t *mapped; /* HESPER_BLOCKS_COPIES copies of 2 * @blocks counts, written by the GPU */
-	VkDescriptorPool pool;
-	VkDescriptorSet descriptors;
+	uint32_t set;                        /* Hesper's set index in @layout */
+	struct hesper_clock_buffer counters; /* HESPER_BLOCKS_COPIES copies of 2 * @blocks counts */
+	const volatile uint64_t *mapped;     /* its memory, as the GPU writes it; NULL once gone */
 	uint32_t blocks;
 	uint64_t *kept; /* the counts once the pipeline is gone; NULL before */
 	struct hesper_spirv_lines lines;
@@ -71,83 +68,10 @@ void hesper_lines_device_ready(struct hesper_device *dev, const char *why, bool 
 		hesper_log("HESPER_LINES: no lines are counted on %s: %s", dev->props.deviceName, why);
 }
 
-/* Frees the Vulkan objects of @l (its counts and lines stay). */
-static void release_objects(struct hesper_device *dev, struct hesper_lines_pipeline *l)
-{
-	VkDevice d = dev->handle;
-	if (l->pool)
-		dev->next.DestroyDescriptorPool(d, l->pool, NULL);
-	if (l->memory) {
-		if (l->mapped)
-			dev->next.UnmapMemory(d, l->memory);
-		dev->next.FreeMemory(d, l->memory, NULL);
-	}
-	if (l->buffer)
-		dev->next.DestroyBuffer(d, l->buffer, NULL);
-	l->pool = VK_NULL_HANDLE;
-	l->memory = VK_NULL_HANDLE;
-	l->buffer = VK_NULL_HANDLE;
-	l->mapped = NULL;
-}
-
-/* The counters' buffer of @l (2 * l->blocks zeroed words, host visible) and its descriptor set; 0 or -1. */
-static int make_counters(struct hesper_device *dev, struct hesper_lines_pipeline *l)
-{
-	VkDevice d = dev->handle;
-	VkDeviceSize size = (VkDeviceSize)l->blocks * 2 * HESPER_BLOCKS_COPIES * sizeof(uint64_t);
-	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-				 .size = size,
-				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-	if (dev->next.CreateBuffer(d, &bi, NULL, &l->buffer) != VK_SUCCESS) {
-		l->buffer = VK_NULL_HANDLE;
-		return -1;
-	}
-	VkMemoryRequirements req;
-	dev->next.GetBufferMemoryRequirements(d, l->buffer, &req);
-	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-				   .allocationSize = req.size,
-				   .memoryTypeIndex = hesper_clock_memory_type(dev, req.memoryTypeBits)};
-	void *mapped = NULL;
-	if (ai.memoryTypeIndex == UINT32_MAX || dev->next.AllocateMemory(d, &ai, NULL, &l->memory) != VK_SUCCESS) {
-		l->memory = VK_NULL_HANDLE;
-		return -1;
-	}
-	if (dev->next.BindBufferMemory(d, l->buffer, l->memory, 0) != VK_SUCCESS ||
-	    dev->next.MapMemory(d, l->memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
-		return -1;
-	memset(mapped, 0, (size_t)size);
-	l->mapped = mapped;
-	VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .descriptorCount = 1};
-	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-					 .maxSets = 1,
-					 .poolSizeCount = 1,
-					 .pPoolSizes = &ps};
-	if (dev->next.CreateDescriptorPool(d, &pi, NULL, &l->pool) != VK_SUCCESS) {
-		l->pool = VK_NULL_HANDLE;
-		return -1;
-	}
-	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-					  .descriptorPool = l->pool,
-					  .descriptorSetCount = 1,
-					  .pSetLayouts = &dev->clock_mode->set_layout};
-	if (dev->next.AllocateDescriptorSets(d, &si, &l->descriptors) != VK_SUCCESS)
-		return -1;
-	VkDescriptorBufferInfo buf = {.buffer = l->buffer, .offset = 0, .range = size};
-	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-				  .dstSet = l->descriptors,
-				  .dstBinding = 0,
-				  .descriptorCount = 1,
-				  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
-				  .pBufferInfo = &buf};
-	dev->next.UpdateDescriptorSets(d, 1, &w, 0, NULL);
-	return 0;
-}
-
 /* Frees @l entirely (it is on no list). */
 static void lines_free(struct hesper_device *dev, struct hesper_lines_pipeline *l)
 {
-	release_objects(dev, l);
+	hesper_clock_buffer_free(dev, &l->counters);
 	hesper_spirv_lines_free(&l->lines);
 	free(l->kept);
 	free(l);
@@ -187,8 +111,10 @@ const char *hesper_lines_create_pipeline(struct hesper_device *dev, VkPipelineCa
 	if (l->blocks != l->lines.block_count || !l->blocks)
 		goto out;
 	why = "its counters' buffer could not be made";
-	if (make_counters(dev, l) != 0)
+	VkDeviceSize bytes = (VkDeviceSize)l->blocks * 2 * HESPER_BLOCKS_COPIES * sizeof(uint64_t);
+	if (hesper_clock_buffer_make(dev, bytes, 0, bytes, &l->counters) != 0)
 		goto out;
+	l->mapped = l->counters.mapped;
 	why = hesper_clock_make_pipeline(dev, cache, info, words, count, allocator, out);
 out:
 	free(host);
@@ -215,7 +141,7 @@ void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, const stru
 {
 	uint32_t offset = 0;
 	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, lines->layout, lines->set, 1,
-					&lines->descriptors, 1, &offset);
+					&lines->counters.set, 1, &offset);
 }
 
 /* Adds the counts of @l's copies of the counters into @sums (2 * l->blocks words); none once its buffer is gone. */
@@ -234,7 +160,8 @@ void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_p
 	if (kept)
 		add_copies(lines, kept);
 	lines->kept = kept; /* NULL when memory ran out: its counts are lost, and it reports none */
-	release_objects(dev, lines);
+	lines->mapped = NULL;
+	hesper_clock_buffer_free(dev, &lines->counters);
 	pthread_mutex_unlock(&all_lock);
 }
 

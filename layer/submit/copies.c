@@ -151,7 +151,7 @@ static bool chunk_copy(const struct hesper_run *o, uint32_t j, struct hesper_cop
 	if (j >= rec->clock.chunk_count)
 		return false;
 	const struct hesper_device *dev = rec->dev;
-	*out = (struct hesper_copy_key){.shadow = rec->clock.chunks[j]->buffer,
+	*out = (struct hesper_copy_key){.shadow = rec->clock.chunks[j]->b.buffer,
 					.first = 0,
 					.count = hesper_clock_chunk_used(&rec->clock, j),
 					.slot = o->base + hesper_clock_slot_word(dev, rec->queries_used, &rec->clock,
