@@ -39,6 +39,25 @@ static void flip(struct hesper_clock_create *c, VkBool32 *sw)
 	*sw = VK_TRUE;
 }
 
+/*
+ * A Vulkan 1.2 feature for the call: the program's switch at @v12_offset of its
+ * VkPhysicalDeviceVulkan12Features, or at @offset of its struct of @own's type, set; with
+ * neither in @info's chain, @own (that struct, the feature set) is linked in front of *@chain.
+ */
+static void enable_12(struct hesper_clock_create *c, const VkDeviceCreateInfo *info, size_t v12_offset, size_t offset,
+		      VkBaseOutStructure *own, const void **chain)
+{
+	VkBool32 *sw = find_switch(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, v12_offset);
+	if (!sw)
+		sw = find_switch(info, own->sType, offset);
+	if (sw) {
+		flip(c, sw);
+		return;
+	}
+	own->pNext = (VkBaseOutStructure *)*chain;
+	*chain = own;
+}
+
 static bool extension_named(const VkDeviceCreateInfo *info, const char *name)
 {
 	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
@@ -126,25 +145,15 @@ const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDe
 		c->features.shaderInt64 = VK_TRUE;
 		c->info.pEnabledFeatures = &c->features;
 	}
-	/* shaderBufferInt64Atomics: Vulkan 1.2 features or the extension's struct; else Hesper's. */
 	const void *chain = info->pNext;
-	VkBool32 *sw = find_switch(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-				   offsetof(VkPhysicalDeviceVulkan12Features, shaderBufferInt64Atomics));
-	if (!sw)
-		sw = find_switch(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
-				 offsetof(VkPhysicalDeviceShaderAtomicInt64Features, shaderBufferInt64Atomics));
-	if (sw) {
-		flip(c, sw);
-	} else {
-		c->atomics = (VkPhysicalDeviceShaderAtomicInt64Features){
-			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
-			.pNext = (void *)chain,
-			.shaderBufferInt64Atomics = VK_TRUE,
-		};
-		chain = &c->atomics;
-	}
-	sw = find_switch(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
-			 offsetof(VkPhysicalDeviceShaderClockFeaturesKHR, shaderDeviceClock));
+	c->atomics = (VkPhysicalDeviceShaderAtomicInt64Features){
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
+		.shaderBufferInt64Atomics = VK_TRUE};
+	enable_12(c, info, offsetof(VkPhysicalDeviceVulkan12Features, shaderBufferInt64Atomics),
+		  offsetof(VkPhysicalDeviceShaderAtomicInt64Features, shaderBufferInt64Atomics),
+		  (VkBaseOutStructure *)&c->atomics, &chain);
+	VkBool32 *sw = find_switch(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
+				   offsetof(VkPhysicalDeviceShaderClockFeaturesKHR, shaderDeviceClock));
 	if (sw) {
 		flip(c, sw);
 		if (c->subgroup_clock)
@@ -160,24 +169,12 @@ const char *hesper_clock_create_begin(struct hesper_instance *inst, VkPhysicalDe
 		chain = &c->clock;
 	}
 	if (!c->lines_why) {
-		/* shaderSubgroupExtendedTypes: as shaderBufferInt64Atomics above. */
-		sw = find_switch(info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-				 offsetof(VkPhysicalDeviceVulkan12Features, shaderSubgroupExtendedTypes));
-		if (!sw)
-			sw = find_switch(info,
-					 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
-					 offsetof(VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures,
-						  shaderSubgroupExtendedTypes));
-		if (sw) {
-			flip(c, sw);
-		} else {
-			c->extended = (VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures){
-				.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
-				.pNext = (void *)chain,
-				.shaderSubgroupExtendedTypes = VK_TRUE,
-			};
-			chain = &c->extended;
-		}
+		c->extended = (VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures){
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
+			.shaderSubgroupExtendedTypes = VK_TRUE};
+		enable_12(c, info, offsetof(VkPhysicalDeviceVulkan12Features, shaderSubgroupExtendedTypes),
+			  offsetof(VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures, shaderSubgroupExtendedTypes),
+			  (VkBaseOutStructure *)&c->extended, &chain);
 	}
 	c->info.pNext = chain;
 	return NULL;
