@@ -7,7 +7,7 @@
  *
  * Built and run by scripts/fuzz; by hand, from the repository root:
  *   clang -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
- *     -Ilayer/state -Ianalysis tests/fuzz/fuzz_settings.c layer/state/settings.c \
+ *     -Ilayer/state -Ianalysis tests/fuzz/fuzz_settings.c layer/state/settings.c layer/state/settings_signal.c \
  *     analysis/model/settings_text.c -o fuzz_settings
  */
 #include <stdint.h>
