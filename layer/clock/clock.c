@@ -396,6 +396,11 @@ const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCa
 			hesper_log("HESPER_LINES: the lines of %s are not counted: %s", kernel->text, why);
 	}
 	why = create_instrumented(dev, cache, info, code, size, allocator, hesper_set, false, out);
+	/* A name it may be given later can choose it: a counted twin beside it (lines.h). */
+	VkPipeline twin = VK_NULL_HANDLE;
+	if (!why && kernel && hesper_lines_names_given() && !dev->clock_mode->lines_why &&
+	    !hesper_lines_create_pipeline(dev, cache, info, code, size, NULL, hesper_set, kernel, &twin, lines))
+		hesper_lines_set_twin(*lines, twin);
 	/* Without its twin, the pipeline's indirect dispatches keep unknown counts (clock.h). */
 	if (!why && create_instrumented(dev, cache, info, code, size, NULL, hesper_set, true, counting))
 		*counting = VK_NULL_HANDLE;

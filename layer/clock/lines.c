@@ -26,7 +26,9 @@ struct hesper_lines_pipeline {
 	struct hesper_clock_buffer counters; /* HESPER_BLOCKS_COPIES copies of 2 * @blocks counts */
 	const volatile uint64_t *mapped;     /* its memory, as the GPU writes it; NULL once gone */
 	uint32_t blocks;
-	uint64_t *kept; /* the counts once the pipeline is gone; NULL before */
+	VkPipeline twin;  /* Hesper's counted copy of the program's pipeline, or VK_NULL_HANDLE */
+	atomic_bool used; /* bound for a dispatch at least once: reported */
+	uint64_t *kept;   /* the counts once the pipeline is gone; NULL before */
 	struct hesper_spirv_lines lines;
 	struct hesper_lines_pipeline *next;
 };
@@ -55,6 +57,22 @@ bool hesper_lines_chosen(const char *kernel)
 			return false;
 		item = comma + 1;
 	}
+}
+
+bool hesper_lines_names_given(void)
+{
+	const char *list = hesper_process()->settings.lines;
+	for (const char *item = list; *item;) {
+		const char *comma = strchr(item, ',');
+		size_t len = comma ? (size_t)(comma - item) : strlen(item);
+		hesper_text_trim(&item, &len);
+		if (!(len == 1 && item[0] == '*'))
+			return true;
+		if (!comma)
+			break;
+		item = comma + 1;
+	}
+	return false;
 }
 
 void hesper_lines_device_ready(struct hesper_device *dev, const char *why, bool subgroup_clock)
@@ -96,6 +114,7 @@ const char *hesper_lines_create_pipeline(struct hesper_device *dev, VkPipelineCa
 	if (!(l = calloc(1, sizeof(*l))))
 		goto out;
 	atomic_init(&l->kernel, kernel);
+	atomic_init(&l->used, false);
 	l->layout = info->layout;
 	l->set = set;
 	if ((why = hesper_spirv_words_copy(code, size, &host)) ||
@@ -132,6 +151,16 @@ out:
 	return NULL;
 }
 
+void hesper_lines_set_twin(struct hesper_lines_pipeline *lines, VkPipeline twin)
+{
+	lines->twin = twin;
+}
+
+VkPipeline hesper_lines_twin(const struct hesper_lines_pipeline *lines)
+{
+	return lines->twin;
+}
+
 void hesper_lines_rename(struct hesper_lines_pipeline *lines, struct hesper_name *kernel)
 {
 	atomic_store_explicit(&lines->kernel, kernel, memory_order_release);
@@ -142,6 +171,7 @@ void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, const stru
 	uint32_t offset = 0;
 	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, lines->layout, lines->set, 1,
 					&lines->counters.set, 1, &offset);
+	atomic_store_explicit(&((struct hesper_lines_pipeline *)lines)->used, true, memory_order_relaxed);
 }
 
 /* Adds the counts of @l's copies of the counters into @sums (2 * l->blocks words); none once its buffer is gone. */
@@ -162,6 +192,9 @@ void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_p
 	lines->kept = kept; /* NULL when memory ran out: its counts are lost, and it reports none */
 	lines->mapped = NULL;
 	hesper_clock_buffer_free(dev, &lines->counters);
+	if (lines->twin)
+		dev->next.DestroyPipeline(dev->handle, lines->twin, NULL);
+	lines->twin = VK_NULL_HANDLE;
 	pthread_mutex_unlock(&all_lock);
 }
 
@@ -213,14 +246,16 @@ void hesper_lines_report(struct hesper_profile *profile)
 		struct hesper_name *kernel = atomic_load_explicit(&l->kernel, memory_order_acquire);
 		bool earlier = false;
 		for (struct hesper_lines_pipeline *e = all; e != l && !earlier; e = e->next)
-			earlier = atomic_load_explicit(&e->kernel, memory_order_acquire) == kernel;
-		if (earlier || !kernel)
+			earlier = atomic_load_explicit(&e->kernel, memory_order_acquire) == kernel &&
+				  atomic_load_explicit(&e->used, memory_order_relaxed);
+		if (earlier || !kernel || !atomic_load_explicit(&l->used, memory_order_relaxed))
 			continue;
 		struct hesper_hot_line *hot = NULL;
 		size_t count = 0;
 		int rc = 0;
 		for (struct hesper_lines_pipeline *e = l; e && rc == 0; e = e->next)
-			if (atomic_load_explicit(&e->kernel, memory_order_acquire) == kernel)
+			if (atomic_load_explicit(&e->kernel, memory_order_acquire) == kernel &&
+			    atomic_load_explicit(&e->used, memory_order_relaxed))
 				rc = add_lines(e, &hot, &count);
 		const struct hesper_kernel *row = hesper_kernel_table_find(profile->kernels, kernel->text);
 		if (rc != 0 || hesper_profile_set_lines(profile, kernel->text, hot, count, row ? row->count : 0) != 0)

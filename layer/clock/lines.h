@@ -26,6 +26,13 @@ struct hesper_lines_pipeline;
 bool hesper_lines_chosen(const char *kernel);
 
 /*
+ * Whether HESPER_LINES names kernels (not only "*"): a pipeline whose name is not among
+ * them when it is made gets a counted twin, bound instead of it when a name it is given
+ * later (vkSetDebugUtilsObjectNameEXT) is among them.
+ */
+bool hesper_lines_names_given(void);
+
+/*
  * Notes whether clock-mode device @dev counts lines: @why NULL when its features are on
  * (reading the subgroup clock when @subgroup_clock), else why not, said once per device
  * when HESPER_LINES is set.
@@ -44,15 +51,21 @@ const char *hesper_lines_create_pipeline(struct hesper_device *dev, VkPipelineCa
 					 struct hesper_name *kernel, VkPipeline *out,
 					 struct hesper_lines_pipeline **lines);
 
+/* Makes @twin (Hesper's) the counted pipeline of @lines, bound in place of the program's own when chosen. */
+void hesper_lines_set_twin(struct hesper_lines_pipeline *lines, VkPipeline twin);
+
+/* The counted twin of @lines, or VK_NULL_HANDLE when the program's pipeline is the counted one. */
+VkPipeline hesper_lines_twin(const struct hesper_lines_pipeline *lines);
+
 /* The pipeline of @lines is called @kernel from now on. */
 void hesper_lines_rename(struct hesper_lines_pipeline *lines, struct hesper_name *kernel);
 
-/* Binds the counters of @lines in @cb for the next dispatch of its pipeline (with its layout). */
+/* Binds the counters of @lines in @cb for the next dispatch of its pipeline (with its layout); its counts are reported from now on. */
 void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_lines_pipeline *lines);
 
 /*
  * The pipeline of @lines on @dev is destroyed (so none of its work is pending): its counts
- * are kept on the host for the reports and its buffer is freed.
+ * are kept on the host for the reports, its buffer and twin are destroyed.
  */
 void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_pipeline *lines);
 

@@ -34,8 +34,18 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 		s->clock_counting = VK_NULL_HANDLE;
 		s->clock_layout = s->dev->clock_mode ? hesper_pipeline_clock(p, &s->clock_set, &s->clock_counting, &why)
 						     : VK_NULL_HANDLE;
-		s->lines = hesper_pipeline_lines(p);
 		struct hesper_name *k = s->bound_kernel;
+		s->lines = hesper_pipeline_lines(p);
+		VkPipeline twin = s->lines ? hesper_lines_twin(s->lines) : VK_NULL_HANDLE;
+		if (twin && k && hesper_lines_chosen(k->text)) {
+			/* chosen by the name it has now: its counted twin runs instead, timed by timestamps */
+			s->dev->next.CmdBindPipeline(cb, point, twin);
+			s->clock_layout = VK_NULL_HANDLE;
+			s->clock_counting = VK_NULL_HANDLE;
+			why = HESPER_LINES_NOTE;
+		} else if (twin) {
+			s->lines = NULL;
+		}
 		if (why && k && !atomic_exchange_explicit(&k->clock_noted, true, memory_order_relaxed))
 			hesper_process_note_clock_fallback(k->text, why);
 		s->bound_stats_set = s->dev->pipeline_stats && k ? hesper_pipeline_stats_set(s->dev, p, k) : 0;

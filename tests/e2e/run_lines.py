@@ -17,6 +17,11 @@ Cases:
           names them. The first run chooses the kernel by `*`, the second by its name in a
           list with a name that matches nothing. Skipped (77) when Hesper says the device
           cannot count lines.
+  named   HOT_LINES names its pipeline after making it (vkSetDebugUtilsObjectNameEXT), and
+          HESPER_LINES chooses it by that name, beside a name that matches nothing: the
+          report's one kernel has that name, its lines are counted (the loop body's line
+          executed invocations x trips x dispatches times), output unchanged, validation
+          clean. Skipped (77) without VK_EXT_debug_utils.
   modes   HESPER_LINES under dispatch mode: one line saying it has an effect in clock mode
           only, no lines in the JSON, output unchanged.
 """
@@ -56,9 +61,10 @@ def lines_env(args, mode, chosen, out_json, out_text):
     return env
 
 
-def run_once(args, c, tmp, trips, chosen, mode="clock"):
-    """The program alone and under Hesper with @trips; returns (run, report, text) or None."""
-    argv = [args.program, str(trips), str(DISPATCHES)]
+def run_once(args, c, tmp, trips, chosen, mode="clock", name=None):
+    """The program alone and under Hesper with @trips (its pipeline named @name after it is
+    made, when given); returns (run, report, text)."""
+    argv = [args.program, str(trips), str(DISPATCHES)] + ([name] if name else [])
     base = e2e.Run(argv, e2e.base_env(args), tmp)
     out_json, out_text = os.path.join(tmp, f"{trips}.json"), os.path.join(tmp, f"{trips}.txt")
     run = e2e.Run(argv, lines_env(args, mode, chosen, out_json, out_text), tmp)
@@ -131,6 +137,26 @@ def case_counts(args, c, tmp):
     return run2.tail("under Hesper (many trips)")
 
 
+def case_named(args, c, tmp):
+    marks = {m: marked_line(args.source, "// " + m) for m in ("LOOP", "HOT", "BRANCH", "STORE")}
+    run, rep, text = run_once(args, c, tmp, MANY, "no_such_kernel,hot_loop", name="hot_loop")
+    truth = lines_truth(run.out)
+    if truth is not None and not truth.get("named"):
+        c.skip("the program could not name its pipeline (no VK_EXT_debug_utils)")
+        return run.tail("under Hesper")
+    if "no lines are counted on" in run.err:
+        c.skip("the device cannot count lines")
+        return run.tail("under Hesper")
+    row = kernel_row(rep or {})
+    c.check(row is not None and row.get("name") == "hot_loop", "the report's kernel has the name given later",
+            f"{(rep or {}).get('kernels')!r}")
+    many = check_counts(args, c, run, rep, text, MANY, marks)
+    if many is not None:
+        c.check(many >= 0.8, f"with {MANY} trips the loop's lines hold at least 80 % of the clock time",
+                f"{100 * many:.1f} %")
+    return run.tail("under Hesper (named)")
+
+
 def case_modes(args, c, tmp):
     run, rep, _ = run_once(args, c, tmp, FEW, "*", mode="dispatch")
     said = [ln for ln in run.err.splitlines() if "HESPER_LINES" in ln]
@@ -142,7 +168,7 @@ def case_modes(args, c, tmp):
 
 
 def main():
-    return e2e.case_main(__doc__, {"counts": case_counts, "modes": case_modes}, "lines",
+    return e2e.case_main(__doc__, {"counts": case_counts, "named": case_named, "modes": case_modes}, "lines",
                          extra_args=lambda ap: ap.add_argument("--source", required=True))
 
 

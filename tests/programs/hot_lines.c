@@ -2,15 +2,17 @@
  * hot_lines: runs hot_lines.comp (built with -g, so its SPIR-V carries its source lines)
  * as any program would, for HESPER_LINES's end-to-end test (tests/e2e/run_lines.py).
  *
- *   hot_lines TRIPS DISPATCHES
+ *   hot_lines TRIPS DISPATCHES [NAME]
  *
  * DISPATCHES dispatches of GROUPS work groups of 64 invocations, a compute barrier after
  * each, with the loop's trip count TRIPS and the branch taken by TAKEN of every 100
- * invocations. Prints the last invocation's value (checked against the host's own
+ * invocations; NAME, when given, names the pipeline after it is made
+ * (vkSetDebugUtilsObjectNameEXT). Prints the last invocation's value (checked against the host's own
  * arithmetic) and one "HESPER-LINES-TRUTH {json}" line: what the counts of the kernel's
  * blocks must be. Exit status 0, 1 when its result is wrong, 2 on bad usage or Vulkan
  * failure.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +26,12 @@
 int main(int argc, char **argv)
 {
 	char *end1 = NULL, *end2 = NULL;
-	unsigned long trips = argc == 3 ? strtoul(argv[1], &end1, 10) : 0;
-	unsigned long dispatches = argc == 3 ? strtoul(argv[2], &end2, 10) : 0;
-	if (argc != 3 || *end1 || *end2 || trips > 1000000 || dispatches < 1 || dispatches > 1000) {
-		fprintf(stderr, "usage: %s TRIPS DISPATCHES (TRIPS up to 1000000, DISPATCHES 1 to 1000)\n", argv[0]);
+	bool usage = argc != 3 && argc != 4;
+	unsigned long trips = usage ? 0 : strtoul(argv[1], &end1, 10);
+	unsigned long dispatches = usage ? 0 : strtoul(argv[2], &end2, 10);
+	if (usage || *end1 || *end2 || trips > 1000000 || dispatches < 1 || dispatches > 1000) {
+		fprintf(stderr, "usage: %s TRIPS DISPATCHES [NAME] (TRIPS up to 1000000, DISPATCHES 1 to 1000)\n",
+			argv[0]);
 		return 2;
 	}
 	struct vkc_ctx vk;
@@ -36,6 +40,7 @@ int main(int argc, char **argv)
 	VkDescriptorSetLayout set_layout = vkc_set_layout(&vk, 1);
 	VkPipelineLayout layout = vkc_pipeline_layout(&vk, set_layout, 8);
 	VkPipeline pipeline = vkc_compute_pipeline(&vk, layout, module, 0);
+	bool named = argc == 4 && vkc_name_pipeline(&vk, pipeline, argv[3]);
 	struct vkc_buffer values;
 	vkc_buffer_create(&vk, &values, INVOCATIONS * sizeof(float), 0);
 	for (uint32_t i = 0; i < INVOCATIONS; i++)
@@ -70,8 +75,8 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < INVOCATIONS; i++)
 		taken += i % 100u < TAKEN;
 	printf("HESPER-LINES-TRUTH {\"source\": \"hot_lines.comp\", \"dispatches\": %lu, \"invocations\": %u, "
-	       "\"trips\": %lu, \"taken\": %u}\n",
-	       dispatches, INVOCATIONS, trips, taken);
+	       "\"trips\": %lu, \"taken\": %u, \"named\": %s}\n",
+	       dispatches, INVOCATIONS, trips, taken, named ? "true" : "false");
 	fflush(stdout);
 
 	vkDestroyFence(vk.device, fence, NULL);
