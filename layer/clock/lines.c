@@ -166,12 +166,12 @@ void hesper_lines_rename(struct hesper_lines_pipeline *lines, struct hesper_name
 	atomic_store_explicit(&lines->kernel, kernel, memory_order_release);
 }
 
-void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_lines_pipeline *lines)
+void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, struct hesper_lines_pipeline *lines)
 {
 	uint32_t offset = 0;
 	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, lines->layout, lines->set, 1,
 					&lines->counters.set, 1, &offset);
-	atomic_store_explicit(&((struct hesper_lines_pipeline *)lines)->used, true, memory_order_relaxed);
+	atomic_store_explicit(&lines->used, true, memory_order_relaxed);
 }
 
 /* Adds the counts of @l's copies of the counters into @sums (2 * l->blocks words); none once its buffer is gone. */

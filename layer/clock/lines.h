@@ -61,7 +61,7 @@ VkPipeline hesper_lines_twin(const struct hesper_lines_pipeline *lines);
 void hesper_lines_rename(struct hesper_lines_pipeline *lines, struct hesper_name *kernel);
 
 /* Binds the counters of @lines in @cb for the next dispatch of its pipeline (with its layout); its counts are reported from now on. */
-void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, const struct hesper_lines_pipeline *lines);
+void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, struct hesper_lines_pipeline *lines);
 
 /*
  * The pipeline of @lines on @dev is destroyed (so none of its work is pending): its counts
