@@ -5,29 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAGIC 0x07230203u
-#define HEADER_WORDS 5u
-
-enum {
-	OP_NOP = 0,
-	OP_SOURCE_CONTINUED = 2,
-	OP_SOURCE = 3,
-	OP_STRING = 7,
-	OP_LINE = 8,
-	OP_FUNCTION = 54,
-	OP_FUNCTION_END = 56,
-	OP_LABEL = 248,
-	OP_NO_LINE = 317,
-};
+#include "spirv_clock_parts.h"
 
 bool hesper_spirv_ends_block(uint32_t op)
 {
 	switch (op) {
-	case 249:  /* OpBranch */
-	case 250:  /* OpBranchConditional */
-	case 251:  /* OpSwitch */
-	case 252:  /* OpKill */
-	case 253:  /* OpReturn */
+	case OP_BRANCH:
+	case OP_BRANCH_CONDITIONAL:
+	case 251: /* OpSwitch */
+	case 252: /* OpKill */
+	case OP_RETURN:
 	case 254:  /* OpReturnValue */
 	case 255:  /* OpUnreachable */
 	case 4416: /* OpTerminateInvocation */
@@ -218,7 +205,7 @@ static const char *read_instruction(struct reader *r, const uint32_t *w, size_t 
 	case OP_NO_LINE:
 		*file = *line = 0;
 		return NULL;
-	case OP_NOP:
+	case 0: /* OpNop */
 		return NULL;
 	default:
 		if (!*in_block)
