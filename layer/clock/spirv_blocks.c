@@ -358,17 +358,10 @@ int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct h
 	b.index = d.next;
 	d.next += 2 * b.blocks;
 	rewrite(w, count, &t, &s, &d, &b, &o);
-	if (o.failed) {
-		*why = "out of memory";
-		goto out;
-	}
-	*out = o.w;
-	*out_words = o.n;
-	*blocks = b.blocks;
-	o.w = NULL;
-	ret = 0;
+	ret = hesper_spirv_out_take(&o, out, out_words, why);
+	if (ret == 0)
+		*blocks = b.blocks;
 out:
-	free(o.w);
 	free(w);
 	return ret;
 }

@@ -108,16 +108,8 @@ int hesper_spirv_clock_instrument(const void *code, size_t size, const struct he
 	}
 	hesper_clock_plan_ids(&s, target, &d);
 	rewrite(w, count, target, &s, &d, &o);
-	if (o.failed) {
-		*why = "out of memory";
-		goto out;
-	}
-	*out = o.w;
-	*out_words = o.n;
-	o.w = NULL;
-	ret = 0;
+	ret = hesper_spirv_out_take(&o, out, out_words, why);
 out:
-	free(o.w);
 	free(w);
 	return ret;
 }

@@ -46,3 +46,17 @@ void hesper_spirv_inst_string(struct hesper_spirv_out *o, uint32_t op, const cha
 		hesper_spirv_put(o, v);
 	}
 }
+
+int hesper_spirv_out_take(struct hesper_spirv_out *o, uint32_t **out, size_t *out_words, const char **why)
+{
+	if (o->failed) {
+		free(o->w);
+		*o = (struct hesper_spirv_out){0};
+		*why = "out of memory";
+		return -1;
+	}
+	*out = o->w;
+	*out_words = o->n;
+	*o = (struct hesper_spirv_out){0};
+	return 0;
+}

@@ -27,6 +27,12 @@ void hesper_spirv_inst(struct hesper_spirv_out *o, uint32_t op, const uint32_t *
 /* Emits the instruction @op whose one operand is the literal string @s (OpExtension). */
 void hesper_spirv_inst_string(struct hesper_spirv_out *o, uint32_t op, const char *s);
 
+/*
+ * Hands the words of @o over to the caller: *@out (malloc'd) and *@out_words, and returns 0;
+ * or, when @o failed, frees them and returns -1 with *@why "out of memory".
+ */
+int hesper_spirv_out_take(struct hesper_spirv_out *o, uint32_t **out, size_t *out_words, const char **why);
+
 /* Emits @op with the operand words that follow, listed in place: INST(o, OP_LABEL, id). */
 #define INST(o, op, ...)                                                                      \
 	do {                                                                                  \
