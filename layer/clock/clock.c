@@ -387,7 +387,7 @@ const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCa
 	*set = hesper_set;
 	if (!code)
 		return "its shader module was given inline or by identifier";
-	if (kernel && hesper_lines_chosen(kernel->text)) {
+	if (hesper_lines_chosen(kernel)) {
 		why = hesper_lines_create_pipeline(dev, cache, info, code, size, allocator, hesper_set, kernel, out,
 						   lines);
 		if (!why)

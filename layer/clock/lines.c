@@ -24,7 +24,6 @@ struct hesper_lines_pipeline {
 	VkPipelineLayout layout;
 	uint32_t set;                        /* Hesper's set index in @layout */
 	struct hesper_clock_buffer counters; /* HESPER_BLOCKS_COPIES copies of 2 * @blocks counts */
-	const volatile uint64_t *mapped;     /* its memory, as the GPU writes it; NULL once gone */
 	uint32_t blocks;
 	VkPipeline twin;  /* Hesper's counted copy of the program's pipeline, or VK_NULL_HANDLE */
 	atomic_bool used; /* bound for a dispatch at least once: reported */
@@ -43,20 +42,31 @@ static bool names_item(const char *item, size_t len, const char *name)
 	return (len == 1 && item[0] == '*') || (strlen(name) == len && memcmp(item, name, len) == 0);
 }
 
-bool hesper_lines_chosen(const char *kernel)
+/* Whether the list @list names @kernel (or holds "*"). */
+static bool list_names(const char *list, const char *kernel)
 {
-	const char *list = hesper_process()->settings.lines;
-	if (!kernel || !list[0])
-		return false;
-	for (const char *item = list;;) {
+	for (const char *item = list; *item;) {
 		const char *comma = strchr(item, ',');
 		size_t len = comma ? (size_t)(comma - item) : strlen(item);
 		if (names_item(item, len, kernel))
 			return true;
 		if (!comma)
-			return false;
+			break;
 		item = comma + 1;
 	}
+	return false;
+}
+
+bool hesper_lines_chosen(struct hesper_name *kernel)
+{
+	if (!kernel)
+		return false;
+	uint8_t known = atomic_load_explicit(&kernel->lines_chosen, memory_order_relaxed);
+	if (!known) { /* two threads may both work it out: the same answer */
+		known = list_names(hesper_process()->settings.lines, kernel->text) ? 2 : 1;
+		atomic_store_explicit(&kernel->lines_chosen, known, memory_order_relaxed);
+	}
+	return known == 2;
 }
 
 bool hesper_lines_names_given(void)
@@ -133,7 +143,6 @@ const char *hesper_lines_create_pipeline(struct hesper_device *dev, VkPipelineCa
 	VkDeviceSize bytes = (VkDeviceSize)l->blocks * 2 * HESPER_BLOCKS_COPIES * sizeof(uint64_t);
 	if (hesper_clock_buffer_make(dev, bytes, 0, bytes, &l->counters) != 0)
 		goto out;
-	l->mapped = l->counters.mapped;
 	why = hesper_clock_make_pipeline(dev, cache, info, words, count, allocator, out);
 out:
 	free(host);
@@ -178,9 +187,10 @@ void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, struct hes
 static void add_copies(const struct hesper_lines_pipeline *l, uint64_t *sums)
 {
 	size_t words = (size_t)l->blocks * 2;
-	for (size_t c = 0; l->mapped && c < HESPER_BLOCKS_COPIES; c++)
+	const volatile uint64_t *mapped = l->counters.mapped; /* as the GPU writes it; NULL once gone */
+	for (size_t c = 0; mapped && c < HESPER_BLOCKS_COPIES; c++)
 		for (size_t i = 0; i < words; i++)
-			sums[i] += l->mapped[c * words + i];
+			sums[i] += mapped[c * words + i];
 }
 
 void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_pipeline *lines)
@@ -190,7 +200,6 @@ void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_p
 	if (kept)
 		add_copies(lines, kept);
 	lines->kept = kept; /* NULL when memory ran out: its counts are lost, and it reports none */
-	lines->mapped = NULL;
 	hesper_clock_buffer_free(dev, &lines->counters);
 	if (lines->twin)
 		dev->next.DestroyPipeline(dev->handle, lines->twin, NULL);
@@ -204,7 +213,7 @@ void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_p
  */
 static int add_lines(const struct hesper_lines_pipeline *l, struct hesper_hot_line **hot, size_t *count)
 {
-	if (!l->kept && !l->mapped)
+	if (!l->kept && !l->counters.mapped)
 		return 0; /* gone, and its counts lost */
 	int rc = -1;
 	uint64_t *summed = l->kept ? NULL : calloc((size_t)l->blocks * 2, sizeof(*summed));

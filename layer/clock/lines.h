@@ -22,8 +22,8 @@ struct hesper_lines_pipeline;
 /* What a pipeline whose lines are counted is noted as, among clock mode's fallbacks. */
 #define HESPER_LINES_NOTE "its lines are counted (HESPER_LINES)"
 
-/* Whether HESPER_LINES names kernel @kernel (or is "*"). */
-bool hesper_lines_chosen(const char *kernel);
+/* Whether HESPER_LINES names kernel @kernel (or is "*"); the answer kept on the name, as the list never changes. */
+bool hesper_lines_chosen(struct hesper_name *kernel);
 
 /*
  * Whether HESPER_LINES names kernels (not only "*"): a pipeline whose name is not among

@@ -37,7 +37,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 		struct hesper_name *k = s->bound_kernel;
 		s->lines = hesper_pipeline_lines(p);
 		VkPipeline twin = s->lines ? hesper_lines_twin(s->lines) : VK_NULL_HANDLE;
-		if (twin && k && hesper_lines_chosen(k->text)) {
+		if (twin && hesper_lines_chosen(k)) {
 			/* chosen by the name it has now: its counted twin runs instead, timed by timestamps */
 			s->dev->next.CmdBindPipeline(cb, point, twin);
 			s->clock_layout = VK_NULL_HANDLE;

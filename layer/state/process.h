@@ -26,6 +26,7 @@ struct hesper_name {
 	atomic_uint_fast64_t recorded;   /* dispatches recorded, for HESPER_SAMPLE */
 	atomic_uint_fast64_t local_size; /* work-group size of its pipelines (hesper_local_size_pack) */
 	atomic_bool clock_noted;         /* clock mode: its timestamp fallback is in the report */
+	_Atomic uint8_t lines_chosen;    /* HESPER_LINES chooses it: 0 not asked yet, 1 no, 2 yes */
 	struct hesper_name *next;        /* intern table chain */
 };
 
