@@ -80,9 +80,8 @@ static const char *lines_features(const struct hesper_instance *inst,
 	if (inst->api_version < VK_API_VERSION_1_2)
 		return "the program's instance asks for a Vulkan older than 1.2";
 	if (!(subgroup->supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) ||
-	    !(subgroup->supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT) ||
 	    !(subgroup->supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))
-		return "no subgroup arithmetic or votes in compute shaders";
+		return "no subgroup arithmetic in compute shaders";
 	if (!extended->shaderSubgroupExtendedTypes)
 		return "no 64-bit subgroup arithmetic (shaderSubgroupExtendedTypes)";
 	return NULL;

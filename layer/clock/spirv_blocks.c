@@ -3,8 +3,8 @@
  * spirv_blocks.h). The first pass is clock mode's (spirv_clock_scan.c: types and constants
  * to reuse, the entry point, the binding free); the buffer is declared as clock mode's
  * slot buffer is (spirv_clock_code.c). Added besides:
- *  - capabilities GroupNonUniformArithmetic and GroupNonUniformVote when missing (the
- *    subgroup's sums, and whether it ran a block);
+ *  - the capability GroupNonUniformArithmetic when missing (the subgroup's sums, and
+ *    the OR of its invocations' block bits);
  *  - a Private array of 2 * blocks 64-bit counters, not initialized (each invocation
  *    would otherwise clear them all at its start), and a Private bit per block, zero at
  *    the start, set when the block first counts: a counter is read only where its bit is
@@ -13,9 +13,10 @@
  *    merge instruction or, without one, its terminator, the block's counters += (clock() -
  *    t0, 1). Private, so a called function's blocks count into the same array;
  *  - at each OpReturn of the entry function, after the block's own counting, a loop over
- *    the blocks: for each block some invocation of the subgroup ran (a vote), its counters
- *    summed over the subgroup, and one elected invocation adding the sums with atomicAdd
- *    to one of HESPER_BLOCKS_COPIES copies of the counters, picked by the clock's low bits.
+ *    the blocks some invocation of the subgroup ran (the OR of their bits over the
+ *    subgroup): for each, its counters summed over the subgroup, and one elected
+ *    invocation adding the sums with atomicAdd to one of HESPER_BLOCKS_COPIES copies of
+ *    the counters, picked by the clock's low bits.
  * The time a block spends in a function it calls counts in both.
  */
 #include "spirv_blocks.h"
@@ -30,16 +31,15 @@ enum {
 	OP_CONSTANT_NULL = 46,
 	OP_STORE = 62,
 	OP_I_SUB = 130,
-	OP_SHIFT_RIGHT_LOGICAL = 194,
 	OP_SELECT = 169,
 	OP_I_NOT_EQUAL = 171,
 	OP_U_LESS_THAN = 176,
 	OP_ATOMIC_I_ADD = 234,
 	OP_PHI = 245,
 	OP_LOOP_MERGE = 246,
-	OP_GROUP_NON_UNIFORM_ANY = 335,
+	OP_BIT_COUNT = 205,
 	OP_GROUP_NON_UNIFORM_I_ADD = 349,
-	CAP_GROUP_NON_UNIFORM_VOTE = 62,
+	OP_GROUP_NON_UNIFORM_BITWISE_OR = 360,
 	CAP_GROUP_NON_UNIFORM_ARITHMETIC = 63,
 	SC_PRIVATE = 6,
 	GROUP_OPERATION_REDUCE = 0,
@@ -56,9 +56,9 @@ struct block_ids {
 	uint32_t block_count;              /* the u32 constant @blocks */
 	uint32_t ran_array, ptr_ran, ptr_u32, ran_null, ran; /* the Private bit per block: has it run */
 	uint32_t bit;                                        /* first of 32 u32 constants 1 << 0, ..., 1 << 31 */
-	uint32_t five, low_bits;                             /* the u32 constants 5 and 31: a block's word and bit */
+	uint32_t five;                                       /* the u32 constant 5: a block's word */
 	uint32_t scope_clock;                                /* Subgroup or Device */
-	bool cap_arithmetic, cap_vote; /* the module has GroupNonUniformArithmetic, GroupNonUniformVote */
+	bool cap_arithmetic;                                 /* the module has GroupNonUniformArithmetic */
 };
 
 /* Blocks of the module's functions, and whether it declares GroupNonUniformArithmetic; NULL or why not. */
@@ -71,8 +71,6 @@ static const char *count_blocks(const uint32_t *w, size_t count, struct block_id
 			return "malformed SPIR-V";
 		if (op == OP_CAPABILITY && n >= 2 && w[i + 1] == CAP_GROUP_NON_UNIFORM_ARITHMETIC)
 			b->cap_arithmetic = true;
-		if (op == OP_CAPABILITY && n >= 2 && w[i + 1] == CAP_GROUP_NON_UNIFORM_VOTE)
-			b->cap_vote = true;
 		in_function = op == OP_FUNCTION ? true : op == OP_FUNCTION_END ? false : in_function;
 		if (op == OP_LABEL && in_function && ++b->blocks > HESPER_BLOCKS_MAX)
 			return "more blocks than Hesper counts";
@@ -100,7 +98,6 @@ static void emit_counters(struct hesper_spirv_out *o, const struct hesper_clock_
 	for (uint32_t k = 0; k < 32; k++)
 		INST(o, OP_CONSTANT, d->u32, b->bit + k, 1u << k);
 	INST(o, OP_CONSTANT, d->u32, b->five, 5);
-	INST(o, OP_CONSTANT, d->u32, b->low_bits, 31);
 	INST(o, OP_CONSTANT, d->u64, b->one, 1, 0); /* low word, then high */
 	INST(o, OP_CONSTANT, d->u64, b->zero, 0, 0);
 	INST(o, OP_CONSTANT, d->u32, b->copy_mask, HESPER_BLOCKS_COPIES - 1);
@@ -138,65 +135,80 @@ static void emit_count(struct hesper_spirv_out *o, struct hesper_clock_ids *d, c
 }
 
 /*
- * Replaces the OpReturn ending block @from of the entry function: a loop over the blocks
- * (one copy of its code whatever the number of blocks, so that the driver's compile stays
- * short) in which, for each block that some invocation of the subgroup ran, the subgroup's
- * sums of its two counters are added to the buffer by one elected invocation, into one of
- * HESPER_BLOCKS_COPIES copies of the counters picked by the low bits of the clock, so that
- * the subgroups of a launch do not all add into one address. A block the subgroup did not
- * run costs a vote and no atomic.
+ * Replaces the OpReturn ending block @from of the entry function: one loop that walks the
+ * words of the blocks' bits, each word OR-ed over the subgroup, and the set bits of that
+ * OR, lowest first: one turn per block the subgroup ran and one per word, not one per block
+ * of the module, and one copy of the code whatever the number of blocks (one loop with no
+ * fixed trip count, so that the driver's compiler neither unrolls nor nests it). For each
+ * such block the subgroup's sums of its two counters are added to the buffer by one
+ * elected invocation, into one of HESPER_BLOCKS_COPIES copies of the counters picked by
+ * the low bits of the clock, so that the subgroups of a launch do not all add into one
+ * address. The loop's condition and branches are the same for the whole subgroup.
  */
 static void emit_flush(struct hesper_spirv_out *o, struct hesper_clock_ids *d, const struct block_ids *b, uint32_t from)
 {
 	uint32_t now = d->next++, low = d->next++, copy = d->next++, base = d->next++, elected = d->next++;
 	uint32_t header = d->next++, body = d->next++, step = d->next++, done = d->next++;
-	uint32_t k = d->next++, next = d->next++, more = d->next++;
+	uint32_t k = d->next++, mine = d->next++, rest = d->next++, more = d->next++;
+	uint32_t k_next = d->next++, mine_next = d->next++, rest_next = d->next++;
+	uint32_t one_block = d->next++, next_word = d->next++, chosen = d->next++;
+	uint32_t words = b->index + (b->blocks + 31) / 32; /* the u32 constant: index constants count 0, 1, ... */
+	uint32_t last = b->index + (b->blocks + 31) / 32 - 1;
+	uint32_t p0 = d->next++, mine0 = d->next++, rest0 = d->next++;
 	INST(o, OP_READ_CLOCK_KHR, d->u64, now, b->scope_clock);
 	INST(o, OP_U_CONVERT, d->u32, low, now);
 	INST(o, OP_BITWISE_AND, d->u32, copy, low, b->copy_mask);
 	INST(o, OP_I_MUL, d->u32, base, copy, b->length); /* a copy is 2 * blocks words */
 	INST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);
+	INST(o, OP_ACCESS_CHAIN, b->ptr_u32, p0, b->ran, d->c0);
+	INST(o, OP_LOAD, d->u32, mine0, p0);
+	INST(o, OP_GROUP_NON_UNIFORM_BITWISE_OR, d->u32, rest0, d->scope_subgroup, GROUP_OPERATION_REDUCE, mine0);
 	INST(o, OP_BRANCH, header);
 
+	/* k: the word; mine: this invocation's bits of it; rest: the subgroup's not yet added */
 	INST(o, OP_LABEL, header);
-	INST(o, OP_PHI, d->u32, k, d->c0, from, next, step);
-	INST(o, OP_U_LESS_THAN, d->boolean, more, k, b->block_count);
+	INST(o, OP_PHI, d->u32, k, d->c0, from, k_next, step);
+	INST(o, OP_PHI, d->u32, mine, mine0, from, mine_next, step);
+	INST(o, OP_PHI, d->u32, rest, rest0, from, rest_next, step);
+	INST(o, OP_U_LESS_THAN, d->boolean, more, k, words);
 	INST(o, OP_LOOP_MERGE, done, step, 0);
 	INST(o, OP_BRANCH_CONDITIONAL, more, body, done);
 
+	uint32_t left = d->next++;
 	INST(o, OP_LABEL, body);
-	uint32_t word[2], mine[2], ran = d->next++, any = d->next++, then = d->next++, merge = d->next++;
+	INST(o, OP_I_NOT_EQUAL, d->boolean, left, rest, d->c0);
+	INST(o, OP_SELECTION_MERGE, chosen, 0);
+	INST(o, OP_BRANCH_CONDITIONAL, left, one_block, next_word);
+
+	/* the block of rest's lowest bit */
+	uint32_t negated = d->next++, lowest = d->next++, below = d->next++, at_bit = d->next++, first = d->next++;
+	uint32_t block = d->next++, own = d->next++, ran = d->next++, cleared = d->next++, word[2], values[2];
 	word[0] = d->next++;
 	word[1] = d->next++;
-	uint32_t at_word = d->next++, at_bit = d->next++, p_bits = d->next++, bits = d->next++, shifted = d->next++;
-	uint32_t own = d->next++;
-	INST(o, OP_I_ADD, d->u32, word[0], k, k); /* block k's ticks, then its executions */
+	INST(o, OP_LABEL, one_block);
+	INST(o, OP_I_SUB, d->u32, negated, d->c0, rest);
+	INST(o, OP_BITWISE_AND, d->u32, lowest, rest, negated);
+	INST(o, OP_I_SUB, d->u32, below, lowest, d->c1);
+	INST(o, OP_BIT_COUNT, d->u32, at_bit, below);
+	INST(o, OP_SHIFT_LEFT_LOGICAL, d->u32, first, k, b->five);
+	INST(o, OP_I_ADD, d->u32, block, first, at_bit);
+	INST(o, OP_I_ADD, d->u32, word[0], block, block); /* its ticks, then its executions */
 	INST(o, OP_I_ADD, d->u32, word[1], word[0], d->c1);
-	/* whether this invocation ran block k: its bit */
-	INST(o, OP_SHIFT_RIGHT_LOGICAL, d->u32, at_word, k, b->five);
-	INST(o, OP_BITWISE_AND, d->u32, at_bit, k, b->low_bits);
-	INST(o, OP_ACCESS_CHAIN, b->ptr_u32, p_bits, b->ran, at_word);
-	INST(o, OP_LOAD, d->u32, bits, p_bits);
-	INST(o, OP_SHIFT_RIGHT_LOGICAL, d->u32, shifted, bits, at_bit);
-	INST(o, OP_BITWISE_AND, d->u32, own, shifted, d->c1);
+	/* whether this invocation ran it: its counters were written then, else they count zero */
+	INST(o, OP_BITWISE_AND, d->u32, own, mine, lowest);
 	INST(o, OP_I_NOT_EQUAL, d->boolean, ran, own, d->c0);
-	INST(o, OP_GROUP_NON_UNIFORM_ANY, d->boolean, any, d->scope_subgroup, ran);
-	INST(o, OP_SELECTION_MERGE, merge, 0);
-	INST(o, OP_BRANCH_CONDITIONAL, any, then, merge);
-	INST(o, OP_LABEL, then);
-	/* its counters where it ran the block (written then), else zero */
 	for (uint32_t j = 0; j < 2; j++) {
 		uint32_t p = d->next++, value = d->next++;
-		mine[j] = d->next++;
+		values[j] = d->next++;
 		INST(o, OP_ACCESS_CHAIN, b->ptr_u64, p, b->counters, word[j]);
 		INST(o, OP_LOAD, d->u64, value, p);
-		INST(o, OP_SELECT, d->u64, mine[j], ran, value, b->zero);
+		INST(o, OP_SELECT, d->u64, values[j], ran, value, b->zero);
 	}
 	uint32_t sums = d->next, adding = d->next + 2, added = d->next + 3;
 	d->next += 4;
 	for (uint32_t j = 0; j < 2; j++)
 		INST(o, OP_GROUP_NON_UNIFORM_I_ADD, d->u64, sums + j, d->scope_subgroup, GROUP_OPERATION_REDUCE,
-		     mine[j]);
+		     values[j]);
 	INST(o, OP_SELECTION_MERGE, added, 0);
 	INST(o, OP_BRANCH_CONDITIONAL, elected, adding, added);
 	INST(o, OP_LABEL, adding);
@@ -209,12 +221,28 @@ static void emit_flush(struct hesper_spirv_out *o, struct hesper_clock_ids *d, c
 	}
 	INST(o, OP_BRANCH, added);
 	INST(o, OP_LABEL, added);
-	INST(o, OP_BRANCH, merge);
-	INST(o, OP_LABEL, merge);
+	INST(o, OP_BITWISE_XOR, d->u32, cleared, rest, lowest);
+	INST(o, OP_BRANCH, chosen);
+
+	/* the next word (the last one's index kept in range: the loop ends there anyway) */
+	uint32_t after = d->next++, past = d->next++, at = d->next++, p_next = d->next++, bits = d->next++;
+	uint32_t any = d->next++;
+	INST(o, OP_LABEL, next_word);
+	INST(o, OP_I_ADD, d->u32, after, k, d->c1);
+	INST(o, OP_U_LESS_THAN, d->boolean, past, after, words);
+	INST(o, OP_SELECT, d->u32, at, past, after, last);
+	INST(o, OP_ACCESS_CHAIN, b->ptr_u32, p_next, b->ran, at);
+	INST(o, OP_LOAD, d->u32, bits, p_next);
+	INST(o, OP_GROUP_NON_UNIFORM_BITWISE_OR, d->u32, any, d->scope_subgroup, GROUP_OPERATION_REDUCE, bits);
+	INST(o, OP_BRANCH, chosen);
+
+	INST(o, OP_LABEL, chosen);
+	INST(o, OP_PHI, d->u32, k_next, k, added, after, next_word);
+	INST(o, OP_PHI, d->u32, mine_next, mine, added, bits, next_word);
+	INST(o, OP_PHI, d->u32, rest_next, cleared, added, any, next_word);
 	INST(o, OP_BRANCH, step);
 
 	INST(o, OP_LABEL, step);
-	INST(o, OP_I_ADD, d->u32, next, k, d->c1);
 	INST(o, OP_BRANCH, header);
 
 	INST(o, OP_LABEL, done);
@@ -268,8 +296,6 @@ static void rewrite(const uint32_t *w, size_t count, const struct hesper_clock_t
 	hesper_clock_emit_header(o, w, s);
 	if (!b->cap_arithmetic)
 		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM_ARITHMETIC);
-	if (!b->cap_vote)
-		INST(o, OP_CAPABILITY, CAP_GROUP_NON_UNIFORM_VOTE);
 	for (size_t i = HEADER_WORDS; i < count;) {
 		uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
 		if (hesper_clock_emit_sections(o, t, s, d, op, &done))
@@ -352,7 +378,6 @@ int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct h
 	b.ran_null = d.next++;
 	b.ran = d.next++;
 	b.five = d.next++;
-	b.low_bits = d.next++;
 	b.bit = d.next;
 	d.next += 32;
 	b.index = d.next;

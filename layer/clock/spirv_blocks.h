@@ -7,7 +7,7 @@
  * them) owns words 2b (clock ticks, summed over invocations) and 2b + 1 (executions, summed
  * over invocations) of each copy of the counters in that buffer (HESPER_BLOCKS_COPIES). The
  * sums are 64-bit subgroup operations: the device must have shaderSubgroupExtendedTypes,
- * and subgroup votes. Pure C, no Vulkan headers.
+ * and subgroup arithmetic. Pure C, no Vulkan headers.
  */
 #ifndef HESPER_SPIRV_BLOCKS_H
 #define HESPER_SPIRV_BLOCKS_H

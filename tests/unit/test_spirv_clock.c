@@ -363,11 +363,17 @@ START_TEST(every_shader_counts_its_blocks)
 			ck_assert_uint_eq(blocks, lines.block_count);
 			/* two per block, and one per return to pick the copy of the counters */
 			ck_assert_int_eq(count_op(out, count, 5056 /* OpReadClockKHR */), 2 * (int)blocks + returns);
-			/* per return, one loop over the blocks: a vote, two subgroup sums, two atomicAdds */
-			ck_assert_int_eq(count_op(out, count, 335 /* OpGroupNonUniformAny */),
-					 count_op(orig, size / 4, 335) + returns);
+			/*
+			 * per return, one loop over the bits' words (their OR over the subgroup, the
+			 * first before it) and their set bits: two subgroup sums, two atomicAdds, a
+			 * bit count
+			 */
+			ck_assert_int_eq(count_op(out, count, 360 /* OpGroupNonUniformBitwiseOr */),
+					 count_op(orig, size / 4, 360) + 2 * returns);
 			ck_assert_int_eq(count_op(out, count, 246 /* OpLoopMerge */),
 					 count_op(orig, size / 4, 246) + returns);
+			ck_assert_int_eq(count_op(out, count, 205 /* OpBitCount */),
+					 count_op(orig, size / 4, 205) + returns);
 			ck_assert_int_eq(count_op(out, count, 234 /* OpAtomicIAdd */), atomics + 2 * returns);
 			ck_assert_int_eq(count_op(out, count, 349 /* OpGroupNonUniformIAdd */), sums + 2 * returns);
 			free(out);
