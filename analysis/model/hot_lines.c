@@ -6,21 +6,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The entry of @file's @line in @lines (*@count of them, room for *@cap), added when new; NULL when memory ran out. */
-static struct hesper_hot_line *
-line_entry(struct hesper_hot_line **lines, size_t *count, size_t *cap, const char *file, uint32_t line)
+/* @s (NULL: "") into @out of @size bytes, cut at a character boundary when longer. */
+static void
+copy_cut(char *out, size_t size, const char *s)
 {
-	char name[HESPER_HOT_LINE_FILE_MAX];
-	size_t len = file ? strlen(file) : 0;
-	if (len >= sizeof(name)) {
-		len = sizeof(name) - 1;
-		while (len > 0 && ((unsigned char)file[len] & 0xc0) == 0x80)
+	size_t len = s ? strlen(s) : 0;
+	if (len >= size) {
+		len = size - 1;
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
 			len--; /* not inside a UTF-8 character */
 	}
-	memcpy(name, file ? file : "", len);
-	name[len] = '\0';
+	memcpy(out, s ? s : "", len);
+	out[len] = '\0';
+}
+
+/*
+ * The entry of @file's @line (or of block @block, when not NULL) in @lines (*@count of
+ * them, room for *@cap), added when new; NULL when memory ran out.
+ */
+static struct hesper_hot_line *
+line_entry(struct hesper_hot_line **lines, size_t *count, size_t *cap, const char *file, uint32_t line,
+	   const char *block)
+{
+	char name[HESPER_HOT_LINE_FILE_MAX], block_name[HESPER_HOT_BLOCK_NAME_MAX];
+	copy_cut(name, sizeof(name), file);
+	copy_cut(block_name, sizeof(block_name), block);
 	for (size_t i = 0; i < *count; i++)
-		if ((*lines)[i].line == line && strcmp((*lines)[i].file, name) == 0)
+		if ((*lines)[i].line == line && strcmp((*lines)[i].file, name) == 0 &&
+		    strcmp((*lines)[i].block, block_name) == 0)
 			return &(*lines)[i];
 	if (*count == *cap) {
 		size_t want = *cap ? 2 * *cap : 16;
@@ -32,7 +45,8 @@ line_entry(struct hesper_hot_line **lines, size_t *count, size_t *cap, const cha
 	}
 	struct hesper_hot_line *e = &(*lines)[(*count)++];
 	memset(e, 0, sizeof(*e));
-	memcpy(e->file, name, len + 1);
+	memcpy(e->file, name, sizeof(name));
+	memcpy(e->block, block_name, sizeof(block_name));
 	e->line = line;
 	return e;
 }
@@ -47,7 +61,33 @@ by_ticks(const void *a, const void *b)
 	int c = strcmp(x->file, y->file);
 	if (c)
 		return c;
-	return x->line < y->line ? -1 : x->line > y->line;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->block, y->block);
+}
+
+/* Sorts @lines (@n) largest first and keeps the disassembly of the hottest named blocks only. */
+static void
+sort_lines(struct hesper_hot_line *lines, size_t n)
+{
+	size_t listed = 0;
+	if (n)
+		qsort(lines, n, sizeof(*lines), by_ticks);
+	for (size_t i = 0; i < n; i++)
+		if (lines[i].code[0] && listed++ >= HESPER_HOT_BLOCKS_LISTED)
+			lines[i].code[0] = '\0';
+}
+
+/* Whether @b has a name and none of its instructions carries a line: it is shown as itself. */
+static bool
+named_block(const struct hesper_counted_block *b)
+{
+	if (!b->block)
+		return false;
+	for (size_t r = 0; r < b->run_count; r++)
+		if (b->runs[r].line)
+			return false;
+	return true;
 }
 
 int
@@ -66,9 +106,22 @@ hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct hes
 		if (!instructions)
 			continue;
 		all += (double)blocks[b].ticks;
+		if (named_block(&blocks[b])) {
+			struct hesper_hot_line *e = line_entry(&lines, &used, &cap, NULL, 0, blocks[b].block);
+			if (!e) {
+				free(lines);
+				return -1;
+			}
+			e->ticks += (double)blocks[b].ticks;
+			if (blocks[b].executions > e->executions)
+				e->executions = blocks[b].executions;
+			if (!e->code[0])
+				copy_cut(e->code, sizeof(e->code), blocks[b].code);
+			continue;
+		}
 		for (size_t r = 0; r < blocks[b].run_count; r++) {
 			const struct hesper_line_run *run = &blocks[b].runs[r];
-			struct hesper_hot_line *e = line_entry(&lines, &used, &cap, run->file, run->line);
+			struct hesper_hot_line *e = line_entry(&lines, &used, &cap, run->file, run->line, NULL);
 			if (!e) {
 				free(lines);
 				return -1;
@@ -80,8 +133,7 @@ hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct hes
 	}
 	for (size_t i = 0; i < used; i++)
 		lines[i].share = all > 0 ? lines[i].ticks / all : 0;
-	if (used)
-		qsort(lines, used, sizeof(*lines), by_ticks);
+	sort_lines(lines, used);
 	*out = lines;
 	*count = used;
 	return 0;
@@ -99,20 +151,21 @@ hesper_hot_lines_add(struct hesper_hot_line **lines, size_t *count, const struct
 	if (used)
 		memcpy(all, *lines, used * sizeof(*all));
 	for (size_t i = 0; i < n; i++) {
-		struct hesper_hot_line *e = line_entry(&all, &used, &cap, more[i].file, more[i].line);
+		struct hesper_hot_line *e = line_entry(&all, &used, &cap, more[i].file, more[i].line, more[i].block);
 		if (!e) {
 			free(all);
 			return -1;
 		}
 		e->ticks += more[i].ticks;
 		e->executions += more[i].executions;
+		if (!e->code[0])
+			memcpy(e->code, more[i].code, sizeof(e->code));
 	}
 	for (size_t i = 0; i < used; i++)
 		ticks += all[i].ticks;
 	for (size_t i = 0; i < used; i++)
 		all[i].share = ticks > 0 ? all[i].ticks / ticks : 0;
-	if (used)
-		qsort(all, used, sizeof(*all), by_ticks);
+	sort_lines(all, used);
 	free(*lines);
 	*lines = all;
 	*count = used;

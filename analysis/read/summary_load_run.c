@@ -198,6 +198,8 @@ load_line(struct loader *l, json_object *o, struct hesper_hot_line *line)
 
 	memset(line, 0, sizeof(*line));
 	copy_string(line->file, sizeof(line->file), o, "file");
+	copy_string(line->block, sizeof(line->block), o, "block");
+	copy_string(line->code, sizeof(line->code), o, "code");
 	if (get_u32(l, o, "a line", "line", 0, &line->line) ||
 	    get_u64(l, o, "a line", "executions", 0, &line->executions) ||
 	    get_double(l, o, "a line", "share", &share) || get_double(l, o, "a line", "cycles", &cycles))

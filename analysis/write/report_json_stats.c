@@ -203,7 +203,16 @@ hesper_json_put_lines(FILE *out, const struct hesper_profile *p)
 			hesper_json_put_double(out, l->share);
 			fputs(", \"cycles\": ", out);
 			hesper_json_put_double(out, l->ticks);
-			fprintf(out, ", \"executions\": %" PRIu64 "}", l->executions);
+			fprintf(out, ", \"executions\": %" PRIu64, l->executions);
+			if (l->block[0]) {
+				fputs(", \"block\": ", out);
+				hesper_json_put_field(out, l->block, sizeof(l->block));
+			}
+			if (l->code[0]) {
+				fputs(", \"code\": ", out); /* terminated within its array, longer than a name */
+				hesper_json_write_string(out, l->code);
+			}
+			fputs("}", out);
 		}
 		fputs(k->count ? "\n    ]}" : "]}", out);
 	}

@@ -1,12 +1,33 @@
 /* The text report's "Hot lines" section (report_text_parts.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "profile/profile.h"
 #include "report_text_parts.h"
 
 /* Lines shown per kernel: the rest are counted in one line under them. */
 #define LINES_SHOWN 10
+
+/* The disassembly of the hottest blocks without line information among the @shown lines of @k. */
+static void
+print_code(FILE *out, const struct hesper_kernel_lines *k, size_t shown)
+{
+	for (size_t j = 0; j < shown; j++) {
+		const struct hesper_hot_line *l = &k->lines[j];
+		if (!l->code[0])
+			continue;
+		fputs("   block ", out);
+		hesper_text_put_name(out, l->block);
+		fprintf(out, " (%.1f%%), its SPIR-V:\n", 100 * l->share);
+		for (const char *line = l->code; *line;) {
+			const char *end = strchr(line, '\n');
+			size_t len = end ? (size_t)(end - line) : strlen(line);
+			fprintf(out, "      %.*s\n", (int)len, line);
+			line += len + (end != NULL);
+		}
+	}
+}
 
 void
 hesper_text_print_lines(FILE *out, const struct hesper_profile *p)
@@ -34,6 +55,10 @@ hesper_text_print_lines(FILE *out, const struct hesper_profile *p)
 			if (l->line) {
 				hesper_text_put_name(out, l->file[0] ? l->file : "?");
 				fprintf(out, ":%" PRIu32 "\n", l->line);
+			} else if (l->block[0]) {
+				fputs("block ", out);
+				hesper_text_put_name(out, l->block);
+				fputc('\n', out);
 			} else {
 				fputs("(no line information)\n", out);
 			}
@@ -44,5 +69,6 @@ hesper_text_print_lines(FILE *out, const struct hesper_profile *p)
 				rest += k->lines[j].share;
 			fprintf(out, "   %6.1f%%  in %zu more lines\n", 100 * rest, k->count - shown);
 		}
+		print_code(out, k, shown);
 	}
 }

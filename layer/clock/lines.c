@@ -16,6 +16,7 @@
 #include "lines.h"
 #include "spirv_blocks.h"
 #include "spirv_clock_parts.h"
+#include "spirv_disasm.h"
 #include "spirv_lines.h"
 #include "state/state.h"
 
@@ -29,6 +30,8 @@ struct hesper_lines_pipeline {
 	atomic_bool used; /* bound for a dispatch at least once: reported */
 	uint64_t *kept;   /* the counts once the pipeline is gone; NULL before */
 	struct hesper_spirv_lines lines;
+	uint32_t *words; /* the module (host order) where some block has no line: its blocks are named from it */
+	size_t word_count;
 	struct hesper_lines_pipeline *next;
 };
 
@@ -96,11 +99,26 @@ void hesper_lines_device_ready(struct hesper_device *dev, const char *why, bool 
 		hesper_log("HESPER_LINES: no lines are counted on %s: %s", dev->props.deviceName, why);
 }
 
+/* Whether every block of @lines has a source line for some instruction. */
+static bool lines_everywhere(const struct hesper_spirv_lines *lines)
+{
+	for (size_t b = 0; b < lines->block_count; b++) {
+		bool some = false;
+		const struct hesper_spirv_block *k = &lines->blocks[b];
+		for (size_t r = k->first_run; r < k->first_run + k->runs && !some; r++)
+			some = lines->runs[r].line != 0;
+		if (!some)
+			return false;
+	}
+	return true;
+}
+
 /* Frees @l entirely (it is on no list). */
 static void lines_free(struct hesper_device *dev, struct hesper_lines_pipeline *l)
 {
 	hesper_clock_buffer_free(dev, &l->counters);
 	hesper_spirv_lines_free(&l->lines);
+	free(l->words);
 	free(l->kept);
 	free(l);
 }
@@ -144,6 +162,11 @@ const char *hesper_lines_create_pipeline(struct hesper_device *dev, VkPipelineCa
 	if (hesper_clock_buffer_make(dev, bytes, 0, bytes, &l->counters) != 0)
 		goto out;
 	why = hesper_clock_make_pipeline(dev, cache, info, words, count, allocator, out);
+	if (!why && !lines_everywhere(&l->lines)) {
+		l->words = host; /* kept to name the blocks without a line, and show their code */
+		l->word_count = size / 4;
+		host = NULL;
+	}
 out:
 	free(host);
 	free(words);
@@ -207,6 +230,12 @@ void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_p
 	pthread_mutex_unlock(&all_lock);
 }
 
+/* A block's name and disassembly, as a report keeps them. */
+struct block_text {
+	char name[HESPER_HOT_BLOCK_NAME_MAX];
+	char code[HESPER_HOT_BLOCK_CODE_MAX];
+};
+
 /*
  * Adds the hot lines of @l (all_lock held) to *@hot (*@count of them). Returns 0, or -1
  * when memory runs out.
@@ -222,7 +251,8 @@ static int add_lines(const struct hesper_lines_pipeline *l, struct hesper_hot_li
 	struct hesper_line_run *runs = calloc(l->lines.run_count ? l->lines.run_count : 1, sizeof(*runs));
 	struct hesper_hot_line *mine = NULL;
 	size_t mine_count = 0;
-	if (!counts || !blocks || !runs)
+	struct block_text *texts = l->words ? calloc(l->blocks, sizeof(*texts)) : NULL;
+	if (!counts || !blocks || !runs || (l->words && !texts))
 		goto out;
 	if (summed)
 		add_copies(l, summed);
@@ -233,13 +263,22 @@ static int add_lines(const struct hesper_lines_pipeline *l, struct hesper_hot_li
 	}
 	for (uint32_t b = 0; b < l->blocks; b++) {
 		const struct hesper_spirv_block *k = &l->lines.blocks[b];
-		blocks[b] = (struct hesper_counted_block){counts[2 * b], counts[2 * b + 1], runs + k->first_run,
-							  k->runs};
+		blocks[b] = (struct hesper_counted_block){
+			counts[2 * b], counts[2 * b + 1], runs + k->first_run, k->runs, NULL, NULL};
+		if (texts && counts[2 * b + 1]) { /* named for when it has no line */
+			hesper_spirv_block_title(l->words, l->word_count, k->label_word, 3, texts[b].name,
+						 sizeof(texts[b].name));
+			hesper_spirv_disasm(l->words, l->word_count, k->label_word, k->terminator_word + 1,
+					    texts[b].code, sizeof(texts[b].code));
+			blocks[b].block = texts[b].name;
+			blocks[b].code = texts[b].code;
+		}
 	}
 	if (hesper_hot_lines(blocks, l->blocks, &mine, &mine_count) == 0 &&
 	    hesper_hot_lines_add(hot, count, mine, mine_count) == 0)
 		rc = 0;
 out:
+	free(texts);
 	free(mine);
 	free(runs);
 	free(blocks);

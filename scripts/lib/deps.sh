@@ -2,7 +2,8 @@
 # Usage: hesper_install_deps PACKAGE...   (the base set is always included)
 
 HESPER_BASE_PACKAGES="gcc libc6-dev meson ninja-build pkg-config python3 libvulkan-dev libvulkan1 \
-libvulkan-volk-dev check mesa-vulkan-drivers glslc vulkan-validationlayers libjson-c-dev libsqlite3-dev"
+libvulkan-volk-dev check mesa-vulkan-drivers glslc vulkan-validationlayers libjson-c-dev libsqlite3-dev \
+spirv-headers"
 
 hesper_install_deps() {
 	local missing=() pkg

@@ -24,6 +24,14 @@ Cases:
           clean. Skipped (77) without VK_EXT_debug_utils.
   modes   HESPER_LINES under dispatch mode: one line saying it has an effect in clock mode
           only, no lines in the JSON, output unchanged.
+  blocks  HOT_LINES with hot_lines.comp built without line information (HOT_LINES_MODULE=plain),
+          many trips: every JSON entry is a block named by its label and first opcodes, no
+          file or line; blocks run exactly invocations x trips x dispatches times (the loop's
+          body), as often as the branch's condition held and once per invocation and dispatch
+          are there; the blocks that ran at least as often as the loop's body hold at least
+          80 % of the clock time; the hottest blocks (at most three) carry their SPIR-V,
+          which opens with their OpLabel, and the text report shows it; output unchanged,
+          validation clean.
 """
 
 import json
@@ -61,13 +69,15 @@ def lines_env(args, mode, chosen, out_json, out_text):
     return env
 
 
-def run_once(args, c, tmp, trips, chosen, mode="clock", name=None):
+def run_once(args, c, tmp, trips, chosen, mode="clock", name=None, plain=False):
     """The program alone and under Hesper with @trips (its pipeline named @name after it is
-    made, when given); returns (run, report, text)."""
+    made, when given; its module without line information when @plain); returns (run,
+    report, text)."""
     argv = [args.program, str(trips), str(DISPATCHES)] + ([name] if name else [])
-    base = e2e.Run(argv, e2e.base_env(args), tmp)
+    module = {"HOT_LINES_MODULE": "plain"} if plain else {}
+    base = e2e.Run(argv, {**e2e.base_env(args), **module}, tmp)
     out_json, out_text = os.path.join(tmp, f"{trips}.json"), os.path.join(tmp, f"{trips}.txt")
-    run = e2e.Run(argv, lines_env(args, mode, chosen, out_json, out_text), tmp)
+    run = e2e.Run(argv, {**lines_env(args, mode, chosen, out_json, out_text), **module}, tmp)
     e2e.check_like_alone(c, base, run, f"under Hesper ({mode} mode, HESPER_LINES={chosen}, {trips} trips)")
     rep = e2e.load_json(c, out_json, f"{trips} trips: Hesper wrote a readable JSON summary")
     try:
@@ -167,8 +177,49 @@ def case_modes(args, c, tmp):
     return run.tail("under Hesper (dispatch mode)")
 
 
+def case_blocks(args, c, tmp):
+    run, rep, text = run_once(args, c, tmp, MANY, "*", plain=True)
+    truth = lines_truth(run.out)
+    if "no lines are counted on" in run.err:
+        c.skip("the device cannot count lines")
+        return run.tail("under Hesper")
+    if not c.check(truth is not None and truth.get("lines") is False and rep is not None,
+                   "the module without line information ran, and Hesper wrote its summary"):
+        return run.tail("under Hesper")
+    kernels = [k for k in rep.get("lines") or [] if isinstance(k, dict)]
+    if not c.check(len(kernels) == 1, "the JSON has one kernel's lines", f"{rep.get('lines')!r}"):
+        return run.tail("under Hesper")
+    entries = kernels[0].get("lines") or []
+    named = [e for e in entries if e.get("line") == 0 and e.get("file") == "" and
+             str(e.get("block", "")).startswith("%") and ": Op" in str(e.get("block", ""))]
+    c.check(entries and len(named) == len(entries), "every entry is a block named by its label and first opcodes",
+            f"{entries[:3]!r}")
+    n, t, d = truth["invocations"], truth["trips"], truth["dispatches"]
+    runs = sorted(e.get("executions") for e in entries)
+    for what, executions in (("the loop's body", n * t * d), ("the branch", truth["taken"] * d),
+                             ("the store", n * d)):
+        c.check(executions in runs, f"a block ran exactly as often as {what}: {executions} times", f"{runs!r}")
+    loop = sum(e.get("share", 0) for e in entries if e.get("executions", 0) >= n * t * d)
+    c.check(loop >= 0.8, "the blocks run at least once per trip hold at least 80 % of the clock time",
+            f"{100 * loop:.1f} %")
+    print(f"  the loop's blocks hold {100 * loop:.1f} % of the clock time, {len(entries)} blocks")
+    listed = [e for e in entries if e.get("code")]
+    c.check(1 <= len(listed) <= 3 and listed[0] is entries[0],
+            "the hottest blocks (at most three, the first among them) carry their SPIR-V",
+            f"{[e.get('block') for e in listed]!r}")
+    for e in listed:
+        label = str(e.get("block", "")).split(":")[0]
+        c.check(str(e["code"]).startswith(f"{label} = OpLabel\n"), f"block {label}'s code opens with its OpLabel",
+                str(e["code"])[:200])
+    top = str(entries[0].get("block", "")) if entries else "?"
+    c.check(f"block {top} (" in text and "its SPIR-V:" in text and "= OpLabel" in text,
+            "the text report shows the hottest block's SPIR-V", text[-3000:])
+    return run.tail("under Hesper (blocks)")
+
+
 def main():
-    return e2e.case_main(__doc__, {"counts": case_counts, "named": case_named, "modes": case_modes}, "lines",
+    return e2e.case_main(__doc__, {"counts": case_counts, "named": case_named, "modes": case_modes,
+                                   "blocks": case_blocks}, "lines",
                          extra_args=lambda ap: ap.add_argument("--source", required=True))
 
 

@@ -257,9 +257,12 @@ int main(int argc, char **argv)
 							    lines.runs[k].instructions };
 		}
 		for (uint32_t b = 0; b < blocks; b++)
-			counted[b] = (struct hesper_counted_block){ counters[2 * b], counters[2 * b + 1],
+			counted[b] = (struct hesper_counted_block){ counters[2 * b],
+								    counters[2 * b + 1],
 								    runs + lines.blocks[b].first_run,
-								    lines.blocks[b].runs };
+								    lines.blocks[b].runs,
+								    NULL,
+								    NULL };
 		struct hesper_hot_line *hot_lines = NULL;
 		size_t hot_count = 0;
 		if (hesper_hot_lines(counted, blocks, &hot_lines, &hot_count) != 0)

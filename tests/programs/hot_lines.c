@@ -1,6 +1,7 @@
 /*
- * hot_lines: runs hot_lines.comp (built with -g, so its SPIR-V carries its source lines)
- * as any program would, for HESPER_LINES's end-to-end test (tests/e2e/run_lines.py).
+ * hot_lines: runs hot_lines.comp (built with -g, so its SPIR-V carries its source lines;
+ * with HOT_LINES_MODULE=plain in the environment, built without) as any program would, for
+ * HESPER_LINES's end-to-end test (tests/e2e/run_lines.py).
  *
  *   hot_lines TRIPS DISPATCHES [NAME]
  *
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "vk_common.h"
 
@@ -36,7 +38,9 @@ int main(int argc, char **argv)
 	}
 	struct vkc_ctx vk;
 	vkc_init(&vk, "hot_lines");
-	VkShaderModule module = vkc_shader_module(&vk, "hot_lines_g.spv");
+	const char *which = getenv("HOT_LINES_MODULE");
+	bool lines = !(which && strcmp(which, "plain") == 0);
+	VkShaderModule module = vkc_shader_module(&vk, lines ? "hot_lines_g.spv" : "hot_lines.spv");
 	VkDescriptorSetLayout set_layout = vkc_set_layout(&vk, 1);
 	VkPipelineLayout layout = vkc_pipeline_layout(&vk, set_layout, 8);
 	VkPipeline pipeline = vkc_compute_pipeline(&vk, layout, module, 0);
@@ -75,8 +79,8 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < INVOCATIONS; i++)
 		taken += i % 100u < TAKEN;
 	printf("HESPER-LINES-TRUTH {\"source\": \"hot_lines.comp\", \"dispatches\": %lu, \"invocations\": %u, "
-	       "\"trips\": %lu, \"taken\": %u, \"named\": %s}\n",
-	       dispatches, INVOCATIONS, trips, taken, named ? "true" : "false");
+	       "\"trips\": %lu, \"taken\": %u, \"named\": %s, \"lines\": %s}\n",
+	       dispatches, INVOCATIONS, trips, taken, named ? "true" : "false", lines ? "true" : "false");
 	fflush(stdout);
 
 	vkDestroyFence(vk.device, fence, NULL);

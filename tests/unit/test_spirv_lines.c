@@ -2,7 +2,9 @@
  * Unit tests for layer/clock/spirv_lines.c: every test shader (compiled by glslc at build)
  * reads into blocks whose line runs add up; in hot_lines.comp, built with -g, the lines
  * the source marks (found by the test in the source itself) are where the module says;
- * malformed modules are refused with a reason.
+ * malformed modules are refused with a reason. And layer/clock/spirv_disasm.c: its lines
+ * agree with spirv-dis (environment HESPER_SPIRV_DIS) on every function body's
+ * instructions whose operands are ids.
  * Arguments: the path of tests/programs/shaders/hot_lines.comp, then every test .spv.
  */
 #include <check.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spirv_disasm.h"
 #include "spirv_lines.h"
 
 static const char *source_path;
@@ -193,6 +196,113 @@ START_TEST(malformed_refused)
 }
 END_TEST
 
+/* Whether every operand kind opcode @op can have is an id (a type, a result, a reference). */
+static bool
+ids_only(uint32_t op)
+{
+	const struct hesper_spirv_opcode *e = hesper_spirv_opcode(op);
+	return e && strspn(e->operands, "TRi") == strlen(e->operands) && strspn(e->repeat, "TRi") == strlen(e->repeat);
+}
+
+/* spirv-dis's lines for @path from its first OpFunction on, in a buffer the caller frees. */
+static char *
+spirv_dis_functions(const char *dis, const char *path)
+{
+	char command[1024], *text = NULL;
+	size_t len = 0, cap = 0, got;
+	snprintf(command, sizeof(command), "%s --raw-id --no-indent --no-header --no-color '%s'", dis, path);
+	FILE *p = popen(command, "r");
+	ck_assert_ptr_nonnull(p);
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			text = realloc(text, cap);
+			ck_assert_ptr_nonnull(text);
+		}
+		got = fread(text + len, 1, cap - len - 1, p);
+		len += got;
+	} while (got);
+	ck_assert_int_eq(pclose(p), 0);
+	text[len] = '\0';
+	char *first = strstr(text, " = OpFunction ");
+	ck_assert_ptr_nonnull(first);
+	while (first > text && first[-1] != '\n')
+		first--;
+	memmove(text, first, strlen(first) + 1);
+	return text;
+}
+
+START_TEST(disassembly_agrees_with_spirv_dis)
+{
+	const char *dis = getenv("HESPER_SPIRV_DIS");
+	size_t compared = 0, cap = 1 << 22;
+	char *ours = malloc(cap);
+
+	ck_assert_msg(dis && dis[0], "spirv-dis (Debian package spirv-tools) was not found at configure time");
+	ck_assert_ptr_nonnull(ours);
+	for (int i = 0; i < shader_count; i++) {
+		size_t count = 0, at = 5;
+		uint32_t *w = read_words(shaders[i], &count);
+		ck_assert_ptr_nonnull(w);
+		while (at < count && (w[at] & 0xffffu) != 54 /* OpFunction */)
+			at += w[at] >> 16;
+		size_t read = hesper_spirv_disasm(w, count, at, count, ours, cap);
+		char *theirs = spirv_dis_functions(dis, shaders[i]);
+		char *mine_line = ours, *their_line = theirs;
+		for (size_t k = 0; k < read; k++) {
+			char *mine_end = strchr(mine_line, '\n'), *their_end = strchr(their_line, '\n');
+			ck_assert_msg(mine_end && their_end, "%s: instruction %zu: a line missing", shaders[i], k);
+			*mine_end = *their_end = '\0';
+			if (ids_only(w[at] & 0xffffu)) {
+				ck_assert_msg(strcmp(mine_line, their_line) == 0,
+					      "%s: \"%s\" against spirv-dis's \"%s\"", shaders[i], mine_line,
+					      their_line);
+				compared++;
+			}
+			mine_line = mine_end + 1;
+			their_line = their_end + 1;
+			at += w[at] >> 16;
+		}
+		ck_assert_uint_eq(at, count);
+		free(theirs);
+		free(w);
+	}
+	ck_assert_uint_gt(compared, 100);
+	free(ours);
+}
+END_TEST
+
+/* A block's title, and a disassembly cut to whole lines with what was left out said. */
+START_TEST(titles_and_cut_disassembly)
+{
+	size_t count = 0;
+	uint32_t *w = read_words(shader("/fill.spv"), &count);
+	struct hesper_spirv_lines l;
+	char title[64], small[120], whole[8192];
+
+	ck_assert_ptr_nonnull(w);
+	ck_assert_ptr_null(hesper_spirv_lines_read(w, count, &l));
+	const struct hesper_spirv_block *b = &l.blocks[0];
+	hesper_spirv_block_title(w, count, b->label_word, 2, title, sizeof(title));
+	char expect[32];
+	snprintf(expect, sizeof(expect), "%%%u: Op", l.blocks[0].label);
+	ck_assert_msg(strncmp(title, expect, strlen(expect)) == 0, "title \"%s\"", title);
+	ck_assert_uint_eq(hesper_spirv_disasm(w, count, b->label_word, b->terminator_word + 1, whole, sizeof(whole)),
+			  b->instructions + 1);
+	size_t read = hesper_spirv_disasm(w, count, b->label_word, b->terminator_word + 1, small, sizeof(small));
+	ck_assert_uint_eq(read, b->instructions + 1);
+	ck_assert_uint_lt(strlen(small), sizeof(small));
+	ck_assert_ptr_nonnull(strstr(small, " more instructions\n"));
+	/* every line but the last is the whole disassembly's */
+	char *last = small + strlen(small) - 1;
+	while (last > small && last[-1] != '\n')
+		last--;
+	ck_assert_int_eq(strncmp(small, whole, (size_t)(last - small)), 0);
+	hesper_spirv_lines_free(&l);
+	free(w);
+}
+END_TEST
+
 static Suite *
 spirv_lines_suite(void)
 {
@@ -203,6 +313,8 @@ spirv_lines_suite(void)
 	tcase_add_test(tc, marked_lines_found);
 	tcase_add_test(tc, no_line_information);
 	tcase_add_test(tc, malformed_refused);
+	tcase_add_test(tc, disassembly_agrees_with_spirv_dis);
+	tcase_add_test(tc, titles_and_cut_disassembly);
 	suite_add_tcase(s, tc);
 	return s;
 }

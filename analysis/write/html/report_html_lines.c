@@ -1,6 +1,7 @@
 /* The HTML page's "Hot lines" section (report_html_parts.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "profile/profile.h"
 #include "report_html_parts.h"
@@ -27,6 +28,9 @@ hesper_html_lines(FILE *out, const struct hesper_profile *p)
 			if (l->line) {
 				hesper_html_text(out, l->file[0] ? l->file : "?");
 				fprintf(out, ":%" PRIu32, l->line);
+			} else if (l->block[0]) {
+				fputs("block ", out);
+				hesper_html_text(out, l->block);
 			} else {
 				fputs("(no line information)", out);
 			}
@@ -37,6 +41,17 @@ hesper_html_lines(FILE *out, const struct hesper_profile *p)
 				100 * l->share, 100 * l->share, l->ticks,
 				k->dispatches ? (double)l->executions / (double)k->dispatches : 0,
 				l->executions ? l->ticks / (double)l->executions : 0);
+			if (l->code[0]) { /* a hot block without lines: its SPIR-V under it */
+				fputs("<tr><td class=\"name\" colspan=\"5\"><pre class=\"code\">", out);
+				for (const char *line = l->code; *line;) {
+					const char *end = strchr(line, '\n');
+					size_t len = end ? (size_t)(end - line) : strlen(line);
+					hesper_html_text_n(out, line, len);
+					fputc('\n', out);
+					line += len + (end != NULL);
+				}
+				fputs("</pre></td></tr>\n", out);
+			}
 		}
 		fputs("</tbody></table>\n", out);
 	}
