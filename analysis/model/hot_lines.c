@@ -107,6 +107,8 @@ hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct hes
 			continue;
 		all += (double)blocks[b].ticks;
 		if (named_block(&blocks[b])) {
+			if (!blocks[b].executions)
+				continue; /* a block of no line that never ran: nothing to show */
 			struct hesper_hot_line *e = line_entry(&lines, &used, &cap, NULL, 0, blocks[b].block);
 			if (!e) {
 				free(lines);

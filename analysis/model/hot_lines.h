@@ -55,8 +55,8 @@ struct hesper_hot_line {
 /*
  * The lines of @n counted @blocks into *@out (malloc'd; NULL when none), largest ticks
  * first (then by file, line and block), one entry per file and line, and one per named
- * block with no line, *@count of them. Blocks with no instruction count nothing. Returns
- * 0, or -1 when memory runs out (*@out NULL).
+ * block with no line that ran, *@count of them. Blocks with no instruction count nothing.
+ * Returns 0, or -1 when memory runs out (*@out NULL).
  */
 int hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct hesper_hot_line **out, size_t *count);
 

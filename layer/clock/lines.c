@@ -265,7 +265,7 @@ static int add_lines(const struct hesper_lines_pipeline *l, struct hesper_hot_li
 		const struct hesper_spirv_block *k = &l->lines.blocks[b];
 		blocks[b] = (struct hesper_counted_block){
 			counts[2 * b], counts[2 * b + 1], runs + k->first_run, k->runs, NULL, NULL};
-		if (texts && counts[2 * b + 1]) { /* named for when it has no line */
+		if (texts) { /* named for when it has no line */
 			hesper_spirv_block_title(l->words, l->word_count, k->label_word, 3, texts[b].name,
 						 sizeof(texts[b].name));
 			hesper_spirv_disasm(l->words, l->word_count, k->label_word, k->terminator_word + 1,

@@ -127,6 +127,60 @@ START_TEST(runs_add_up)
 }
 END_TEST
 
+/*
+ * Blocks with no line but a name: one entry each (a block that never ran, none), their code
+ * kept for the three hottest only; a block with a line among them stays a line; two runs
+ * of one kernel add up by block name.
+ */
+START_TEST(named_blocks_shown_as_themselves)
+{
+	const struct hesper_line_run none[] = {{NULL, 0, 3}}, line[] = {{"k.comp", 7, 2}};
+	const struct hesper_counted_block blocks[] = {
+		{.ticks = 100, .executions = 10, .runs = none, .run_count = 1, .block = "%5: OpLoad", .code = "a"},
+		{.ticks = 400, .executions = 40, .runs = none, .run_count = 1, .block = "%6: OpFMul", .code = "b"},
+		{.ticks = 300, .executions = 30, .runs = none, .run_count = 1, .block = "%7: OpFAdd", .code = "c"},
+		{.ticks = 200, .executions = 20, .runs = none, .run_count = 1, .block = "%8: OpStore", .code = "d"},
+		{.ticks = 0, .executions = 0, .runs = none, .run_count = 1, .block = "%9: OpBranch", .code = "e"},
+		{.ticks = 50, .executions = 5, .runs = line, .run_count = 1, .block = "%10: OpIAdd", .code = "f"},
+	};
+	struct hesper_hot_line *lines = NULL, *all = NULL;
+	size_t n = 0, total = 0;
+
+	ck_assert_int_eq(hesper_hot_lines(blocks, 6, &lines, &n), 0);
+	ck_assert_uint_eq(n, 5); /* four named blocks that ran, and line 7 */
+	ck_assert_str_eq(lines[0].block, "%6: OpFMul");
+	ck_assert_str_eq(lines[0].code, "b");
+	ck_assert_double_eq_tol(lines[0].share, 400.0 / 1050.0, 1e-12);
+	ck_assert_uint_eq(lines[0].line, 0);
+	ck_assert_str_eq(lines[0].file, "");
+	ck_assert_str_eq(lines[1].code, "c");
+	ck_assert_str_eq(lines[2].code, "d");
+	ck_assert_str_eq(lines[3].block, "%5: OpLoad");
+	ck_assert_str_eq(lines[3].code, ""); /* the fourth hottest: no code */
+	ck_assert_uint_eq(lines[4].line, 7);
+	ck_assert_str_eq(lines[4].block, "");
+	ck_assert_str_eq(lines[4].code, "");
+	/* the same kernel again: block %5 now the hottest, its code kept from the second run */
+	ck_assert_int_eq(hesper_hot_lines_add(&all, &total, lines, n), 0);
+	const struct hesper_counted_block again[] = {
+		{.ticks = 900, .executions = 90, .runs = none, .run_count = 1, .block = "%5: OpLoad", .code = "a"}};
+	struct hesper_hot_line *more = NULL;
+	size_t m = 0;
+	ck_assert_int_eq(hesper_hot_lines(again, 1, &more, &m), 0);
+	ck_assert_int_eq(hesper_hot_lines_add(&all, &total, more, m), 0);
+	ck_assert_uint_eq(total, 5);
+	ck_assert_str_eq(all[0].block, "%5: OpLoad");
+	ck_assert_double_eq_tol(all[0].ticks, 1000, 1e-9);
+	ck_assert_uint_eq(all[0].executions, 100);
+	ck_assert_str_eq(all[0].code, "a");
+	ck_assert_str_eq(all[3].block, "%8: OpStore");
+	ck_assert_str_eq(all[3].code, ""); /* pushed out of the three hottest */
+	free(more);
+	free(all);
+	free(lines);
+}
+END_TEST
+
 static Suite *
 hot_lines_suite(void)
 {
@@ -137,6 +191,7 @@ hot_lines_suite(void)
 	tcase_add_test(tc, nothing_counted);
 	tcase_add_test(tc, long_file_names_cut_whole);
 	tcase_add_test(tc, runs_add_up);
+	tcase_add_test(tc, named_blocks_shown_as_themselves);
 	suite_add_tcase(s, tc);
 	return s;
 }
