@@ -371,6 +371,7 @@ struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile
  * (each declared against the profile above).
  */
 #include "cost_keys.h"
+#include "device_keys.h"
 #include "kernel_occupancy.h"
 #include "queue_keys.h"
 #include "profile_events.h"

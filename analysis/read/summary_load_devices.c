@@ -1,20 +1,8 @@
-/* The summary's devices, queues and host waits, read back (summary_load_parts.h). */
+/* The summary's devices, queues and host waits, read back (summary_load_parts.h), by the key lists of profile/. */
 #include "summary_load_parts.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
-
-/* A clock-mode device's calibration ("clock_error_ns", "clock_ticks_per_us"); the error is -1 (unknown) when absent. */
-static int
-load_clock_calibration(struct loader *l, json_object *d, struct hesper_device_info *info)
-{
-	if (get_double(l, d, "a device", "clock_error_ns", &info->clock_error_ns) ||
-	    get_double(l, d, "a device", "clock_ticks_per_us", &info->clock_ticks_per_us))
-		return HESPER_ERROR_FORMAT;
-	if (!hesper_json_member(d, "clock_error_ns"))
-		info->clock_error_ns = -1.0;
-	return 0;
-}
 
 /*
  * A device's "occupancy_model", when there: its figures, or only why there are none. Absent
@@ -66,18 +54,37 @@ hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *
 		json_object *d = json_object_array_get_idx(devices, i);
 		struct hesper_device_info info = {0};
 
-		copy_string(info.name, sizeof(info.name), d, "name");
-		copy_string(info.driver, sizeof(info.driver), d, "driver");
-		copy_string(info.copy, sizeof(info.copy), d, "copy");
-		copy_string(info.timing, sizeof(info.timing), d, "timing");
-		copy_string(info.pipeline_stats, sizeof(info.pipeline_stats), d, "pipeline_stats");
-		if (load_clock_calibration(l, d, &info) ||
-		    get_double(l, d, "a device", "timestamp_period_ns", &info.timestamp_period_ns) ||
-		    get_u64(l, d, "a device", "dispatch_cost_ns", 0, &info.dispatch_cost_ns) ||
-		    get_u64(l, d, "a device", "timestamp_cost_ns", 0, &info.timestamp_cost_ns) ||
-		    get_u32(l, d, "a device", "compute_units", 0, &info.compute_units) ||
-		    load_occupancy_model(l, d, &info.occupancy))
+		/* each key of the list (profile/device_keys.h) read by its kind */
+#define HESPER_GET_DEVICE_TEXT(member, key) (copy_string(info.member, sizeof(info.member), d, key), 0)
+#define HESPER_GET_DEVICE_REAL(member, key) get_double(l, d, "a device", key, &info.member)
+#define HESPER_GET_DEVICE_U64(member, key) get_u64(l, d, "a device", key, 0, &info.member)
+#define HESPER_GET_DEVICE_U32(member, key) get_u32(l, d, "a device", key, 0, &info.member)
+#define HESPER_GET_DEVICE_MODEL(member, key) load_occupancy_model(l, d, &info.member)
+#define HESPER_GET_DEVICE_KEY(member, key, kind, when) || HESPER_GET_DEVICE_##kind(member, key)
+		if (0 HESPER_DEVICE_KEYS(HESPER_GET_DEVICE_KEY))
 			return HESPER_ERROR_FORMAT;
+#undef HESPER_GET_DEVICE_KEY
+#undef HESPER_GET_DEVICE_MODEL
+#undef HESPER_GET_DEVICE_U32
+#undef HESPER_GET_DEVICE_U64
+#undef HESPER_GET_DEVICE_REAL
+#undef HESPER_GET_DEVICE_TEXT
+			/* an error bound not written is not known (-1), not zero */
+#define HESPER_ABSENT_DEVICE_ALWAYS(member, key)
+#define HESPER_ABSENT_DEVICE_SET(member, key)
+#define HESPER_ABSENT_DEVICE_CLOCK_RATE(member, key)
+#define HESPER_ABSENT_DEVICE_FINDINGS(member, key)
+#define HESPER_ABSENT_DEVICE_CLOCK_KNOWN(member, key) \
+	if (!hesper_json_member(d, key))              \
+		info.member = -1.0;
+#define HESPER_ABSENT_DEVICE_KEY(member, key, kind, when) HESPER_ABSENT_DEVICE_##when(member, key)
+		HESPER_DEVICE_KEYS(HESPER_ABSENT_DEVICE_KEY)
+#undef HESPER_ABSENT_DEVICE_KEY
+#undef HESPER_ABSENT_DEVICE_CLOCK_KNOWN
+#undef HESPER_ABSENT_DEVICE_FINDINGS
+#undef HESPER_ABSENT_DEVICE_CLOCK_RATE
+#undef HESPER_ABSENT_DEVICE_SET
+#undef HESPER_ABSENT_DEVICE_ALWAYS
 		if (hesper_profile_add_device(p, &info) < 0)
 			return NO_MEMORY(l);
 	}

@@ -36,6 +36,52 @@ put_queue(FILE *out, const struct hesper_queue_info *q, bool findings, const cha
 	fputc('}', out);
 }
 
+/*
+ * A "devices" entry after @lead: its keys in the list's order (profile/device_keys.h), each
+ * when the list says; the findings' numbers with @findings (they come from a live run, or
+ * a summary of one read back, never from events).
+ */
+static void
+put_device(FILE *out, const struct hesper_device_info *d, bool findings, const char *lead)
+{
+	const char *sep = "{";
+
+	fputs(lead, out);
+#define HESPER_DEVICE_WHEN_ALWAYS(member) true
+#define HESPER_DEVICE_WHEN_SET(member) (d->member[0] != '\0')
+#define HESPER_DEVICE_WHEN_CLOCK_KNOWN(member) (d->timing[0] && d->member >= 0)
+#define HESPER_DEVICE_WHEN_CLOCK_RATE(member) (d->timing[0] && d->member > 0)
+#define HESPER_DEVICE_WHEN_FINDINGS(member) findings
+#define HESPER_PUT_DEVICE_TEXT(member, key)   \
+	fprintf(out, "%s\"" key "\": ", sep); \
+	hesper_json_put_field(out, d->member, sizeof(d->member))
+#define HESPER_PUT_DEVICE_REAL(member, key)   \
+	fprintf(out, "%s\"" key "\": ", sep); \
+	hesper_json_put_double(out, d->member)
+#define HESPER_PUT_DEVICE_U64(member, key) fprintf(out, "%s\"" key "\": %" PRIu64, sep, d->member)
+#define HESPER_PUT_DEVICE_U32(member, key) fprintf(out, "%s\"" key "\": %" PRIu32, sep, d->member)
+/* the model writes its own ", " and nothing when there is neither model nor why */
+#define HESPER_PUT_DEVICE_MODEL(member, key) hesper_json_put_occupancy_model(out, &d->member)
+#define HESPER_PUT_DEVICE_KEY(member, key, kind, when) \
+	if (HESPER_DEVICE_WHEN_##when(member)) {       \
+		HESPER_PUT_DEVICE_##kind(member, key); \
+		sep = ", ";                            \
+	}
+	HESPER_DEVICE_KEYS(HESPER_PUT_DEVICE_KEY)
+#undef HESPER_PUT_DEVICE_KEY
+#undef HESPER_PUT_DEVICE_MODEL
+#undef HESPER_PUT_DEVICE_U32
+#undef HESPER_PUT_DEVICE_U64
+#undef HESPER_PUT_DEVICE_REAL
+#undef HESPER_PUT_DEVICE_TEXT
+#undef HESPER_DEVICE_WHEN_FINDINGS
+#undef HESPER_DEVICE_WHEN_CLOCK_RATE
+#undef HESPER_DEVICE_WHEN_CLOCK_KNOWN
+#undef HESPER_DEVICE_WHEN_SET
+#undef HESPER_DEVICE_WHEN_ALWAYS
+	fputc('}', out);
+}
+
 /* "kernel_names": the kernels that @t's rows are of (the kernels table's rows split them), by name. */
 static void
 put_kernel_names(FILE *out, const struct hesper_kernel_table *t)
@@ -346,44 +392,8 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	fputs(", \"host\": ", out);
 	hesper_json_put_field(out, p->host, sizeof(p->host));
 	fputs("},\n  \"devices\": [", out);
-	for (size_t i = 0; i < p->device_count; i++) {
-		const struct hesper_device_info *d = &p->devices[i];
-
-		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-		hesper_json_put_field(out, d->name, sizeof(d->name));
-		fputs(", \"driver\": ", out);
-		hesper_json_put_field(out, d->driver, sizeof(d->driver));
-		fputs(", \"timestamp_period_ns\": ", out);
-		hesper_json_put_double(out, d->timestamp_period_ns);
-		if (d->copy[0]) {
-			fputs(", \"copy\": ", out);
-			hesper_json_put_field(out, d->copy, sizeof(d->copy));
-		}
-		if (d->timing[0]) {
-			fputs(", \"timing\": ", out);
-			hesper_json_put_field(out, d->timing, sizeof(d->timing));
-			if (d->clock_error_ns >= 0) {
-				fputs(", \"clock_error_ns\": ", out);
-				hesper_json_put_double(out, d->clock_error_ns);
-			}
-			if (d->clock_ticks_per_us > 0) {
-				fputs(", \"clock_ticks_per_us\": ", out);
-				hesper_json_put_double(out, d->clock_ticks_per_us);
-			}
-		}
-		if (d->pipeline_stats[0]) {
-			fputs(", \"pipeline_stats\": ", out);
-			hesper_json_put_field(out, d->pipeline_stats, sizeof(d->pipeline_stats));
-		}
-		hesper_json_put_occupancy_model(out, &d->occupancy);
-		/* The findings' keys come from a live run (or a summary of one read back), never from events. */
-		if (p->findings_ready || p->findings_loaded)
-			fprintf(out,
-				", \"dispatch_cost_ns\": %" PRIu64 ", \"timestamp_cost_ns\": %" PRIu64
-				", \"compute_units\": %" PRIu32,
-				d->dispatch_cost_ns, d->timestamp_cost_ns, d->compute_units);
-		fputc('}', out);
-	}
+	for (size_t i = 0; i < p->device_count; i++)
+		put_device(out, &p->devices[i], p->findings_ready || p->findings_loaded, i ? ",\n    " : "\n    ");
 	fputs(p->device_count ? "\n  ],\n" : "],\n", out);
 	fprintf(out, "  \"wall_ns\": %" PRIu64 ",\n  \"gpu_busy_ns\": %" PRIu64 ",\n", p->wall_ns,
 		hesper_profile_gpu_busy_ns(p));
