@@ -73,6 +73,8 @@ hesper_profile_free(struct hesper_profile *p)
 	for (size_t i = 0; i < p->kernel_lines_count; i++) {
 		free(p->kernel_lines[i].kernel);
 		free(p->kernel_lines[i].lines);
+		free(p->kernel_lines[i].source_file);
+		free(p->kernel_lines[i].source);
 	}
 	free(p->kernel_lines);
 	p->kernel_lines = NULL;
@@ -193,6 +195,28 @@ hesper_profile_set_lines(struct hesper_profile *p, const char *kernel, const str
 	k->lines = copy;
 	k->count = n;
 	k->dispatches = dispatches;
+	return 0;
+}
+
+int
+hesper_profile_set_source(struct hesper_profile *p, const char *kernel, const char *file, const char *text)
+{
+	for (size_t i = 0; i < p->kernel_lines_count; i++) {
+		struct hesper_kernel_lines *k = &p->kernel_lines[i];
+		if (strcmp(k->kernel, kernel) != 0)
+			continue;
+		free(k->source_file);
+		free(k->source);
+		k->source_file = file && text ? strdup(file) : NULL;
+		k->source = file && text ? strdup(text) : NULL;
+		if (file && text && (!k->source_file || !k->source)) {
+			free(k->source_file);
+			free(k->source);
+			k->source_file = k->source = NULL;
+			return -1;
+		}
+		return 0;
+	}
 	return 0;
 }
 

@@ -196,6 +196,8 @@ struct hesper_kernel_lines {
 	struct hesper_hot_line *lines; /* largest clock time first */
 	size_t count;
 	uint64_t dispatches; /* the counted dispatches the lines' figures are summed over */
+	char *source_file;   /* the file of its hottest line, when its text is known; else NULL */
+	char *source;        /* that file's text, for the annotated listing; NULL with it */
 };
 
 /* Initialises @p empty (tables allocated); returns 0, or -1 when memory runs out. */
@@ -220,6 +222,13 @@ int hesper_profile_add_pipeline_stats(struct hesper_profile *p, const struct hes
  */
 int hesper_profile_set_lines(struct hesper_profile *p, const char *kernel, const struct hesper_hot_line *lines,
 			     size_t n, uint64_t dispatches);
+
+/*
+ * Gives kernel @kernel's lines (set before) the text @text of source file @file, copied
+ * (NULL @file or @text: none). Returns 0 (also when the kernel has no lines), or -1 when
+ * memory runs out (the kernel then has no text).
+ */
+int hesper_profile_set_source(struct hesper_profile *p, const char *kernel, const char *file, const char *text);
 
 /* How many sets of pipeline statistics @p has of kernel @kernel (hesper_profile_add_pipeline_stats). */
 size_t hesper_profile_stats_sets(const struct hesper_profile *p, const char *kernel);

@@ -237,6 +237,12 @@ hesper_load_lines(struct loader *l, json_object *root, struct hesper_profile *ou
 			ret = load_line(l, json_object_array_get_idx(rows, j), &lines[j]);
 		if (!ret && hesper_profile_set_lines(out, kernel, lines, n, dispatches) != 0)
 			ret = NO_MEMORY(l);
+		json_object *source = hesper_json_member(o, "source");
+		if (!ret && source && (!get_string(source, "file") || !get_string(source, "text")))
+			ret = BAD(l, "a \"lines\" entry's \"source\" has no \"file\" or \"text\" string");
+		if (!ret && source &&
+		    hesper_profile_set_source(out, kernel, get_string(source, "file"), get_string(source, "text")) != 0)
+			ret = NO_MEMORY(l);
 		free(lines);
 		if (ret)
 			return ret;

@@ -214,7 +214,15 @@ hesper_json_put_lines(FILE *out, const struct hesper_profile *p)
 			}
 			fputs("}", out);
 		}
-		fputs(k->count ? "\n    ]}" : "]}", out);
+		fputs(k->count ? "\n    ]" : "]", out);
+		if (k->source) {
+			fputs(", \"source\": {\"file\": ", out);
+			hesper_json_write_string(out, k->source_file);
+			fputs(", \"text\": ", out);
+			hesper_json_write_string(out, k->source);
+			fputc('}', out);
+		}
+		fputc('}', out);
 	}
 	fputs("\n  ],\n", out);
 }

@@ -1,13 +1,85 @@
 /* The text report's "Hot lines" section (report_text_parts.h). */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile/profile.h"
 #include "report_text_parts.h"
+#include "source_listing.h"
 
 /* Lines shown per kernel: the rest are counted in one line under them. */
 #define LINES_SHOWN 10
+
+/* Lines of source shown on each side of a hot line in the annotated listing. */
+#define LISTING_AROUND 2
+
+/* Longest piece of a source line shown, in bytes. */
+#define LISTING_WIDTH 100
+
+/* One source line of the listing: its share (blank when not counted), number and text. */
+static void
+print_source_line(FILE *out, const struct hesper_listing_line *l, size_t number)
+{
+	if (l->share > 0)
+		fprintf(out, "   %6.1f%%", 100 * l->share);
+	else
+		fputs("          ", out);
+	fprintf(out, "  %5zu  ", number);
+	for (size_t c = 0; c < l->len && c < LISTING_WIDTH; c++) {
+		unsigned char ch = (unsigned char)l->text[c];
+		if (ch == '\t')
+			fputs("    ", out);
+		else
+			fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, out);
+	}
+	fputs(l->len > LISTING_WIDTH ? "...\n" : "\n", out);
+}
+
+/*
+ * @k's source file annotated around its LINES_SHOWN hottest lines (LISTING_AROUND lines
+ * each side), when the report has its text.
+ */
+static void
+print_listing(FILE *out, const struct hesper_kernel_lines *k)
+{
+	struct hesper_listing li;
+	if (hesper_listing_make(k, &li) != 0)
+		return;
+	bool *shown = calloc(li.count, sizeof(*shown));
+	if (!shown) {
+		hesper_listing_free(&li);
+		return;
+	}
+	/* the hottest lines first: pick the largest share not taken, LINES_SHOWN times */
+	for (size_t pick = 0; pick < LINES_SHOWN; pick++) {
+		size_t best = li.count;
+		for (size_t i = 0; i < li.count; i++)
+			if (li.lines[i].share > 0 && !shown[i] &&
+			    (best == li.count || li.lines[i].share > li.lines[best].share))
+				best = i;
+		if (best == li.count)
+			break;
+		for (size_t i = best > LISTING_AROUND ? best - LISTING_AROUND : 0;
+		     i < li.count && i <= best + LISTING_AROUND; i++)
+			shown[i] = true;
+	}
+	fputs("   ", out);
+	hesper_text_put_name(out, k->source_file);
+	fputs(" around its hottest lines (share of the counted cycles, line, source):\n", out);
+	bool printed = false;
+	for (size_t i = 0; i < li.count; i++) {
+		if (!shown[i])
+			continue;
+		if (printed && !shown[i - 1])
+			fputs("             ...\n", out);
+		print_source_line(out, &li.lines[i], i + 1);
+		printed = true;
+	}
+	free(shown);
+	hesper_listing_free(&li);
+}
 
 /* The disassembly of the hottest blocks without line information among the @shown lines of @k. */
 static void
@@ -70,5 +142,6 @@ hesper_text_print_lines(FILE *out, const struct hesper_profile *p)
 			fprintf(out, "   %6.1f%%  in %zu more lines\n", 100 * rest, k->count - shown);
 		}
 		print_code(out, k, shown);
+		print_listing(out, k);
 	}
 }

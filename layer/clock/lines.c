@@ -17,6 +17,7 @@
 #include "spirv_blocks.h"
 #include "spirv_clock_parts.h"
 #include "spirv_disasm.h"
+#include "source_path.h"
 #include "spirv_lines.h"
 #include "state/state.h"
 
@@ -286,6 +287,28 @@ out:
 	return rc;
 }
 
+/*
+ * Gives @kernel's lines in @profile the text of @file (its hottest line's): embedded in a
+ * module of a counted pipeline of that kernel from @from on (all_lock held), else found in
+ * HESPER_SOURCE_PATH's directories. Returns 0, or -1 when memory runs out.
+ */
+static int attach_source(struct hesper_profile *profile, struct hesper_name *kernel, const char *file,
+			 const struct hesper_lines_pipeline *from)
+{
+	for (const struct hesper_lines_pipeline *e = from; e; e = e->next) {
+		if (atomic_load_explicit(&e->kernel, memory_order_acquire) != kernel)
+			continue;
+		for (size_t f = 0; f < e->lines.file_count; f++)
+			if (e->lines.files[f].text && strcmp(e->lines.files[f].name, file) == 0)
+				return hesper_profile_set_source(profile, kernel->text, file, e->lines.files[f].text);
+	}
+	char *found = NULL, *text = hesper_source_find(hesper_process()->settings.source_path, file, &found);
+	int rc = text ? hesper_profile_set_source(profile, kernel->text, file, text) : 0;
+	free(found);
+	free(text);
+	return rc;
+}
+
 void hesper_lines_report(struct hesper_profile *profile)
 {
 	pthread_mutex_lock(&all_lock);
@@ -306,7 +329,11 @@ void hesper_lines_report(struct hesper_profile *profile)
 			    atomic_load_explicit(&e->used, memory_order_relaxed))
 				rc = add_lines(e, &hot, &count);
 		const struct hesper_kernel *row = hesper_kernel_table_find(profile->kernels, kernel->text);
-		if (rc != 0 || hesper_profile_set_lines(profile, kernel->text, hot, count, row ? row->count : 0) != 0)
+		const char *file = NULL; /* the hottest line's, for the annotated listing */
+		for (size_t j = 0; j < count && !file; j++)
+			file = hot[j].line && hot[j].file[0] ? hot[j].file : NULL;
+		if (rc != 0 || hesper_profile_set_lines(profile, kernel->text, hot, count, row ? row->count : 0) != 0 ||
+		    (file && attach_source(profile, kernel, file, l) != 0))
 			hesper_log("out of memory: the hot lines of %s are not in the report", kernel->text);
 		free(hot);
 	}

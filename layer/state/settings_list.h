@@ -108,6 +108,9 @@
 	  PARSER(hesper_parse_names, 0, 0, "comma-separated kernel names, none empty, or *", "off"),                    \
 	  hesper_path, lines, "",                                                                                       \
 	  IN_MODE(CLOCK), "count clock time per source line in these kernels (names as the report prints them, or *)")  \
+	X(HESPER_SOURCE_PATH, PATH, ANY,                                                                                \
+	  hesper_path, source_path, "",                                                                                 \
+	  IN_MODE(CLOCK), "directories (':' between) holding the source files HESPER_LINES lists, when not embedded")  \
 	X(HESPER_FINDINGS, ELSEWHERE, READ_BY("off, or key=value,...", "on, default thresholds"),                       \
 	  void, none, 0,                                                                                                \
 	  ANY_MODE, "the findings' thresholds, or no findings")

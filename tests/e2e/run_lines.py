@@ -14,7 +14,8 @@ Cases:
           held, the store's once per invocation and dispatch, the shares adding up to 1;
           with many trips the loop's lines (marked LOOP and HOT) hold at least 80 % of the
           kernel's clock time, and more than with few trips; the text report's "Hot lines"
-          names them. The first run chooses the kernel by `*`, the second by its name in a
+          names them, and its annotated listing shows the loop body's source line with its
+          share (the JSON holds the source text the module embeds). The first run chooses the kernel by `*`, the second by its name in a
           list with a name that matches nothing. Skipped (77) when Hesper says the device
           cannot count lines.
   named   HOT_LINES names its pipeline after making it (vkSetDebugUtilsObjectNameEXT), and
@@ -125,6 +126,14 @@ def check_counts(args, c, run, rep, text, trips, marks):
     c.check(abs(sum(shares) - 1) < 1e-6, f"{trips} trips: the lines' shares add up to 1", f"{sum(shares)!r}")
     c.check("Hot lines" in text and f"hot_lines.comp:{marks['HOT']}" in text,
             f"{trips} trips: the text report's Hot lines name the loop's line", text[-3000:])
+    source = k.get("source") or {}
+    c.check(str(source.get("file", "")).endswith(truth["source"]) and "// HOT loop body" in str(source.get("text")),
+            f"{trips} trips: the JSON holds the source file the module embeds", f"{str(source)[:300]!r}")
+    hot_share = 100 * by_line.get(marks["HOT"], {}).get("share", 0)
+    listed = [ln for ln in text.splitlines() if ln.split()[1:2] == [str(marks["HOT"])] and "// HOT loop body" in ln]
+    c.check(len(listed) == 1 and listed[0].split()[0] == f"{hot_share:.1f}%",
+            f"{trips} trips: the annotated listing shows line {marks['HOT']}'s text with its share ({hot_share:.1f} %)",
+            "\n".join(listed) or text[-2000:])
     loop = sum(by_line.get(marks[m], {}).get("share", 0) for m in ("LOOP", "HOT"))
     print(f"  {trips} trips: the loop's lines hold {100 * loop:.1f} % of {name}'s clock time")
     return loop

@@ -1,9 +1,14 @@
-/* Unit tests for analysis/model/hot_lines.c: counted blocks attributed to source lines. */
+/*
+ * Unit tests for analysis/model/hot_lines.c (counted blocks attributed to source lines) and
+ * analysis/write/source_listing.c (the hot lines' source file, line by line).
+ */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
+#include "profile/profile.h"
+#include "write/write.h"
 
 /* The entry of @file's @line in @lines, or NULL. */
 static const struct hesper_hot_line *
@@ -181,6 +186,42 @@ START_TEST(named_blocks_shown_as_themselves)
 }
 END_TEST
 
+/* The listing numbers lines by the text's "#line" directives (glslang's preamble left out) and adds the shares. */
+START_TEST(listing_numbers_lines_as_the_file)
+{
+	struct hesper_hot_line lines[3] = {0};
+	strcpy(lines[0].file, "k.comp");
+	lines[0].line = 2;
+	lines[0].share = 0.75;
+	strcpy(lines[1].file, "k.comp");
+	lines[1].line = 3;
+	lines[1].share = 0.25;
+	strcpy(lines[2].file, "other.h");
+	lines[2].line = 1;
+	lines[2].share = 0.5;
+	char source[] = "// OpModuleProcessed client vulkan100\n#line 1\nvoid main()\r\n{ x(); }\n}\n";
+	struct hesper_kernel_lines k = {
+		.kernel = "k", .lines = lines, .count = 3, .source_file = "k.comp", .source = source};
+	struct hesper_listing li;
+
+	ck_assert_int_eq(hesper_listing_make(&k, &li), 0);
+	ck_assert_uint_eq(li.count, 3);
+	ck_assert_int_eq((int)li.lines[0].len, 11); /* "void main()", its \r left out */
+	ck_assert_int_eq(strncmp(li.lines[1].text, "{ x(); }", li.lines[1].len), 0);
+	ck_assert_double_eq(li.lines[0].share, 0);
+	ck_assert_double_eq(li.lines[1].share, 0.75);
+	ck_assert_double_eq(li.lines[2].share, 0.25); /* the other file's line 1 is not this one's */
+	hesper_listing_free(&li);
+	/* without directives, the text's own lines; without text, no listing */
+	k.source = "a\nb";
+	ck_assert_int_eq(hesper_listing_make(&k, &li), 0);
+	ck_assert_uint_eq(li.count, 2);
+	hesper_listing_free(&li);
+	k.source = NULL;
+	ck_assert_int_eq(hesper_listing_make(&k, &li), -1);
+}
+END_TEST
+
 static Suite *
 hot_lines_suite(void)
 {
@@ -192,6 +233,7 @@ hot_lines_suite(void)
 	tcase_add_test(tc, long_file_names_cut_whole);
 	tcase_add_test(tc, runs_add_up);
 	tcase_add_test(tc, named_blocks_shown_as_themselves);
+	tcase_add_test(tc, listing_numbers_lines_as_the_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

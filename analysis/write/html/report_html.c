@@ -45,6 +45,7 @@ static const char style[] =
 	".bar{fill:var(--accent)}.hbar{fill:#59a14f}\n"
 	".heat{display:inline-block;height:10px;background:#e15759;vertical-align:middle}\n"
 	"pre.code{margin:2px 0 8px 16px;font-size:12px;color:var(--muted)}\n"
+	"table.listing td{padding:0 6px}table.listing pre{margin:0;font-size:12px}\n"
 	".hists{display:grid;grid-template-columns:repeat(auto-fill,minmax(500px,1fr));gap:12px}\n"
 	".hist h3{font-size:14px;margin:4px 0;overflow-wrap:anywhere}\n"
 	"#timeline{position:relative;border:1px solid var(--line);border-radius:6px;overflow:hidden}\n"

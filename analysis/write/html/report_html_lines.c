@@ -5,6 +5,37 @@
 
 #include "profile/profile.h"
 #include "report_html_parts.h"
+#include "write/write.h"
+
+/* Most source lines the page lists of one file. */
+#define LISTING_MAX 5000
+
+/* @k's source file, every line with its number and, where counted, a heat bar of its share. */
+static void
+put_listing(FILE *out, const struct hesper_kernel_lines *k)
+{
+	struct hesper_listing li;
+	if (hesper_listing_make(k, &li) != 0)
+		return;
+	fputs("<p class=\"sub\">", out);
+	hesper_html_text(out, k->source_file);
+	fputs(", each line with its share of the counted cycles</p>\n<table class=\"listing\"><tbody>\n", out);
+	for (size_t i = 0; i < li.count && i < LISTING_MAX; i++) {
+		const struct hesper_listing_line *l = &li.lines[i];
+		fputs("<tr><td>", out);
+		if (l->share > 0)
+			fprintf(out, "<span class=\"heat\" style=\"width:%.0fpx\"></span> %.1f%%", 100 * l->share,
+				100 * l->share);
+		fprintf(out, "</td><td>%zu</td><td class=\"name\"><pre>", i + 1);
+		hesper_html_text_n(out, l->text, l->len);
+		fputs("</pre></td></tr>\n", out);
+	}
+	if (li.count > LISTING_MAX)
+		fprintf(out, "<tr><td></td><td></td><td class=\"name\">%zu more lines</td></tr>\n",
+			li.count - LISTING_MAX);
+	fputs("</tbody></table>\n", out);
+	hesper_listing_free(&li);
+}
 
 void
 hesper_html_lines(FILE *out, const struct hesper_profile *p)
@@ -54,5 +85,6 @@ hesper_html_lines(FILE *out, const struct hesper_profile *p)
 			}
 		}
 		fputs("</tbody></table>\n", out);
+		put_listing(out, k);
 	}
 }
