@@ -379,6 +379,7 @@ struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile
  * profile.h is the face of analysis/profile/ too: what is derived from a profile alone
  * (each declared against the profile above).
  */
+#include "capture_keys.h"
 #include "cost_keys.h"
 #include "device_keys.h"
 #include "kernel_occupancy.h"

@@ -297,20 +297,23 @@ hesper_load_capture(struct loader *l, json_object *root, struct hesper_capture_i
 	if (!json_object_is_type(o, json_type_object))
 		return BAD(l, "\"capture\" is not an object");
 	c->set = true;
-	copy_string(c->start, sizeof(c->start), o, "start");
-	copy_string(c->stop, sizeof(c->stop), o, "stop");
-	/* A window closes only once it opened: "closed" is both. */
-	state = get_string(o, "state");
-	c->opened = state && strcmp(state, "not opened") != 0;
-	c->closed = state && strcmp(state, "closed") == 0;
 	uint64_t wall = 0;
-	if (get_u64(l, o, "\"capture\"", "opened_ns", 0, &c->opened_ns) ||
-	    get_u64(l, o, "\"capture\"", "closed_ns", 0, &c->closed_ns) ||
-	    get_u64(l, o, "\"capture\"", "dispatches_outside", 0, &c->outside) ||
-	    get_u64(l, o, "\"capture\"", "submissions_outside", 0, &c->submissions_outside) ||
-	    get_u64(l, o, "\"capture\"", "memory_ops_outside", 0, &c->memops_outside) ||
-	    get_u64(l, o, "\"capture\"", "wall_ns", 0, &wall))
+	/* each key of the list (profile/capture_keys.h) read by its kind */
+#define HESPER_GET_CAPTURE_TEXT(member, key) (copy_string(c->member, sizeof(c->member), o, key), 0)
+#define HESPER_GET_CAPTURE_U64(member, key) get_u64(l, o, "\"capture\"", key, 0, &c->member)
+/* a window closes only once it opened: "closed" is both */
+#define HESPER_GET_CAPTURE_STATE(member, key)                                                   \
+	((state = get_string(o, key)), (c->opened = state && strcmp(state, "not opened") != 0), \
+	 (c->closed = state && strcmp(state, "closed") == 0), 0)
+#define HESPER_GET_CAPTURE_WALL(member, key) get_u64(l, o, "\"capture\"", key, 0, &wall)
+#define HESPER_GET_CAPTURE_KEY(member, key, kind, when) || HESPER_GET_CAPTURE_##kind(member, key)
+	if (0 HESPER_CAPTURE_KEYS(HESPER_GET_CAPTURE_KEY))
 		return HESPER_ERROR_FORMAT;
+#undef HESPER_GET_CAPTURE_KEY
+#undef HESPER_GET_CAPTURE_WALL
+#undef HESPER_GET_CAPTURE_STATE
+#undef HESPER_GET_CAPTURE_U64
+#undef HESPER_GET_CAPTURE_TEXT
 	/* The window's wall time as the run measured it: from its opening to the end it ran to. */
 	if (c->opened && wall)
 		c->end_ns = c->opened_ns + wall;

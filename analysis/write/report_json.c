@@ -365,20 +365,35 @@ put_live(FILE *out, const struct hesper_profile *p)
 	}
 	if (!p->capture.set)
 		return;
+	/* its keys in the list's order (profile/capture_keys.h), each when the list says */
 	const struct hesper_capture_info *c = &p->capture;
-	fputs("  \"capture\": {\"start\": ", out);
-	hesper_json_put_field(out, c->start, sizeof(c->start));
-	fputs(", \"stop\": ", out);
-	hesper_json_put_field(out, c->stop, sizeof(c->stop));
-	fprintf(out, ", \"state\": \"%s\"", c->closed ? "closed" : c->opened ? "open" : "not opened");
-	if (c->opened)
-		fprintf(out, ", \"opened_ns\": %" PRIu64, c->opened_ns);
-	if (c->closed)
-		fprintf(out, ", \"closed_ns\": %" PRIu64, c->closed_ns);
-	fprintf(out,
-		", \"wall_ns\": %" PRIu64 ", \"dispatches_outside\": %" PRIu64 ", \"submissions_outside\": %" PRIu64
-		", \"memory_ops_outside\": %" PRIu64 "},\n",
-		hesper_capture_wall_ns(c, p->wall_ns), c->outside, c->submissions_outside, c->memops_outside);
+	const char *sep = "  \"capture\": {";
+#define HESPER_CAPTURE_WHEN_ALWAYS true
+#define HESPER_CAPTURE_WHEN_OPENED c->opened
+#define HESPER_CAPTURE_WHEN_CLOSED c->closed
+#define HESPER_PUT_CAPTURE_TEXT(member, key)  \
+	fprintf(out, "%s\"" key "\": ", sep); \
+	hesper_json_put_field(out, c->member, sizeof(c->member))
+#define HESPER_PUT_CAPTURE_U64(member, key) fprintf(out, "%s\"" key "\": %" PRIu64, sep, c->member)
+#define HESPER_PUT_CAPTURE_STATE(member, key) \
+	fprintf(out, "%s\"" key "\": \"%s\"", sep, c->closed ? "closed" : c->opened ? "open" : "not opened")
+#define HESPER_PUT_CAPTURE_WALL(member, key) \
+	fprintf(out, "%s\"" key "\": %" PRIu64, sep, hesper_capture_wall_ns(c, p->wall_ns))
+#define HESPER_PUT_CAPTURE_KEY(member, key, kind, when) \
+	if (HESPER_CAPTURE_WHEN_##when) {               \
+		HESPER_PUT_CAPTURE_##kind(member, key); \
+		sep = ", ";                             \
+	}
+	HESPER_CAPTURE_KEYS(HESPER_PUT_CAPTURE_KEY)
+#undef HESPER_PUT_CAPTURE_KEY
+#undef HESPER_PUT_CAPTURE_WALL
+#undef HESPER_PUT_CAPTURE_STATE
+#undef HESPER_PUT_CAPTURE_U64
+#undef HESPER_PUT_CAPTURE_TEXT
+#undef HESPER_CAPTURE_WHEN_CLOSED
+#undef HESPER_CAPTURE_WHEN_OPENED
+#undef HESPER_CAPTURE_WHEN_ALWAYS
+	fputs("},\n", out);
 }
 
 int
