@@ -61,6 +61,9 @@ static const struct table_copy copies[] = {
 	 "process, kernel, share, groups_per_sm, warps_per_sm, device_groups, limit_factor, at_most, why, variant",
 	 "process + :po, kernel, share, groups_per_sm, warps_per_sm, device_groups, limit_factor, at_most, why,"
 	 " variant"},
+	{"hot_lines", "process, kernel, dispatches, file, line, block, share, cycles, executions, code",
+	 "process + :po, kernel, dispatches, file, line, block, share, cycles, executions, code"},
+	{"hot_line_sources", "process, kernel, file, text", "process + :po, kernel, file, text"},
 	{"hesper_cost",
 	 "process, timestamps_written, hook_ns, submit_hook_ns, collector_ns, collected, copies_ahead, events_streamed,"
 	 " stream_ns",

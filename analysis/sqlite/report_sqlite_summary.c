@@ -256,12 +256,57 @@ write_occupancy(struct database *d, const struct hesper_profile *p, char *why, s
 	return 0;
 }
 
+/*
+ * The counted kernels' hot lines (HESPER_LINES), a row per line or block without line,
+ * and the source text of each kernel's hottest line's file where known (rewritten whole
+ * at each report). NULL file and line for a block without line; NULL block and code for a
+ * line.
+ */
+static int
+write_hot_lines(struct database *d, const struct hesper_profile *p, char *why, size_t size)
+{
+	struct value process[] = {I(PROCESS_ID)};
+	const struct value null = {.type = V_NULL};
+
+	if (run(d->db, "DELETE FROM hot_lines WHERE process = ?", process, 1, why, size) != 0 ||
+	    run(d->db, "DELETE FROM hot_line_sources WHERE process = ?", process, 1, why, size) != 0)
+		return -1;
+	for (size_t i = 0; i < p->kernel_lines_count; i++) {
+		const struct hesper_kernel_lines *k = &p->kernel_lines[i];
+		for (size_t j = 0; j < k->count; j++) {
+			const struct hesper_hot_line *l = &k->lines[j];
+			struct value v[] = {
+				I(PROCESS_ID),
+				T(k->kernel),
+				I(k->dispatches > INT64_MAX ? INT64_MAX : k->dispatches),
+				l->line ? T(l->file) : null,
+				l->line ? I(l->line) : null,
+				l->block[0] ? T(l->block) : null,
+				R(l->share),
+				R(l->ticks),
+				I(l->executions > INT64_MAX ? INT64_MAX : l->executions),
+				l->code[0] ? T(l->code) : null,
+			};
+			if (run(d->db, "INSERT INTO hot_lines VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
+				sizeof(v) / sizeof(v[0]), why, size) != 0)
+				return -1;
+		}
+		if (!k->source)
+			continue;
+		struct value v[] = {I(PROCESS_ID), T(k->kernel), T(k->source_file), T(k->source)};
+		if (run(d->db, "INSERT INTO hot_line_sources VALUES(?, ?, ?, ?)", v, sizeof(v) / sizeof(v[0]), why,
+			size) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 hesper_sqlite_write_summary(struct database *d, const struct hesper_profile *p, char *why, size_t size)
 {
 	return write_process(d, p, why, size) != 0 || write_devices_and_queues(d, p, why, size) != 0 ||
 			       write_kernels(d, p, why, size) != 0 || write_pipeline_stats(d, p, why, size) != 0 ||
-			       write_occupancy(d, p, why, size) != 0
+			       write_occupancy(d, p, why, size) != 0 || write_hot_lines(d, p, why, size) != 0
 		       ? -1
 		       : 0;
 }

@@ -15,7 +15,8 @@ Cases:
           with many trips the loop's lines (marked LOOP and HOT) hold at least 80 % of the
           kernel's clock time, and more than with few trips; the text report's "Hot lines"
           names them, and its annotated listing shows the loop body's source line with its
-          share (the JSON holds the source text the module embeds). The first run chooses the kernel by `*`, the second by its name in a
+          share (the JSON holds the source text the module embeds). In every case the SQLite
+          sink's hot_lines and hot_line_sources rows are the JSON's lines and source. The first run chooses the kernel by `*`, the second by its name in a
           list with a name that matches nothing. Skipped (77) when Hesper says the device
           cannot count lines.
   named   HOT_LINES names its pipeline after making it (vkSetDebugUtilsObjectNameEXT), and
@@ -37,6 +38,7 @@ Cases:
 
 import json
 import os
+import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -64,8 +66,9 @@ def lines_truth(text):
 
 
 def lines_env(args, mode, chosen, out_json, out_text):
+    out_db = os.path.splitext(out_json)[0] + ".db"
     env = e2e.hesper_env(args, {"HESPER_MODE": mode, "HESPER_LINES": chosen,
-                                "HESPER_REPORT": f"json:{out_json},text:{out_text}"})
+                                "HESPER_REPORT": f"json:{out_json},text:{out_text},sqlite:{out_db}"})
     env["VK_INSTANCE_LAYERS"] = e2e.VALIDATION_LAYER
     return env
 
@@ -81,12 +84,37 @@ def run_once(args, c, tmp, trips, chosen, mode="clock", name=None, plain=False):
     run = e2e.Run(argv, {**lines_env(args, mode, chosen, out_json, out_text), **module}, tmp)
     e2e.check_like_alone(c, base, run, f"under Hesper ({mode} mode, HESPER_LINES={chosen}, {trips} trips)")
     rep = e2e.load_json(c, out_json, f"{trips} trips: Hesper wrote a readable JSON summary")
+    for kernel in (rep or {}).get("lines") or []:
+        check_database(c, f"{trips} trips", out_json, kernel)
     try:
         with open(out_text, encoding="utf-8") as f:
             text = f.read()
     except OSError:
         text = ""
     return run, rep, text
+
+
+def check_database(c, what, json_path, kernel):
+    """The SQLite sink's hot_lines rows of @kernel against the JSON's lines (their keys and
+    counts), and its hot_line_sources against the JSON's source."""
+    try:
+        db = sqlite3.connect(os.path.splitext(json_path)[0] + ".db")
+        rows = db.execute("SELECT file, line, block, executions, code FROM hot_lines WHERE kernel = ? "
+                          "ORDER BY cycles DESC", (kernel["kernel"],)).fetchall()
+        sources = db.execute("SELECT file, text FROM hot_line_sources WHERE kernel = ?",
+                             (kernel["kernel"],)).fetchall()
+        db.close()
+    except sqlite3.Error as e:
+        c.check(False, f"{what}: the SQLite sink's hot lines can be read", str(e))
+        return
+    want = [(ln.get("file") if ln.get("line") else None, ln.get("line") or None, ln.get("block"),
+             ln.get("executions"), ln.get("code")) for ln in kernel.get("lines") or []]
+    c.check(sorted(rows, key=repr) == sorted(want, key=repr),
+            f"{what}: the SQLite sink's hot_lines rows are the JSON's lines ({len(want)})",
+            f"{rows[:3]!r} against {want[:3]!r}")
+    source = kernel.get("source")
+    c.check(sources == ([(source["file"], source["text"])] if source else []),
+            f"{what}: the SQLite sink's hot_line_sources row is the JSON's source", f"{len(sources)} rows")
 
 
 def kernel_row(rep):
