@@ -153,22 +153,21 @@ hesper_load_pipeline_stats(struct loader *l, json_object *root, struct hesper_pr
 		json_object *o = json_object_array_get_idx(list, i), *stats = hesper_json_member(o, "stats");
 		const char *kernel = get_string(o, "kernel");
 		struct hesper_pipeline_stats k = {.kernel = (char *)kernel};
-		uint64_t subgroup = 0, device = 0, dispatches = 0;
+		uint64_t dispatches = 0;
 
 		if (!kernel || (stats && !json_object_is_type(stats, json_type_object)))
 			return BAD(
 				l,
 				"a \"pipeline_stats\" row has no \"kernel\" string or a \"stats\" that is no object");
 		/* "variant" is not read: the sets are numbered again as they are added, in their order */
-		if (get_u64(l, o, "a \"pipeline_stats\" row", "subgroup_size", 0, &subgroup) ||
-		    get_u64(l, o, "a \"pipeline_stats\" row", "device", 0, &device) ||
+		/* 32-bit figures past 2^32 - 1 are refused, not cut (get_u32), as everywhere in the summary */
+		if (get_u32(l, o, "a \"pipeline_stats\" row", "subgroup_size", 0, &k.subgroup_size) ||
+		    get_u32(l, o, "a \"pipeline_stats\" row", "device", 0, &k.device) ||
 		    get_u64(l, o, "a \"pipeline_stats\" row", "dispatches", 0, &dispatches))
 			return HESPER_ERROR_FORMAT;
 		k.dispatches = dispatches;
 		copy_string(k.executable, sizeof(k.executable), o, "executable");
-		k.subgroup_size = (uint32_t)subgroup;
 		/* "occupancy" is not read: the reports reckon it again from these, as when it was written. */
-		k.device = device > UINT32_MAX ? UINT32_MAX : (uint32_t)device;
 		get_triple(o, "local_size", k.local_size);
 		size_t n = stats ? (size_t)json_object_object_length(stats) : 0;
 		k.stats = n ? calloc(n, sizeof(*k.stats)) : NULL;

@@ -525,6 +525,12 @@ START_TEST(bad_keys_refused)
 		{"\"queues\": [{\"device\": 0, \"timestamp_bits\": 99999999999}]", "\"timestamp_bits\""},
 		{"\"queues\": [{\"device\": 0, \"idle_ns\": -4}]", "\"idle_ns\" is negative"},
 		{"\"devices\": [{\"name\": \"d\", \"compute_units\": 4294967296}]", "\"compute_units\" is 4294967296"},
+		/* a pipeline's 32-bit figures past their range: refused, not cut */
+		{"\"pipeline_stats\": [{\"kernel\": \"k\", \"subgroup_size\": 4294967328}]",
+		 "\"subgroup_size\" is 4294967328"},
+		{"\"pipeline_stats\": [{\"kernel\": \"k\", \"device\": 4294967296}]", "\"device\" is 4294967296"},
+		/* a source listing without its text */
+		{"\"lines\": [{\"kernel\": \"k\", \"lines\": [], \"source\": {\"file\": \"k.comp\"}}]", "\"source\""},
 		/* counted lines with a share past the whole, or no kernel */
 		{"\"lines\": [{\"kernel\": \"k\", \"lines\": [{\"line\": 3, \"share\": 1.5}]}]", "\"share\" (1.5)"},
 		{"\"lines\": [{\"lines\": []}]", "no \"kernel\" string"},
