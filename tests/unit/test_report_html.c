@@ -629,6 +629,19 @@ START_TEST(hot_lines_with_heat_bars)
 	ck_assert_ptr_nonnull(strstr(html, "(no line information)"));
 	/* runs per dispatch and cycles per run: 6400 / 3 dispatches, 317 / 6400 */
 	ck_assert_ptr_nonnull(strstr(html, "<td>317</td><td>2133</td><td>0.04953</td>"));
+	ck_assert_ptr_null(strstr(html, "class=\"listing\"")); /* no source text: no listing */
+	free(html);
+	/* with the file's text: every line listed, its tab as spaces, line 12 with its heat bar */
+	char source[512] = "";
+	for (int n = 1; n <= 13; n++)
+		strcat(source, n == 12 ? "\tacc = acc * 2.0; <hot>\n" : "x\n");
+	ck_assert_int_eq(hesper_profile_set_source(&p, "blur<h>", "hot_lines.comp", source), 0);
+	html = render(&p);
+	ck_assert_ptr_nonnull(strstr(html, "<table class=\"listing\">"));
+	ck_assert_ptr_nonnull(strstr(html,
+				     "<tr><td><span class=\"heat\" style=\"width:68px\"></span> 68.3%</td>"
+				     "<td>12</td><td class=\"name\"><pre>    acc = acc * 2.0; &lt;hot&gt;</pre>"));
+	ck_assert_ptr_nonnull(strstr(html, "<tr><td></td><td>13</td><td class=\"name\"><pre>x</pre>"));
 	free(html);
 	hesper_profile_free(&p);
 }

@@ -27,7 +27,17 @@ put_listing(FILE *out, const struct hesper_kernel_lines *k)
 			fprintf(out, "<span class=\"heat\" style=\"width:%.0fpx\"></span> %.1f%%", 100 * l->share,
 				100 * l->share);
 		fprintf(out, "</td><td>%zu</td><td class=\"name\"><pre>", i + 1);
-		hesper_html_text_n(out, l->text, l->len);
+		/* a tab as four spaces (hesper_html_text_n shows controls as U+FFFD) */
+		for (size_t at = 0; at < l->len;) {
+			const char *tab = memchr(l->text + at, '\t', l->len - at);
+			size_t run = tab ? (size_t)(tab - (l->text + at)) : l->len - at;
+			hesper_html_text_n(out, l->text + at, run);
+			at += run;
+			if (tab) {
+				fputs("    ", out);
+				at++;
+			}
+		}
 		fputs("</pre></td></tr>\n", out);
 	}
 	if (li.count > LISTING_MAX)
