@@ -28,21 +28,21 @@
 #include "spirv_lines.h"
 
 enum {
-	OP_CONSTANT_NULL = 46,
-	OP_STORE = 62,
-	OP_I_SUB = 130,
-	OP_SELECT = 169,
-	OP_I_NOT_EQUAL = 171,
-	OP_U_LESS_THAN = 176,
-	OP_ATOMIC_I_ADD = 234,
-	OP_PHI = 245,
-	OP_LOOP_MERGE = 246,
-	OP_BIT_COUNT = 205,
-	OP_GROUP_NON_UNIFORM_I_ADD = 349,
-	OP_GROUP_NON_UNIFORM_BITWISE_OR = 360,
-	CAP_GROUP_NON_UNIFORM_ARITHMETIC = 63,
-	SC_PRIVATE = 6,
-	GROUP_OPERATION_REDUCE = 0,
+	OP_CONSTANT_NULL = SpvOpConstantNull,
+	OP_STORE = SpvOpStore,
+	OP_I_SUB = SpvOpISub,
+	OP_SELECT = SpvOpSelect,
+	OP_I_NOT_EQUAL = SpvOpINotEqual,
+	OP_U_LESS_THAN = SpvOpULessThan,
+	OP_ATOMIC_I_ADD = SpvOpAtomicIAdd,
+	OP_PHI = SpvOpPhi,
+	OP_LOOP_MERGE = SpvOpLoopMerge,
+	OP_BIT_COUNT = SpvOpBitCount,
+	OP_GROUP_NON_UNIFORM_I_ADD = SpvOpGroupNonUniformIAdd,
+	OP_GROUP_NON_UNIFORM_BITWISE_OR = SpvOpGroupNonUniformBitwiseOr,
+	CAP_GROUP_NON_UNIFORM_ARITHMETIC = SpvCapabilityGroupNonUniformArithmetic,
+	SC_PRIVATE = SpvStorageClassPrivate,
+	GROUP_OPERATION_REDUCE = SpvGroupOperationReduce,
 };
 
 /* What the rewrite adds beyond clock mode's declarations. */

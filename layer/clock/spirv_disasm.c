@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spirv_opcodes.h"
+#include <spirv/unified1/spirv.h>
 
-enum { OP_LABEL = 248, OP_LINE = 8, OP_NO_LINE = 317 };
+#include "spirv_opcodes.h"
 
 /* The grammar is sorted by opcode. */
 static int by_op(const void *key, const void *entry)
@@ -145,15 +145,15 @@ void hesper_spirv_block_title(const uint32_t *w, size_t count, size_t label_word
 	struct text t = {out, cap, 0, cap == 0};
 	if (cap)
 		out[0] = '\0';
-	if (label_word + 1 >= count || (w[label_word] & 0xffffu) != OP_LABEL)
+	if (label_word + 1 >= count || (w[label_word] & 0xffffu) != SpvOpLabel)
 		return;
 	put(&t, "%%%u:", (unsigned)w[label_word + 1]);
 	size_t i = label_word + (w[label_word] >> 16);
 	for (unsigned listed = 0; listed < shown && i < count;) {
 		uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
-		if (n == 0 || n > count - i || op == OP_LABEL)
+		if (n == 0 || n > count - i || op == SpvOpLabel)
 			break;
-		if (op != OP_LINE && op != OP_NO_LINE) {
+		if (op != SpvOpLine && op != SpvOpNoLine) {
 			const struct hesper_spirv_opcode *e = hesper_spirv_opcode(op);
 			size_t before = t.len;
 			if (e)

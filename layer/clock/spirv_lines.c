@@ -12,15 +12,15 @@ bool hesper_spirv_ends_block(uint32_t op)
 	switch (op) {
 	case OP_BRANCH:
 	case OP_BRANCH_CONDITIONAL:
-	case 251: /* OpSwitch */
-	case 252: /* OpKill */
+	case SpvOpSwitch:
+	case SpvOpKill:
 	case OP_RETURN:
-	case 254:  /* OpReturnValue */
-	case 255:  /* OpUnreachable */
-	case 4416: /* OpTerminateInvocation */
-	case 4448: /* OpIgnoreIntersectionKHR */
-	case 4449: /* OpTerminateRayKHR */
-	case 5294: /* OpEmitMeshTasksEXT */
+	case SpvOpReturnValue:
+	case SpvOpUnreachable:
+	case SpvOpTerminateInvocation:
+	case SpvOpIgnoreIntersectionKHR:
+	case SpvOpTerminateRayKHR:
+	case SpvOpEmitMeshTasksEXT:
 		return true;
 	default:
 		return false;
@@ -205,7 +205,7 @@ static const char *read_instruction(struct reader *r, const uint32_t *w, size_t 
 	case OP_NO_LINE:
 		*file = *line = 0;
 		return NULL;
-	case 0: /* OpNop */
+	case SpvOpNop:
 		return NULL;
 	default:
 		if (!*in_block)

@@ -20,31 +20,34 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
+
 #include "spirv_words.h"
 
 #define SPIRV_MAGIC 0x07230203u
 #define SPIRV_HEADER_WORDS 5u
 
-#define OP_SOURCE 3u
-#define OP_NAME 5u
-#define OP_STRING 7u
-#define OP_ENTRY_POINT 15u
-#define OP_FUNCTION 54u
-#define OP_EXECUTION_MODE 16u
-#define OP_EXECUTION_MODE_ID 331u
-#define OP_DECORATE 71u
-#define OP_CONSTANT 43u
-#define OP_CONSTANT_COMPOSITE 44u
-#define OP_SPEC_CONSTANT 50u
-#define OP_SPEC_CONSTANT_COMPOSITE 51u
+/* SPIR-V's numbers, by spirv-headers' names */
+#define OP_SOURCE SpvOpSource
+#define OP_NAME SpvOpName
+#define OP_STRING SpvOpString
+#define OP_ENTRY_POINT SpvOpEntryPoint
+#define OP_FUNCTION SpvOpFunction
+#define OP_EXECUTION_MODE SpvOpExecutionMode
+#define OP_EXECUTION_MODE_ID SpvOpExecutionModeId
+#define OP_DECORATE SpvOpDecorate
+#define OP_CONSTANT SpvOpConstant
+#define OP_CONSTANT_COMPOSITE SpvOpConstantComposite
+#define OP_SPEC_CONSTANT SpvOpSpecConstant
+#define OP_SPEC_CONSTANT_COMPOSITE SpvOpSpecConstantComposite
 
-#define MODE_LOCAL_SIZE 17u
-#define MODE_LOCAL_SIZE_ID 38u
-#define DECORATION_SPEC_ID 1u
-#define DECORATION_BUILTIN 11u
-#define BUILTIN_WORKGROUP_SIZE 25u
+#define MODE_LOCAL_SIZE SpvExecutionModeLocalSize
+#define MODE_LOCAL_SIZE_ID SpvExecutionModeLocalSizeId
+#define DECORATION_SPEC_ID SpvDecorationSpecId
+#define DECORATION_BUILTIN SpvDecorationBuiltIn
+#define BUILTIN_WORKGROUP_SIZE SpvBuiltInWorkgroupSize
 
-#define EXECUTION_MODEL_GLCOMPUTE 5u
+#define EXECUTION_MODEL_GLCOMPUTE SpvExecutionModelGLCompute
 
 static bool entry_is_compute(const struct hesper_spirv_entry *e)
 {
