@@ -39,25 +39,36 @@ struct hesper_lines_pipeline {
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct hesper_lines_pipeline *all; /* every counted pipeline of the process, newest first */
 
-/* Whether @name is the @len bytes at @item, white space around them left out, or they are "*". */
-static bool names_item(const char *item, size_t len, const char *name)
+/*
+ * The next item of HESPER_LINES's comma-separated list from *@at on, white space around
+ * it left out, into @item and @len; false past the last.
+ */
+static bool next_item(const char **at, const char **item, size_t *len)
 {
-	hesper_text_trim(&item, &len);
-	return (len == 1 && item[0] == '*') || (strlen(name) == len && memcmp(item, name, len) == 0);
+	if (!**at)
+		return false;
+	const char *comma = strchr(*at, ',');
+	*item = *at;
+	*len = comma ? (size_t)(comma - *at) : strlen(*at);
+	*at = comma ? comma + 1 : *at + *len;
+	hesper_text_trim(item, len);
+	return true;
+}
+
+/* Whether @len bytes at @item are "*". */
+static bool is_star(const char *item, size_t len)
+{
+	return len == 1 && item[0] == '*';
 }
 
 /* Whether the list @list names @kernel (or holds "*"). */
 static bool list_names(const char *list, const char *kernel)
 {
-	for (const char *item = list; *item;) {
-		const char *comma = strchr(item, ',');
-		size_t len = comma ? (size_t)(comma - item) : strlen(item);
-		if (names_item(item, len, kernel))
+	const char *item;
+	size_t len;
+	while (next_item(&list, &item, &len))
+		if (is_star(item, len) || (strlen(kernel) == len && memcmp(item, kernel, len) == 0))
 			return true;
-		if (!comma)
-			break;
-		item = comma + 1;
-	}
 	return false;
 }
 
@@ -75,17 +86,11 @@ bool hesper_lines_chosen(struct hesper_name *kernel)
 
 bool hesper_lines_names_given(void)
 {
-	const char *list = hesper_process()->settings.lines;
-	for (const char *item = list; *item;) {
-		const char *comma = strchr(item, ',');
-		size_t len = comma ? (size_t)(comma - item) : strlen(item);
-		hesper_text_trim(&item, &len);
-		if (!(len == 1 && item[0] == '*'))
+	const char *list = hesper_process()->settings.lines, *item;
+	size_t len;
+	while (next_item(&list, &item, &len))
+		if (!is_star(item, len))
 			return true;
-		if (!comma)
-			break;
-		item = comma + 1;
-	}
 	return false;
 }
 
