@@ -236,11 +236,13 @@ void hesper_lines_pipeline_done(struct hesper_device *dev, struct hesper_lines_p
 	pthread_mutex_unlock(&all_lock);
 }
 
-/* A block's name and disassembly, as a report keeps them. */
-struct block_text {
+/* A block's name, as a report keeps it. */
+struct block_name {
 	char name[HESPER_HOT_BLOCK_NAME_MAX];
-	char code[HESPER_HOT_BLOCK_CODE_MAX];
 };
+
+/* Opcodes a block's name shows after its label. */
+#define BLOCK_NAME_OPCODES 3
 
 /*
  * Adds the hot lines of @l (all_lock held) to *@hot (*@count of them). Returns 0, or -1
@@ -257,8 +259,8 @@ static int add_lines(const struct hesper_lines_pipeline *l, struct hesper_hot_li
 	struct hesper_line_run *runs = calloc(l->lines.run_count ? l->lines.run_count : 1, sizeof(*runs));
 	struct hesper_hot_line *mine = NULL;
 	size_t mine_count = 0;
-	struct block_text *texts = l->words ? calloc(l->blocks, sizeof(*texts)) : NULL;
-	if (!counts || !blocks || !runs || (l->words && !texts))
+	struct block_name *names = l->words ? calloc(l->blocks, sizeof(*names)) : NULL;
+	if (!counts || !blocks || !runs || (l->words && !names))
 		goto out;
 	if (summed)
 		add_copies(l, summed);
@@ -271,25 +273,50 @@ static int add_lines(const struct hesper_lines_pipeline *l, struct hesper_hot_li
 		const struct hesper_spirv_block *k = &l->lines.blocks[b];
 		blocks[b] = (struct hesper_counted_block){
 			counts[2 * b], counts[2 * b + 1], runs + k->first_run, k->runs, NULL, NULL};
-		if (texts) { /* named for when it has no line */
-			hesper_spirv_block_title(l->words, l->word_count, k->label_word, 3, texts[b].name,
-						 sizeof(texts[b].name));
-			hesper_spirv_disasm(l->words, l->word_count, k->label_word, k->terminator_word + 1,
-					    texts[b].code, sizeof(texts[b].code));
-			blocks[b].block = texts[b].name;
-			blocks[b].code = texts[b].code;
+		if (names) { /* named for when it has no line; the hottest get their code once all are added (add_code) */
+			hesper_spirv_block_title(l->words, l->word_count, k->label_word, BLOCK_NAME_OPCODES,
+						 names[b].name, sizeof(names[b].name));
+			blocks[b].block = names[b].name;
 		}
 	}
 	if (hesper_hot_lines(blocks, l->blocks, &mine, &mine_count) == 0 &&
 	    hesper_hot_lines_add(hot, count, mine, mine_count) == 0)
 		rc = 0;
 out:
-	free(texts);
+	free(names);
 	free(mine);
 	free(runs);
 	free(blocks);
 	free(summed);
 	return rc;
+}
+
+/*
+ * The SPIR-V of the HESPER_HOT_BLOCKS_LISTED hottest named blocks among @hot (@count, largest
+ * first), from the module of a counted pipeline of @kernel from @from on (all_lock held)
+ * that has the block of that name: only those a report shows are disassembled.
+ */
+static void add_code(struct hesper_hot_line *hot, size_t count, struct hesper_name *kernel,
+		     const struct hesper_lines_pipeline *from)
+{
+	char name[HESPER_HOT_BLOCK_NAME_MAX];
+	for (size_t j = 0, listed = 0; j < count && listed < HESPER_HOT_BLOCKS_LISTED; j++) {
+		if (!hot[j].block[0])
+			continue;
+		listed++;
+		for (const struct hesper_lines_pipeline *e = from; e && !hot[j].code[0]; e = e->next) {
+			if (!e->words || atomic_load_explicit(&e->kernel, memory_order_acquire) != kernel)
+				continue;
+			for (uint32_t b = 0; b < e->blocks && !hot[j].code[0]; b++) {
+				const struct hesper_spirv_block *k = &e->lines.blocks[b];
+				hesper_spirv_block_title(e->words, e->word_count, k->label_word, BLOCK_NAME_OPCODES,
+							 name, sizeof(name));
+				if (strcmp(name, hot[j].block) == 0)
+					hesper_spirv_disasm(e->words, e->word_count, k->label_word,
+							    k->terminator_word + 1, hot[j].code, sizeof(hot[j].code));
+			}
+		}
+	}
 }
 
 /*
@@ -333,6 +360,8 @@ void hesper_lines_report(struct hesper_profile *profile)
 			if (atomic_load_explicit(&e->kernel, memory_order_acquire) == kernel &&
 			    atomic_load_explicit(&e->used, memory_order_relaxed))
 				rc = add_lines(e, &hot, &count);
+		if (rc == 0)
+			add_code(hot, count, kernel, l);
 		const struct hesper_kernel *row = hesper_kernel_table_find(profile->kernels, kernel->text);
 		const char *file = NULL; /* the hottest line's, for the annotated listing */
 		for (size_t j = 0; j < count && !file; j++)
