@@ -92,12 +92,10 @@ print_code(FILE *out, const struct hesper_kernel_lines *k, size_t shown)
 		fputs("   block ", out);
 		hesper_text_put_name(out, l->block);
 		fprintf(out, " (%.1f%%), its SPIR-V:\n", 100 * l->share);
-		for (const char *line = l->code; *line;) {
-			const char *end = strchr(line, '\n');
-			size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *at = l->code, *line;
+		size_t len;
+		while (hesper_next_line(&at, &line, &len))
 			fprintf(out, "      %.*s\n", (int)len, line);
-			line += len + (end != NULL);
-		}
 	}
 }
 

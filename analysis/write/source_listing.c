@@ -27,21 +27,16 @@ hesper_listing_make(const struct hesper_kernel_lines *k, struct hesper_listing *
 	 * "#line 1"): then the lines before the first directive are not the file's, and each
 	 * directive gives the number of the line after it.
 	 */
-	const char *at = k->source;
-	for (const char *c = k->source; *c;) {
-		const char *end = strchr(c, '\n');
-		size_t len = end ? (size_t)(end - c) : strlen(c);
-		if (line_directive(c, len)) {
-			at = c;
+	const char *at = k->source, *line;
+	size_t len;
+	for (const char *c = k->source; hesper_next_line(&c, &line, &len);)
+		if (line_directive(line, len)) {
+			at = line;
 			break;
 		}
-		c += len + (end != NULL);
-	}
 	size_t cap = 0, number = 1;
-	while (*at) {
-		const char *end = strchr(at, '\n');
-		size_t len = end ? (size_t)(end - at) : strlen(at);
-		unsigned long directive = line_directive(at, len);
+	while (hesper_next_line(&at, &line, &len)) {
+		unsigned long directive = line_directive(line, len);
 		if (directive) {
 			number = directive;
 		} else {
@@ -57,12 +52,11 @@ hesper_listing_make(const struct hesper_kernel_lines *k, struct hesper_listing *
 				cap = want;
 			}
 			out->lines[number - 1] = (struct hesper_listing_line){
-				at, len && at[len - 1] == '\r' ? len - 1 : len, 0};
+				line, len && line[len - 1] == '\r' ? len - 1 : len, 0};
 			if (number > out->count)
 				out->count = number;
 			number++;
 		}
-		at += len + (end != NULL);
 	}
 	for (size_t j = 0; j < k->count; j++) {
 		const struct hesper_hot_line *l = &k->lines[j];
@@ -71,6 +65,18 @@ hesper_listing_make(const struct hesper_kernel_lines *k, struct hesper_listing *
 			out->lines[l->line - 1].share += l->share;
 	}
 	return 0;
+}
+
+bool
+hesper_next_line(const char **at, const char **line, size_t *len)
+{
+	if (!**at)
+		return false;
+	const char *end = strchr(*at, '\n');
+	*line = *at;
+	*len = end ? (size_t)(end - *at) : strlen(*at);
+	*at += *len + (end != NULL);
+	return true;
 }
 
 void

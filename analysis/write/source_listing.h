@@ -6,6 +6,7 @@
 #ifndef HESPER_SOURCE_LISTING_H
 #define HESPER_SOURCE_LISTING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "profile/profile.h"
@@ -27,6 +28,12 @@ struct hesper_listing {
  * or memory runs out (@out empty). Free with hesper_listing_free.
  */
 int hesper_listing_make(const struct hesper_kernel_lines *k, struct hesper_listing *out);
+
+/*
+ * The line at *@at (up to its '\n', left out, or the text's end) into @line and @len, and
+ * *@at past it; false at the text's end.
+ */
+bool hesper_next_line(const char **at, const char **line, size_t *len);
 
 /* Frees what @l holds. */
 void hesper_listing_free(struct hesper_listing *l);

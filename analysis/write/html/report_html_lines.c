@@ -84,12 +84,11 @@ hesper_html_lines(FILE *out, const struct hesper_profile *p)
 				l->executions ? l->ticks / (double)l->executions : 0);
 			if (l->code[0]) { /* a hot block without lines: its SPIR-V under it */
 				fputs("<tr><td class=\"name\" colspan=\"5\"><pre class=\"code\">", out);
-				for (const char *line = l->code; *line;) {
-					const char *end = strchr(line, '\n');
-					size_t len = end ? (size_t)(end - line) : strlen(line);
+				const char *at = l->code, *line;
+				size_t len;
+				while (hesper_next_line(&at, &line, &len)) {
 					hesper_html_text_n(out, line, len);
 					fputc('\n', out);
-					line += len + (end != NULL);
 				}
 				fputs("</pre></td></tr>\n", out);
 			}
