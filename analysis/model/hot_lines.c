@@ -173,3 +173,15 @@ hesper_hot_lines_add(struct hesper_hot_line **lines, size_t *count, const struct
 	*count = used;
 	return 0;
 }
+
+double
+hesper_hot_line_runs_per_dispatch(const struct hesper_hot_line *l, uint64_t dispatches)
+{
+	return dispatches ? (double)l->executions / (double)dispatches : 0;
+}
+
+double
+hesper_hot_line_ticks_per_run(const struct hesper_hot_line *l)
+{
+	return l->executions ? l->ticks / (double)l->executions : 0;
+}

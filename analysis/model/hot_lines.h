@@ -68,4 +68,10 @@ int hesper_hot_lines(const struct hesper_counted_block *blocks, size_t n, struct
  */
 int hesper_hot_lines_add(struct hesper_hot_line **lines, size_t *count, const struct hesper_hot_line *more, size_t n);
 
+/* @l's runs per dispatch over @dispatches counted dispatches (0 when none): what one dispatch ran of it. */
+double hesper_hot_line_runs_per_dispatch(const struct hesper_hot_line *l, uint64_t dispatches);
+
+/* @l's clock ticks per run (0 when it never ran). */
+double hesper_hot_line_ticks_per_run(const struct hesper_hot_line *l);
+
 #endif

@@ -118,10 +118,8 @@ hesper_text_print_lines(FILE *out, const struct hesper_profile *p)
 		for (size_t j = 0; j < shown; j++) {
 			const struct hesper_hot_line *l = &k->lines[j];
 			/* per dispatch and per run: what a reader of one dispatch of the kernel expects */
-			double per_dispatch = k->dispatches ? (double)l->executions / (double)k->dispatches : 0;
-			double per_run = l->executions ? l->ticks / (double)l->executions : 0;
-			fprintf(out, "   %6.1f%%  %12.4g  %13.4g  %10.4g  ", 100 * l->share, l->ticks, per_dispatch,
-				per_run);
+			fprintf(out, "   %6.1f%%  %12.4g  %13.4g  %10.4g  ", 100 * l->share, l->ticks,
+				hesper_hot_line_runs_per_dispatch(l, k->dispatches), hesper_hot_line_ticks_per_run(l));
 			if (l->line) {
 				hesper_text_put_name(out, l->file[0] ? l->file : "?");
 				fprintf(out, ":%" PRIu32 "\n", l->line);

@@ -80,8 +80,7 @@ hesper_html_lines(FILE *out, const struct hesper_profile *p)
 				"</td><td><span class=\"heat\" style=\"width:%.0fpx\"></span> %.1f%%</td>"
 				"<td>%.4g</td><td>%.4g</td><td>%.4g</td></tr>\n",
 				100 * l->share, 100 * l->share, l->ticks,
-				k->dispatches ? (double)l->executions / (double)k->dispatches : 0,
-				l->executions ? l->ticks / (double)l->executions : 0);
+				hesper_hot_line_runs_per_dispatch(l, k->dispatches), hesper_hot_line_ticks_per_run(l));
 			if (l->code[0]) { /* a hot block without lines: its SPIR-V under it */
 				fputs("<tr><td class=\"name\" colspan=\"5\"><pre class=\"code\">", out);
 				const char *at = l->code, *line;
