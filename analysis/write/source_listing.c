@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Line numbers a listing goes up to: a "#line" past them (bad text) ends it, not memory. */
+#define LISTING_LINES_MAX 1000000u
+
 /* The number N of a "#line N" directive at @line (@len bytes), or 0 when it is none. */
 static unsigned long
 line_directive(const char *line, size_t len)
@@ -39,6 +42,8 @@ hesper_listing_make(const struct hesper_kernel_lines *k, struct hesper_listing *
 		unsigned long directive = line_directive(line, len);
 		if (directive) {
 			number = directive;
+		} else if (number > LISTING_LINES_MAX) {
+			break;
 		} else {
 			if (number > cap) {
 				size_t want = number > 2 * cap ? number + 64 : 2 * cap;

@@ -24,8 +24,8 @@ struct hesper_listing {
 };
 
 /*
- * The listing of @k's source file (k->source) into @out; 0, or -1 when @k has no source
- * or memory runs out (@out empty). Free with hesper_listing_free.
+ * The listing of @k's source file (k->source) into @out, up to line 1,000,000; 0, or -1
+ * when @k has no source or memory runs out (@out empty). Free with hesper_listing_free.
  */
 int hesper_listing_make(const struct hesper_kernel_lines *k, struct hesper_listing *out);
 

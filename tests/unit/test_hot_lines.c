@@ -217,6 +217,11 @@ START_TEST(listing_numbers_lines_as_the_file)
 	ck_assert_int_eq(hesper_listing_make(&k, &li), 0);
 	ck_assert_uint_eq(li.count, 2);
 	hesper_listing_free(&li);
+	/* a directive past the bound ends the listing rather than making room for it */
+	k.source = "#line 1\na\n#line 99999999\nb\n";
+	ck_assert_int_eq(hesper_listing_make(&k, &li), 0);
+	ck_assert_uint_eq(li.count, 1);
+	hesper_listing_free(&li);
 	k.source = NULL;
 	ck_assert_int_eq(hesper_listing_make(&k, &li), -1);
 }
