@@ -49,11 +49,10 @@ enum {
 struct block_ids {
 	uint32_t blocks;                   /* counted in the module */
 	uint32_t length, array, ptr_array; /* the Private array: its length constant, type, pointer type */
-	uint32_t ptr_u64, null, counters;  /* Private pointer to one counter, the array's zero, the variable */
+	uint32_t ptr_u64, counters;        /* Private pointer to one counter, the variable */
 	uint32_t index;                    /* first of 2 * blocks u32 constants 0, 1, ...: the counters' indexes */
 	uint32_t one, zero;                /* the u64 constants 1 and 0 */
 	uint32_t copy_mask;                /* the u32 constant HESPER_BLOCKS_COPIES - 1 */
-	uint32_t block_count;              /* the u32 constant @blocks */
 	uint32_t ran_array, ptr_ran, ptr_u32, ran_null, ran; /* the Private bit per block: has it run */
 	uint32_t bit;                                        /* first of 32 u32 constants 1 << 0, ..., 1 << 31 */
 	uint32_t five;                                       /* the u32 constant 5: a block's word */
@@ -101,7 +100,6 @@ static void emit_counters(struct hesper_spirv_out *o, const struct hesper_clock_
 	INST(o, OP_CONSTANT, d->u64, b->one, 1, 0); /* low word, then high */
 	INST(o, OP_CONSTANT, d->u64, b->zero, 0, 0);
 	INST(o, OP_CONSTANT, d->u32, b->copy_mask, HESPER_BLOCKS_COPIES - 1);
-	INST(o, OP_CONSTANT, d->u32, b->block_count, b->blocks);
 }
 
 /* counters[@k] = (@seen ? counters[@k] : 0) + @value (a u64 id): a counter's first write needs no zeroed array. */
@@ -366,12 +364,10 @@ int hesper_spirv_blocks_instrument(const void *code, size_t size, const struct h
 	b.array = d.next++;
 	b.ptr_array = d.next++;
 	b.ptr_u64 = d.next++;
-	b.null = d.next++;
 	b.counters = d.next++;
 	b.one = d.next++;
 	b.zero = d.next++;
 	b.copy_mask = d.next++;
-	b.block_count = d.next++;
 	b.ran_array = d.next++;
 	b.ptr_ran = d.next++;
 	b.ptr_u32 = d.next++;
