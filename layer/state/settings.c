@@ -278,7 +278,7 @@ void hesper_settings_accepted(const struct hesper_setting_row *row, char *out, s
 			 (unsigned long long)row->max);
 		return;
 	case HESPER_SETTING_PATH:
-		snprintf(out, size, "a file path (not empty, under %zu bytes)", row->size);
+		snprintf(out, size, "a path (not empty, under %zu bytes)", row->size);
 		return;
 	case HESPER_SETTING_PARSED:
 	case HESPER_SETTING_ELSEWHERE:
