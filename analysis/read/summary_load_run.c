@@ -12,17 +12,16 @@ static int
 load_gap(struct loader *l, json_object *o, struct hesper_queue_info *q)
 {
 	struct hesper_gap g = {0};
-	uint64_t thread;
 
-	if (get_u64(l, o, "a gap", "start_ns", 0, &g.start_ns) ||
-	    get_u64(l, o, "a gap", "length_ns", 0, &g.length_ns) ||
-	    get_u64(l, o, "a gap", "waiting_ns", 0, &g.waiting_ns) ||
-	    get_u64(l, o, "a gap", "recording_ns", 0, &g.recording_ns) ||
-	    get_u64(l, o, "a gap", "submitting_ns", 0, &g.submitting_ns) ||
-	    get_u64(l, o, "a gap", "other_ns", 0, &g.other_ns) || get_u64(l, o, "a gap", "thread", 0, &thread) ||
-	    get_u64(l, o, "a gap", "submission", 0, &g.submission))
+#define HESPER_GET_GAP_KEY(member, key, width)                                  \
+	if (HESPER_GET_GAP_##width(l, o, "a gap", key, 0, &g.member)) \
 		return HESPER_ERROR_FORMAT;
-	g.thread = (uint32_t)thread;
+#define HESPER_GET_GAP_U64 get_u64
+#define HESPER_GET_GAP_U32 get_u32
+	HESPER_GAP_KEYS(HESPER_GET_GAP_KEY)
+#undef HESPER_GET_GAP_KEY
+#undef HESPER_GET_GAP_U64
+#undef HESPER_GET_GAP_U32
 	hesper_gaps_keep(q, &g);
 	return 0;
 }

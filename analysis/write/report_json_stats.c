@@ -45,15 +45,14 @@ hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
 			fputs(", \"gaps\": [", out);
 			for (uint32_t g = 0; g < x->queue->gap_count; g++) {
 				const struct hesper_gap *gap = &x->queue->gaps[g];
+				const char *sep = g ? ", {" : "{";
 
-				fprintf(out,
-					"%s{\"start_ns\": %" PRIu64 ", \"length_ns\": %" PRIu64
-					", \"waiting_ns\": %" PRIu64 ", \"recording_ns\": %" PRIu64
-					", \"submitting_ns\": %" PRIu64 ", \"other_ns\": %" PRIu64
-					", \"thread\": %" PRIu32 ", \"submission\": %" PRIu64 ", \"doing\": \"%s\"}",
-					g ? ", " : "", gap->start_ns, gap->length_ns, gap->waiting_ns,
-					gap->recording_ns, gap->submitting_ns, gap->other_ns, gap->thread,
-					gap->submission, hesper_gap_activity(gap));
+#define HESPER_PUT_GAP_KEY(member, key, width)                                              \
+	fprintf(out, "%s\"" key "\": %" PRIu64, sep, (uint64_t)gap->member); \
+	sep = ", ";
+				HESPER_GAP_KEYS(HESPER_PUT_GAP_KEY)
+#undef HESPER_PUT_GAP_KEY
+				fprintf(out, ", \"doing\": \"%s\"}", hesper_gap_activity(gap));
 			}
 			fputc(']', out);
 		}

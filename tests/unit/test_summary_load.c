@@ -529,6 +529,11 @@ START_TEST(bad_keys_refused)
 		{"\"pipeline_stats\": [{\"kernel\": \"k\", \"subgroup_size\": 4294967328}]",
 		 "\"subgroup_size\" is 4294967328"},
 		{"\"pipeline_stats\": [{\"kernel\": \"k\", \"device\": 4294967296}]", "\"device\" is 4294967296"},
+		/* a gap's thread past 2^32 - 1 (profile/gap_keys.h): refused, not cut */
+		{"\"queues\": [{\"device\": 0, \"family\": 0, \"index\": 0}], \"findings\": [{\"kind\": "
+		 "\"gpu_idle\", \"time_at_stake_ns\": 1, \"about\": [\"queue 0:0:0\"], \"gaps\": [{\"thread\": "
+		 "4294967296}]}]",
+		 "\"thread\" is 4294967296"},
 		/* a source listing without its text */
 		{"\"lines\": [{\"kernel\": \"k\", \"lines\": [], \"source\": {\"file\": \"k.comp\"}}]", "\"source\""},
 		/* counted lines with a share past the whole, or no kernel */
@@ -537,7 +542,7 @@ START_TEST(bad_keys_refused)
 	};
 
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
-		char path[32], err[256] = "", text[256];
+		char path[32], err[256] = "", text[512];
 		struct hesper_profile back;
 
 		snprintf(text, sizeof(text), "{\"schema\": \"hesper-summary/1\", \"kernels\": [], %s}\n", docs[i][0]);
