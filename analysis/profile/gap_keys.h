@@ -9,14 +9,14 @@
 #ifndef HESPER_GAP_KEYS_H
 #define HESPER_GAP_KEYS_H
 
-#define HESPER_GAP_KEYS(GAP_KEY)                       \
-	GAP_KEY(start_ns, "start_ns", U64)             \
-	GAP_KEY(length_ns, "length_ns", U64)           \
-	GAP_KEY(waiting_ns, "waiting_ns", U64)         \
-	GAP_KEY(recording_ns, "recording_ns", U64)     \
-	GAP_KEY(submitting_ns, "submitting_ns", U64)   \
-	GAP_KEY(other_ns, "other_ns", U64)             \
-	GAP_KEY(thread, "thread", U32)                 \
+#define HESPER_GAP_KEYS(GAP_KEY)                     \
+	GAP_KEY(start_ns, "start_ns", U64)           \
+	GAP_KEY(length_ns, "length_ns", U64)         \
+	GAP_KEY(waiting_ns, "waiting_ns", U64)       \
+	GAP_KEY(recording_ns, "recording_ns", U64)   \
+	GAP_KEY(submitting_ns, "submitting_ns", U64) \
+	GAP_KEY(other_ns, "other_ns", U64)           \
+	GAP_KEY(thread, "thread", U32)               \
 	GAP_KEY(submission, "submission", U64)
 
 #endif

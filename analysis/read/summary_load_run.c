@@ -13,7 +13,7 @@ load_gap(struct loader *l, json_object *o, struct hesper_queue_info *q)
 {
 	struct hesper_gap g = {0};
 
-#define HESPER_GET_GAP_KEY(member, key, width)                                  \
+#define HESPER_GET_GAP_KEY(member, key, width)                        \
 	if (HESPER_GET_GAP_##width(l, o, "a gap", key, 0, &g.member)) \
 		return HESPER_ERROR_FORMAT;
 #define HESPER_GET_GAP_U64 get_u64

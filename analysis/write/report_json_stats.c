@@ -47,7 +47,7 @@ hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
 				const struct hesper_gap *gap = &x->queue->gaps[g];
 				const char *sep = g ? ", {" : "{";
 
-#define HESPER_PUT_GAP_KEY(member, key, width)                                              \
+#define HESPER_PUT_GAP_KEY(member, key, width)                               \
 	fprintf(out, "%s\"" key "\": %" PRIu64, sep, (uint64_t)gap->member); \
 	sep = ", ";
 				HESPER_GAP_KEYS(HESPER_PUT_GAP_KEY)
