@@ -41,6 +41,25 @@ struct hesper_occupancy_model {
 	uint32_t shared_unit;               /* a work group's shared memory is allocated in multiples of this */
 };
 
+/*
+ * The 32-bit figures of struct hesper_occupancy_model, in the order the JSON summary's
+ * "occupancy_model" holds them (after "vendor"): the one list its writer and reader take
+ * their keys from, each the member's own name. OCCUPANCY_FIGURE(member)
+ */
+#define HESPER_OCCUPANCY_FIGURES(OCCUPANCY_FIGURE) \
+	OCCUPANCY_FIGURE(compute_units)            \
+	OCCUPANCY_FIGURE(warp_size)                \
+	OCCUPANCY_FIGURE(warps_per_sm)             \
+	OCCUPANCY_FIGURE(groups_per_sm)            \
+	OCCUPANCY_FIGURE(registers_per_sm)         \
+	OCCUPANCY_FIGURE(register_partitions)      \
+	OCCUPANCY_FIGURE(register_unit)            \
+	OCCUPANCY_FIGURE(registers_per_thread)     \
+	OCCUPANCY_FIGURE(shared_per_sm)            \
+	OCCUPANCY_FIGURE(shared_per_group)         \
+	OCCUPANCY_FIGURE(shared_reserved)          \
+	OCCUPANCY_FIGURE(shared_unit)
+
 /* What one work group of a kernel asks of an SM. */
 struct hesper_occupancy_kernel {
 	bool registers_known;

@@ -11,19 +11,6 @@
 static int
 load_occupancy_model(struct loader *l, json_object *d, struct hesper_occupancy_model *m)
 {
-	static const struct {
-		const char *key;
-		size_t offset;
-	} figures[] = {
-#define FIGURE(name) {#name, offsetof(struct hesper_occupancy_model, name)}
-		FIGURE(compute_units),    FIGURE(warp_size),
-		FIGURE(warps_per_sm),     FIGURE(groups_per_sm),
-		FIGURE(registers_per_sm), FIGURE(register_partitions),
-		FIGURE(register_unit),    FIGURE(registers_per_thread),
-		FIGURE(shared_per_sm),    FIGURE(shared_per_group),
-		FIGURE(shared_reserved),  FIGURE(shared_unit),
-#undef FIGURE
-	};
 	json_object *o = hesper_json_member(d, "occupancy_model");
 
 	memset(m, 0, sizeof(*m));
@@ -33,13 +20,12 @@ load_occupancy_model(struct loader *l, json_object *d, struct hesper_occupancy_m
 		return BAD(l, "a device's \"occupancy_model\" is not an object");
 	copy_string(m->vendor, sizeof(m->vendor), o, "vendor");
 	copy_string(m->why, sizeof(m->why), o, "why");
-	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
-		uint32_t fig;
-
-		if (get_u32(l, o, "\"occupancy_model\"", figures[i].key, 0, &fig))
-			return HESPER_ERROR_FORMAT;
-		memcpy((char *)m + figures[i].offset, &fig, sizeof(fig));
-	}
+	/* each figure of the list (model/occupancy.h), refused past 2^32 - 1 */
+#define HESPER_GET_FIGURE(member)                                         \
+	if (get_u32(l, o, "\"occupancy_model\"", #member, 0, &m->member)) \
+		return HESPER_ERROR_FORMAT;
+	HESPER_OCCUPANCY_FIGURES(HESPER_GET_FIGURE)
+#undef HESPER_GET_FIGURE
 	return 0;
 }
 

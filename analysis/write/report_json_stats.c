@@ -106,14 +106,10 @@ hesper_json_put_occupancy_model(FILE *out, const struct hesper_occupancy_model *
 	}
 	fputs("\"vendor\": ", out);
 	hesper_json_put_field(out, m->vendor, sizeof(m->vendor));
-	fprintf(out,
-		", \"compute_units\": %" PRIu32 ", \"warp_size\": %" PRIu32 ", \"warps_per_sm\": %" PRIu32
-		", \"groups_per_sm\": %" PRIu32 ", \"registers_per_sm\": %" PRIu32 ", \"register_partitions\": %" PRIu32
-		", \"register_unit\": %" PRIu32 ", \"registers_per_thread\": %" PRIu32 ", \"shared_per_sm\": %" PRIu32
-		", \"shared_per_group\": %" PRIu32 ", \"shared_reserved\": %" PRIu32 ", \"shared_unit\": %" PRIu32 "}",
-		m->compute_units, m->warp_size, m->warps_per_sm, m->groups_per_sm, m->registers_per_sm,
-		m->register_partitions, m->register_unit, m->registers_per_thread, m->shared_per_sm,
-		m->shared_per_group, m->shared_reserved, m->shared_unit);
+#define HESPER_PUT_FIGURE(member) fprintf(out, ", \"" #member "\": %" PRIu32, m->member);
+	HESPER_OCCUPANCY_FIGURES(HESPER_PUT_FIGURE)
+#undef HESPER_PUT_FIGURE
+	fputc('}', out);
 }
 
 void
