@@ -384,6 +384,7 @@ struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile
 #include "device_keys.h"
 #include "gap_keys.h"
 #include "kernel_occupancy.h"
+#include "pipeline_keys.h"
 #include "queue_keys.h"
 #include "profile_events.h"
 #include "region_tree.h"

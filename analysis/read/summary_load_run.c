@@ -149,25 +149,39 @@ hesper_load_pipeline_stats(struct loader *l, json_object *root, struct hesper_pr
 	if (list && !json_object_is_type(list, json_type_array))
 		return BAD(l, "\"pipeline_stats\" is not an array");
 	for (size_t i = 0; list && i < json_object_array_length(list) && !ret; i++) {
-		json_object *o = json_object_array_get_idx(list, i), *stats = hesper_json_member(o, "stats");
-		const char *kernel = get_string(o, "kernel");
-		struct hesper_pipeline_stats k = {.kernel = (char *)kernel};
-		uint64_t dispatches = 0;
+		json_object *o = json_object_array_get_idx(list, i), *stats = NULL;
+		struct hesper_pipeline_stats k = {0};
+		const char *where = "a \"pipeline_stats\" row";
 
-		if (!kernel || (stats && !json_object_is_type(stats, json_type_object)))
+		/* each key of the list (profile/pipeline_keys.h) read by its kind; 32-bit figures past
+		 * 2^32 - 1 are refused, not cut (get_u32), as everywhere in the summary */
+#define HESPER_GET_PIPELINE_KEY(member, key, kind) HESPER_GET_PIPELINE_##kind(member, key)
+#define HESPER_GET_PIPELINE_NAME(member, key) k.member = (char *)get_string(o, key);
+#define HESPER_GET_PIPELINE_TEXT(member, key) copy_string(k.member, sizeof(k.member), o, key);
+#define HESPER_GET_PIPELINE_U32(member, key)         \
+	if (get_u32(l, o, where, key, 0, &k.member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_PIPELINE_U64(member, key)         \
+	if (get_u64(l, o, where, key, 0, &k.member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_PIPELINE_STATS(member, key) stats = hesper_json_member(o, key);
+#define HESPER_GET_PIPELINE_WRITTEN(member, key)
+#define HESPER_GET_PIPELINE_TRIPLE(member, key) get_triple(o, key, k.member);
+#define HESPER_GET_PIPELINE_OCCUPANCY(member, key)
+		HESPER_PIPELINE_KEYS(HESPER_GET_PIPELINE_KEY)
+#undef HESPER_GET_PIPELINE_KEY
+#undef HESPER_GET_PIPELINE_NAME
+#undef HESPER_GET_PIPELINE_TEXT
+#undef HESPER_GET_PIPELINE_U32
+#undef HESPER_GET_PIPELINE_U64
+#undef HESPER_GET_PIPELINE_STATS
+#undef HESPER_GET_PIPELINE_WRITTEN
+#undef HESPER_GET_PIPELINE_TRIPLE
+#undef HESPER_GET_PIPELINE_OCCUPANCY
+		if (!k.kernel || (stats && !json_object_is_type(stats, json_type_object)))
 			return BAD(
 				l,
 				"a \"pipeline_stats\" row has no \"kernel\" string or a \"stats\" that is no object");
-		/* "variant" is not read: the sets are numbered again as they are added, in their order */
-		/* 32-bit figures past 2^32 - 1 are refused, not cut (get_u32), as everywhere in the summary */
-		if (get_u32(l, o, "a \"pipeline_stats\" row", "subgroup_size", 0, &k.subgroup_size) ||
-		    get_u32(l, o, "a \"pipeline_stats\" row", "device", 0, &k.device) ||
-		    get_u64(l, o, "a \"pipeline_stats\" row", "dispatches", 0, &dispatches))
-			return HESPER_ERROR_FORMAT;
-		k.dispatches = dispatches;
-		copy_string(k.executable, sizeof(k.executable), o, "executable");
-		/* "occupancy" is not read: the reports reckon it again from these, as when it was written. */
-		get_triple(o, "local_size", k.local_size);
 		size_t n = stats ? (size_t)json_object_object_length(stats) : 0;
 		k.stats = n ? calloc(n, sizeof(*k.stats)) : NULL;
 		if (n && !k.stats)

@@ -72,7 +72,7 @@ put_occupancy(FILE *out, const struct hesper_profile *p, const struct hesper_pip
 {
 	struct hesper_occupancy o = hesper_stats_occupancy(p, k);
 
-	fputs(", \"occupancy\": {", out);
+	fputc('{', out);
 	if (o.limit != HESPER_LIMIT_UNKNOWN) {
 		fputs("\"share\": ", out);
 		hesper_json_put_double(out, o.share);
@@ -112,43 +112,61 @@ hesper_json_put_occupancy_model(FILE *out, const struct hesper_occupancy_model *
 	fputc('}', out);
 }
 
+/* A pipeline's "stats": the driver's statistics by their names, in its order. */
+static void
+put_statistics(FILE *out, const struct hesper_pipeline_stats *k)
+{
+	fputc('{', out);
+	for (size_t j = 0; j < k->count; j++) {
+		const struct hesper_pipeline_stat *st = &k->stats[j];
+
+		if (j)
+			fputs(", ", out);
+		hesper_json_put_field(out, st->name, sizeof(st->name));
+		fputs(": ", out);
+		if (st->format == HESPER_STAT_FLOAT) {
+			hesper_json_put_double(out, st->value.f);
+		} else {
+			char v[32];
+
+			hesper_pipeline_stat_value(st, v, sizeof(v));
+			fputs(v, out);
+		}
+	}
+	fputc('}', out);
+}
+
 void
 hesper_json_put_pipeline_stats(FILE *out, const struct hesper_profile *p)
 {
 	fputs("  \"pipeline_stats\": [", out);
 	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
 		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
+		const char *sep = i ? ",\n    {" : "\n    {";
 
-		fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
-		hesper_json_put_field(out, k->kernel, HESPER_NAME_MAX);
-		fputs(", \"executable\": ", out);
-		hesper_json_put_field(out, k->executable, sizeof(k->executable));
-		fprintf(out, ", \"subgroup_size\": %" PRIu32 ", \"stats\": {", k->subgroup_size);
-		for (size_t j = 0; j < k->count; j++) {
-			const struct hesper_pipeline_stat *st = &k->stats[j];
-
-			if (j)
-				fputs(", ", out);
-			hesper_json_put_field(out, st->name, sizeof(st->name));
-			fputs(": ", out);
-			if (st->format == HESPER_STAT_FLOAT) {
-				hesper_json_put_double(out, st->value.f);
-			} else {
-				char v[32];
-
-				hesper_pipeline_stat_value(st, v, sizeof(v));
-				fputs(v, out);
-			}
-		}
-		fprintf(out,
-			"}, \"variant\": %" PRIu32 ", \"dispatches\": %" PRIu64 ", \"device\": %" PRIu32
-			", \"local_size\": ",
-			k->variant, k->dispatches, k->device);
-		if (k->local_size[0])
-			hesper_json_put_triple(out, k->local_size);
-		else
-			fputs("null", out);
-		put_occupancy(out, p, k);
+		/* each key of the list (profile/pipeline_keys.h) written by its kind */
+#define HESPER_PUT_PIPELINE_KEY(member, key, kind) \
+	fprintf(out, "%s\"" key "\": ", sep);      \
+	HESPER_PUT_PIPELINE_##kind(k->member);     \
+	sep = ", ";
+#define HESPER_PUT_PIPELINE_NAME(v) hesper_json_put_field(out, v, HESPER_NAME_MAX)
+#define HESPER_PUT_PIPELINE_TEXT(v) hesper_json_put_field(out, v, sizeof(v))
+#define HESPER_PUT_PIPELINE_U32(v) fprintf(out, "%" PRIu32, v)
+#define HESPER_PUT_PIPELINE_U64(v) fprintf(out, "%" PRIu64, v)
+#define HESPER_PUT_PIPELINE_WRITTEN(v) fprintf(out, "%" PRIu32, v)
+#define HESPER_PUT_PIPELINE_STATS(v) put_statistics(out, k)
+#define HESPER_PUT_PIPELINE_TRIPLE(v) (v[0] ? hesper_json_put_triple(out, v) : (void)fputs("null", out))
+#define HESPER_PUT_PIPELINE_OCCUPANCY(v) put_occupancy(out, p, k)
+		HESPER_PIPELINE_KEYS(HESPER_PUT_PIPELINE_KEY)
+#undef HESPER_PUT_PIPELINE_KEY
+#undef HESPER_PUT_PIPELINE_NAME
+#undef HESPER_PUT_PIPELINE_TEXT
+#undef HESPER_PUT_PIPELINE_U32
+#undef HESPER_PUT_PIPELINE_U64
+#undef HESPER_PUT_PIPELINE_WRITTEN
+#undef HESPER_PUT_PIPELINE_STATS
+#undef HESPER_PUT_PIPELINE_TRIPLE
+#undef HESPER_PUT_PIPELINE_OCCUPANCY
 		fputc('}', out);
 	}
 	fputs(p->pipeline_stats_count ? "\n  ],\n" : "],\n", out);
