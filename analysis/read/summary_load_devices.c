@@ -130,6 +130,18 @@ hesper_load_queues(struct loader *l, json_object *root, struct hesper_profile *p
 	return 0;
 }
 
+/* The wait call named @name into *@call; false when Hesper does not know it. */
+static bool
+wait_call(const char *name, uint32_t *call)
+{
+	for (uint32_t c = 0; name && c < HESPER_WAIT_CALLS; c++)
+		if (strcmp(name, hesper_wait_call_name(c)) == 0) {
+			*call = c;
+			return true;
+		}
+	return false;
+}
+
 /* "host_waits": rows per thread and call; calls Hesper does not know are skipped. */
 int
 hesper_load_host_waits(struct loader *l, json_object *root, struct hesper_profile *p)
@@ -139,20 +151,26 @@ hesper_load_host_waits(struct loader *l, json_object *root, struct hesper_profil
 	if (rows && !json_object_is_type(rows, json_type_array))
 		return BAD(l, "\"host_waits\" is not an array");
 	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
-		json_object *o = json_object_array_get_idx(rows, i), *call = hesper_json_member(o, "call");
-		uint64_t thread, count, total, max;
-		uint32_t c = 0;
+		json_object *o = json_object_array_get_idx(rows, i);
+		struct hesper_host_wait w = {0};
+		bool known = true;
 
-		if (get_u64(l, o, "a host wait", "thread", 0, &thread) ||
-		    get_u64(l, o, "a host wait", "count", 0, &count) ||
-		    get_u64(l, o, "a host wait", "total_ns", 0, &total) ||
-		    get_u64(l, o, "a host wait", "max_ns", 0, &max))
-			return HESPER_ERROR_FORMAT;
-		while (c < HESPER_WAIT_CALLS && !(call && json_object_is_type(call, json_type_string) &&
-						  strcmp(json_object_get_string(call), hesper_wait_call_name(c)) == 0))
-			c++;
-		if (c < HESPER_WAIT_CALLS &&
-		    hesper_profile_add_host_wait(p, (uint32_t)thread, (enum hesper_wait_call)c, count, total, max) != 0)
+		/* each key of the list (profile/wait_keys.h) read by its kind */
+#define HESPER_GET_WAIT_KEY(member, key, kind) HESPER_GET_WAIT_##kind(member, key)
+#define HESPER_GET_WAIT_U32(member, key)                     \
+	if (get_u32(l, o, "a host wait", key, 0, &w.member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_WAIT_U64(member, key)                     \
+	if (get_u64(l, o, "a host wait", key, 0, &w.member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_WAIT_CALL(member, key) known = wait_call(get_string(o, key), &w.member);
+		HESPER_WAIT_KEYS(HESPER_GET_WAIT_KEY)
+#undef HESPER_GET_WAIT_KEY
+#undef HESPER_GET_WAIT_U32
+#undef HESPER_GET_WAIT_U64
+#undef HESPER_GET_WAIT_CALL
+		if (known && hesper_profile_add_host_wait(p, w.thread, (enum hesper_wait_call)w.call, w.count,
+							  w.total_ns, w.max_ns) != 0)
 			return NO_MEMORY(l);
 	}
 	return 0;

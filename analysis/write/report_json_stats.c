@@ -180,12 +180,22 @@ hesper_json_put_findings(FILE *out, const struct hesper_profile *p)
 	fputs("  \"host_waits\": [", out);
 	for (size_t i = 0; i < p->host_wait_count; i++) {
 		const struct hesper_host_wait *w = &p->host_waits[i];
+		const char *sep = i ? ",\n    {" : "\n    {";
 
-		fprintf(out,
-			"%s{\"thread\": %" PRIu32 ", \"call\": \"%s\", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64
-			", \"max_ns\": %" PRIu64 "}",
-			i ? ",\n    " : "\n    ", w->thread, hesper_wait_call_name(w->call), w->count, w->total_ns,
-			w->max_ns);
+		/* each key of the list (profile/wait_keys.h) written by its kind */
+#define HESPER_PUT_WAIT_KEY(member, key, kind) \
+	fprintf(out, "%s\"" key "\": ", sep);  \
+	HESPER_PUT_WAIT_##kind(w->member);     \
+	sep = ", ";
+#define HESPER_PUT_WAIT_U32(v) fprintf(out, "%" PRIu32, v)
+#define HESPER_PUT_WAIT_U64(v) fprintf(out, "%" PRIu64, v)
+#define HESPER_PUT_WAIT_CALL(v) fprintf(out, "\"%s\"", hesper_wait_call_name(v))
+		HESPER_WAIT_KEYS(HESPER_PUT_WAIT_KEY)
+#undef HESPER_PUT_WAIT_KEY
+#undef HESPER_PUT_WAIT_U32
+#undef HESPER_PUT_WAIT_U64
+#undef HESPER_PUT_WAIT_CALL
+		fputc('}', out);
 	}
 	fputs(p->host_wait_count ? "\n  ],\n" : "],\n", out);
 	if (hesper_findings_compute(p, &findings) != 0)

@@ -534,6 +534,9 @@ START_TEST(bad_keys_refused)
 		 "\"gpu_idle\", \"time_at_stake_ns\": 1, \"about\": [\"queue 0:0:0\"], \"gaps\": [{\"thread\": "
 		 "4294967296}]}]",
 		 "\"thread\" is 4294967296"},
+		/* a host wait's thread past 2^32 - 1 (profile/wait_keys.h) */
+		{"\"host_waits\": [{\"thread\": 4294967297, \"call\": \"vkWaitForFences\", \"count\": 1}]",
+		 "\"thread\" is 4294967297"},
 		/* a source listing without its text */
 		{"\"lines\": [{\"kernel\": \"k\", \"lines\": [], \"source\": {\"file\": \"k.comp\"}}]", "\"source\""},
 		/* counted lines with a share past the whole, or no kernel */
