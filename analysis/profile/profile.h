@@ -382,6 +382,7 @@ struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile
 #include "capture_keys.h"
 #include "cost_keys.h"
 #include "device_keys.h"
+#include "finding_keys.h"
 #include "gap_keys.h"
 #include "kernel_occupancy.h"
 #include "pipeline_keys.h"

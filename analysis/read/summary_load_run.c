@@ -26,6 +26,62 @@ load_gap(struct loader *l, json_object *o, struct hesper_queue_info *q)
 	return 0;
 }
 
+/* The finding kind named @name into *@kind; false when Hesper does not know it. */
+static bool
+finding_kind(const char *name, enum hesper_finding_kind *kind)
+{
+	int k = name ? hesper_finding_kind_from_name(name) : -1;
+
+	if (k < 0)
+		return false;
+	*kind = (enum hesper_finding_kind)k;
+	return true;
+}
+
+/* A finding's "numbers" into @f: the names Hesper knows, with a number. */
+static void
+load_finding_numbers(json_object *numbers, struct hesper_finding *f)
+{
+	if (!numbers || !json_object_is_type(numbers, json_type_object))
+		return;
+	json_object_object_foreach(numbers, key, val)
+	{
+		const char *k = hesper_finding_number_key(key);
+		if (k && f->number_count < HESPER_FINDING_NUMBERS &&
+		    (json_object_is_type(val, json_type_int) || json_object_is_type(val, json_type_double)))
+			f->numbers[f->number_count++] = (struct hesper_finding_number){k, json_object_get_double(val)};
+	}
+}
+
+/* A finding's "about" (an array of one string) into @about (@size bytes); "" when not one. */
+static void
+load_about(json_object *list, char *about, size_t size)
+{
+	json_object *a = list && json_object_is_type(list, json_type_array) && json_object_array_length(list) > 0
+				 ? json_object_array_get_idx(list, 0)
+				 : NULL;
+
+	snprintf(about, size, "%s", a && json_object_is_type(a, json_type_string) ? json_object_get_string(a) : "");
+}
+
+/* A gpu_idle finding's @gaps into the row of the queue it is about. */
+static int
+load_gaps(struct loader *l, json_object *gaps, const struct hesper_finding *f, struct hesper_profile *p)
+{
+	for (size_t q = 0; gaps && json_object_is_type(gaps, json_type_array) && q < p->queue_count; q++) {
+		char name[64];
+		snprintf(name, sizeof(name), "queue %" PRIu32 ":%" PRIu32 ":%" PRIu32, p->queues[q].device,
+			 p->queues[q].family, p->queues[q].index);
+		if (strcmp(name, f->about) != 0)
+			continue;
+		p->queues[q].gap_count = 0;
+		for (size_t g = 0; g < json_object_array_length(gaps); g++)
+			if (load_gap(l, json_object_array_get_idx(gaps, g), &p->queues[q]))
+				return HESPER_ERROR_FORMAT;
+	}
+	return 0;
+}
+
 /* "findings" as they were written: kinds and numbers Hesper does not know are skipped. */
 int
 hesper_load_findings(struct loader *l, json_object *root, struct hesper_profile *p)
@@ -43,48 +99,33 @@ hesper_load_findings(struct loader *l, json_object *root, struct hesper_profile 
 	if (!p->loaded_findings)
 		return NO_MEMORY(l);
 	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(list, i), *v = hesper_json_member(o, "kind");
-		int kind = v && json_object_is_type(v, json_type_string)
-				   ? hesper_finding_kind_from_name(json_object_get_string(v))
-				   : -1;
+		json_object *o = json_object_array_get_idx(list, i), *gaps = NULL;
 		struct hesper_finding *f = &p->loaded_findings[p->loaded_finding_count];
-		json_object *numbers = hesper_json_member(o, "numbers"), *about = hesper_json_member(o, "about");
+		bool known = true;
 
-		if (kind < 0)
-			continue;
 		memset(f, 0, sizeof(*f));
-		f->kind = (enum hesper_finding_kind)kind;
-		if (get_u64(l, o, "a finding", "time_at_stake_ns", 0, &f->time_at_stake_ns))
+		/* each key of the list (profile/finding_keys.h) read by its kind; the kind first */
+#define HESPER_GET_FINDING_KEY(member, key, kind) HESPER_GET_FINDING_##kind(member, key)
+#define HESPER_GET_FINDING_KIND(member, key) known = finding_kind(get_string(o, key), &f->member);
+#define HESPER_GET_FINDING_U64(member, key)                          \
+	if (known && get_u64(l, o, "a finding", key, 0, &f->member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_FINDING_NUMBERS(member, key) load_finding_numbers(hesper_json_member(o, key), f);
+#define HESPER_GET_FINDING_ABOUT(member, key) load_about(hesper_json_member(o, key), f->member, sizeof(f->member));
+#define HESPER_GET_FINDING_TEXT(member, key) copy_string(f->member, sizeof(f->member), o, key);
+#define HESPER_GET_FINDING_GAPS(member, key) gaps = hesper_json_member(o, key);
+		HESPER_FINDING_KEYS(HESPER_GET_FINDING_KEY)
+#undef HESPER_GET_FINDING_KEY
+#undef HESPER_GET_FINDING_KIND
+#undef HESPER_GET_FINDING_U64
+#undef HESPER_GET_FINDING_NUMBERS
+#undef HESPER_GET_FINDING_ABOUT
+#undef HESPER_GET_FINDING_TEXT
+#undef HESPER_GET_FINDING_GAPS
+		if (!known)
+			continue;
+		if (f->kind == HESPER_FINDING_GPU_IDLE && load_gaps(l, gaps, f, p))
 			return HESPER_ERROR_FORMAT;
-		if (about && json_object_is_type(about, json_type_array) && json_object_array_length(about) > 0) {
-			json_object *a = json_object_array_get_idx(about, 0);
-			snprintf(f->about, sizeof(f->about), "%s",
-				 json_object_is_type(a, json_type_string) ? json_object_get_string(a) : "");
-		}
-		copy_string(f->advice, sizeof(f->advice), o, "advice");
-		if (numbers && json_object_is_type(numbers, json_type_object)) {
-			json_object_object_foreach(numbers, key, val)
-			{
-				const char *k = hesper_finding_number_key(key);
-				if (k && f->number_count < HESPER_FINDING_NUMBERS &&
-				    (json_object_is_type(val, json_type_int) ||
-				     json_object_is_type(val, json_type_double)))
-					f->numbers[f->number_count++] = (struct hesper_finding_number){
-						k, json_object_get_double(val)};
-			}
-		}
-		json_object *gaps = hesper_json_member(o, "gaps");
-		for (size_t q = 0; f->kind == HESPER_FINDING_GPU_IDLE && q < p->queue_count; q++) {
-			char name[64];
-			snprintf(name, sizeof(name), "queue %" PRIu32 ":%" PRIu32 ":%" PRIu32, p->queues[q].device,
-				 p->queues[q].family, p->queues[q].index);
-			if (strcmp(name, f->about) != 0 || !gaps || !json_object_is_type(gaps, json_type_array))
-				continue;
-			p->queues[q].gap_count = 0;
-			for (size_t g = 0; g < json_object_array_length(gaps); g++)
-				if (load_gap(l, json_object_array_get_idx(gaps, g), &p->queues[q]))
-					return HESPER_ERROR_FORMAT;
-		}
 		p->loaded_finding_count++;
 	}
 	return 0;

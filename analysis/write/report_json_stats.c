@@ -24,38 +24,78 @@ put_number(FILE *out, double v)
 		fprintf(out, "%.17g", v);
 }
 
+/* A finding's "numbers": each by its name. */
+static void
+put_finding_numbers(FILE *out, const struct hesper_finding *x)
+{
+	fputc('{', out);
+	for (size_t k = 0; k < x->number_count; k++) {
+		fprintf(out, "%s\"%s\": ", k ? ", " : "", x->numbers[k].key);
+		put_number(out, x->numbers[k].value);
+	}
+	fputc('}', out);
+}
+
+/* A gpu_idle finding's "gaps": its queue's largest, each by the list of profile/gap_keys.h, then what the thread did. */
+static void
+put_gaps(FILE *out, const struct hesper_queue_info *q)
+{
+	fputc('[', out);
+	for (uint32_t g = 0; g < q->gap_count; g++) {
+		const struct hesper_gap *gap = &q->gaps[g];
+		const char *sep = g ? ", {" : "{";
+
+#define HESPER_PUT_GAP_KEY(member, key, width)                               \
+	fprintf(out, "%s\"" key "\": %" PRIu64, sep, (uint64_t)gap->member); \
+	sep = ", ";
+		HESPER_GAP_KEYS(HESPER_PUT_GAP_KEY)
+#undef HESPER_PUT_GAP_KEY
+		fprintf(out, ", \"doing\": \"%s\"}", hesper_gap_activity(gap));
+	}
+	fputc(']', out);
+}
+
 int
 hesper_findings_write_json(FILE *out, const struct hesper_findings *f)
 {
 	fputc('[', out);
 	for (size_t i = 0; i < f->count; i++) {
 		const struct hesper_finding *x = &f->items[i];
+		const char *sep = i ? ",\n    {" : "\n    {";
 
-		fprintf(out, "%s{\"kind\": \"%s\", \"time_at_stake_ns\": %" PRIu64 ", \"numbers\": {",
-			i ? ",\n    " : "\n    ", hesper_finding_kind_name(x->kind), x->time_at_stake_ns);
-		for (size_t k = 0; k < x->number_count; k++) {
-			fprintf(out, "%s\"%s\": ", k ? ", " : "", x->numbers[k].key);
-			put_number(out, x->numbers[k].value);
-		}
-		fputs("}, \"about\": [", out);
-		hesper_json_write_string(out, x->about);
-		fputs("], \"advice\": ", out);
-		hesper_json_write_string(out, x->advice);
-		if (x->queue) {
-			fputs(", \"gaps\": [", out);
-			for (uint32_t g = 0; g < x->queue->gap_count; g++) {
-				const struct hesper_gap *gap = &x->queue->gaps[g];
-				const char *sep = g ? ", {" : "{";
-
-#define HESPER_PUT_GAP_KEY(member, key, width)                               \
-	fprintf(out, "%s\"" key "\": %" PRIu64, sep, (uint64_t)gap->member); \
-	sep = ", ";
-				HESPER_GAP_KEYS(HESPER_PUT_GAP_KEY)
-#undef HESPER_PUT_GAP_KEY
-				fprintf(out, ", \"doing\": \"%s\"}", hesper_gap_activity(gap));
-			}
-			fputc(']', out);
-		}
+		/* each key of the list (profile/finding_keys.h) written by its kind */
+#define HESPER_PUT_FINDING_KEY(member, key, kind)     \
+	if (HESPER_FINDING_HAS_##kind(x->member)) {   \
+		fprintf(out, "%s\"" key "\": ", sep); \
+		HESPER_PUT_FINDING_##kind(x->member); \
+		sep = ", ";                           \
+	}
+#define HESPER_FINDING_HAS_KIND(v) true
+#define HESPER_FINDING_HAS_U64(v) true
+#define HESPER_FINDING_HAS_NUMBERS(v) true
+#define HESPER_FINDING_HAS_ABOUT(v) true
+#define HESPER_FINDING_HAS_TEXT(v) true
+#define HESPER_FINDING_HAS_GAPS(v) ((v) != NULL)
+#define HESPER_PUT_FINDING_KIND(v) fprintf(out, "\"%s\"", hesper_finding_kind_name(v))
+#define HESPER_PUT_FINDING_U64(v) fprintf(out, "%" PRIu64, v)
+#define HESPER_PUT_FINDING_NUMBERS(v) put_finding_numbers(out, x)
+#define HESPER_PUT_FINDING_ABOUT(v) (fputc('[', out), hesper_json_write_string(out, v), fputc(']', out))
+#define HESPER_PUT_FINDING_TEXT(v) hesper_json_write_string(out, v)
+#define HESPER_PUT_FINDING_GAPS(v) put_gaps(out, v)
+		HESPER_FINDING_KEYS(HESPER_PUT_FINDING_KEY)
+#undef HESPER_PUT_FINDING_KEY
+#undef HESPER_FINDING_HAS_KIND
+#undef HESPER_FINDING_HAS_U64
+#undef HESPER_FINDING_HAS_NUMBERS
+#undef HESPER_FINDING_HAS_ABOUT
+#undef HESPER_FINDING_HAS_TEXT
+#undef HESPER_FINDING_HAS_GAPS
+#undef HESPER_PUT_FINDING_KIND
+#undef HESPER_PUT_FINDING_U64
+#undef HESPER_PUT_FINDING_NUMBERS
+#undef HESPER_PUT_FINDING_ABOUT
+#undef HESPER_PUT_FINDING_TEXT
+#undef HESPER_PUT_FINDING_GAPS
 		fputc('}', out);
 	}
 	fputs(f->count ? "\n  ]" : "]", out);
