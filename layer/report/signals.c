@@ -9,7 +9,10 @@
  * Requests to end (INT, TERM, HUP, QUIT) come from outside the thread they land on: the
  * handler wakes the signal thread and returns, so that thread goes on and lets go of any lock
  * it holds; the signal thread writes the report, puts back the default action and sends the
- * signal again. A second request while the report is written ends the process at once.
+ * signal again. A second request while the report is written ends the process at once, unless
+ * it came within SAME_REQUEST_NS of the first: that is the same request sent twice (`timeout`
+ * signals the program and then its whole process group; a wrapper that passes signals on to
+ * its child is in the group the terminal or `kill -PGID` signals too).
  *
  * A fault (SEGV, BUS, FPE, ILL) stops the thread that made it, and abort()'s ABRT does not
  * return: the handler wakes the signal thread, then waits for the report (a flag polled with
@@ -45,6 +48,9 @@
 /* How long a fault waits for the report to be written once the work in flight is in (a large trace or HTML sink takes seconds). */
 #define WRITE_WAIT_NS (10ull * 1000000000ull)
 
+/* A request this soon after the first is the same one, sent twice (a person's second Ctrl-C comes later). */
+#define SAME_REQUEST_NS (200ull * 1000000ull)
+
 static const int requests[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 #define FAULTS (sizeof(faults) / sizeof(faults[0]))
@@ -57,8 +63,9 @@ static struct {
 	struct sigaction program[FAULTS]; /* each fault's action of the program's when Hesper took it */
 } watch;
 
-static atomic_int caught;   /* the signal the report is written for; 0 before one came */
-static atomic_bool written; /* the signal thread wrote it */
+static atomic_int caught;                 /* the signal the report is written for; 0 before one came */
+static atomic_bool written;               /* the signal thread wrote it */
+static _Atomic uint64_t first_request_ns; /* CLOCK_MONOTONIC when the first request came; 0 before */
 
 static int fault_index(int sig)
 {
@@ -93,11 +100,29 @@ static void *signal_main(void *arg)
 	return NULL;
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec t;
+	if (clock_gettime(CLOCK_MONOTONIC, &t) != 0)
+		return UINT64_MAX; /* no clock: no wait */
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* Whether a request coming at @now is the first one sent again (see SAME_REQUEST_NS); notes the first one's time. */
+static bool same_request(uint64_t now)
+{
+	uint64_t none = 0;
+	if (now == UINT64_MAX || atomic_compare_exchange_strong(&first_request_ns, &none, now))
+		return false;
+	return now <= none || now - none < SAME_REQUEST_NS;
+}
+
 static void on_request(int sig)
 {
 	int saved = errno;
-	/* A forked child (no signal thread), or a second signal while the report is written: now. */
-	if (getpid() != watch.owner || !claim(sig)) {
+	bool again = same_request(monotonic_ns());
+	/* A forked child (no signal thread), or a second request while the report is written: now. */
+	if (getpid() != watch.owner || (!claim(sig) && !again)) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
@@ -126,14 +151,6 @@ static void run_program_handler(const struct sigaction *a, int sig, siginfo_t *i
 		a->sa_sigaction(sig, info, context);
 	else
 		a->sa_handler(sig);
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec t;
-	if (clock_gettime(CLOCK_MONOTONIC, &t) != 0)
-		return UINT64_MAX; /* no clock: no wait */
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
 /* Waits until the signal thread wrote the report, or the wait for it ran out. */

@@ -103,11 +103,12 @@ def stuck_stacks(pid):
 
 
 class SignalRun:
-    """Runs argv until it prints SIGNAL_READY on stdout, then sends @sig; waits for the end. A
+    """Runs argv until it prints SIGNAL_READY on stdout, then sends @sig (@times times 10 ms
+    apart, as `timeout` does at once: to the program, then to its process group); waits for the end. A
     phase that takes longer than @timeout (each under a second on an idle machine; the meson
     test allows both runs both phases) ends the run, with the threads' stacks in self.stuck."""
 
-    def __init__(self, argv, env, cwd, sig, timeout=40):
+    def __init__(self, argv, env, cwd, sig, timeout=40, times=1):
         self.argv = argv
         self.ready = False
         # The signal at its default action in the child, whatever the caller left it at: a shell
@@ -132,7 +133,10 @@ class SignalRun:
         self.stuck = ""
         if self.ready:
             time.sleep(0.05)  # let it get back into its wait
-            p.send_signal(sig)
+            for i in range(times):
+                if i:
+                    time.sleep(0.01)  # delivered apart: two pending at once would merge into one
+                p.send_signal(sig)
         else:
             self.stuck = f"not ready after {timeout} s:\n" + stuck_stacks(p.pid)
         try:
@@ -721,6 +725,18 @@ def case_signal(args, c, tmp):
                 f"got {rep.get('ended_by_signal')!r}")
         if c.failures:
             context += "\n--- JSON summary ---\n" + json.dumps(rep, indent=1)[:8000]
+    if args.mode == "default":
+        # The same request sent twice at once (`timeout` signals the program, then its process
+        # group): one request, the report still written, the same ending.
+        twice_json = os.path.join(tmp, "twice.json")
+        twice = SignalRun(argv, validation_env(args, dict(leaks, HESPER_REPORT=f"json:{twice_json}")), tmp, sig,
+                          times=2)
+        c.check(twice.ready and twice.rc == want_rc, f"signalled twice at once: the process ends killed by SIG{args.signal}",
+                f"got {twice.rc}\n{twice.stuck}")
+        rep2 = read_json(c, twice_json) if os.path.exists(twice_json) else None
+        c.check(rep2 is not None and rep2.get("ended_by_signal") == want_signal,
+                "signalled twice at once: Hesper wrote its report, ended_by_signal set", f"no report at {twice_json}"
+                if rep2 is None else f"ended_by_signal {rep2.get('ended_by_signal')!r}")
     return context
 
 
