@@ -122,7 +122,7 @@ hesper_diff_run_load(const char *path, struct hesper_diff_run *run, char *err, s
 	}
 	if (hesper_summary_document(path, &root, err, err_size) != 0)
 		goto out;
-	kernels = hesper_json_member(root, "kernels");
+	kernels = hesper_json_member(root, hesper_summary_key(HESPER_SUMMARY_KERNELS));
 	if (!kernels || !json_object_is_type(kernels, json_type_array)) {
 		fail(&r, "no \"kernels\" array");
 		goto out;

@@ -389,6 +389,7 @@ struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile
 #include "queue_keys.h"
 #include "profile_events.h"
 #include "region_tree.h"
+#include "summary_keys.h"
 #include "wait_keys.h"
 
 #endif

@@ -234,7 +234,7 @@ load_row(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool r
 static int
 load_kernel_names(struct loader *l, json_object *root, struct hesper_kernel_table *t)
 {
-	json_object *names = hesper_json_member(root, "kernel_names");
+	json_object *names = hesper_json_member(root, KEY(KERNEL_NAMES));
 
 	if (!names)
 		return 0;
@@ -255,7 +255,7 @@ load_kernel_names(struct loader *l, json_object *root, struct hesper_kernel_tabl
 static int
 load_memops(struct loader *l, json_object *root, struct hesper_memops *m)
 {
-	json_object *rows = hesper_json_member(root, "memory_operations");
+	json_object *rows = hesper_json_member(root, KEY(MEMORY_OPERATIONS));
 
 	if (!rows)
 		return 0;
@@ -329,7 +329,7 @@ read_path(struct loader *l, json_object *o, char *buf, size_t size)
 static int
 load_region_tree(struct loader *l, json_object *root, struct hesper_profile *p)
 {
-	json_object *nodes = hesper_json_member(root, "region_tree");
+	json_object *nodes = hesper_json_member(root, KEY(REGION_TREE));
 	char path[2048], key[4096];
 	int ret;
 
@@ -388,7 +388,7 @@ hesper_summary_document(const char *path, json_object **root, char *err, size_t 
 
 	if (ret != HESPER_OK)
 		return ret;
-	v = hesper_json_member(*root, "schema");
+	v = hesper_json_member(*root, KEY(SCHEMA));
 	if (!v || !json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), SCHEMA) != 0) {
 		json_object_put(*root);
 		*root = NULL;
@@ -401,7 +401,7 @@ hesper_summary_document(const char *path, json_object **root, char *err, size_t 
 static int
 load_drop_causes(struct loader *l, json_object *root, struct hesper_profile *out)
 {
-	json_object *causes = hesper_json_member(root, "dropped_causes");
+	json_object *causes = hesper_json_member(root, KEY(DROPPED_CAUSES));
 	enum hesper_drop_cause c;
 
 	if (!causes)
@@ -422,28 +422,28 @@ load_drop_causes(struct loader *l, json_object *root, struct hesper_profile *out
 static int
 load_process(struct loader *l, json_object *root, struct hesper_profile *out)
 {
-	json_object *process = hesper_json_member(root, "process"), *v;
+	json_object *process = hesper_json_member(root, KEY(PROCESS)), *v;
 	uint64_t n, total;
 
-	v = hesper_json_member(process, "pid");
+	v = hesper_json_member(process, KEY(PID));
 	out->pid = v ? json_object_get_int(v) : 0;
-	copy_string(out->exe, sizeof(out->exe), process, "exe");
-	copy_string(out->host, sizeof(out->host), process, "host");
-	copy_string(out->mode, sizeof(out->mode), root, "mode");
+	copy_string(out->exe, sizeof(out->exe), process, KEY(EXE));
+	copy_string(out->host, sizeof(out->host), process, KEY(HOST));
+	copy_string(out->mode, sizeof(out->mode), root, KEY(MODE));
 
-	if (get_u64(l, root, "the summary", "wall_ns", 0, &out->wall_ns) ||
-	    get_u64(l, root, "the summary", "dropped", 0, &out->dropped) ||
-	    get_u64(l, root, "the summary", "clamped", 0, &out->clamped) ||
-	    get_u64(l, root, "the summary", "sample_every", 1, &n))
+	if (get_u64(l, root, "the summary", KEY(WALL_NS), 0, &out->wall_ns) ||
+	    get_u64(l, root, "the summary", KEY(DROPPED), 0, &out->dropped) ||
+	    get_u64(l, root, "the summary", KEY(CLAMPED), 0, &out->clamped) ||
+	    get_u64(l, root, "the summary", KEY(SAMPLE_EVERY), 1, &n))
 		return HESPER_ERROR_FORMAT;
 	out->sample_every = (uint32_t)n;
 	/* Absent in summaries written before HESPER_GROUP_BY: a row per kernel. */
-	const char *group_by = get_string(root, "group_by");
+	const char *group_by = get_string(root, KEY(GROUP_BY));
 	if (group_by && !hesper_group_by_from_word(group_by, &out->group_by))
 		return BAD(l, "the summary: \"group_by\" is \"%s\", not kernel, shape or label", group_by);
 	if (load_drop_causes(l, root, out))
 		return HESPER_ERROR_FORMAT;
-	v = hesper_json_member(root, "hesper");
+	v = hesper_json_member(root, KEY(HESPER));
 	/* What Hesper cost and did (profile/cost_keys.h): each SUM key read back; a RUN key is the trace's. */
 #define HESPER_COST_READ_SUM(member, key)                      \
 	if (get_u64(l, v, "\"hesper\"", key, 0, &out->member)) \
@@ -454,8 +454,9 @@ load_process(struct loader *l, json_object *root, struct hesper_profile *out)
 #undef HESPER_READ_COST_KEY
 #undef HESPER_COST_READ_RUN
 #undef HESPER_COST_READ_SUM
-	v = hesper_json_member(root, "submits");
-	if (get_u64(l, v, "\"submits\"", "count", 0, &n) || get_u64(l, v, "\"submits\"", "total_ns", 0, &total))
+	v = hesper_json_member(root, KEY(SUBMITS));
+	if (get_u64(l, v, "\"submits\"", KEY(SUBMITS_COUNT), 0, &n) ||
+	    get_u64(l, v, "\"submits\"", KEY(SUBMITS_TOTAL_NS), 0, &total))
 		return HESPER_ERROR_FORMAT;
 	rebuild_stats(&out->submits, n, total, n ? (double)total / (double)n : 0, 0, 0, 0, 0, 0, 0);
 	return 0;
@@ -475,9 +476,9 @@ hesper_summary_load(const char *path, struct hesper_profile *out, char *err, siz
 		goto out;
 	if ((ret = load_process(&l, root, out)) || (ret = hesper_load_devices(&l, root, out)) ||
 	    (ret = hesper_load_queues(&l, root, out)) ||
-	    (ret = load_rows(&l, root, "kernels", out->kernels, false, true)) ||
-	    (ret = load_rows(&l, root, "regions", out->regions, true, false)) ||
-	    (ret = load_rows(&l, root, "kernels_by_label", out->labelled, false, false)) ||
+	    (ret = load_rows(&l, root, KEY(KERNELS), out->kernels, false, true)) ||
+	    (ret = load_rows(&l, root, KEY(REGIONS), out->regions, true, false)) ||
+	    (ret = load_rows(&l, root, KEY(KERNELS_BY_LABEL), out->labelled, false, false)) ||
 	    (ret = load_kernel_names(&l, root, out->row_kernels)) || (ret = load_region_tree(&l, root, out)) ||
 	    (ret = load_memops(&l, root, &out->memops)) || (ret = hesper_load_host_waits(&l, root, out)) ||
 	    (ret = hesper_load_findings(&l, root, out)) || (ret = hesper_load_clock(&l, root, out)) ||

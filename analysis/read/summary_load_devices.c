@@ -32,7 +32,7 @@ load_occupancy_model(struct loader *l, json_object *d, struct hesper_occupancy_m
 int
 hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *p)
 {
-	json_object *devices = hesper_json_member(root, "devices");
+	json_object *devices = hesper_json_member(root, KEY(DEVICES));
 
 	if (devices && !json_object_is_type(devices, json_type_array))
 		return BAD(l, "\"devices\" is not an array");
@@ -100,7 +100,7 @@ hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *
 int
 hesper_load_queues(struct loader *l, json_object *root, struct hesper_profile *p)
 {
-	json_object *queues = hesper_json_member(root, "queues");
+	json_object *queues = hesper_json_member(root, KEY(QUEUES));
 	uint64_t busy;
 
 	if (queues && !json_object_is_type(queues, json_type_array))
@@ -119,7 +119,7 @@ hesper_load_queues(struct loader *l, json_object *root, struct hesper_profile *p
 		HESPER_QUEUE_KEYS(HESPER_READ_QUEUE_KEY)
 	}
 	/* Without per-queue rows, keep the total busy time on one queue. */
-	if (get_u64(l, root, "the summary", "gpu_busy_ns", 0, &busy))
+	if (get_u64(l, root, "the summary", KEY(GPU_BUSY_NS), 0, &busy))
 		return HESPER_ERROR_FORMAT;
 	if (p->queue_count == 0 && busy > 0) {
 		struct hesper_queue_info *q = hesper_profile_queue(p, 0, 0, 0);
@@ -146,7 +146,7 @@ wait_call(const char *name, uint32_t *call)
 int
 hesper_load_host_waits(struct loader *l, json_object *root, struct hesper_profile *p)
 {
-	json_object *rows = hesper_json_member(root, "host_waits");
+	json_object *rows = hesper_json_member(root, KEY(HOST_WAITS));
 
 	if (rows && !json_object_is_type(rows, json_type_array))
 		return BAD(l, "\"host_waits\" is not an array");

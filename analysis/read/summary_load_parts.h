@@ -29,6 +29,9 @@ struct loader {
 #define BAD(l, ...) FAIL(l, HESPER_ERROR_FORMAT, __VA_ARGS__)
 #define NO_MEMORY(l) FAIL(l, HESPER_ERROR_NO_MEMORY, "out of memory")
 
+/* The key of a member that has no list of its own but the summary's (profile/summary_keys.h). */
+#define KEY(id) hesper_summary_key(HESPER_SUMMARY_##id)
+
 /* An unsigned integer member; @def when absent. An error when present but not a number >= 0. */
 static inline int
 get_u64(struct loader *l, json_object *o, const char *where, const char *key, uint64_t def, uint64_t *out)

@@ -86,7 +86,7 @@ load_gaps(struct loader *l, json_object *gaps, const struct hesper_finding *f, s
 int
 hesper_load_findings(struct loader *l, json_object *root, struct hesper_profile *p)
 {
-	json_object *list = hesper_json_member(root, "findings");
+	json_object *list = hesper_json_member(root, KEY(FINDINGS));
 	size_t n;
 
 	if (!list)
@@ -135,15 +135,15 @@ hesper_load_findings(struct loader *l, json_object *root, struct hesper_profile 
 int
 hesper_load_clock(struct loader *l, json_object *root, struct hesper_profile *out)
 {
-	json_object *list = hesper_json_member(root, "clock_fallbacks");
+	json_object *list = hesper_json_member(root, KEY(CLOCK_FALLBACKS));
 
-	if (get_u64(l, root, "the summary", "clock_isolated", 0, &out->clock_isolated))
+	if (get_u64(l, root, "the summary", KEY(CLOCK_ISOLATED), 0, &out->clock_isolated))
 		return HESPER_ERROR_FORMAT;
 	if (list && !json_object_is_type(list, json_type_array))
 		return BAD(l, "\"clock_fallbacks\" is not an array");
 	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
 		json_object *o = json_object_array_get_idx(list, i);
-		const char *kernel = get_string(o, "kernel"), *why = get_string(o, "why");
+		const char *kernel = get_string(o, KEY(FALLBACK_KERNEL)), *why = get_string(o, KEY(FALLBACK_WHY));
 
 		if (!kernel)
 			return BAD(l, "a clock fallback has no \"kernel\" string");
@@ -184,7 +184,7 @@ load_statistic(const char *name, json_object *v, struct hesper_pipeline_stat *st
 int
 hesper_load_pipeline_stats(struct loader *l, json_object *root, struct hesper_profile *out)
 {
-	json_object *list = hesper_json_member(root, "pipeline_stats");
+	json_object *list = hesper_json_member(root, KEY(PIPELINE_STATS));
 	int ret = 0;
 
 	if (list && !json_object_is_type(list, json_type_array))
@@ -268,7 +268,7 @@ load_line(struct loader *l, json_object *o, struct hesper_hot_line *line)
 int
 hesper_load_lines(struct loader *l, json_object *root, struct hesper_profile *out)
 {
-	json_object *list = hesper_json_member(root, "lines");
+	json_object *list = hesper_json_member(root, KEY(LINES));
 
 	if (list && !json_object_is_type(list, json_type_array))
 		return BAD(l, "\"lines\" is not an array");
@@ -318,12 +318,12 @@ keep_string(struct hesper_profile *out, int slot, const char *s, bool *failed)
 int
 hesper_load_report_kind(struct loader *l, json_object *root, struct hesper_profile *out)
 {
-	json_object *r = hesper_json_member(root, "report");
+	json_object *r = hesper_json_member(root, KEY(REPORT));
 	bool failed = false;
 
-	out->report.signal = keep_string(out, 1, get_string(root, "ended_by_signal"), &failed);
+	out->report.signal = keep_string(out, 1, get_string(root, KEY(ENDED_BY_SIGNAL)), &failed);
 	if (r) {
-		json_object *final = hesper_json_member(r, "final");
+		json_object *final = hesper_json_member(r, KEY(REPORT_FINAL));
 
 		if (!json_object_is_type(r, json_type_object))
 			return BAD(l, "\"report\" is not an object");
@@ -331,9 +331,9 @@ hesper_load_report_kind(struct loader *l, json_object *root, struct hesper_profi
 		/* Only a report that says it is not the final one was written while the program ran. */
 		out->report.partial = final && json_object_is_type(final, json_type_boolean) &&
 				      !json_object_get_boolean(final);
-		if (get_u64(l, r, "\"report\"", "number", 0, &out->report.number))
+		if (get_u64(l, r, "\"report\"", KEY(REPORT_NUMBER), 0, &out->report.number))
 			return HESPER_ERROR_FORMAT;
-		out->report.reason = keep_string(out, 0, get_string(r, "reason"), &failed);
+		out->report.reason = keep_string(out, 0, get_string(r, KEY(REPORT_REASON)), &failed);
 	}
 	return failed ? NO_MEMORY(l) : 0;
 }
@@ -342,7 +342,7 @@ hesper_load_report_kind(struct loader *l, json_object *root, struct hesper_profi
 int
 hesper_load_capture(struct loader *l, json_object *root, struct hesper_capture_info *c)
 {
-	json_object *o = hesper_json_member(root, "capture");
+	json_object *o = hesper_json_member(root, KEY(CAPTURE));
 	const char *state;
 
 	if (!o)

@@ -74,6 +74,12 @@ hesper_json_put_double(FILE *out, double v)
 }
 
 void
+hesper_json_put_key(FILE *out, enum hesper_summary_key k)
+{
+	fprintf(out, "  \"%s\": ", hesper_summary_key(k));
+}
+
+void
 hesper_json_put_triple(FILE *out, const uint32_t v[3])
 {
 	fprintf(out, "[%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", v[0], v[1], v[2]);

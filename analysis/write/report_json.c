@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The key of a member written by hand (profile/summary_keys.h). */
+#define KEY(id) hesper_summary_key(HESPER_SUMMARY_##id)
+
 /* A "queues" row after @lead: its keys in the list's order (profile/queue_keys.h), the findings' with @findings. */
 static void
 put_queue(FILE *out, const struct hesper_queue_info *q, bool findings, const char *lead)
@@ -89,7 +92,8 @@ put_kernel_names(FILE *out, const struct hesper_kernel_table *t)
 	size_t n = 0;
 	struct hesper_kernel **rows = hesper_kernel_table_sorted(t, &n);
 
-	fputs("  \"kernel_names\": [", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_KERNEL_NAMES);
+	fputc('[', out);
 	for (size_t i = 0; rows && i < n; i++) {
 		fputs(i ? ", " : "", out);
 		hesper_json_write_string(out, rows[i]->name);
@@ -211,7 +215,8 @@ put_memops(FILE *out, const struct hesper_memops *m)
 {
 	bool any = false;
 
-	fputs("  \"memory_operations\": [", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_MEMORY_OPERATIONS);
+	fputc('[', out);
 	for (int i = 0; i < HESPER_MEMOP_KINDS; i++) {
 		const struct hesper_memop_row *row = &m->rows[i];
 
@@ -299,7 +304,8 @@ put_region_tree(FILE *out, const struct hesper_profile *p, const char *end)
 		return true;
 	if (hesper_region_tree_build(p->label_paths, p->label_kernels, &t) != 0)
 		return false;
-	fputs("  \"region_tree\": [", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_REGION_TREE);
+	fputc('[', out);
 	for (size_t i = 0; i < t.count && ok; i++) {
 		const struct hesper_region_node *node = &t.nodes[i];
 		const struct hesper_kernel *k = node->row;
@@ -350,16 +356,18 @@ static void
 put_live(FILE *out, const struct hesper_profile *p)
 {
 	if (p->report.live || p->report.partial) {
-		fprintf(out, "  \"report\": {\"final\": %s, \"number\": %" PRIu64, p->report.partial ? "false" : "true",
+		hesper_json_put_key(out, HESPER_SUMMARY_REPORT);
+		fprintf(out, "{\"%s\": %s, \"%s\": %" PRIu64, hesper_summary_key(HESPER_SUMMARY_REPORT_FINAL),
+			p->report.partial ? "false" : "true", hesper_summary_key(HESPER_SUMMARY_REPORT_NUMBER),
 			p->report.number);
 		if (p->report.reason) {
-			fputs(", \"reason\": ", out);
+			fprintf(out, ", \"%s\": ", hesper_summary_key(HESPER_SUMMARY_REPORT_REASON));
 			hesper_json_write_string(out, p->report.reason);
 		}
 		fputs("},\n", out);
 	}
 	if (p->report.signal) {
-		fputs("  \"ended_by_signal\": ", out);
+		hesper_json_put_key(out, HESPER_SUMMARY_ENDED_BY_SIGNAL);
 		hesper_json_write_string(out, p->report.signal);
 		fputs(",\n", out);
 	}
@@ -367,7 +375,9 @@ put_live(FILE *out, const struct hesper_profile *p)
 		return;
 	/* its keys in the list's order (profile/capture_keys.h), each when the list says */
 	const struct hesper_capture_info *c = &p->capture;
-	const char *sep = "  \"capture\": {";
+	const char *sep = "{";
+
+	hesper_json_put_key(out, HESPER_SUMMARY_CAPTURE);
 #define HESPER_CAPTURE_WHEN_ALWAYS true
 #define HESPER_CAPTURE_WHEN_OPENED c->opened
 #define HESPER_CAPTURE_WHEN_CLOSED c->closed
@@ -401,33 +411,42 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 {
 	int ret = -1;
 
-	fputs("{\n  \"schema\": \"hesper-summary/1\",\n", out);
-	fprintf(out, "  \"process\": {\"pid\": %d, \"exe\": ", p->pid);
+	fputs("{\n", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_SCHEMA);
+	fputs("\"hesper-summary/1\",\n", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_PROCESS);
+	fprintf(out, "{\"%s\": %d, \"%s\": ", KEY(PID), p->pid, KEY(EXE));
 	hesper_json_put_field(out, p->exe, sizeof(p->exe));
-	fputs(", \"host\": ", out);
+	fprintf(out, ", \"%s\": ", KEY(HOST));
 	hesper_json_put_field(out, p->host, sizeof(p->host));
-	fputs("},\n  \"devices\": [", out);
+	fputs("},\n", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_DEVICES);
+	fputc('[', out);
 	for (size_t i = 0; i < p->device_count; i++)
 		put_device(out, &p->devices[i], p->findings_ready || p->findings_loaded, i ? ",\n    " : "\n    ");
 	fputs(p->device_count ? "\n  ],\n" : "],\n", out);
-	fprintf(out, "  \"wall_ns\": %" PRIu64 ",\n  \"gpu_busy_ns\": %" PRIu64 ",\n", p->wall_ns,
-		hesper_profile_gpu_busy_ns(p));
-	if (!put_rows(out, "kernels", p->kernels, put_kernel, ",\n"))
+	hesper_json_put_key(out, HESPER_SUMMARY_WALL_NS);
+	fprintf(out, "%" PRIu64 ",\n", p->wall_ns);
+	hesper_json_put_key(out, HESPER_SUMMARY_GPU_BUSY_NS);
+	fprintf(out, "%" PRIu64 ",\n", hesper_profile_gpu_busy_ns(p));
+	if (!put_rows(out, hesper_summary_key(HESPER_SUMMARY_KERNELS), p->kernels, put_kernel, ",\n"))
 		goto out;
-	if (!put_rows(out, "regions", p->regions, put_region, ",\n"))
+	if (!put_rows(out, hesper_summary_key(HESPER_SUMMARY_REGIONS), p->regions, put_region, ",\n"))
 		goto out;
 	if (strcmp(p->mode, "clock") == 0) {
 		/* Clock mode: the kernels timed with timestamps instead, and why. */
-		fputs("  \"clock_fallbacks\": [", out);
+		hesper_json_put_key(out, HESPER_SUMMARY_CLOCK_FALLBACKS);
+		fputc('[', out);
 		for (size_t i = 0; i < p->clock_note_count; i++) {
-			fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
+			fprintf(out, "%s{\"%s\": ", i ? ",\n    " : "\n    ", KEY(FALLBACK_KERNEL));
 			hesper_json_put_field(out, p->clock_notes[i].kernel, sizeof(p->clock_notes[i].kernel));
-			fputs(", \"why\": ", out);
+			fprintf(out, ", \"%s\": ", KEY(FALLBACK_WHY));
 			hesper_json_put_field(out, p->clock_notes[i].why, sizeof(p->clock_notes[i].why));
 			fputc('}', out);
 		}
 		fputs(p->clock_note_count ? "\n  ],\n" : "],\n", out);
-		fprintf(out, "  \"clock_isolated\": %" PRIu64 ",\n", p->clock_isolated);
+		hesper_json_put_key(out, HESPER_SUMMARY_CLOCK_ISOLATED);
+		fprintf(out, "%" PRIu64 ",\n", p->clock_isolated);
 	}
 	/* Where a device said whether it has them (a live run or its summary): the statistics, maybe none. */
 	bool stats_known = p->pipeline_stats_count > 0;
@@ -436,9 +455,13 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	if (stats_known)
 		hesper_json_put_pipeline_stats(out, p);
 	hesper_json_put_lines(out, p);
-	fprintf(out, "  \"submits\": {\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 "},\n", p->submits.count,
-		p->submits.total_ns);
-	fprintf(out, "  \"dropped\": %" PRIu64 ",\n  \"dropped_causes\": {", p->dropped);
+	hesper_json_put_key(out, HESPER_SUMMARY_SUBMITS);
+	fprintf(out, "{\"%s\": %" PRIu64 ", \"%s\": %" PRIu64 "},\n", KEY(SUBMITS_COUNT), p->submits.count,
+		KEY(SUBMITS_TOTAL_NS), p->submits.total_ns);
+	hesper_json_put_key(out, HESPER_SUMMARY_DROPPED);
+	fprintf(out, "%" PRIu64 ",\n", p->dropped);
+	hesper_json_put_key(out, HESPER_SUMMARY_DROPPED_CAUSES);
+	fputc('{', out);
 	/* Only the causes that happened: {} when nothing was dropped. */
 	for (unsigned c = 0, n = 0; c < HESPER_DROP_CAUSES; c++)
 		if (p->dropped_by[c])
@@ -446,17 +469,25 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 				hesper_drop_cause_key((enum hesper_drop_cause)c), p->dropped_by[c]);
 	fputs("},\n", out);
 
-	fputs("  \"queues\": [", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_QUEUES);
+	fputc('[', out);
 	for (size_t i = 0; i < p->queue_count; i++)
 		put_queue(out, &p->queues[i], p->findings_ready || p->findings_loaded, i ? ",\n    " : "\n    ");
 	fputs(p->queue_count ? "\n  ],\n" : "],\n", out);
-	fprintf(out, "  \"clamped\": %" PRIu64 ",\n  \"mode\": ", p->clamped);
+	hesper_json_put_key(out, HESPER_SUMMARY_CLAMPED);
+	fprintf(out, "%" PRIu64 ",\n", p->clamped);
+	hesper_json_put_key(out, HESPER_SUMMARY_MODE);
 	hesper_json_put_field(out, p->mode, sizeof(p->mode));
-	fprintf(out, ",\n  \"sample_every\": %" PRIu32 ",\n", p->sample_every);
-	fprintf(out, "  \"group_by\": \"%s\",\n", hesper_group_by_word(p->group_by));
+	fputs(",\n", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_SAMPLE_EVERY);
+	fprintf(out, "%" PRIu32 ",\n", p->sample_every);
+	hesper_json_put_key(out, HESPER_SUMMARY_GROUP_BY);
+	fprintf(out, "\"%s\",\n", hesper_group_by_word(p->group_by));
 	if (p->group_by != HESPER_GROUP_BY_KERNEL)
 		put_kernel_names(out, p->row_kernels);
-	const char *sep = "  \"hesper\": {";
+	const char *sep = "{";
+
+	hesper_json_put_key(out, HESPER_SUMMARY_HESPER);
 #define HESPER_PUT_COST_KEY(member, key, how)                              \
 	fprintf(out, "%s\"" key "\": %" PRIu64, sep, (uint64_t)p->member); \
 	sep = ", ";
@@ -469,7 +500,7 @@ hesper_report_json(FILE *out, const struct hesper_profile *p)
 	/* region_tree and memory_operations only when there are some: other summaries stay as they were. */
 	if (!put_region_tree(out, p, ",\n"))
 		goto out;
-	if (!put_rows(out, "kernels_by_label", p->labelled, put_kernel,
+	if (!put_rows(out, hesper_summary_key(HESPER_SUMMARY_KERNELS_BY_LABEL), p->labelled, put_kernel,
 		      hesper_memops_count(&p->memops) ? ",\n" : "\n}\n"))
 		goto out;
 	if (hesper_memops_count(&p->memops)) {

@@ -18,6 +18,9 @@ void hesper_json_put_field(FILE *out, const char *s, size_t max);
 /* Writes @v with 17 significant digits; NaN and the infinities as 0. */
 void hesper_json_put_double(FILE *out, double v);
 
+/* Writes a member of the summary's top level up to its value: '  "KEY": ' (profile/summary_keys.h). */
+void hesper_json_put_key(FILE *out, enum hesper_summary_key k);
+
 /* Writes @v as an array of three integers. */
 void hesper_json_put_triple(FILE *out, const uint32_t v[3]);
 

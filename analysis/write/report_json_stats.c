@@ -179,7 +179,8 @@ put_statistics(FILE *out, const struct hesper_pipeline_stats *k)
 void
 hesper_json_put_pipeline_stats(FILE *out, const struct hesper_profile *p)
 {
-	fputs("  \"pipeline_stats\": [", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_PIPELINE_STATS);
+	fputc('[', out);
 	for (size_t i = 0; i < p->pipeline_stats_count; i++) {
 		const struct hesper_pipeline_stats *k = &p->pipeline_stats[i];
 		const char *sep = i ? ",\n    {" : "\n    {";
@@ -217,7 +218,8 @@ hesper_json_put_findings(FILE *out, const struct hesper_profile *p)
 {
 	struct hesper_findings findings;
 
-	fputs("  \"host_waits\": [", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_HOST_WAITS);
+	fputc('[', out);
 	for (size_t i = 0; i < p->host_wait_count; i++) {
 		const struct hesper_host_wait *w = &p->host_waits[i];
 		const char *sep = i ? ",\n    {" : "\n    {";
@@ -240,7 +242,7 @@ hesper_json_put_findings(FILE *out, const struct hesper_profile *p)
 	fputs(p->host_wait_count ? "\n  ],\n" : "],\n", out);
 	if (hesper_findings_compute(p, &findings) != 0)
 		return -1;
-	fputs("  \"findings\": ", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_FINDINGS);
 	hesper_findings_write_json(out, &findings);
 	hesper_findings_free(&findings);
 	fputs(",\n", out);
@@ -252,7 +254,8 @@ hesper_json_put_lines(FILE *out, const struct hesper_profile *p)
 {
 	if (!p->kernel_lines_count)
 		return;
-	fputs("  \"lines\": [", out);
+	hesper_json_put_key(out, HESPER_SUMMARY_LINES);
+	fputc('[', out);
 	for (size_t i = 0; i < p->kernel_lines_count; i++) {
 		const struct hesper_kernel_lines *k = &p->kernel_lines[i];
 		fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);

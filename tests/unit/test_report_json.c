@@ -143,6 +143,47 @@ START_TEST(row_keys_follow_the_list)
 }
 END_TEST
 
+/* The summary's top level holds only keys of profile/summary_keys.h's list, in its order (a profile with most optional members). */
+START_TEST(top_level_follows_the_list)
+{
+	struct hesper_profile p;
+	static const char *const top[] = {
+#define LIST_KEY(id, key, in) HESPER_SUMMARY_IS_##in ? key : NULL,
+		HESPER_SUMMARY_KEYS(LIST_KEY)
+#undef LIST_KEY
+	};
+	const size_t n = sizeof(top) / sizeof(top[0]);
+
+	fixture(&p);
+	snprintf(p.mode, sizeof(p.mode), "clock");
+	p.report.live = true;
+	p.report.signal = "SIGTERM";
+	p.capture.set = true;
+	p.findings_ready = true;
+	char *s = render(&p);
+	json_object *root = json_tokener_parse(s);
+	ck_assert_ptr_nonnull(root);
+	size_t next = 0, seen = 0;
+	json_object_object_foreach(root, key, value)
+	{
+		(void)value;
+		size_t at = next;
+		while (at < n && !(top[at] && strcmp(top[at], key) == 0))
+			at++;
+		ck_assert_msg(at < n, "top-level key \"%s\" is not in the list after \"%s\"", key,
+			      next ? top[next - 1] : "(start)");
+		next = at + 1;
+		seen++;
+	}
+	/* schema ... group_by, hesper, report, ended_by_signal, capture, host_waits, findings, kernels_by_label */
+	ck_assert_uint_ge(seen, 24);
+	json_object_put(root);
+	free(s);
+	p.report.signal = NULL;
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(empty_profile)
 {
 	struct hesper_profile p;
@@ -459,6 +500,7 @@ report_json_suite(void)
 
 	tcase_add_test(tc, known_profile);
 	tcase_add_test(tc, row_keys_follow_the_list);
+	tcase_add_test(tc, top_level_follows_the_list);
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, extremes_and_non_finite);
 	tcase_add_test(tc, overlap_totals_and_spans);
