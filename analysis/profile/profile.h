@@ -385,10 +385,13 @@ struct hesper_profile_summary hesper_profile_summary(const struct hesper_profile
 #include "finding_keys.h"
 #include "gap_keys.h"
 #include "kernel_occupancy.h"
+#include "line_keys.h"
+#include "memop_keys.h"
 #include "pipeline_keys.h"
 #include "queue_keys.h"
 #include "profile_events.h"
 #include "region_tree.h"
+#include "shape_keys.h"
 #include "summary_keys.h"
 #include "wait_keys.h"
 

@@ -91,7 +91,7 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 			size_t err_size)
 {
 	struct loader ld = {path, err, err_size}, *l = &ld;
-	json_object *name = hesper_json_member(o, "name");
+	json_object *name = hesper_json_member(o, KEY(ROW_NAME));
 	const char *what = region ? "a region" : "a kernel";
 	double count, timed, total, span, mean, stddev, min, max, median, p95, p99;
 
@@ -148,32 +148,54 @@ hesper_summary_row_read(const char *path, json_object *o, bool region, struct he
 static int
 load_shapes(struct loader *l, json_object *o, struct hesper_kernel *k)
 {
-	json_object *g = hesper_json_member(o, "groups");
+	json_object *g = hesper_json_member(o, KEY(KERNEL_GROUPS));
 	struct hesper_launch_shapes *s = &k->shapes;
-	uint32_t size[3];
+	uint32_t size[3], top[3];
 	uint64_t n = 0;
+	bool has_top = false;
 
-	if (get_triple(o, "local_size", size))
+	if (get_triple(o, KEY(KERNEL_LOCAL_SIZE), size))
 		hesper_shapes_set_local_size(s, size, false);
 	uint64_t variant = UINT64_MAX;
-	if (get_u64(l, o, "a kernel row", "stats_variant", UINT64_MAX, &variant))
+	if (get_u64(l, o, "a kernel row", KEY(KERNEL_STATS_VARIANT), UINT64_MAX, &variant))
 		return HESPER_ERROR_FORMAT;
 	if (variant < HESPER_STATS_SETS_SEVERAL - 1)
 		k->stats_set = (uint32_t)variant + 1;
 	if (!g)
 		return 0;
-	if (get_u64(l, g, "\"groups\"", "unknown", 0, &s->unknown) ||
-	    get_u64(l, g, "\"groups\"", "most_common_count", 0, &n) ||
-	    get_u64(l, g, "\"groups\"", "timed_groups", 0, &s->timed_groups) ||
-	    get_u64(l, g, "\"groups\"", "timed_groups_ns", 0, &s->timed_groups_ns))
+		/* each key of the list (profile/shape_keys.h) read by its kind: the most common shape and
+	 * the counts first, then min and max, kept as written without counting their dispatches
+	 * again, where a shape is known */
+#define HESPER_GET_SHAPE_KEY(member, key, kind) HESPER_GET_SHAPE_##kind(member, key)
+#define HESPER_GET_SHAPE_BOUND(member, key)
+#define HESPER_GET_SHAPE_TOP(member, key) has_top = get_triple(g, key, top);
+#define HESPER_GET_SHAPE_COUNT(member, key)          \
+	if (get_u64(l, g, "\"groups\"", key, 0, &n)) \
 		return HESPER_ERROR_FORMAT;
-	if (get_triple(g, "most_common", size) && n)
-		hesper_shapes_add(s, size, n);
-	/* min and max are kept as written, without counting their dispatches again. */
-	if (s->known && get_triple(g, "min", size))
-		memcpy(s->min, size, sizeof(s->min));
-	if (s->known && get_triple(g, "max", size))
-		memcpy(s->max, size, sizeof(s->max));
+#define HESPER_GET_SHAPE_U64(member, key)                    \
+	if (get_u64(l, g, "\"groups\"", key, 0, &s->member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_SHAPE_RATE(member, key)
+	HESPER_SHAPE_KEYS(HESPER_GET_SHAPE_KEY)
+	if (has_top && n)
+		hesper_shapes_add(s, top, n);
+#undef HESPER_GET_SHAPE_BOUND
+#undef HESPER_GET_SHAPE_TOP
+#undef HESPER_GET_SHAPE_COUNT
+#undef HESPER_GET_SHAPE_U64
+#define HESPER_GET_SHAPE_BOUND(member, key)       \
+	if (s->known && get_triple(g, key, size)) \
+		memcpy(s->member, size, sizeof(s->member));
+#define HESPER_GET_SHAPE_TOP(member, key)
+#define HESPER_GET_SHAPE_COUNT(member, key)
+#define HESPER_GET_SHAPE_U64(member, key)
+	HESPER_SHAPE_KEYS(HESPER_GET_SHAPE_KEY)
+#undef HESPER_GET_SHAPE_KEY
+#undef HESPER_GET_SHAPE_BOUND
+#undef HESPER_GET_SHAPE_TOP
+#undef HESPER_GET_SHAPE_COUNT
+#undef HESPER_GET_SHAPE_U64
+#undef HESPER_GET_SHAPE_RATE
 	return 0;
 }
 
@@ -279,11 +301,20 @@ load_memops(struct loader *l, json_object *root, struct hesper_memops *m)
 			      r.median_ns, r.p95_ns, r.p99_ns);
 		row->k.share_ns = r.total_ns; /* memory operations never overlap one another's time */
 		row->k.count = r.count;
-		if (get_u64(l, o, "a memory operation", "bytes", 0, &row->bytes) ||
-		    get_u64(l, o, "a memory operation", "timed_bytes", 0, &row->timed_bytes) ||
-		    get_u64(l, o, "a memory operation", "unsized", 0, &row->unsized) ||
-		    get_double(l, o, "a memory operation", "best_gbps", &row->best_gbps))
-			return HESPER_ERROR_FORMAT;
+		/* each key of the list (profile/memop_keys.h) read by its kind */
+#define HESPER_GET_MEMOP_KEY(member, key, kind) HESPER_GET_MEMOP_##kind(member, key)
+#define HESPER_GET_MEMOP_U64(member, key)                              \
+	if (get_u64(l, o, "a memory operation", key, 0, &row->member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_MEMOP_REAL(member, key)                             \
+	if (get_double(l, o, "a memory operation", key, &row->member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_MEMOP_MEAN(member, key)
+		HESPER_MEMOP_KEYS(HESPER_GET_MEMOP_KEY)
+#undef HESPER_GET_MEMOP_KEY
+#undef HESPER_GET_MEMOP_U64
+#undef HESPER_GET_MEMOP_REAL
+#undef HESPER_GET_MEMOP_MEAN
 	}
 	return 0;
 }
@@ -301,7 +332,7 @@ load_kernel(struct loader *l, json_object *o, struct hesper_kernel_table *t, boo
 static int
 read_path(struct loader *l, json_object *o, char *buf, size_t size)
 {
-	json_object *path = hesper_json_member(o, "path");
+	json_object *path = hesper_json_member(o, KEY(NODE_PATH));
 	size_t len = 0, n = path && json_object_is_type(path, json_type_array) ? json_object_array_length(path) : 0;
 
 	if (!n)
@@ -342,12 +373,12 @@ load_region_tree(struct loader *l, json_object *root, struct hesper_profile *p)
 
 		if ((ret = read_path(l, o, path, sizeof(path))) || (ret = load_row(l, o, p->label_paths, true, path)))
 			return ret;
-		kernels = hesper_json_member(o, "kernels");
+		kernels = hesper_json_member(o, KEY(NODE_KERNELS));
 		if (kernels && !json_object_is_type(kernels, json_type_array))
 			return BAD(l, "a region_tree node's \"kernels\" is not an array");
 		for (size_t k = 0; kernels && k < json_object_array_length(kernels); k++) {
 			json_object *kernel = json_object_array_get_idx(kernels, k);
-			json_object *name = hesper_json_member(kernel, "name");
+			json_object *name = hesper_json_member(kernel, KEY(ROW_NAME));
 
 			if (!name || !json_object_is_type(name, json_type_string))
 				return BAD(l, "a region_tree kernel has no \"name\" string");

@@ -247,21 +247,35 @@ hesper_load_pipeline_stats(struct loader *l, json_object *root, struct hesper_pr
 static int
 load_line(struct loader *l, json_object *o, struct hesper_hot_line *line)
 {
-	double share = 0, cycles = 0;
-
 	memset(line, 0, sizeof(*line));
-	copy_string(line->file, sizeof(line->file), o, "file");
-	copy_string(line->block, sizeof(line->block), o, "block");
-	copy_string(line->code, sizeof(line->code), o, "code");
-	if (get_u32(l, o, "a line", "line", 0, &line->line) ||
-	    get_u64(l, o, "a line", "executions", 0, &line->executions) ||
-	    get_double(l, o, "a line", "share", &share) || get_double(l, o, "a line", "cycles", &cycles))
+	/* each key of the list (profile/line_keys.h) read by its kind */
+#define HESPER_GET_LINE_KEY(member, key, kind, when) HESPER_GET_LINE_##kind(member, key)
+#define HESPER_GET_LINE_TEXT(member, key) copy_string(line->member, sizeof(line->member), o, key);
+#define HESPER_GET_LINE_CODE HESPER_GET_LINE_TEXT
+#define HESPER_GET_LINE_U32(member, key)                    \
+	if (get_u32(l, o, "a line", key, 0, &line->member)) \
 		return HESPER_ERROR_FORMAT;
-	if (!(share >= 0 && share <= 1) || !(cycles >= 0))
-		return BAD(l, "a line: \"share\" (%g) is not within [0, 1] or \"cycles\" (%g) is negative", share,
-			   cycles);
-	line->share = share;
-	line->ticks = cycles;
+#define HESPER_GET_LINE_U64(member, key)                    \
+	if (get_u64(l, o, "a line", key, 0, &line->member)) \
+		return HESPER_ERROR_FORMAT;
+#define HESPER_GET_LINE_SHARE(member, key)                  \
+	if (get_double(l, o, "a line", key, &line->member)) \
+		return HESPER_ERROR_FORMAT;                 \
+	if (!(line->member >= 0 && line->member <= 1))      \
+		return BAD(l, "a line: \"%s\" (%g) is not within [0, 1]", key, line->member);
+#define HESPER_GET_LINE_CYCLES(member, key)                 \
+	if (get_double(l, o, "a line", key, &line->member)) \
+		return HESPER_ERROR_FORMAT;                 \
+	if (!(line->member >= 0))                           \
+		return BAD(l, "a line: \"%s\" (%g) is negative", key, line->member);
+	HESPER_LINE_KEYS(HESPER_GET_LINE_KEY)
+#undef HESPER_GET_LINE_KEY
+#undef HESPER_GET_LINE_TEXT
+#undef HESPER_GET_LINE_CODE
+#undef HESPER_GET_LINE_U32
+#undef HESPER_GET_LINE_U64
+#undef HESPER_GET_LINE_SHARE
+#undef HESPER_GET_LINE_CYCLES
 	return 0;
 }
 
@@ -273,13 +287,13 @@ hesper_load_lines(struct loader *l, json_object *root, struct hesper_profile *ou
 	if (list && !json_object_is_type(list, json_type_array))
 		return BAD(l, "\"lines\" is not an array");
 	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
-		json_object *o = json_object_array_get_idx(list, i), *rows = hesper_json_member(o, "lines");
-		const char *kernel = get_string(o, "kernel");
+		json_object *o = json_object_array_get_idx(list, i), *rows = hesper_json_member(o, KEY(LINES_ROWS));
+		const char *kernel = get_string(o, KEY(LINES_KERNEL));
 		uint64_t dispatches = 0;
 
 		if (!kernel || !rows || !json_object_is_type(rows, json_type_array))
 			return BAD(l, "a \"lines\" entry has no \"kernel\" string or no \"lines\" array");
-		if (get_u64(l, o, "a \"lines\" entry", "dispatches", 0, &dispatches))
+		if (get_u64(l, o, "a \"lines\" entry", KEY(LINES_DISPATCHES), 0, &dispatches))
 			return HESPER_ERROR_FORMAT;
 		size_t n = json_object_array_length(rows);
 		struct hesper_hot_line *lines = n ? calloc(n, sizeof(*lines)) : NULL;
@@ -290,11 +304,11 @@ hesper_load_lines(struct loader *l, json_object *root, struct hesper_profile *ou
 			ret = load_line(l, json_object_array_get_idx(rows, j), &lines[j]);
 		if (!ret && hesper_profile_set_lines(out, kernel, lines, n, dispatches) != 0)
 			ret = NO_MEMORY(l);
-		json_object *source = hesper_json_member(o, "source");
-		if (!ret && source && (!get_string(source, "file") || !get_string(source, "text")))
+		json_object *source = hesper_json_member(o, KEY(LINES_SOURCE));
+		const char *file = get_string(source, KEY(SOURCE_FILE)), *text = get_string(source, KEY(SOURCE_TEXT));
+		if (!ret && source && (!file || !text))
 			ret = BAD(l, "a \"lines\" entry's \"source\" has no \"file\" or \"text\" string");
-		if (!ret && source &&
-		    hesper_profile_set_source(out, kernel, get_string(source, "file"), get_string(source, "text")) != 0)
+		if (!ret && source && hesper_profile_set_source(out, kernel, file, text) != 0)
 			ret = NO_MEMORY(l);
 		free(lines);
 		if (ret)

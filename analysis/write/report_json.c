@@ -140,7 +140,7 @@ put_kernel_keys_named(FILE *out, const char *name, const struct hesper_kernel *k
 {
 	const struct hesper_stats *s = &k->timed;
 
-	fputs("{\"name\": ", out);
+	fprintf(out, "{\"%s\": ", KEY(ROW_NAME));
 	hesper_json_write_string(out, name);
 	put_row_u64(out, HESPER_ROW_COUNT, k->count);
 	put_row_u64(out, HESPER_ROW_TOTAL, hesper_kernel_total_ns(k));
@@ -163,35 +163,44 @@ put_kernel_keys(FILE *out, const struct hesper_kernel *k, bool spans)
  * the work groups of the timed dispatches with known counts, their time and the groups run
  * per µs) and "local_size" (null when unknown).
  */
+/* @v as [x, y, z], or null where NULL. */
+static void
+put_triple_or_null(FILE *out, const uint32_t *v)
+{
+	if (v)
+		hesper_json_put_triple(out, v);
+	else
+		fputs("null", out);
+}
+
 static void
 put_shapes(FILE *out, const struct hesper_launch_shapes *s)
 {
 	const struct hesper_shape_count *top = hesper_shapes_most_common(s);
+	const char *sep = "{";
 
 	if (!s->known && !s->unknown)
 		return;
-	fputs(", \"groups\": {", out);
-	if (top) {
-		fputs("\"min\": ", out);
-		hesper_json_put_triple(out, s->min);
-		fputs(", \"max\": ", out);
-		hesper_json_put_triple(out, s->max);
-		fputs(", \"most_common\": ", out);
-		hesper_json_put_triple(out, top->groups);
-		fprintf(out, ", \"most_common_count\": %" PRIu64 ", ", top->count);
-	} else {
-		fputs("\"min\": null, \"max\": null, \"most_common\": null, \"most_common_count\": 0, ", out);
-	}
-	fprintf(out,
-		"\"unknown\": %" PRIu64 ", \"timed_groups\": %" PRIu64 ", \"timed_groups_ns\": %" PRIu64
-		", \"per_us\": ",
-		s->unknown, s->timed_groups, s->timed_groups_ns);
-	hesper_json_put_double(out, hesper_shapes_groups_per_us(s));
-	fputs("}, \"local_size\": ", out);
-	if (s->local_size[0])
-		hesper_json_put_triple(out, s->local_size);
-	else
-		fputs("null", out);
+	fprintf(out, ", \"%s\": ", KEY(KERNEL_GROUPS));
+	/* each key of the list (profile/shape_keys.h) written by its kind */
+#define HESPER_PUT_SHAPE_KEY(member, key, kind) \
+	fprintf(out, "%s\"" key "\": ", sep);   \
+	HESPER_PUT_SHAPE_##kind(s->member);     \
+	sep = ", ";
+#define HESPER_PUT_SHAPE_BOUND(v) put_triple_or_null(out, top ? v : NULL)
+#define HESPER_PUT_SHAPE_TOP(v) put_triple_or_null(out, top ? top->groups : NULL)
+#define HESPER_PUT_SHAPE_COUNT(v) fprintf(out, "%" PRIu64, top ? top->count : 0)
+#define HESPER_PUT_SHAPE_U64(v) fprintf(out, "%" PRIu64, v)
+#define HESPER_PUT_SHAPE_RATE(v) hesper_json_put_double(out, hesper_shapes_groups_per_us(s))
+	HESPER_SHAPE_KEYS(HESPER_PUT_SHAPE_KEY)
+#undef HESPER_PUT_SHAPE_KEY
+#undef HESPER_PUT_SHAPE_BOUND
+#undef HESPER_PUT_SHAPE_TOP
+#undef HESPER_PUT_SHAPE_COUNT
+#undef HESPER_PUT_SHAPE_U64
+#undef HESPER_PUT_SHAPE_RATE
+	fprintf(out, "}, \"%s\": ", KEY(KERNEL_LOCAL_SIZE));
+	put_triple_or_null(out, s->local_size[0] ? s->local_size : NULL);
 }
 
 static void
@@ -201,7 +210,7 @@ put_kernel(FILE *out, const struct hesper_kernel *k)
 	put_shapes(out, &k->shapes);
 	/* the one set of pipeline statistics its dispatches ran on, when one is known */
 	if (k->stats_set && k->stats_set != HESPER_STATS_SETS_SEVERAL)
-		fprintf(out, ", \"stats_variant\": %" PRIu32, k->stats_set - 1);
+		fprintf(out, ", \"%s\": %" PRIu32, KEY(KERNEL_STATS_VARIANT), k->stats_set - 1);
 	fputc('}', out);
 }
 
@@ -225,13 +234,18 @@ put_memops(FILE *out, const struct hesper_memops *m)
 		fputs(any ? ",\n    " : "\n    ", out);
 		any = true;
 		put_kernel_keys(out, &row->k, false);
-		fprintf(out,
-			", \"bytes\": %" PRIu64 ", \"timed_bytes\": %" PRIu64 ", \"unsized\": %" PRIu64
-			", \"mean_gbps\": ",
-			row->bytes, row->timed_bytes, row->unsized);
-		hesper_json_put_double(out, hesper_memop_mean_gbps(row));
-		fputs(", \"best_gbps\": ", out);
-		hesper_json_put_double(out, row->best_gbps);
+		/* each key of the list (profile/memop_keys.h) written by its kind */
+#define HESPER_PUT_MEMOP_KEY(member, key, kind) \
+	fputs(", \"" key "\": ", out);          \
+	HESPER_PUT_MEMOP_##kind(row->member);
+#define HESPER_PUT_MEMOP_U64(v) fprintf(out, "%" PRIu64, v)
+#define HESPER_PUT_MEMOP_REAL(v) hesper_json_put_double(out, v)
+#define HESPER_PUT_MEMOP_MEAN(v) hesper_json_put_double(out, hesper_memop_mean_gbps(row))
+		HESPER_MEMOP_KEYS(HESPER_PUT_MEMOP_KEY)
+#undef HESPER_PUT_MEMOP_KEY
+#undef HESPER_PUT_MEMOP_U64
+#undef HESPER_PUT_MEMOP_REAL
+#undef HESPER_PUT_MEMOP_MEAN
 		fputc('}', out);
 	}
 	fputs(any ? "\n  ]" : "]", out);
@@ -255,7 +269,7 @@ put_region_keys(FILE *out, const struct hesper_kernel *k)
 static void
 put_region(FILE *out, const struct hesper_kernel *k)
 {
-	fputs("{\"name\": ", out);
+	fprintf(out, "{\"%s\": ", KEY(ROW_NAME));
 	hesper_json_write_string(out, k->name);
 	put_region_keys(out, k);
 	fputc('}', out);
@@ -310,13 +324,13 @@ put_region_tree(FILE *out, const struct hesper_profile *p, const char *end)
 		const struct hesper_region_node *node = &t.nodes[i];
 		const struct hesper_kernel *k = node->row;
 
-		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		fprintf(out, "%s{\"%s\": ", i ? ",\n    " : "\n    ", KEY(NODE_NAME));
 		hesper_json_write_string(out, node->name);
-		fputs(", \"path\": ", out);
+		fprintf(out, ", \"%s\": ", KEY(NODE_PATH));
 		ok = put_path(out, k->name);
-		fprintf(out, ", \"depth\": %" PRIu32, node->depth);
+		fprintf(out, ", \"%s\": %" PRIu32, KEY(NODE_DEPTH), node->depth);
 		put_region_keys(out, k);
-		fputs(", \"kernels\": [", out);
+		fprintf(out, ", \"%s\": [", KEY(NODE_KERNELS));
 		for (size_t j = 0; j < node->kernel_count; j++) {
 			fputs(j ? ", " : "", out);
 			put_kernel_keys_named(out, hesper_label_kernel_name(node->kernels[j]), node->kernels[j], true);

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The key of a member written by hand (profile/summary_keys.h). */
+#define KEY(id) hesper_summary_key(HESPER_SUMMARY_##id)
+
 /* A number as JSON: whole numbers without a fraction, others with 17 digits. */
 static void
 put_number(FILE *out, double v)
@@ -258,33 +261,45 @@ hesper_json_put_lines(FILE *out, const struct hesper_profile *p)
 	fputc('[', out);
 	for (size_t i = 0; i < p->kernel_lines_count; i++) {
 		const struct hesper_kernel_lines *k = &p->kernel_lines[i];
-		fputs(i ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", out);
+		fprintf(out, "%s{\"%s\": ", i ? ",\n    " : "\n    ", KEY(LINES_KERNEL));
 		hesper_json_write_string(out, k->kernel);
-		fprintf(out, ", \"dispatches\": %" PRIu64 ", \"lines\": [", k->dispatches);
+		fprintf(out, ", \"%s\": %" PRIu64 ", \"%s\": [", KEY(LINES_DISPATCHES), k->dispatches, KEY(LINES_ROWS));
 		for (size_t j = 0; j < k->count; j++) {
 			const struct hesper_hot_line *l = &k->lines[j];
-			fputs(j ? ",\n      {\"file\": " : "\n      {\"file\": ", out);
-			hesper_json_put_field(out, l->file, sizeof(l->file));
-			fprintf(out, ", \"line\": %" PRIu32 ", \"share\": ", l->line);
-			hesper_json_put_double(out, l->share);
-			fputs(", \"cycles\": ", out);
-			hesper_json_put_double(out, l->ticks);
-			fprintf(out, ", \"executions\": %" PRIu64, l->executions);
-			if (l->block[0]) {
-				fputs(", \"block\": ", out);
-				hesper_json_put_field(out, l->block, sizeof(l->block));
-			}
-			if (l->code[0]) {
-				fputs(", \"code\": ", out); /* terminated within its array, longer than a name */
-				hesper_json_write_string(out, l->code);
-			}
+			const char *sep = j ? ",\n      {" : "\n      {";
+
+			/* each key of the list (profile/line_keys.h) written by its kind, when it says */
+#define HESPER_PUT_LINE_KEY(member, key, kind, when)  \
+	if (HESPER_LINE_WHEN_##when(l->member)) {     \
+		fprintf(out, "%s\"" key "\": ", sep); \
+		HESPER_PUT_LINE_##kind(l->member);    \
+		sep = ", ";                           \
+	}
+#define HESPER_LINE_WHEN_ALWAYS(v) true
+#define HESPER_LINE_WHEN_SET(v) ((v)[0] != '\0')
+#define HESPER_PUT_LINE_TEXT(v) hesper_json_put_field(out, v, sizeof(v))
+#define HESPER_PUT_LINE_CODE(v) hesper_json_write_string(out, v) /* terminated within its array */
+#define HESPER_PUT_LINE_U32(v) fprintf(out, "%" PRIu32, v)
+#define HESPER_PUT_LINE_U64(v) fprintf(out, "%" PRIu64, v)
+#define HESPER_PUT_LINE_SHARE(v) hesper_json_put_double(out, v)
+#define HESPER_PUT_LINE_CYCLES(v) hesper_json_put_double(out, v)
+			HESPER_LINE_KEYS(HESPER_PUT_LINE_KEY)
+#undef HESPER_PUT_LINE_KEY
+#undef HESPER_LINE_WHEN_ALWAYS
+#undef HESPER_LINE_WHEN_SET
+#undef HESPER_PUT_LINE_TEXT
+#undef HESPER_PUT_LINE_CODE
+#undef HESPER_PUT_LINE_U32
+#undef HESPER_PUT_LINE_U64
+#undef HESPER_PUT_LINE_SHARE
+#undef HESPER_PUT_LINE_CYCLES
 			fputs("}", out);
 		}
 		fputs(k->count ? "\n    ]" : "]", out);
 		if (k->source) {
-			fputs(", \"source\": {\"file\": ", out);
+			fprintf(out, ", \"%s\": {\"%s\": ", KEY(LINES_SOURCE), KEY(SOURCE_FILE));
 			hesper_json_write_string(out, k->source_file);
-			fputs(", \"text\": ", out);
+			fprintf(out, ", \"%s\": ", KEY(SOURCE_TEXT));
 			hesper_json_write_string(out, k->source);
 			fputc('}', out);
 		}
