@@ -8,7 +8,7 @@
  * writer's top level to this order. A row's numbers, a device, a queue, a gap, a finding,
  * a host wait, a pipeline's statistics, a counted line, launch shapes, a memory operation,
  * the capture window and Hesper's costs have lists of their own (model/row_keys.h and the
- * *_keys.h beside this one).
+ * key lists beside this one).
  * SUMMARY_KEY(id, key, in)
  *   in: TOP (the document), or the id of the member it is a key of
  */
