@@ -233,7 +233,7 @@ load_row(struct loader *l, json_object *o, struct hesper_kernel_table *t, bool r
 	if (k->count)
 		return BAD(l, "%s \"%s\" appears twice", region ? "a region" : "a kernel", r.name);
 	if (region)
-		region_numbers(&r, hesper_json_member(o, "median_ns") != NULL);
+		region_numbers(&r, hesper_json_member(o, hesper_row_key(HESPER_ROW_MEDIAN)) != NULL);
 	/* The shares' part of the spans (1 when nothing overlapped), so that the shares' total reads back. */
 	double shared = r.span_total_ns ? (double)r.total_ns / (double)r.span_total_ns : 1;
 	uint64_t spans = r.span_total_ns, shares = r.total_ns;

@@ -9,17 +9,17 @@
  * (a summary from before the model, or a device without statistics): no model, no why.
  */
 static int
-load_occupancy_model(struct loader *l, json_object *d, struct hesper_occupancy_model *m)
+load_occupancy_model(struct loader *l, json_object *d, const char *key, struct hesper_occupancy_model *m)
 {
-	json_object *o = hesper_json_member(d, "occupancy_model");
+	json_object *o = hesper_json_member(d, key);
 
 	memset(m, 0, sizeof(*m));
 	if (!o)
 		return 0;
 	if (!json_object_is_type(o, json_type_object))
 		return BAD(l, "a device's \"occupancy_model\" is not an object");
-	copy_string(m->vendor, sizeof(m->vendor), o, "vendor");
-	copy_string(m->why, sizeof(m->why), o, "why");
+	copy_string(m->vendor, sizeof(m->vendor), o, KEY(MODEL_VENDOR));
+	copy_string(m->why, sizeof(m->why), o, KEY(MODEL_WHY));
 	/* each figure of the list (model/occupancy.h), refused past 2^32 - 1 */
 #define HESPER_GET_FIGURE(member)                                         \
 	if (get_u32(l, o, "\"occupancy_model\"", #member, 0, &m->member)) \
@@ -45,7 +45,7 @@ hesper_load_devices(struct loader *l, json_object *root, struct hesper_profile *
 #define HESPER_GET_DEVICE_REAL(member, key) get_double(l, d, "a device", key, &info.member)
 #define HESPER_GET_DEVICE_U64(member, key) get_u64(l, d, "a device", key, 0, &info.member)
 #define HESPER_GET_DEVICE_U32(member, key) get_u32(l, d, "a device", key, 0, &info.member)
-#define HESPER_GET_DEVICE_MODEL(member, key) load_occupancy_model(l, d, &info.member)
+#define HESPER_GET_DEVICE_MODEL(member, key) load_occupancy_model(l, d, key, &info.member)
 #define HESPER_GET_DEVICE_KEY(member, key, kind, when) || HESPER_GET_DEVICE_##kind(member, key)
 		if (0 HESPER_DEVICE_KEYS(HESPER_GET_DEVICE_KEY))
 			return HESPER_ERROR_FORMAT;

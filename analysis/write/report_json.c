@@ -64,7 +64,7 @@ put_device(FILE *out, const struct hesper_device_info *d, bool findings, const c
 #define HESPER_PUT_DEVICE_U64(member, key) fprintf(out, "%s\"" key "\": %" PRIu64, sep, d->member)
 #define HESPER_PUT_DEVICE_U32(member, key) fprintf(out, "%s\"" key "\": %" PRIu32, sep, d->member)
 /* the model writes its own ", " and nothing when there is neither model nor why */
-#define HESPER_PUT_DEVICE_MODEL(member, key) hesper_json_put_occupancy_model(out, &d->member)
+#define HESPER_PUT_DEVICE_MODEL(member, key) hesper_json_put_occupancy_model(out, key, &d->member)
 #define HESPER_PUT_DEVICE_KEY(member, key, kind, when) \
 	if (HESPER_DEVICE_WHEN_##when(member)) {       \
 		HESPER_PUT_DEVICE_##kind(member, key); \

@@ -25,10 +25,10 @@ void hesper_json_put_key(FILE *out, enum hesper_summary_key k);
 void hesper_json_put_triple(FILE *out, const uint32_t v[3]);
 
 /*
- * Writes a device's "occupancy_model": the figures of its SMs the occupancy is reckoned from,
+ * Writes a device's occupancy model under @key: the figures of its SMs the occupancy is reckoned from,
  * or {"why"} when Hesper has none; nothing when the device had no statistics to reckon it from.
  */
-void hesper_json_put_occupancy_model(FILE *out, const struct hesper_occupancy_model *m);
+void hesper_json_put_occupancy_model(FILE *out, const char *key, const struct hesper_occupancy_model *m);
 
 /*
  * Writes "pipeline_stats": per kernel, its pipeline's compute executable and the driver's

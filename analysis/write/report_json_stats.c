@@ -53,7 +53,7 @@ put_gaps(FILE *out, const struct hesper_queue_info *q)
 	sep = ", ";
 		HESPER_GAP_KEYS(HESPER_PUT_GAP_KEY)
 #undef HESPER_PUT_GAP_KEY
-		fprintf(out, ", \"doing\": \"%s\"}", hesper_gap_activity(gap));
+		fprintf(out, ", \"%s\": \"%s\"}", KEY(GAP_DOING), hesper_gap_activity(gap));
 	}
 	fputc(']', out);
 }
@@ -117,37 +117,36 @@ put_occupancy(FILE *out, const struct hesper_profile *p, const struct hesper_pip
 
 	fputc('{', out);
 	if (o.limit != HESPER_LIMIT_UNKNOWN) {
-		fputs("\"share\": ", out);
+		fprintf(out, "\"%s\": ", KEY(OCCUPANCY_SHARE));
 		hesper_json_put_double(out, o.share);
-		fprintf(out,
-			", \"warps_per_sm\": %" PRIu32 ", \"groups_per_sm\": %" PRIu32 ", \"device_groups\": %" PRIu64
-			", ",
-			o.warps_per_sm, o.groups_per_sm, hesper_occupancy_device_groups(p, k, &o));
+		fprintf(out, ", \"%s\": %" PRIu32 ", \"%s\": %" PRIu32 ", \"%s\": %" PRIu64 ", ", KEY(OCCUPANCY_WARPS),
+			o.warps_per_sm, KEY(OCCUPANCY_GROUPS), o.groups_per_sm, KEY(OCCUPANCY_DEVICE_GROUPS),
+			hesper_occupancy_device_groups(p, k, &o));
 	}
-	fputs("\"limit\": ", out);
+	fprintf(out, "\"%s\": ", KEY(OCCUPANCY_LIMIT));
 	hesper_json_put_field(out, hesper_occupancy_limit_word(o.limit), 32);
 	if (o.at_most)
-		fputs(", \"at_most\": true", out);
+		fprintf(out, ", \"%s\": true", KEY(OCCUPANCY_AT_MOST));
 	if (o.why) {
-		fputs(", \"why\": ", out);
+		fprintf(out, ", \"%s\": ", KEY(OCCUPANCY_WHY));
 		hesper_json_put_field(out, o.why, HESPER_NAME_MAX);
 	}
 	fputc('}', out);
 }
 
 void
-hesper_json_put_occupancy_model(FILE *out, const struct hesper_occupancy_model *m)
+hesper_json_put_occupancy_model(FILE *out, const char *key, const struct hesper_occupancy_model *m)
 {
 	if (!m->vendor[0] && !m->why[0])
 		return;
-	fputs(", \"occupancy_model\": {", out);
+	fprintf(out, ", \"%s\": {", key);
 	if (!m->vendor[0]) {
-		fputs("\"why\": ", out);
+		fprintf(out, "\"%s\": ", KEY(MODEL_WHY));
 		hesper_json_put_field(out, m->why, sizeof(m->why));
 		fputc('}', out);
 		return;
 	}
-	fputs("\"vendor\": ", out);
+	fprintf(out, "\"%s\": ", KEY(MODEL_VENDOR));
 	hesper_json_put_field(out, m->vendor, sizeof(m->vendor));
 #define HESPER_PUT_FIGURE(member) fprintf(out, ", \"" #member "\": %" PRIu32, m->member);
 	HESPER_OCCUPANCY_FIGURES(HESPER_PUT_FIGURE)
