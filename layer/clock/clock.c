@@ -1,7 +1,7 @@
 /*
- * Clock mode at run time (see clock.h): pipeline layouts with Hesper's set appended,
- * instrumented compute pipelines, the chunk buffers of clock slots and binding a slot
- * before each dispatch, and turning device-clock values into timestamp ticks.
+ * Clock mode at run time (see clock.h): the chunk buffers of clock slots and binding a slot
+ * before each dispatch, turning device-clock values into timestamp ticks, and a pipeline
+ * made from a rewritten module (the pipelines themselves: clock_pipelines.c).
  *
  * A slot holds (~earliest start, latest end): both folded with atomicMax, so an unused
  * slot is all zeros and one vkCmdFillBuffer after each run's copy readies a chunk for the
@@ -243,109 +243,6 @@ uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_s
 	return slot;
 }
 
-/* What Hesper knows of a pipeline layout in clock mode (struct hesper_device.layouts). */
-struct clock_layout {
-	uint32_t set;    /* Hesper's set index, or UINT32_MAX */
-	const char *why; /* when UINT32_MAX: why not */
-};
-
-VKAPI_ATTR VkResult VKAPI_CALL hesper_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
-							   const VkAllocationCallbacks *allocator,
-							   VkPipelineLayout *out)
-{
-	struct hesper_device *dev = hesper_device_from(device);
-	struct hesper_clock_device *cd = dev->clock_mode;
-	if (!cd)
-		return dev->next.CreatePipelineLayout(device, info, allocator, out);
-	struct clock_layout *l = malloc(sizeof(*l));
-	uint32_t n = info->setLayoutCount;
-	VkResult result = VK_ERROR_UNKNOWN;
-	if (l && n + 1 <= cd->max_sets) {
-		VkDescriptorSetLayout *sets = malloc((n + 1) * sizeof(*sets));
-		if (sets) {
-			for (uint32_t i = 0; i < n; i++)
-				sets[i] = info->pSetLayouts[i];
-			sets[n] = cd->set_layout;
-			VkPipelineLayoutCreateInfo changed = *info;
-			changed.setLayoutCount = n + 1;
-			changed.pSetLayouts = sets;
-			result = dev->next.CreatePipelineLayout(device, &changed, allocator, out);
-			free(sets);
-		}
-		*l = (struct clock_layout){.set = n};
-	} else if (l) {
-		*l = (struct clock_layout){.set = UINT32_MAX, .why = "no free descriptor set in the pipeline layout"};
-	}
-	if (result != VK_SUCCESS) {
-		if (l && l->set != UINT32_MAX)
-			*l = (struct clock_layout){.set = UINT32_MAX,
-						   .why = "the layout with Hesper's set could not be made"};
-		result = dev->next.CreatePipelineLayout(device, info, allocator, out);
-	}
-	if (result != VK_SUCCESS || !l || hesper_map_put(&dev->layouts, (uint64_t)*out, l) != 0)
-		free(l);
-	return result;
-}
-
-VKAPI_ATTR void VKAPI_CALL hesper_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
-							const VkAllocationCallbacks *allocator)
-{
-	struct hesper_device *dev = hesper_device_from(device);
-	if (layout)
-		free(hesper_map_remove(&dev->layouts, (uint64_t)layout));
-	dev->next.DestroyPipelineLayout(device, layout, allocator);
-}
-
-static int free_layout(void *value, void *ctx)
-{
-	(void)ctx;
-	free(value);
-	return 1;
-}
-
-void hesper_clock_release_layouts(struct hesper_device *dev)
-{
-	hesper_map_remove_if(&dev->layouts, free_layout, NULL);
-}
-
-/* Hesper's set index in @layout, or UINT32_MAX with *@why. */
-static uint32_t layout_set(struct hesper_device *dev, VkPipelineLayout layout, const char **why)
-{
-	struct clock_layout *l = hesper_map_get(&dev->layouts, (uint64_t)layout);
-	if (!l) {
-		*why = "a pipeline layout made before clock mode was ready";
-		return UINT32_MAX;
-	}
-	*why = l->why;
-	return l->set;
-}
-
-/*
- * One instrumented copy of pipeline @info at Hesper's set @set, with work group (0, 0, 0)
- * folding in its group counts when @group_counts; NULL and the pipeline in *@out, or why not.
- */
-static const char *create_instrumented(struct hesper_device *dev, VkPipelineCache cache,
-				       const VkComputePipelineCreateInfo *info, const void *code, size_t size,
-				       const VkAllocationCallbacks *allocator, uint32_t set, bool group_counts,
-				       VkPipeline *out)
-{
-	uint32_t *words = NULL;
-	size_t count = 0;
-	const char *why = NULL;
-	struct hesper_clock_target target = {.entry = info->stage.pName ? info->stage.pName : "main",
-					     .set = set,
-					     .binding = 0,
-					     .group_counts = group_counts,
-					     .row_words = dev->clock_mode->row_words,
-					     .narrow_clock = hesper_clock_narrow(dev->clock_mode)};
-	*out = VK_NULL_HANDLE;
-	if (hesper_spirv_clock_instrument(code, size, &target, &words, &count, &why) != 0)
-		return why;
-	why = hesper_clock_make_pipeline(dev, cache, info, words, count, allocator, out);
-	free(words);
-	return why;
-}
-
 const char *hesper_clock_make_pipeline(struct hesper_device *dev, VkPipelineCache cache,
 				       const VkComputePipelineCreateInfo *info, const uint32_t *words, size_t count,
 				       const VkAllocationCallbacks *allocator, VkPipeline *out)
@@ -369,40 +266,5 @@ const char *hesper_clock_make_pipeline(struct hesper_device *dev, VkPipelineCach
 			*out = VK_NULL_HANDLE;
 		dev->next.DestroyShaderModule(dev->handle, module, NULL);
 	}
-	return why;
-}
-
-const char *hesper_clock_create_pipeline(struct hesper_device *dev, VkPipelineCache cache,
-					 const VkComputePipelineCreateInfo *info, const void *code, size_t size,
-					 const VkAllocationCallbacks *allocator, struct hesper_name *kernel,
-					 VkPipeline *out, uint32_t *set, VkPipeline *counting,
-					 struct hesper_lines_pipeline **lines)
-{
-	const char *why = NULL;
-	*counting = VK_NULL_HANDLE;
-	*lines = NULL;
-	uint32_t hesper_set = layout_set(dev, info->layout, &why);
-	if (hesper_set == UINT32_MAX)
-		return why;
-	*set = hesper_set;
-	if (!code)
-		return "its shader module was given inline or by identifier";
-	if (hesper_lines_chosen(kernel)) {
-		why = hesper_lines_create_pipeline(dev, cache, info, code, size, allocator, hesper_set, kernel, out,
-						   lines);
-		if (!why)
-			return HESPER_LINES_NOTE;
-		if (!dev->clock_mode->lines_why) /* else said once for the device */
-			hesper_log("HESPER_LINES: the lines of %s are not counted: %s", kernel->text, why);
-	}
-	why = create_instrumented(dev, cache, info, code, size, allocator, hesper_set, false, out);
-	/* A name it may be given later can choose it: a counted twin beside it (lines.h). */
-	VkPipeline twin = VK_NULL_HANDLE;
-	if (!why && kernel && hesper_lines_names_given() && !dev->clock_mode->lines_why &&
-	    !hesper_lines_create_pipeline(dev, cache, info, code, size, NULL, hesper_set, kernel, &twin, lines))
-		hesper_lines_set_twin(*lines, twin);
-	/* Without its twin, the pipeline's indirect dispatches keep unknown counts (clock.h). */
-	if (!why && create_instrumented(dev, cache, info, code, size, NULL, hesper_set, true, counting))
-		*counting = VK_NULL_HANDLE;
 	return why;
 }
