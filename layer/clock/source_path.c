@@ -34,7 +34,7 @@ out:
 	return text;
 }
 
-char *hesper_source_find(const char *dirs, const char *file, char **found)
+char *hesper_source_find(const char *dirs, const char *base, const char *file, char **found)
 {
 	*found = NULL;
 	if (!dirs || !file || !file[0])
@@ -49,11 +49,12 @@ char *hesper_source_find(const char *dirs, const char *file, char **found)
 			const char *name = pass == 0 ? tail : (last ? last + 1 : file);
 			if (pass == 1 && name == tail)
 				break;
-			size_t size = len + 1 + strlen(name) + 1;
+			const char *under = dir[0] != '/' && base && base[0] ? base : NULL;
+			size_t size = (under ? strlen(under) + 1 : 0) + len + 1 + strlen(name) + 1;
 			char *path = malloc(size);
 			if (!path)
 				return NULL;
-			snprintf(path, size, "%.*s/%s", (int)len, dir, name);
+			snprintf(path, size, "%s%s%.*s/%s", under ? under : "", under ? "/" : "", (int)len, dir, name);
 			char *text = read_text(path);
 			if (text) {
 				*found = path;

@@ -11,11 +11,11 @@
 
 /*
  * The text of @file (a path as the module names it) from the first of @dirs (directories
- * separated by ':', empty ones left out) that has it: DIR/@file when @file is relative,
- * else DIR/ its last component. NULL when no directory has it, it is larger than
- * HESPER_SOURCE_MAX or holds a zero byte, or memory runs out; else the text (malloc'd,
- * terminated) and *@found (malloc'd) the path read.
+ * separated by ':', empty ones left out; a relative one under @base where @base is given)
+ * that has it: DIR/@file when @file is relative, else DIR/ its last component. NULL when no
+ * directory has it, it is larger than HESPER_SOURCE_MAX or holds a zero byte, or memory
+ * runs out; else the text (malloc'd, terminated) and *@found (malloc'd) the path read.
  */
-char *hesper_source_find(const char *dirs, const char *file, char **found);
+char *hesper_source_find(const char *dirs, const char *base, const char *file, char **found);
 
 #endif

@@ -29,7 +29,8 @@ static struct {
 	bool control_seen; /* the file existed at the last look */
 	struct timespec control_mtime;
 	ino_t control_ino;
-	pid_t owner; /* the process that armed it (a forked child did not) */
+	pid_t owner;        /* the process that armed it (a forked child did not) */
+	char *control_path; /* HESPER_CONTROL from the directory the program started in */
 } live;
 
 static volatile sig_atomic_t requested;
@@ -93,8 +94,11 @@ void hesper_live_start(void)
 	live.owner = getpid();
 	live.interval_ns = (uint64_t)s->interval_ms * 1000000ull;
 	live.next_due_ns = hesper_now_ns() + live.interval_ns;
-	if (s->control_path[0])
-		(void)control_changed(s->control_path); /* a file there already is the base, not a request */
+	if (s->control_path[0]) {
+		live.control_path = hesper_path_from_start(s->control_path);
+		if (live.control_path)
+			(void)control_changed(live.control_path); /* a file there already is the base, not a request */
+	}
 	live.armed = true;
 	pthread_mutex_lock(&p->lock);
 	if (p->profile)
@@ -108,16 +112,15 @@ void hesper_live_poll(void)
 {
 	if (!live.armed)
 		return;
-	const struct hesper_settings *s = &hesper_process()->settings;
 	uint64_t now = hesper_now_ns();
 	const char *reason = NULL;
 	if (requested) {
 		requested = 0;
 		reason = "signal";
 	}
-	if (!reason && s->control_path[0] && now - live.control_checked_ns >= CONTROL_POLL_NS) {
+	if (!reason && live.control_path && now - live.control_checked_ns >= CONTROL_POLL_NS) {
 		live.control_checked_ns = now;
-		if (control_changed(s->control_path))
+		if (control_changed(live.control_path))
 			reason = "control";
 	}
 	if (live.interval_ns && now >= live.next_due_ns) {

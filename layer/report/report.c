@@ -50,6 +50,12 @@ static void open_sinks(void)
 	sinks.database = &hesper_sqlite_database;
 	for (size_t i = 0; i < sinks.count; i++) {
 		enum hesper_sink_kind kind = sinks.items[i].kind;
+		/* A relative PATH is the directory the program started in's, wherever it is at exit. */
+		char *from_start = sinks.items[i].path ? hesper_path_from_start(sinks.items[i].path) : NULL;
+		if (from_start) {
+			free(sinks.items[i].path);
+			sinks.items[i].path = from_start;
+		}
 		p->keep_trace |= kind == HESPER_SINK_TRACE || kind == HESPER_SINK_HTML;
 		p->stream_events |= kind == HESPER_SINK_SQLITE;
 		has_file_sink |= sinks.items[i].path != NULL;

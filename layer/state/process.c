@@ -24,6 +24,34 @@ static struct {
 	struct hesper_name *buckets[NAME_BUCKETS];
 } names = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* The working directory when the library was loaded (at the program's start where it is preloaded); "" unknown. */
+static char start_dir[4096];
+
+__attribute__((constructor)) static void note_start_dir(void)
+{
+	if (!getcwd(start_dir, sizeof(start_dir)))
+		start_dir[0] = '\0';
+}
+
+const char *hesper_start_dir(void)
+{
+	return start_dir;
+}
+
+char *hesper_path_from_start(const char *path)
+{
+	size_t dir = strlen(start_dir), len = strlen(path);
+	if (path[0] == '/' || !dir)
+		return strdup(path);
+	char *out = malloc(dir + 1 + len + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, start_dir, dir);
+	out[dir] = '/';
+	memcpy(out + dir + 1, path, len + 1);
+	return out;
+}
+
 uint64_t hesper_now_ns(void)
 {
 	struct timespec ts;

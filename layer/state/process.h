@@ -72,6 +72,16 @@ struct hesper_process *hesper_process(void);
 /* Monotonic clock in ns. */
 uint64_t hesper_now_ns(void);
 
+/*
+ * @path taken from the working directory the process had when Hesper was loaded, not the
+ * one it has now (a program may change directory before it exits): a new string, @path
+ * itself where it is absolute or that directory is unknown; NULL when memory runs out.
+ */
+char *hesper_path_from_start(const char *path);
+
+/* That working directory; "" when unknown. */
+const char *hesper_start_dir(void);
+
 /* Interns @text (NULL on allocation failure). Names live until the process ends. */
 struct hesper_name *hesper_intern(const char *text);
 

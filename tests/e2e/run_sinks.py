@@ -21,6 +21,9 @@ Cases:
   bad_paths      sqlite: and prom: sinks that cannot be written (missing folder, empty
                  PATH): one "hesper: " line each, the program's output and exit code
                  unchanged, the good sink written.
+  relative_paths json, html, sqlite, prom and trace sinks with relative PATHs, the program
+                 changing directory before it exits: every file is written where the
+                 program started, none where it went.
   stream_fields  a dispatch as every sink gets it: with json, trace and sqlite sinks, each
                  dispatch of the in-memory trace equals its database row field by field
                  (kernel, queue, command buffer, submission, start, end, groups) and carries
@@ -313,6 +316,24 @@ def case_bad_paths(c, args, tmp):
     return run.tail("bad paths")
 
 
+def case_relative_paths(c, args, tmp):
+    """Relative PATHs are taken from the directory the program started in, though it changes
+    directory before it exits (TEST_CHDIR_AT_END)."""
+    away = os.path.join(tmp, "away")
+    os.mkdir(away)
+    names = ("rel.json", "rel.html", "rel.db", "rel.prom", "rel.trace.json")
+    spec = ",".join(f"{kind}:{name}" for kind, name in zip(("json", "html", "sqlite", "prom", "trace"), names))
+    run = run_profiled(c, args, tmp, "relative paths", spec, {"TEST_CHDIR_AT_END": away})
+    for name in names:
+        c.check(os.path.exists(os.path.join(tmp, name)), f"{name} written where the program started",
+                f"in {sorted(os.listdir(tmp))}")
+    c.check(not os.listdir(away), "nothing written where the program went at its end", sorted(os.listdir(away)))
+    rep = e2e.load_json(c, os.path.join(tmp, "rel.json"), "the JSON summary is readable")
+    if rep:
+        c.check(sum(k["count"] for k in rep["kernels"]) == 95, "it has every dispatch (95)", rep["kernels"])
+    return run.tail("relative paths")
+
+
 def ns(us):
     """A trace time in microseconds (three decimals) as integer nanoseconds."""
     return int(round(float(us) * 1000))
@@ -407,6 +428,7 @@ def case_stream_fields(c, args, tmp):
 
 
 CASES = {"sqlite": case_sqlite, "merge": case_merge, "prom_escaping": case_prom_escaping, "bad_paths": case_bad_paths,
+         "relative_paths": case_relative_paths,
          "stream_fields": case_stream_fields}
 
 

@@ -346,6 +346,10 @@ void vkc_finish(struct vkc_ctx *ctx)
 	vkDestroyDevice(ctx->device, NULL);
 	vkDestroyInstance(ctx->instance, NULL);
 	memset(ctx, 0, sizeof(*ctx));
+	/* as programs that change directory before they exit do: reports must not follow them */
+	const char *dir = getenv("TEST_CHDIR_AT_END");
+	if (dir && chdir(dir) != 0)
+		vkc_fail("cannot change directory to %s: %s", dir, strerror(errno));
 }
 
 uint32_t vkc_memory_type(const struct vkc_ctx *ctx, uint32_t type_bits, VkMemoryPropertyFlags flags)

@@ -97,7 +97,7 @@ void vkc_init_device(struct vkc_ctx *ctx, const struct vkc_ctx *from, const stru
 /* Waits for the device to go idle and destroys the pool and the device (not the instance). */
 void vkc_finish_device(struct vkc_ctx *ctx);
 
-/* Waits for the device to go idle and destroys the pool, device and instance. */
+/* Waits for the device to go idle and destroys the pool, device and instance; then changes directory to env TEST_CHDIR_AT_END where set. */
 void vkc_finish(struct vkc_ctx *ctx);
 
 /* Creates a host-visible coherent storage buffer of @size bytes (plus @extra_usage), mapped. */

@@ -52,7 +52,7 @@ START_TEST(found_by_path_then_last_component)
 
 	/* relative, under a later directory */
 	snprintf(dirs, sizeof(dirs), "/no/such/dir::%s", dir);
-	text = hesper_source_find(dirs, "shaders/k.comp", &found);
+	text = hesper_source_find(dirs, NULL, "shaders/k.comp", &found);
 	ck_assert_ptr_nonnull(text);
 	ck_assert_str_eq(text, "void main() {}\n");
 	ck_assert_ptr_nonnull(strstr(found, "/shaders/k.comp"));
@@ -60,11 +60,23 @@ START_TEST(found_by_path_then_last_component)
 	free(found);
 	/* absolute elsewhere, and a relative path of other folders: by the last component */
 	snprintf(dirs, sizeof(dirs), "%s", sub);
-	text = hesper_source_find(dirs, "/home/someone/project/k.comp", &found);
+	text = hesper_source_find(dirs, NULL, "/home/someone/project/k.comp", &found);
 	ck_assert_ptr_nonnull(text);
 	free(text);
 	free(found);
-	text = hesper_source_find(dirs, "../src/k.comp", &found);
+	text = hesper_source_find(dirs, NULL, "../src/k.comp", &found);
+	ck_assert_ptr_nonnull(text);
+	free(text);
+	free(found);
+	/* a relative directory under the base given (where the program started), not the working one */
+	text = hesper_source_find("shaders", dir, "k.comp", &found);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(found + strlen(dir), "/shaders/k.comp");
+	free(text);
+	free(found);
+	/* an absolute one as it is */
+	snprintf(dirs, sizeof(dirs), "%s", sub);
+	text = hesper_source_find(dirs, "/elsewhere", "k.comp", &found);
 	ck_assert_ptr_nonnull(text);
 	free(text);
 	free(found);
@@ -75,15 +87,15 @@ START_TEST(not_found)
 {
 	char *found = (char *)1;
 
-	ck_assert_ptr_null(hesper_source_find(dir, "missing.comp", &found));
+	ck_assert_ptr_null(hesper_source_find(dir, NULL, "missing.comp", &found));
 	ck_assert_ptr_null(found);
-	ck_assert_ptr_null(hesper_source_find("", "k.comp", &found));
-	ck_assert_ptr_null(hesper_source_find(NULL, "k.comp", &found));
-	ck_assert_ptr_null(hesper_source_find(dir, "", &found));
+	ck_assert_ptr_null(hesper_source_find("", NULL, "k.comp", &found));
+	ck_assert_ptr_null(hesper_source_find(NULL, NULL, "k.comp", &found));
+	ck_assert_ptr_null(hesper_source_find(dir, NULL, "", &found));
 	/* a zero byte: not text */
-	ck_assert_ptr_null(hesper_source_find(dir, "bin.comp", &found));
+	ck_assert_ptr_null(hesper_source_find(dir, NULL, "bin.comp", &found));
 	/* a directory is no file */
-	ck_assert_ptr_null(hesper_source_find(dir, "shaders", &found));
+	ck_assert_ptr_null(hesper_source_find(dir, NULL, "shaders", &found));
 }
 END_TEST
 
