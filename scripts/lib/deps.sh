@@ -27,8 +27,9 @@ hesper_install_deps() {
 # Only the tests need these (the HTML report is checked in headless Chromium; the SQLite
 # database is queried with the sqlite3 shell and the Prometheus file read with its Python
 # client's parser; the installed library is compiled against from C++; spirv-val checks
-# clock mode's rewrite; clang-format 14 checks the C code's format, suite 'style').
-HESPER_TEST_PACKAGES="chromium g++ sqlite3 python3-prometheus-client spirv-tools clang-format"
+# clock mode's rewrite; clang-format 14 checks the C code's format, suite 'style'; a
+# program under a decimal-comma locale, made with localedef from the locales' sources).
+HESPER_TEST_PACKAGES="chromium g++ sqlite3 python3-prometheus-client spirv-tools clang-format locales"
 
 # One line per package that these scripts install, with its version and dpkg status (one
 # never installed prints nothing): what a meson build folder was configured with.

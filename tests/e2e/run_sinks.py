@@ -21,6 +21,9 @@ Cases:
   bad_paths      sqlite: and prom: sinks that cannot be written (missing folder, empty
                  PATH): one "hesper: " line each, the program's output and exit code
                  unchanged, the good sink written.
+  locale         multi_kernel taking a decimal-comma locale (de_DE.UTF-8, made with
+                 localedef): the JSON summary and trace are valid JSON, every CSV row has
+                 the header's columns, the Prometheus file parses.
   relative_paths json, html, sqlite, prom and trace sinks with relative PATHs, the program
                  changing directory before it exits: every file is written where the
                  program started, none where it went.
@@ -36,6 +39,7 @@ Exit status 0 when every check passes, 1 otherwise.
 """
 
 import argparse
+import csv
 import json
 import os
 import re
@@ -334,6 +338,43 @@ def case_relative_paths(c, args, tmp):
     return run.tail("relative paths")
 
 
+def case_locale(c, args, tmp):
+    """A program that takes a decimal-comma locale (de_DE, made here with localedef): every
+    file sink still writes its numbers with a decimal point."""
+    locales = os.path.join(tmp, "locales")
+    os.mkdir(locales)
+    made = subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8", os.path.join(locales, "de_DE.UTF-8")],
+                          capture_output=True, text=True)
+    if not c.check(made.returncode in (0, 1) and os.path.isdir(os.path.join(locales, "de_DE.UTF-8")),
+                   "localedef makes de_DE.UTF-8 (package locales)", made.stderr[-2000:]):
+        return ""
+    files = {kind: os.path.join(tmp, f"loc.{ext}") for kind, ext in
+             (("json", "json"), ("csv", "csv"), ("prom", "prom"), ("trace", "trace.json"))}
+    spec = ",".join(f"{kind}:{path}" for kind, path in files.items())
+    env = {"TEST_SETLOCALE": "1", "LOCPATH": locales, "LC_ALL": "de_DE.UTF-8"}
+    run = run_profiled(c, args, tmp, "locale", spec, env)
+    if not c.check("decimal point ','" in run.err, "the program runs with a decimal comma",
+                   [l for l in run.err.splitlines() if l.startswith("vkc:")]):
+        return run.tail("locale")
+    rep = e2e.load_json(c, files["json"], "the JSON summary is valid JSON")
+    if rep:
+        c.check(sum(k["count"] for k in rep["kernels"]) == 95, "the JSON summary has every dispatch (95)",
+                rep["kernels"])
+    e2e.load_json(c, files["trace"], "the trace is valid JSON")
+    with open(files["csv"], encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    c.check(rows and all(len(r) == len(rows[0]) for r in rows), "every CSV row has the header's columns",
+            "\n".join(",".join(r) for r in rows[:5]))
+    with open(files["prom"], encoding="utf-8") as f:
+        text = f.read()
+    try:
+        families = list(prometheus_parser()(text))
+        c.check(families, "the Prometheus file parses", "no families")
+    except ValueError as e:
+        c.fail("the Prometheus file parses", str(e))
+    return run.tail("locale")
+
+
 def ns(us):
     """A trace time in microseconds (three decimals) as integer nanoseconds."""
     return int(round(float(us) * 1000))
@@ -428,7 +469,7 @@ def case_stream_fields(c, args, tmp):
 
 
 CASES = {"sqlite": case_sqlite, "merge": case_merge, "prom_escaping": case_prom_escaping, "bad_paths": case_bad_paths,
-         "relative_paths": case_relative_paths,
+         "relative_paths": case_relative_paths, "locale": case_locale,
          "stream_fields": case_stream_fields}
 
 

@@ -2,6 +2,7 @@
 #include "vk_common.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -298,6 +299,12 @@ void vkc_init(struct vkc_ctx *ctx, const char *app_name)
 void vkc_init_opts(struct vkc_ctx *ctx, const char *app_name, const struct vkc_options *opts)
 {
 	memset(ctx, 0, sizeof(*ctx));
+	/* as programs that follow the user's locale do (a decimal comma in de_DE): said on stderr */
+	if (getenv("TEST_SETLOCALE")) {
+		const char *set = setlocale(LC_ALL, "");
+		fprintf(stderr, "vkc: locale %s, decimal point '%s'\n", set ? set : "(not set)",
+			localeconv()->decimal_point);
+	}
 #ifdef HESPER_TEST_VOLK
 	VKC_CHECK(volkInitialize());
 #endif

@@ -69,6 +69,8 @@ void vkc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretur
  * Creates instance (API 1.3, VK_EXT_debug_utils when present), picks the physical device
  * (index from env TEST_DEVICE_INDEX, default 0), a compute queue family with timestamps,
  * the device, its queue and a resettable command pool (see also vkc_provoke_validation).
+ * With env TEST_SETLOCALE set, first takes the locale of the environment (setlocale) and
+ * says which on stderr ("vkc: locale NAME, decimal point 'C'").
  */
 void vkc_init(struct vkc_ctx *ctx, const char *app_name);
 
