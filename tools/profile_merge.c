@@ -59,7 +59,8 @@ merge_lines(struct hesper_profile *into, const struct hesper_profile *from)
 		/* the source text: the first run's that has one (set_lines keeps what the kernel had) */
 		for (size_t j = 0; !ret && k->source && j < into->kernel_lines_count; j++)
 			if (strcmp(into->kernel_lines[j].kernel, k->kernel) == 0 && !into->kernel_lines[j].source)
-				ret = hesper_profile_set_source(into, k->kernel, k->source_file, k->source);
+				ret = hesper_profile_set_source(into, k->kernel, k->source_file, k->source,
+								k->source_read);
 		free(lines);
 		if (ret)
 			return -1;

@@ -74,6 +74,7 @@ hesper_profile_free(struct hesper_profile *p)
 		free(p->kernel_lines[i].kernel);
 		free(p->kernel_lines[i].lines);
 		free(p->kernel_lines[i].source_file);
+		free(p->kernel_lines[i].source_read);
 		free(p->kernel_lines[i].source);
 	}
 	free(p->kernel_lines);
@@ -199,20 +200,25 @@ hesper_profile_set_lines(struct hesper_profile *p, const char *kernel, const str
 }
 
 int
-hesper_profile_set_source(struct hesper_profile *p, const char *kernel, const char *file, const char *text)
+hesper_profile_set_source(struct hesper_profile *p, const char *kernel, const char *file, const char *text,
+			  const char *read_from)
 {
 	for (size_t i = 0; i < p->kernel_lines_count; i++) {
 		struct hesper_kernel_lines *k = &p->kernel_lines[i];
 		if (strcmp(k->kernel, kernel) != 0)
 			continue;
+		bool some = file && text;
 		free(k->source_file);
 		free(k->source);
-		k->source_file = file && text ? strdup(file) : NULL;
-		k->source = file && text ? strdup(text) : NULL;
-		if (file && text && (!k->source_file || !k->source)) {
+		free(k->source_read);
+		k->source_file = some ? strdup(file) : NULL;
+		k->source = some ? strdup(text) : NULL;
+		k->source_read = some && read_from ? strdup(read_from) : NULL;
+		if (some && (!k->source_file || !k->source || (read_from && !k->source_read))) {
 			free(k->source_file);
 			free(k->source);
-			k->source_file = k->source = NULL;
+			free(k->source_read);
+			k->source_file = k->source = k->source_read = NULL;
 			return -1;
 		}
 		return 0;

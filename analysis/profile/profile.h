@@ -198,6 +198,7 @@ struct hesper_kernel_lines {
 	uint64_t dispatches; /* the counted dispatches the lines' figures are summed over */
 	char *source_file;   /* the file of its hottest line, when its text is known; else NULL */
 	char *source;        /* that file's text, for the annotated listing; NULL with it */
+	char *source_read;   /* the file the text was read from (HESPER_SOURCE_PATH); NULL: the module's own */
 };
 
 /* Initialises @p empty (tables allocated); returns 0, or -1 when memory runs out. */
@@ -225,10 +226,12 @@ int hesper_profile_set_lines(struct hesper_profile *p, const char *kernel, const
 
 /*
  * Gives kernel @kernel's lines (set before) the text @text of source file @file, copied
- * (NULL @file or @text: none). Returns 0 (also when the kernel has no lines), or -1 when
- * memory runs out (the kernel then has no text).
+ * (NULL @file or @text: none), read from file @read_from (NULL: the module holds the text).
+ * Returns 0 (also when the kernel has no lines), or -1 when memory runs out (the kernel then
+ * has no text).
  */
-int hesper_profile_set_source(struct hesper_profile *p, const char *kernel, const char *file, const char *text);
+int hesper_profile_set_source(struct hesper_profile *p, const char *kernel, const char *file, const char *text,
+			      const char *read_from);
 
 /* How many sets of pipeline statistics @p has of kernel @kernel (hesper_profile_add_pipeline_stats). */
 size_t hesper_profile_stats_sets(const struct hesper_profile *p, const char *kernel);

@@ -54,6 +54,7 @@
 	SUMMARY_KEY(LINES_SOURCE, "source", LINES)                            \
 	SUMMARY_KEY(SOURCE_FILE, "file", LINES_SOURCE)                        \
 	SUMMARY_KEY(SOURCE_TEXT, "text", LINES_SOURCE)                        \
+	SUMMARY_KEY(SOURCE_READ_FROM, "read_from", LINES_SOURCE)              \
 	SUMMARY_KEY(SUBMITS, "submits", TOP)                                  \
 	SUMMARY_KEY(SUBMITS_COUNT, "count", SUBMITS)                          \
 	SUMMARY_KEY(SUBMITS_TOTAL_NS, "total_ns", SUBMITS)                    \

@@ -306,9 +306,10 @@ hesper_load_lines(struct loader *l, json_object *root, struct hesper_profile *ou
 			ret = NO_MEMORY(l);
 		json_object *source = hesper_json_member(o, KEY(LINES_SOURCE));
 		const char *file = get_string(source, KEY(SOURCE_FILE)), *text = get_string(source, KEY(SOURCE_TEXT));
+		const char *read_from = get_string(source, KEY(SOURCE_READ_FROM));
 		if (!ret && source && (!file || !text))
 			ret = BAD(l, "a \"lines\" entry's \"source\" has no \"file\" or \"text\" string");
-		if (!ret && source && hesper_profile_set_source(out, kernel, file, text) != 0)
+		if (!ret && source && hesper_profile_set_source(out, kernel, file, text, read_from) != 0)
 			ret = NO_MEMORY(l);
 		free(lines);
 		if (ret)

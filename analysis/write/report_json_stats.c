@@ -300,6 +300,10 @@ hesper_json_put_lines(FILE *out, const struct hesper_profile *p)
 			hesper_json_write_string(out, k->source_file);
 			fprintf(out, ", \"%s\": ", KEY(SOURCE_TEXT));
 			hesper_json_write_string(out, k->source);
+			if (k->source_read) {
+				fprintf(out, ", \"%s\": ", KEY(SOURCE_READ_FROM));
+				hesper_json_write_string(out, k->source_read);
+			}
 			fputc('}', out);
 		}
 		fputc('}', out);

@@ -67,6 +67,11 @@ print_listing(FILE *out, const struct hesper_kernel_lines *k)
 	}
 	fputs("   ", out);
 	hesper_text_put_name(out, k->source_file);
+	if (k->source_read) {
+		fputs(" (read from ", out);
+		hesper_text_put_name(out, k->source_read);
+		fputs(", HESPER_SOURCE_PATH)", out);
+	}
 	fputs(" around its hottest lines (share of the counted cycles, line, source):\n", out);
 	bool printed = false;
 	for (size_t i = 0; i < li.count; i++) {

@@ -332,12 +332,13 @@ static int attach_source(struct hesper_profile *profile, struct hesper_name *ker
 			continue;
 		for (size_t f = 0; f < e->lines.file_count; f++)
 			if (e->lines.files[f].text && strcmp(e->lines.files[f].name, file) == 0)
-				return hesper_profile_set_source(profile, kernel->text, file, e->lines.files[f].text);
+				return hesper_profile_set_source(profile, kernel->text, file, e->lines.files[f].text,
+								 NULL);
 	}
 	/* relative directories are the directory the program started in's, wherever it is now */
 	char *found = NULL,
 	     *text = hesper_source_find(hesper_process()->settings.source_path, hesper_start_dir(), file, &found);
-	int rc = text ? hesper_profile_set_source(profile, kernel->text, file, text) : 0;
+	int rc = text ? hesper_profile_set_source(profile, kernel->text, file, text, found) : 0;
 	free(found);
 	free(text);
 	return rc;

@@ -635,7 +635,7 @@ START_TEST(hot_lines_with_heat_bars)
 	char source[512] = "";
 	for (int n = 1; n <= 13; n++)
 		strcat(source, n == 12 ? "\tacc = acc * 2.0; <hot>\n" : "x\n");
-	ck_assert_int_eq(hesper_profile_set_source(&p, "blur<h>", "hot_lines.comp", source), 0);
+	ck_assert_int_eq(hesper_profile_set_source(&p, "blur<h>", "hot_lines.comp", source, NULL), 0);
 	html = render(&p);
 	ck_assert_ptr_nonnull(strstr(html, "<table class=\"listing\">"));
 	ck_assert_ptr_nonnull(strstr(html,

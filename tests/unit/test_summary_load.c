@@ -671,6 +671,24 @@ START_TEST(lines_read_back)
 	ck_assert_ptr_nonnull(strstr(text, "50.0%         1e+06          142.9        1000  blur.comp:40"));
 	ck_assert_ptr_nonnull(strstr(text, "in 2 more lines"));
 	free(text);
+	/* a listing read from HESPER_SOURCE_PATH says from where, in every report and read back */
+	ck_assert_int_eq(hesper_profile_set_source(&p, "matmul", "blur.comp", "x\n", "/src/shaders/blur.comp"), 0);
+	round_trip(&p, &back);
+	ck_assert_str_eq(back.kernel_lines[0].source_file, "blur.comp");
+	ck_assert_str_eq(back.kernel_lines[0].source_read, "/src/shaders/blur.comp");
+	hesper_profile_free(&back);
+	assert_same_text(&p);
+	text = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(text, "blur.comp (read from /src/shaders/blur.comp, HESPER_SOURCE_PATH) around"));
+	free(text);
+	text = render_with(hesper_report_html, &p, NULL);
+	ck_assert_ptr_nonnull(strstr(text, "(read from /src/shaders/blur.comp, HESPER_SOURCE_PATH)"));
+	free(text);
+	/* the module's own text: no such words */
+	ck_assert_int_eq(hesper_profile_set_source(&p, "matmul", "blur.comp", "x\n", NULL), 0);
+	text = render_with(hesper_report_text, &p, NULL);
+	ck_assert_ptr_null(strstr(text, "read from"));
+	free(text);
 	/* replaced, not added, when the same kernel's lines come again */
 	ck_assert_int_eq(hesper_profile_set_lines(&p, "matmul", lines, 2, 9), 0);
 	ck_assert_uint_eq(p.kernel_lines_count, 1);

@@ -19,6 +19,11 @@ put_listing(FILE *out, const struct hesper_kernel_lines *k)
 		return;
 	fputs("<p class=\"sub\">", out);
 	hesper_html_text(out, k->source_file);
+	if (k->source_read) {
+		fputs(" (read from ", out);
+		hesper_html_text(out, k->source_read);
+		fputs(", HESPER_SOURCE_PATH)", out);
+	}
 	fputs(", each line with its share of the counted cycles</p>\n<table class=\"listing\"><tbody>\n", out);
 	for (size_t i = 0; i < li.count && i < LISTING_MAX; i++) {
 		const struct hesper_listing_line *l = &li.lines[i];
