@@ -1,6 +1,7 @@
 /* Source files found in HESPER_SOURCE_PATH's directories (see source_path.h). */
 #include "source_path.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,11 @@ char *hesper_source_find(const char *dirs, const char *base, const char *file, c
 			snprintf(path, size, "%s%s%.*s/%s", under ? under : "", under ? "/" : "", (int)len, dir, name);
 			char *text = read_text(path);
 			if (text) {
-				*found = path;
+				/* named as the file it is, without the "dir/../" a relative walk made */
+				char *real = realpath(path, NULL);
+				*found = real ? real : path;
+				if (real)
+					free(path);
 				return text;
 			}
 			free(path);

@@ -14,7 +14,8 @@
  * separated by ':', empty ones left out; a relative one under @base where @base is given)
  * that has it: DIR/@file when @file is relative, else DIR/ its last component. NULL when no
  * directory has it, it is larger than HESPER_SOURCE_MAX or holds a zero byte, or memory
- * runs out; else the text (malloc'd, terminated) and *@found (malloc'd) the path read.
+ * runs out; else the text (malloc'd, terminated) and *@found (malloc'd) the path read, made
+ * canonical (realpath) where it can be.
  */
 char *hesper_source_find(const char *dirs, const char *base, const char *file, char **found);
 

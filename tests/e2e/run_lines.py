@@ -34,10 +34,16 @@ Cases:
           80 % of the clock time; the hottest blocks (at most three) carry their SPIR-V,
           which opens with their OpLabel, and the text report shows it; output unchanged,
           validation clean.
+  source_path  HOT_LINES with hot_lines.comp built with -g, its source text taken out of the
+          module (OpSource's text, OpSourceContinued): without HESPER_SOURCE_PATH no listing
+          text; with a relative HESPER_SOURCE_PATH (a missing directory, then the file's,
+          relative to where the program starts) the JSON's source holds the file's text and
+          the file it was read from, and the text report's listing says so.
 """
 
 import json
 import os
+import struct
 import sqlite3
 import sys
 
@@ -254,9 +260,74 @@ def case_blocks(args, c, tmp):
     return run.tail("under Hesper (blocks)")
 
 
+def without_source_text(words):
+    """SPIR-V @words (a list of ints) with OpSource's text and every OpSourceContinued left
+    out: the module still names its file and lines (OpString, OpLine), as modules built
+    without their source embedded do."""
+    out = words[:5]
+    i = 5
+    while i < len(words):
+        count, opcode = words[i] >> 16, words[i] & 0xFFFF
+        inst = words[i:i + count]
+        if opcode == 3 and count > 4:  # OpSource language version file "text"
+            inst = [(4 << 16) | 3] + inst[1:4]
+        if opcode != 2:  # OpSourceContinued
+            out += inst
+        i += max(count, 1)
+    return out
+
+
+def case_source_path(args, c, tmp):
+    spv = os.path.join(os.path.dirname(args.program), "hot_lines_g.spv")
+    with open(spv, "rb") as f:
+        data = f.read()
+    words = list(struct.unpack(f"<{len(data) // 4}I", data))
+    stripped = without_source_text(words)
+    spv_dir = os.path.join(tmp, "spv")
+    os.mkdir(spv_dir)
+    with open(os.path.join(spv_dir, "hot_lines_g.spv"), "wb") as f:
+        f.write(struct.pack(f"<{len(stripped)}I", *stripped))
+    c.check(len(stripped) < len(words), "the module's source text taken out", f"{len(words)} words both")
+    argv = [args.program, str(MANY), str(DISPATCHES)]
+    found = {}
+    for label, extra in (("without HESPER_SOURCE_PATH", {}),
+                         # relative: taken from the directory the program starts in (tmp)
+                         ("with HESPER_SOURCE_PATH", {"HESPER_SOURCE_PATH":
+                                                      "/no/such/dir:" + os.path.relpath(
+                                                          os.path.dirname(args.source), tmp)})):
+        out_json, out_text = os.path.join(tmp, f"{len(found)}.json"), os.path.join(tmp, f"{len(found)}.txt")
+        env = {**lines_env(args, "clock", "*", out_json, out_text), "TEST_SPV_DIR": spv_dir, **extra}
+        run = e2e.Run(argv, env, tmp)
+        if "no lines are counted on" in run.err:
+            c.skip("the device cannot count lines")
+            return run.tail(label)
+        c.check(run.rc == 0, f"{label}: the program exits 0", run.tail(label))
+        msgs = e2e.validation_messages(run)
+        c.check(not msgs, f"{label}: no validation messages", "\n".join(msgs[:20]))
+        rep = e2e.load_json(c, out_json, f"{label}: Hesper wrote a readable JSON summary")
+        kernels = [k for k in (rep or {}).get("lines") or [] if isinstance(k, dict)]
+        if not c.check(len(kernels) == 1, f"{label}: the JSON has one kernel's lines", f"{(rep or {}).get('lines')!r}"):
+            return run.tail(label)
+        with open(out_text, encoding="utf-8") as f:
+            found[label] = (kernels[0].get("source"), f.read())
+    none, _ = found["without HESPER_SOURCE_PATH"]
+    c.check(none is None, "without HESPER_SOURCE_PATH: no source text (the module holds none)", f"{none!r}"[:300])
+    source, text = found["with HESPER_SOURCE_PATH"]
+    with open(args.source, encoding="utf-8") as f:
+        want = f.read()
+    c.check(isinstance(source, dict) and source.get("text") == want,
+            "with HESPER_SOURCE_PATH: the JSON holds the file's text, found by its last component", f"{source!r}"[:300])
+    c.check(isinstance(source, dict) and source.get("read_from") == os.path.realpath(args.source),
+            "the JSON says which file the text was read from", f"{(source or {}).get('read_from')!r}")
+    c.check(f"(read from {os.path.realpath(args.source)}, HESPER_SOURCE_PATH)" in text and
+            "// HOT loop body" in text, "the text report's listing shows the file and says where it was read",
+            text[-2000:])
+    return ""
+
+
 def main():
     return e2e.case_main(__doc__, {"counts": case_counts, "named": case_named, "modes": case_modes,
-                                   "blocks": case_blocks}, "lines",
+                                   "blocks": case_blocks, "source_path": case_source_path}, "lines",
                          extra_args=lambda ap: ap.add_argument("--source", required=True))
 
 
