@@ -9,6 +9,7 @@
 #include "drop_causes.h"
 #include "event.h"
 #include "findings_settings.h"
+#include "c_numbers.h"
 #include "format.h"
 #include "histogram.h"
 #include "hot_lines.h"

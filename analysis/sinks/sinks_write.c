@@ -24,11 +24,13 @@
 /*
  * A write to a pipe whose reader has gone raises SIGPIPE, and its default action would
  * kill the program Hesper runs in. Block it while writing and swallow the one we caused
- * (a SIGPIPE already pending before is left for the program).
+ * (a SIGPIPE already pending before is left for the program). And write numbers in the
+ * "C" locale, whatever the program's (model/c_numbers.h).
  */
 struct pipe_guard {
 	sigset_t old;
 	bool was_pending;
+	locale_t locale; /* the thread's before */
 };
 
 static void
@@ -40,6 +42,7 @@ guard_begin(struct pipe_guard *g)
 	sigaddset(&set, SIGPIPE);
 	g->was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
 	pthread_sigmask(SIG_BLOCK, &set, &g->old);
+	g->locale = hesper_c_numbers_begin();
 }
 
 static void
@@ -57,6 +60,7 @@ guard_end(struct pipe_guard *g)
 			(void)sigtimedwait(&set, NULL, &zero);
 	}
 	pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+	hesper_c_numbers_end(g->locale);
 	errno = saved;
 }
 

@@ -32,7 +32,9 @@ hesper_write_report(FILE *out, enum hesper_report_format format, const struct he
 	if (hesper_profile_from_events(&p, events, n, info) != 0)
 		return HESPER_ERROR_NO_MEMORY;
 	/* The writers fail for a write error, or when memory runs out (rarely; told apart by the stream). */
+	locale_t was = hesper_c_numbers_begin(); /* a decimal point whatever the caller's locale */
 	ret = w(out, &p) == 0 ? HESPER_OK : ferror(out) ? HESPER_ERROR_IO : HESPER_ERROR_NO_MEMORY;
+	hesper_c_numbers_end(was);
 	hesper_profile_free(&p);
 	return ret;
 }

@@ -4,7 +4,6 @@
  * database.
  */
 #include <errno.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +21,6 @@ static pthread_mutex_t sinks_lock = PTHREAD_MUTEX_INITIALIZER; /* streaming and 
 static pthread_once_t sinks_once = PTHREAD_ONCE_INIT;
 static bool has_file_sink; /* a sink of @sinks has a PATH: reports while the program runs go there */
 static bool reported;      /* the exit report was written: nothing is written after it */
-/*
- * The "C" locale, which the writing thread takes while it writes: a program that called
- * setlocale() (a decimal comma: de_DE, fr_FR) would otherwise get "1,5" in its JSON, CSV,
- * Prometheus and HTML numbers. uselocale() changes the calling thread only.
- */
-static locale_t c_locale;
 
 /* HESPER_TRACE_ALL: every timeline event streams to a temporary file for the trace: sink. */
 static void start_spool(struct hesper_process *p)
@@ -51,7 +44,6 @@ static void open_sinks(void)
 	struct hesper_process *p = hesper_process();
 	if (!p->profile)
 		return;
-	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	/* Parsed now so a bad HESPER_REPORT is reported when profiling starts, not at exit. */
 	if (hesper_sinks_parse(getenv("HESPER_REPORT"), p->profile->pid, p->profile->host, &sinks, stderr) < 0)
 		hesper_log("out of memory reading HESPER_REPORT; no report will be written");
@@ -88,10 +80,7 @@ void hesper_report_stream_events(void)
 	size_t count = hesper_events_take(&items);
 	if (count) {
 		pthread_mutex_lock(&sinks_lock);
-		locale_t was = c_locale ? uselocale(c_locale) : (locale_t)0;
 		hesper_sinks_stream(&sinks, items, count, stderr);
-		if (was)
-			uselocale(was);
 		pthread_mutex_unlock(&sinks_lock);
 	}
 	free(items);
@@ -108,12 +97,9 @@ static void write_sinks(struct hesper_profile *profile, bool final)
 {
 	hesper_report_stream_events();
 	pthread_mutex_lock(&sinks_lock);
-	locale_t was = c_locale ? uselocale(c_locale) : (locale_t)0;
 	hesper_sinks_write_some(&sinks, profile, !final, stderr);
 	if (final)
 		hesper_sinks_close(&sinks);
-	if (was)
-		uselocale(was);
 	pthread_mutex_unlock(&sinks_lock);
 }
 

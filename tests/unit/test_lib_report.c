@@ -2,6 +2,7 @@
 #include <check.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,37 @@ START_TEST(text_report)
 		 (int)getpid(), host, known_table);
 	ck_assert_str_eq(s, expected);
 	free(s);
+}
+END_TEST
+
+/*
+ * A caller that took a decimal-comma locale (de_DE, made here with localedef: package
+ * locales) still gets decimal points, in the text table and in JSON that parses.
+ */
+START_TEST(decimal_point_in_a_comma_locale)
+{
+	char dir[] = "/tmp/hesper-locale-XXXXXX", command[256], probe[16];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(command, sizeof(command), "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+	int made = system(command);
+	ck_assert_int_eq(setenv("LOCPATH", dir, 1), 0);
+	/* the process's locale, as a program's setlocale() sets it (Check runs each test in a child) */
+	ck_assert_msg(setlocale(LC_ALL, "de_DE.UTF-8") != NULL,
+		      "no de_DE.UTF-8 from localedef (status %d; package locales)", made);
+	snprintf(probe, sizeof(probe), "%.1f", 1.5);
+	ck_assert_str_eq(probe, "1,5"); /* the caller's own numbers do take the comma */
+	char *text = render(HESPER_REPORT_TEXT, known, KNOWN_N, NULL);
+	char *json = render(HESPER_REPORT_JSON, known, KNOWN_N, NULL);
+	setlocale(LC_ALL, "C");
+	unsetenv("LOCPATH");
+	ck_assert_ptr_nonnull(strstr(text, known_table));
+	json_object *root = json_tokener_parse(json);
+	ck_assert_msg(root != NULL, "the JSON does not parse: %.300s", json);
+	json_object_put(root);
+	free(text);
+	free(json);
+	snprintf(command, sizeof(command), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(command), 0);
 }
 END_TEST
 
@@ -195,6 +227,7 @@ lib_report_suite(void)
 	tcase_add_test(tc, json_summary);
 	tcase_add_test(tc, csv_trace_html);
 	tcase_add_test(tc, errors_are_return_values);
+	tcase_add_test(tc, decimal_point_in_a_comma_locale);
 	suite_add_tcase(s, tc);
 	return s;
 }
