@@ -298,14 +298,10 @@ hesper_findings_write_text(FILE *out, const struct hesper_findings *f)
 		hesper_text_put_wrapped(out, head, 2, LINE_COLUMNS, FINDING_INDENT);
 		fputc('\n', out);
 		hesper_text_pad(out, FINDING_INDENT);
+		/* Each number as a reader wants it ("mean gap 643.4 µs"); the JSON keeps keys and exact values. */
 		for (size_t k = 0; k < x->number_count; k++) {
-			double v = x->numbers[k].value;
-
-			if (v == floor(v) && fabs(v) < 9e15)
-				snprintf(item, sizeof(item), "%s=%.0f", x->numbers[k].key, v);
-			else
-				snprintf(item, sizeof(item), "%s=%.3g", x->numbers[k].key, v);
-			hesper_text_put_item(out, &col, FINDING_INDENT, k ? " " : "", item, strlen(item));
+			hesper_format_finding_number(item, sizeof(item), x->numbers[k].key, x->numbers[k].value);
+			hesper_text_put_item(out, &col, FINDING_INDENT, k ? ", " : "", item, strlen(item));
 		}
 		fputc('\n', out);
 		for (uint32_t g = 0; x->queue && g < x->queue->gap_count; g++) {

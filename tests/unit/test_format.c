@@ -68,6 +68,38 @@ START_TEST(small_buffer)
 }
 END_TEST
 
+/* A finding's numbers as a reader wants them: the key's unit taken into the value. */
+START_TEST(finding_numbers)
+{
+	static const struct {
+		const char *key;
+		double value;
+		const char *want;
+	} cases[] = {
+		{"idle_ns", 43829000, "idle 43.83 ms"},
+		{"mean_gap_ns", 643400, "mean gap 643.4 \u00b5s"},
+		{"idle_unit_ns", 1500, "idle unit 1.500 \u00b5s"},
+		{"idle_share", 0.365, "idle share 36.5%"},
+		{"round_trip_share", 1, "round trip share 100.0%"},
+		{"bytes", 9792, "bytes 9.792 kB"},
+		{"bytes", 512, "bytes 512 B"},
+		{"bytes", 4194304, "bytes 4.194 MB"},
+		{"staged_bytes", 2500000000.0, "staged 2.500 GB"},
+		{"mean_gbps", 0.0122381, "mean 0.0122 GB/s"},
+		{"compute_units", 16, "compute units 16"},
+		{"ratio", 0.25, "ratio 0.25"},
+	};
+	char buf[96];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_str_eq(hesper_format_finding_number(buf, sizeof(buf), cases[i].key, cases[i].value),
+				 cases[i].want);
+	/* Truncated, terminated, no overflow (ASan would see one). */
+	char small[8];
+	ck_assert_str_eq(hesper_format_finding_number(small, sizeof(small), "idle_ns", 43829000), "idle 43");
+}
+END_TEST
+
 static Suite *
 format_suite(void)
 {
@@ -77,6 +109,9 @@ format_suite(void)
 	tcase_add_test(tc, table);
 	tcase_add_test(tc, non_finite);
 	tcase_add_test(tc, small_buffer);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("hesper_format_finding_number");
+	tcase_add_test(tc, finding_numbers);
 	suite_add_tcase(s, tc);
 	return s;
 }

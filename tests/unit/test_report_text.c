@@ -480,11 +480,15 @@ START_TEST(header_and_findings_fit_120_columns)
 	ck_assert_int_eq(hesper_findings_write_text(c.f, &all), 0);
 	capture_close(&c);
 	ck_assert_uint_gt(assert_lines_fit(c.buf), 4);
+	/* each number as a reader wants it, whole on one line: no key=value, no exponent */
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		char item[64];
-		snprintf(item, sizeof(item), "%s=%.0f", keys[i], 123456789012.0 + (double)i);
+		char item[96];
+		hesper_format_finding_number(item, sizeof(item), keys[i], 123456789012.0 + (double)i);
 		ck_assert_msg(strstr(c.buf, item), "missing: %s", item);
 	}
+	ck_assert_ptr_nonnull(strstr(c.buf, "idle 123.5 s, wall 123.5 s"));
+	ck_assert_ptr_null(strstr(c.buf, "_ns="));
+	ck_assert_ptr_null(strstr(c.buf, "e+"));
 	ck_assert_ptr_nonnull(strstr(c.buf, "or submit more at once\n"));
 	free(c.buf);
 	hesper_profile_free(&p);

@@ -101,8 +101,8 @@ hesper_html_findings(FILE *out, const struct hesper_profile *p)
 				hesper_html_text(out, x->numbers[k].key);
 				fprintf(out, "\" data-v=\"%.17g\">",
 					isfinite(x->numbers[k].value) ? x->numbers[k].value : 0.0);
-				hesper_html_text(
-					out, hesper_html_finding_number(num, x->numbers[k].key, x->numbers[k].value));
+				hesper_html_text(out, hesper_format_finding_number(num, sizeof(num), x->numbers[k].key,
+										   x->numbers[k].value));
 				fputs("</span>", out);
 			}
 			fputs("</small><br>", out);

@@ -33,15 +33,6 @@ void hesper_html_json_string(FILE *out, const char *s);
 /* Formats @ns into @buf (CELL bytes) as hesper_format_duration does. Returns @buf. */
 const char *hesper_html_duration(char *buf, double ns);
 
-/*
- * Formats a finding's number @key = @value for a reader into @buf (2 * CELL bytes), as
- * the reports print times, bytes and shares: its key without the unit and the value in
- * it ("idle_ns" 43829000 as "idle 43.83 ms", "idle_share" 0.365 as "idle share 36.5%",
- * "bytes" as "9.792 kB", "mean_gbps" as "mean 0.0122 GB/s", counts as whole numbers).
- * Returns @buf.
- */
-const char *hesper_html_finding_number(char *buf, const char *key, double value);
-
 /* report_html_facts.c: what ran where, and what to do about it ------------------------ */
 
 /* Writes the header facts (program, host, devices, times, counts, Hesper's cost) of @p with @nkernels kernels. */
