@@ -120,6 +120,42 @@ print_memops(FILE *out, const struct hesper_profile *p)
 	}
 }
 
+/*
+ * Submit mode times the program's batches, not its dispatches: the kernel table has counts
+ * only, so each queue's batches and their GPU time are shown (Busy is the union of its
+ * batches' spans; Busy (%) its share of the wall time the header's GPU busy is a share of).
+ */
+static void
+print_submit_queues(FILE *out, const struct hesper_profile *p)
+{
+	uint64_t wall = hesper_profile_busy_wall_ns(p);
+	char busy[CELL], mean[CELL], share[CELL], queue[64];
+
+	if (strcmp(p->mode, "submit") != 0 || !p->queue_count)
+		return;
+	fputs("\nQueues (submit mode times each batch of the program's, from its start to its end on the GPU)\n", out);
+	fprintf(out, " %10s  %10s  %14s  %8s  %s\n", "Batches", "Busy", "Busy a batch", "Busy (%)", "Queue");
+	fprintf(out, " %10s  %10s  %14s  %8s  %s\n", "----------", "----------", "--------------", "--------",
+		"------------------------------");
+	for (size_t i = 0; i < p->queue_count; i++) {
+		const struct hesper_queue_info *q = &p->queues[i];
+
+		hesper_format_duration(busy, sizeof(busy), (double)q->busy_ns);
+		strcpy(mean, "-");
+		if (q->submits)
+			hesper_format_duration(mean, sizeof(mean), (double)q->busy_ns / (double)q->submits);
+		strcpy(share, "-");
+		if (wall)
+			snprintf(share, sizeof(share), "%.1f", 100.0 * (double)q->busy_ns / (double)wall);
+		snprintf(queue, sizeof(queue), "device %" PRIu32 ", family %" PRIu32 ", queue %" PRIu32, q->device,
+			 q->family, q->index);
+		/* The durations hold "µs" (two bytes, one column): pad by characters. */
+		fprintf(out, " %10" PRIu64 "  %*s  %*s  %8s  %s\n", q->submits,
+			(int)(10 + strlen(busy) - hesper_text_width(busy)), busy,
+			(int)(14 + strlen(mean) - hesper_text_width(mean)), mean, share, queue);
+	}
+}
+
 /* The lines on a report written while the program runs, and on the capture window. */
 static void
 put_live(FILE *out, const struct hesper_profile *p)
@@ -488,6 +524,7 @@ hesper_report_text(FILE *out, const struct hesper_profile *p)
 		hesper_text_put_wrapped(out, note, 0, LINE_COLUMNS, 0);
 		fputc('\n', out);
 	}
+	print_submit_queues(out, p);
 	print_clock_share(out, p, kernels_ns, busy);
 	print_dropped(out, p);
 

@@ -276,6 +276,38 @@ START_TEST(submit_mode_shows_untimed)
 }
 END_TEST
 
+/*
+ * Submit mode: each queue's batches and their GPU time, since the kernel table has counts
+ * only; other modes leave the section out (their kernels hold the times).
+ */
+START_TEST(submit_mode_shows_queues)
+{
+	struct hesper_profile p;
+	struct hesper_queue_info *q = fixture_profile(&p, 7, "app", "h", "1");
+
+	strcpy(p.mode, "submit");
+	p.wall_ns = 100000000;
+	q->submits = 8;
+	q->busy_ns = 30000000;
+	q = hesper_profile_queue(&p, 0, 2, 1);
+	q->submits = 3;
+	q->busy_ns = 1500;
+	hesper_kernel_count_untimed(hesper_kernel_table_get(p.kernels, "blur"), 3);
+	char *s = render(&p);
+	ck_assert_ptr_nonnull(strstr(s, "\nQueues (submit mode times each batch"));
+	ck_assert_ptr_nonnull(
+		strstr(s, "          8    30.00 ms        3.750 ms      30.0  device 0, family 0, queue 0\n"));
+	ck_assert_ptr_nonnull(
+		strstr(s, "          3    1.500 \u00b5s          500 ns       0.0  device 0, family 2, queue 1\n"));
+	free(s);
+	strcpy(p.mode, "dispatch");
+	s = render(&p);
+	ck_assert_ptr_null(strstr(s, "\nQueues"));
+	free(s);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 /* A clamped interval: its dispatch counted, its 0 ns in no statistic, the count in the note. */
 START_TEST(clamped_left_out_and_noted)
 {
@@ -678,6 +710,7 @@ report_text_suite(void)
 	tcase_add_test(tc, merged_profile_names_no_pid);
 	tcase_add_test(tc, sampling_marks_estimates);
 	tcase_add_test(tc, submit_mode_shows_untimed);
+	tcase_add_test(tc, submit_mode_shows_queues);
 	tcase_add_test(tc, clamped_left_out_and_noted);
 	tcase_add_test(tc, no_estimate_note_when_all_timed);
 	tcase_add_test(tc, overlap_splits_totals);
