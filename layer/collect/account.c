@@ -90,8 +90,8 @@ static void note_window_end(const struct hesper_queue *q, const struct hesper_su
 
 /*
  * Counts submit call @sub on @q in its queue's row when any of it ran @inside the capture
- * window, else outside the window; and the round trip of a wait that drained the queue at it
- * before it was accounted (waits.h).
+ * window, else outside the window; and the round trips of waits that drained the queue
+ * (waits.h).
  */
 static void count_submission(struct hesper_profile *p, struct hesper_queue *q, const struct hesper_submission *sub,
 			     bool inside)
@@ -102,13 +102,11 @@ static void count_submission(struct hesper_profile *p, struct hesper_queue *q, c
 		row->submit_calls++;
 	}
 	hesper_capture_count_submission(inside);
+	/* Waits noted for submissions accounted before this one count with theirs, then this one's. */
+	hesper_waits_settle(p, q);
 	q->accounted_next = sub->index + 1;
 	q->accounted_inside = inside;
-	unsigned done = 0;
-	for (; done < q->trip_count && q->trips_pending[done] <= sub->index; done++)
-		row->round_trips += inside && q->trips_pending[done] == sub->index;
-	q->trip_count -= done;
-	memmove(q->trips_pending, q->trips_pending + done, q->trip_count * sizeof(q->trips_pending[0]));
+	hesper_waits_settle(p, q);
 }
 
 /* Why the results of run @o of @sub are not there to read (@conflict: it ran on two queues at once). */

@@ -273,9 +273,14 @@ static void release_queues(struct hesper_device *dev)
 	struct hesper_queue *q = dev->queues;
 	dev->queues = NULL;
 	pthread_mutex_unlock(&dev->lock);
+	struct hesper_process *proc = hesper_process();
 	while (q) {
 		struct hesper_queue *next = q->next_in_device;
 		hesper_submissions_release(q);
+		/* The round trips of its waits, before the queue goes (the report may come later). */
+		pthread_mutex_lock(&proc->lock);
+		hesper_waits_settle(proc->profile, q);
+		pthread_mutex_unlock(&proc->lock);
 		if (q->pool)
 			dev->next.DestroyCommandPool(dev->handle, q->pool, NULL);
 		pthread_mutex_destroy(&q->lock);

@@ -117,6 +117,7 @@ static void stamp_profile(struct hesper_process *p)
 	p->profile->hook_ns = hesper_hook_ns();
 	hesper_capture_describe(&p->profile->capture);
 	hesper_waits_report(p->profile);
+	hesper_waits_settle_all(p);
 	hesper_lines_report(p->profile);
 	p->profile->findings_ready = true;
 }

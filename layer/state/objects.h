@@ -45,7 +45,7 @@ struct hesper_queue {
 	uint32_t family;
 	uint32_t index;
 	uint32_t profile_queue; /* index of the queue's row in the profile */
-	pthread_mutex_t lock;   /* guards the two lists */
+	pthread_mutex_t lock;   /* guards the two lists and the round trips noted (below) */
 	struct hesper_submission *pending_head, *pending_tail;
 	unsigned pending_count; /* submissions on the pending list */
 	unsigned pending_peak;  /* the most there have been */
@@ -61,14 +61,16 @@ struct hesper_queue {
 	atomic_uint_fast64_t unwaited_index;
 	atomic_uint_fast64_t last_fence;
 	/*
-	 * Under the process lock: the round trips counted for the capture window's submissions
-	 * only. The submission accounted last (its number + 1, 0 none) and whether any of it was
-	 * inside; the submissions waited for before they were accounted, by number, oldest first.
+	 * Round trips, counted for the capture window's submissions only (waits.h). Under the
+	 * process lock: the submission accounted last (its number + 1, 0 none) and whether any
+	 * of it was inside. Under @lock: the submissions waited for and not yet counted, by
+	 * number, oldest first, and those past the list's room.
 	 */
 	uint64_t accounted_next;
 	bool accounted_inside;
 	uint64_t trips_pending[HESPER_TRIPS_PENDING];
 	unsigned trip_count;
+	uint64_t trips_overflow;
 	/* Collector-only: extending ticks to 64 bits and the union of busy intervals. */
 	bool seen_tick;
 	uint64_t last_raw, last_ext, busy_end;

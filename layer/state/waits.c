@@ -162,18 +162,46 @@ void hesper_waits_drained(struct hesper_queue *q)
 {
 	if (!q || !atomic_exchange_explicit(&q->unwaited, false, memory_order_relaxed))
 		return;
-	struct hesper_process *proc = hesper_process();
 	uint64_t index = atomic_load_explicit(&q->unwaited_index, memory_order_relaxed);
-	pthread_mutex_lock(&proc->lock);
-	/*
-	 * A round trip counts where its submission ran inside the capture window, which only the
-	 * collector knows: at once when it has accounted the submission, else when it does.
-	 */
-	if (q->accounted_next > index)
-		proc->profile->queues[q->profile_queue].round_trips += q->accounted_inside;
-	else if (q->trip_count < HESPER_TRIPS_PENDING)
+	pthread_mutex_lock(&q->lock);
+	if (q->trip_count < HESPER_TRIPS_PENDING)
 		q->trips_pending[q->trip_count++] = index;
 	else
-		proc->profile->queues[q->profile_queue].round_trips++; /* too far behind to hold: counted as inside */
-	pthread_mutex_unlock(&proc->lock);
+		q->trips_overflow++;
+	pthread_mutex_unlock(&q->lock);
+}
+
+void hesper_waits_settle(struct hesper_profile *p, struct hesper_queue *q)
+{
+	struct hesper_queue_info *row = &p->queues[q->profile_queue];
+	pthread_mutex_lock(&q->lock);
+	/*
+	 * A round trip counts where its submission ran inside the capture window: with the flag
+	 * of the submission accounted last when it was (a wait for an older one, the program
+	 * having submitted again since, takes the same). Trips past what the list holds were
+	 * too far behind to tell: counted as inside.
+	 */
+	unsigned kept = 0;
+	for (unsigned i = 0; i < q->trip_count; i++) {
+		if (q->trips_pending[i] < q->accounted_next)
+			row->round_trips += q->accounted_inside;
+		else
+			q->trips_pending[kept++] = q->trips_pending[i];
+	}
+	q->trip_count = kept;
+	row->round_trips += q->trips_overflow;
+	q->trips_overflow = 0;
+	pthread_mutex_unlock(&q->lock);
+}
+
+void hesper_waits_settle_all(struct hesper_process *proc)
+{
+	for (struct hesper_device *dev = proc->devices; dev; dev = dev->next_in_process) {
+		pthread_mutex_lock(&dev->lock);
+		struct hesper_queue *q = dev->queues;
+		pthread_mutex_unlock(&dev->lock);
+		/* a device leaves this list under the process lock before its queues are freed */
+		for (; q; q = q->next_in_device)
+			hesper_waits_settle(proc->profile, q);
+	}
 }

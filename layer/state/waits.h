@@ -13,6 +13,7 @@
 
 #include "analysis.h"
 
+struct hesper_process;
 struct hesper_queue;
 
 /* What a thread did between two of its submit calls: the envelope and the total of its waits and recordings. */
@@ -50,8 +51,21 @@ void hesper_waits_report(struct hesper_profile *p);
  * The round-trip rule: a submit call on a queue followed, before the next one, by a wait
  * that covers it (vkQueueWaitIdle on the queue, vkDeviceWaitIdle, or a wait or completed
  * poll on the fence of its last submit call). Called by the wait hooks after a successful
- * wait; counts a round trip in @q's profile row.
+ * wait; notes the round trip on @q, for hesper_waits_settle to count. The program's thread
+ * takes only the queue's lock here, never the process lock, which the collector holds
+ * while it accounts a submission: a wait that returns as the GPU finishes (llama.cpp's at
+ * the end of every token) would otherwise wait for that accounting too.
  */
 void hesper_waits_drained(struct hesper_queue *q);
+
+/*
+ * Counts in @p's row of @q the round trips noted on @q whose submit call has been accounted
+ * (waits on one not yet accounted stay noted). Called with the process lock held: by the
+ * collector around accounting a submission, and before a report is written.
+ */
+void hesper_waits_settle(struct hesper_profile *p, struct hesper_queue *q);
+
+/* hesper_waits_settle for every queue of every device of @proc (process lock held). */
+void hesper_waits_settle_all(struct hesper_process *proc);
 
 #endif
