@@ -63,16 +63,9 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyPipelineLayout(VkDevice device, VkPipel
 	dev->next.DestroyPipelineLayout(device, layout, allocator);
 }
 
-static int free_layout(void *value, void *ctx)
-{
-	(void)ctx;
-	free(value);
-	return 1;
-}
-
 void hesper_clock_release_layouts(struct hesper_device *dev)
 {
-	hesper_map_remove_if(&dev->layouts, free_layout, NULL);
+	hesper_map_free_values(&dev->layouts);
 }
 
 /* Hesper's set index in @layout, or UINT32_MAX with *@why. */

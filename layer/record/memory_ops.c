@@ -314,15 +314,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_DestroyImage(VkDevice device, VkImage image, c
 	dev->next.DestroyImage(device, image, allocator);
 }
 
-static int free_all(void *value, void *ctx)
-{
-	(void)ctx;
-	free(value);
-	return 1;
-}
-
 void hesper_resources_release_all(struct hesper_device *dev)
 {
-	hesper_map_remove_if(&dev->buffers, free_all, NULL);
-	hesper_map_remove_if(&dev->images, free_all, NULL);
+	hesper_map_free_values(&dev->buffers);
+	hesper_map_free_values(&dev->images);
 }

@@ -147,3 +147,16 @@ void hesper_map_remove_if(struct hesper_map *m, int (*fn)(void *value, void *ctx
 	}
 	pthread_mutex_unlock(&m->lock);
 }
+
+/* hesper_map_remove_if's test for hesper_map_free_values: every value, freed. */
+static int free_value(void *value, void *ctx)
+{
+	(void)ctx;
+	free(value);
+	return 1;
+}
+
+void hesper_map_free_values(struct hesper_map *m)
+{
+	hesper_map_remove_if(m, free_value, NULL);
+}

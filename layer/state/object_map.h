@@ -32,4 +32,7 @@ void *hesper_map_remove(struct hesper_map *m, uint64_t key);
 /* Removes every entry for which @fn(value, ctx) returns nonzero. @fn runs with the lock held. */
 void hesper_map_remove_if(struct hesper_map *m, int (*fn)(void *value, void *ctx), void *ctx);
 
+/* Removes every entry and free()s its value (values that own nothing else). */
+void hesper_map_free_values(struct hesper_map *m);
+
 #endif
