@@ -110,10 +110,12 @@ print_memops(FILE *out, const struct hesper_profile *p)
 			if (busy)
 				snprintf(share, CELL, "%.1f%%", 100.0 * (double)r.total_ns / (double)busy);
 		}
-		/* Column widths are fixed here: durations and numbers fit them; "µs" is one column, two bytes. */
-		fprintf(out, " %10" PRIu64 "  %*s  %*s  %14" PRIu64 "  %9s  %7s  %s", row->k.count,
-			(int)(10 + strlen(total) - hesper_text_width(total)), total,
-			(int)(10 + strlen(mean) - hesper_text_width(mean)), mean, row->bytes, gbps, share, row->k.name);
+		/* Column widths are fixed here: durations and numbers fit them. */
+		fprintf(out, " %10" PRIu64 "  ", row->k.count);
+		hesper_text_put_right(out, total, 10);
+		fputs("  ", out);
+		hesper_text_put_right(out, mean, 10);
+		fprintf(out, "  %14" PRIu64 "  %9s  %7s  %s", row->bytes, gbps, share, row->k.name);
 		if (row->unsized)
 			fprintf(out, " (%" PRIu64 " of unknown size)", row->unsized);
 		fputc('\n', out);
@@ -149,10 +151,11 @@ print_submit_queues(FILE *out, const struct hesper_profile *p)
 			snprintf(share, sizeof(share), "%.1f", 100.0 * (double)q->busy_ns / (double)wall);
 		snprintf(queue, sizeof(queue), "device %" PRIu32 ", family %" PRIu32 ", queue %" PRIu32, q->device,
 			 q->family, q->index);
-		/* The durations hold "µs" (two bytes, one column): pad by characters. */
-		fprintf(out, " %10" PRIu64 "  %*s  %*s  %8s  %s\n", q->submits,
-			(int)(10 + strlen(busy) - hesper_text_width(busy)), busy,
-			(int)(14 + strlen(mean) - hesper_text_width(mean)), mean, share, queue);
+		fprintf(out, " %10" PRIu64 "  ", q->submits);
+		hesper_text_put_right(out, busy, 10);
+		fputs("  ", out);
+		hesper_text_put_right(out, mean, 14);
+		fprintf(out, "  %8s  %s\n", share, queue);
 	}
 }
 
@@ -279,11 +282,9 @@ print_host_waits(FILE *out, const struct hesper_profile *p)
 		hesper_format_duration(max, sizeof(max), (double)w->max_ns);
 		fprintf(out, "  %-10" PRIu32 " %-22s %10" PRIu64 " %s", w->thread, hesper_wait_call_name(w->call),
 			w->count, "");
-		/* The durations hold "µs" (two bytes, one column): pad by characters. */
 		const char *cells[3] = {total, mean, max};
 		for (size_t c = 0; c < 3; c++) {
-			hesper_text_pad(out, 12 > hesper_text_width(cells[c]) ? 12 - hesper_text_width(cells[c]) : 0);
-			fputs(cells[c], out);
+			hesper_text_put_right(out, cells[c], 12);
 			fputc(c < 2 ? ' ' : '\n', out);
 		}
 	}

@@ -82,6 +82,15 @@ hesper_text_pad(FILE *out, size_t n)
 		fputc(' ', out);
 }
 
+void
+hesper_text_put_right(FILE *out, const char *cell, size_t width)
+{
+	size_t w = hesper_text_width(cell);
+
+	hesper_text_pad(out, width > w ? width - w : 0);
+	fputs(cell, out);
+}
+
 /*
  * Writes @sep and the @len bytes of @item at column *@col, or ends the line (after @sep's
  * comma, if it has one) and writes @item on the next, indented @indent columns, when it

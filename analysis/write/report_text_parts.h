@@ -44,6 +44,9 @@ size_t hesper_text_name_width(const char *name);
 /* Writes @n spaces. */
 void hesper_text_pad(FILE *out, size_t n);
 
+/* Writes @cell right-aligned in @width columns, counted in characters ("µs" is one column, two bytes). */
+void hesper_text_put_right(FILE *out, const char *cell, size_t width);
+
 /*
  * Writes @sep and the @len bytes of @item at column *@col, or ends the line (after @sep's
  * comma, if it has one) and writes @item on the next, indented @indent columns, when it
