@@ -63,7 +63,7 @@ static const struct table_copy copies[] = {
 	 " variant"},
 	{"hot_lines", "process, kernel, dispatches, file, line, block, share, cycles, executions, code",
 	 "process + :po, kernel, dispatches, file, line, block, share, cycles, executions, code"},
-	{"hot_line_sources", "process, kernel, file, text", "process + :po, kernel, file, text"},
+	{"hot_line_sources", "process, kernel, file, text, read_from", "process + :po, kernel, file, text, read_from"},
 	{"hesper_cost",
 	 "process, timestamps_written, hook_ns, submit_hook_ns, collector_ns, collected, copies_ahead, events_streamed,"
 	 " stream_ns",

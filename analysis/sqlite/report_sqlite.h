@@ -13,7 +13,7 @@
 #include "sinks/sinks.h"
 
 #define HESPER_SQLITE_SCHEMA_NAME "hesper-sqlite"
-#define HESPER_SQLITE_SCHEMA_VERSION 2
+#define HESPER_SQLITE_SCHEMA_VERSION 3
 
 /* The operations for struct hesper_sink_list.database. */
 extern const struct hesper_database_ops hesper_sqlite_database;

@@ -293,8 +293,9 @@ write_hot_lines(struct database *d, const struct hesper_profile *p, char *why, s
 		}
 		if (!k->source)
 			continue;
-		struct value v[] = {I(PROCESS_ID), T(k->kernel), T(k->source_file), T(k->source)};
-		if (run(d->db, "INSERT INTO hot_line_sources VALUES(?, ?, ?, ?)", v, sizeof(v) / sizeof(v[0]), why,
+		struct value v[] = {I(PROCESS_ID), T(k->kernel), T(k->source_file), T(k->source),
+				    k->source_read ? T(k->source_read) : null};
+		if (run(d->db, "INSERT INTO hot_line_sources VALUES(?, ?, ?, ?, ?)", v, sizeof(v) / sizeof(v[0]), why,
 			size) != 0)
 			return -1;
 	}

@@ -107,7 +107,7 @@ def check_database(c, what, json_path, kernel):
         db = sqlite3.connect(os.path.splitext(json_path)[0] + ".db")
         rows = db.execute("SELECT file, line, block, executions, code FROM hot_lines WHERE kernel = ? "
                           "ORDER BY cycles DESC", (kernel["kernel"],)).fetchall()
-        sources = db.execute("SELECT file, text FROM hot_line_sources WHERE kernel = ?",
+        sources = db.execute("SELECT file, text, read_from FROM hot_line_sources WHERE kernel = ?",
                              (kernel["kernel"],)).fetchall()
         db.close()
     except sqlite3.Error as e:
@@ -119,7 +119,7 @@ def check_database(c, what, json_path, kernel):
             f"{what}: the SQLite sink's hot_lines rows are the JSON's lines ({len(want)})",
             f"{rows[:3]!r} against {want[:3]!r}")
     source = kernel.get("source")
-    c.check(sources == ([(source["file"], source["text"])] if source else []),
+    c.check(sources == ([(source["file"], source["text"], source.get("read_from"))] if source else []),
             f"{what}: the SQLite sink's hot_line_sources row is the JSON's source", f"{len(sources)} rows")
 
 
@@ -308,6 +308,7 @@ def case_source_path(args, c, tmp):
         kernels = [k for k in (rep or {}).get("lines") or [] if isinstance(k, dict)]
         if not c.check(len(kernels) == 1, f"{label}: the JSON has one kernel's lines", f"{(rep or {}).get('lines')!r}"):
             return run.tail(label)
+        check_database(c, label, out_json, kernels[0])
         with open(out_text, encoding="utf-8") as f:
             found[label] = (kernels[0].get("source"), f.read())
     none, _ = found["without HESPER_SOURCE_PATH"]

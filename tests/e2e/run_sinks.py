@@ -104,7 +104,7 @@ def run_profiled(c, args, tmp, name, sinks, extra=None):
 def check_database(c, db, rep, truth, label):
     """The database @db against the JSON summary @rep and the program's HESPER-TRUTH @truth."""
     rows = sqlite(c, db, "SELECT name, version FROM hesper_schema", "schema")
-    c.check(rows == [{"name": "hesper-sqlite", "version": 2}], f"{label}: schema hesper-sqlite version 2", rows)
+    c.check(rows == [{"name": "hesper-sqlite", "version": 3}], f"{label}: schema hesper-sqlite version 3", rows)
     kernels = sqlite(c, db, "SELECT k.name, k.count, k.timed, k.total_ns, k.mean_ns, k.median_ns, k.min_ns,"
                      " k.max_ns, k.stddev_ns, k.p95_ns, k.p99_ns,"
                      " (SELECT count(*) FROM dispatches d WHERE d.kernel = k.id) AS rows,"

@@ -215,6 +215,39 @@ START_TEST(occupancy_rows)
 }
 END_TEST
 
+/* Counted lines and their source text: where the text was read from, NULL where the module held it. */
+START_TEST(hot_line_sources_say_where_read)
+{
+	struct hesper_profile p;
+	struct hesper_sink_list l;
+	struct hesper_hot_line lines[1] = {
+		{.file = "blur.comp", .line = 12, .ticks = 683, .executions = 6400, .share = 1.0},
+	};
+	char spec[200];
+
+	make_dir();
+	fixture_known_profile(&p);
+	ck_assert_int_eq(hesper_profile_set_lines(&p, "matmul", lines, 1, 3), 0);
+	ck_assert_int_eq(hesper_profile_set_lines(&p, "softmax", lines, 1, 2), 0);
+	ck_assert_int_eq(hesper_profile_set_source(&p, "matmul", "blur.comp", "x\n", "/src/shaders/blur.comp"), 0);
+	ck_assert_int_eq(hesper_profile_set_source(&p, "softmax", "blur.comp", "y\n", NULL), 0);
+	snprintf(spec, sizeof(spec), "sqlite:%s", db_path);
+	parse_with_database(spec, &l);
+	ck_assert_int_eq(hesper_sinks_write(&l, &p, stderr), 0);
+	ck_assert_int_eq(query_int("SELECT count(*) FROM hot_line_sources"), 2);
+	ck_assert_int_eq(
+		query_int("SELECT count(*) FROM hot_line_sources WHERE kernel = 'matmul' AND file = 'blur.comp'"
+			  " AND text = 'x' || char(10) AND read_from = '/src/shaders/blur.comp'"),
+		1);
+	ck_assert_int_eq(query_int("SELECT count(*) FROM hot_line_sources WHERE kernel = 'softmax'"
+				   " AND text = 'y' || char(10) AND read_from IS NULL"),
+			 1);
+	hesper_sinks_free(&l);
+	hesper_profile_free(&p);
+	remove_dir();
+}
+END_TEST
+
 START_TEST(cannot_create)
 {
 	struct hesper_profile p;
@@ -261,6 +294,7 @@ sqlite_suite(void)
 
 	tcase_add_test(tc, stream_then_summary);
 	tcase_add_test(tc, occupancy_rows);
+	tcase_add_test(tc, hot_line_sources_say_where_read);
 	tcase_add_test(tc, cannot_create);
 	suite_add_tcase(s, tc);
 	return s;
