@@ -201,10 +201,33 @@ hesper_diff_print_table(FILE *out, const struct hesper_diff_row *rows, size_t n)
 	}
 }
 
-/* The rows of @verdict (both sides present): their count, and a list of up to NAMES_LISTED names. */
+/*
+ * Where @r's noise mostly comes from, after its figures: a side's two fastest runs apart,
+ * where that gap is at least half of the noise's square; else the dispatches' spread within
+ * the runs. Returns whether it was the runs' gap.
+ */
+static bool
+put_noise_source(FILE *out, const struct hesper_diff_row *r)
+{
+	int side = r->est[1].gap_ns > r->est[0].gap_ns;
+	double gap = r->est[side].gap_ns, noise = r->change.noise_ns;
+
+	if (gap > 0 && 2 * gap * gap >= noise * noise && r->est[side].time_ns > 0) {
+		fprintf(out, ": %s's two fastest runs %.1f%% apart", side ? "B" : "A",
+			100 * gap / r->est[side].time_ns);
+		return true;
+	}
+	fputs(": the dispatches' spread within a run", out);
+	return false;
+}
+
+/*
+ * The rows of @verdict (both sides present): their count, and a list of up to NAMES_LISTED
+ * names; *@gaps (when given) counts the listed noise rows whose noise is mostly a side's runs apart.
+ */
 static size_t
 list_verdict(FILE *out, const struct hesper_diff_row *rows, size_t n, enum hesper_diff_verdict verdict, bool print,
-	     bool numbers)
+	     bool numbers, size_t *gaps)
 {
 	size_t count = 0;
 
@@ -216,9 +239,13 @@ list_verdict(FILE *out, const struct hesper_diff_row *rows, size_t n, enum hespe
 		if (print && count < NAMES_LISTED) {
 			fputs(count ? ", " : " ", out);
 			hesper_put_clean(out, r->name);
-			if (numbers && isfinite(r->change.ratio))
-				fprintf(out, " (%.2fx, noise ±%.1f%%)", r->change.ratio,
+			if (numbers && isfinite(r->change.ratio)) {
+				fprintf(out, " (%.2fx, noise ±%.1f%%", r->change.ratio,
 					100 * r->change.noise_ns / r->est[0].time_ns);
+				if (verdict == HESPER_DIFF_NOISE && put_noise_source(out, r) && gaps)
+					++*gaps;
+				fputc(')', out);
+			}
 		}
 		count++;
 	}
@@ -230,15 +257,15 @@ list_verdict(FILE *out, const struct hesper_diff_row *rows, size_t n, enum hespe
 size_t
 hesper_diff_print_verdict(FILE *out, const struct hesper_diff_row *rows, size_t n, double threshold_pct)
 {
-	size_t slower = list_verdict(out, rows, n, HESPER_DIFF_SLOWER, false, false);
-	size_t noise = list_verdict(out, rows, n, HESPER_DIFF_NOISE, false, false);
-	size_t few = list_verdict(out, rows, n, HESPER_DIFF_FEW, false, false);
+	size_t slower = list_verdict(out, rows, n, HESPER_DIFF_SLOWER, false, false, NULL);
+	size_t noise = list_verdict(out, rows, n, HESPER_DIFF_NOISE, false, false, NULL);
+	size_t few = list_verdict(out, rows, n, HESPER_DIFF_FEW, false, false, NULL);
 
 	fputc('\n', out);
 	if (slower) {
 		fprintf(out, "%zu kernel%s slower by more than %g%% and beyond the noise:", slower,
 			slower == 1 ? "" : "s", threshold_pct);
-		list_verdict(out, rows, n, HESPER_DIFF_SLOWER, true, true);
+		list_verdict(out, rows, n, HESPER_DIFF_SLOWER, true, true, NULL);
 		fputc('\n', out);
 	} else {
 		fprintf(out, "No kernel slower by more than %g%% beyond the noise.\n", threshold_pct);
@@ -246,15 +273,21 @@ hesper_diff_print_verdict(FILE *out, const struct hesper_diff_row *rows, size_t 
 	if (noise) {
 		fprintf(out, "%zu kernel%s changed by more than %g%% within the noise (\"noise\"):", noise,
 			noise == 1 ? "" : "s", threshold_pct);
-		list_verdict(out, rows, n, HESPER_DIFF_NOISE, true, true);
+		size_t gaps = 0;
+		list_verdict(out, rows, n, HESPER_DIFF_NOISE, true, true, &gaps);
 		fputc('\n', out);
+		/* The runs' gap is the noise: a side's fastest run stood apart, which more runs settle. */
+		if (gaps)
+			fputs("A side's fastest run stood apart from its next: more runs a side (--runs N, alternating A and B)\n"
+			      "narrow that gap and may tell a change from the noise.\n",
+			      out);
 	}
 	if (few) {
 		fprintf(out,
 			"%zu kernel%s changed by more than %g%% with too few timed dispatches to tell the noise "
 			"(\"few\": fewer than %d in a lone run; --runs adds the runs' spread):",
 			few, few == 1 ? "" : "s", threshold_pct, HESPER_DIFF_MIN_TIMED);
-		list_verdict(out, rows, n, HESPER_DIFF_FEW, true, false);
+		list_verdict(out, rows, n, HESPER_DIFF_FEW, true, false, NULL);
 		fputc('\n', out);
 	}
 	return slower;

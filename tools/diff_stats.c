@@ -41,7 +41,7 @@ median_standard_error(const struct hesper_diff_sample *runs, size_t n, size_t ti
 struct hesper_diff_estimate
 hesper_diff_estimate(const struct hesper_diff_sample *runs, size_t n)
 {
-	struct hesper_diff_estimate e = {NAN, 0, 0, false};
+	struct hesper_diff_estimate e = {NAN, 0, 0, 0, false};
 	const struct hesper_diff_sample *best = NULL;
 	double second = INFINITY;
 
@@ -64,6 +64,7 @@ hesper_diff_estimate(const struct hesper_diff_sample *runs, size_t n)
 
 	e.time_ns = best->median_ns;
 	e.noise_ns = sqrt(within * within + between * between);
+	e.gap_ns = between;
 	e.judged = e.runs > 1 || best->timed >= HESPER_DIFF_MIN_TIMED;
 	return e;
 }

@@ -35,6 +35,7 @@ struct hesper_diff_sample {
 struct hesper_diff_estimate {
 	double time_ns;  /* the fastest run's median; NAN when no run timed the kernel */
 	double noise_ns; /* see above */
+	double gap_ns;   /* its part from the runs: the gap between the two fastest runs' medians (0: one run) */
 	size_t runs;     /* runs that timed it */
 	bool judged;     /* enough to tell its noise: several runs, or HESPER_DIFF_MIN_TIMED dispatches */
 };

@@ -16,7 +16,7 @@
 static struct hesper_diff_estimate
 judged(double time_ns, double noise_ns)
 {
-	return (struct hesper_diff_estimate){time_ns, noise_ns, 1, true};
+	return (struct hesper_diff_estimate){.time_ns = time_ns, .noise_ns = noise_ns, .runs = 1, .judged = true};
 }
 
 START_TEST(lone_run_is_its_median_with_its_own_spread)
