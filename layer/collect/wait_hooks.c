@@ -3,7 +3,9 @@
  * vkWaitSemaphores, vkGetFenceStatus, vkGetQueryPoolResults with WAIT_BIT): a good moment
  * to collect what has finished. Each is timed (two clock reads and a lock-free add,
  * state/waits.h) and, once it succeeded, may close a round trip on the queues it covers.
+ * Hesper's own part of each counts in its hook time (state/hook_time.h), the wait not.
  */
+#include "state/hook_time.h"
 #include "state/state.h"
 #include "submit/submit.h"
 
@@ -30,20 +32,28 @@ static void fences_drained(struct hesper_device *dev, uint32_t count, const VkFe
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueWaitIdle(VkQueue queue)
 {
+	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(queue);
 	uint64_t t0 = hesper_now_ns();
+	h = hesper_hook_pause(h);
 	VkResult r = dev->next.QueueWaitIdle(queue);
+	h = hesper_hook_resume(h);
 	hesper_waits_add(HESPER_WAIT_QUEUE_IDLE, dev->profile_device, t0, hesper_now_ns());
 	if (r == VK_SUCCESS)
 		hesper_waits_drained(hesper_queue_from(queue));
-	return after_wait(r);
+	r = after_wait(r);
+	hesper_hook_pause(h);
+	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_DeviceWaitIdle(VkDevice device)
 {
+	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
 	uint64_t t0 = hesper_now_ns();
+	h = hesper_hook_pause(h);
 	VkResult r = dev->next.DeviceWaitIdle(device);
+	h = hesper_hook_resume(h);
 	hesper_waits_add(HESPER_WAIT_DEVICE_IDLE, dev->profile_device, t0, hesper_now_ns());
 	if (r == VK_SUCCESS) {
 		pthread_mutex_lock(&dev->lock);
@@ -51,47 +61,68 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_DeviceWaitIdle(VkDevice device)
 			hesper_waits_drained(q);
 		pthread_mutex_unlock(&dev->lock);
 	}
-	return after_wait(r);
+	r = after_wait(r);
+	hesper_hook_pause(h);
+	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitForFences(VkDevice device, uint32_t count, const VkFence *fences,
 						    VkBool32 wait_all, uint64_t timeout)
 {
+	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
 	uint64_t t0 = hesper_now_ns();
+	h = hesper_hook_pause(h);
 	VkResult r = dev->next.WaitForFences(device, count, fences, wait_all, timeout);
+	h = hesper_hook_resume(h);
 	hesper_waits_add(HESPER_WAIT_FENCES, dev->profile_device, t0, hesper_now_ns());
 	if (r == VK_SUCCESS)
 		fences_drained(dev, count, fences);
-	return after_wait(r);
+	r = after_wait(r);
+	hesper_hook_pause(h);
+	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info, uint64_t timeout)
 {
+	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
 	uint64_t t0 = hesper_now_ns();
+	h = hesper_hook_pause(h);
 	VkResult r = dev->next.WaitSemaphores(device, info, timeout);
+	h = hesper_hook_resume(h);
 	hesper_waits_add(HESPER_WAIT_SEMAPHORES, dev->profile_device, t0, hesper_now_ns());
-	return after_wait(r);
+	r = after_wait(r);
+	hesper_hook_pause(h);
+	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice device, const VkSemaphoreWaitInfo *info,
 							uint64_t timeout)
 {
+	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
 	uint64_t t0 = hesper_now_ns();
+	h = hesper_hook_pause(h);
 	VkResult r = dev->next.WaitSemaphoresKHR(device, info, timeout);
+	h = hesper_hook_resume(h);
 	hesper_waits_add(HESPER_WAIT_SEMAPHORES, dev->profile_device, t0, hesper_now_ns());
-	return after_wait(r);
+	r = after_wait(r);
+	hesper_hook_pause(h);
+	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_GetFenceStatus(VkDevice device, VkFence fence)
 {
+	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
 	uint64_t t0 = hesper_now_ns();
+	h = hesper_hook_pause(h);
 	VkResult r = dev->next.GetFenceStatus(device, fence);
+	h = hesper_hook_resume(h);
 	if (hesper_waits_poll((uint64_t)fence, r, dev->profile_device, t0, hesper_now_ns()))
 		fences_drained(dev, 1, &fence);
+	hesper_hook_pause(h);
 	return r;
 }
 
@@ -99,11 +130,17 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_GetQueryPoolResults(VkDevice device, VkQue
 							  uint32_t count, size_t size, void *data, VkDeviceSize stride,
 							  VkQueryResultFlags flags)
 {
+	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
-	if (!(flags & VK_QUERY_RESULT_WAIT_BIT))
+	if (!(flags & VK_QUERY_RESULT_WAIT_BIT)) {
+		hesper_hook_pause(h);
 		return dev->next.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
+	}
 	uint64_t t0 = hesper_now_ns();
+	h = hesper_hook_pause(h);
 	VkResult r = dev->next.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
+	h = hesper_hook_resume(h);
 	hesper_waits_add(HESPER_WAIT_QUERY_RESULTS, dev->profile_device, t0, hesper_now_ns());
+	hesper_hook_pause(h);
 	return r;
 }

@@ -7,6 +7,7 @@
 #include "command_buffer.h"
 #include "record_hooks.h"
 #include "recording.h"
+#include "state/hook_time.h"
 #include "state/state.h"
 
 /* True when @info makes a secondary continue a render pass, where no query may be reset. */
@@ -15,17 +16,10 @@ static bool continues_render_pass(const VkCommandBufferBeginInfo *info)
 	return info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
+/* A new recording of @s begun on @cb with @info. */
+static void begin_recording(struct hesper_command_buffer *s, VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
 {
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s)
-		return hesper_device_from(cb)->next.BeginCommandBuffer(cb, info);
 	struct hesper_device *dev = s->dev;
-	/* For the gap findings: when this thread was recording (one clock read per command buffer). */
-	hesper_waits_begin_recording(hesper_now_ns());
-	VkResult result = dev->next.BeginCommandBuffer(cb, info);
-	if (result != VK_SUCCESS)
-		return result;
 	/* Beginning implicitly resets: the old recording belongs to its submissions now. */
 	hesper_recording_unref(s->rec);
 	s->bound_kernel = NULL;
@@ -38,7 +32,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 			 !(!s->primary && continues_render_pass(info));
 	s->rec = hesper_recording_create(dev, family, s->primary, can_query);
 	if (!s->rec)
-		return VK_SUCCESS; /* counted nowhere: the report's dispatch count will miss these */
+		return; /* counted nowhere: the report's dispatch count will miss these */
 	s->rec->command_buffer = (uint64_t)(uintptr_t)cb;
 	if (s->primary) {
 		uint32_t q = hesper_recording_take(s->rec, cb, 2);
@@ -47,7 +41,23 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 			hesper_recording_write_timestamp(s->rec, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, q);
 		}
 	}
-	return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
+{
+	uint64_t t = hesper_hook_start();
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	/* For the gap findings: when this thread was recording (one clock read per command buffer). */
+	if (s)
+		hesper_waits_begin_recording(hesper_now_ns());
+	t = hesper_hook_pause(t);
+	VkResult result = dev->next.BeginCommandBuffer(cb, info);
+	t = hesper_hook_resume(t);
+	if (s && result == VK_SUCCESS)
+		begin_recording(s, cb, info);
+	hesper_hook_pause(t);
+	return result;
 }
 
 /*
@@ -65,11 +75,9 @@ static void clock_writes_to_host(struct hesper_device *dev, VkCommandBuffer cb)
 				     &to_host, 0, NULL, 0, NULL);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
+/* Ends the recording of @s on @cb: its open labels closed, its closing timestamp written. */
+static void end_recording(struct hesper_command_buffer *s, VkCommandBuffer cb)
 {
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s)
-		return hesper_device_from(cb)->next.EndCommandBuffer(cb);
 	struct hesper_recording *rec = s->rec;
 	if (rec) {
 		/* Labels still open end here, so every query taken is written. */
@@ -86,17 +94,33 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
 			hesper_recording_write_timestamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
 							 rec->cb_query + 1);
 	}
-	VkResult result = s->dev->next.EndCommandBuffer(cb);
-	hesper_waits_end_recording(hesper_now_ns());
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
+{
+	uint64_t t = hesper_hook_start();
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	if (s)
+		end_recording(s, cb);
+	t = hesper_hook_pause(t);
+	VkResult result = dev->next.EndCommandBuffer(cb);
+	t = hesper_hook_resume(t);
+	if (s)
+		hesper_waits_end_recording(hesper_now_ns());
+	hesper_hook_pause(t);
 	return result;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
 {
+	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s)
-		return hesper_device_from(cb)->next.ResetCommandBuffer(cb, flags);
-	hesper_recording_unref(s->rec);
-	s->rec = NULL;
-	return s->dev->next.ResetCommandBuffer(cb, flags);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	if (s) {
+		hesper_recording_unref(s->rec);
+		s->rec = NULL;
+	}
+	hesper_hook_pause(t);
+	return dev->next.ResetCommandBuffer(cb, flags);
 }

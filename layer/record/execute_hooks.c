@@ -9,6 +9,7 @@
 #include "command_buffer.h"
 #include "record_hooks.h"
 #include "recording.h"
+#include "state/hook_time.h"
 #include "state/state.h"
 
 /* Slots per shadow buffer, unless one copy needs more. */
@@ -80,6 +81,8 @@ static size_t last_execution(const struct hesper_recording *rec, struct hesper_r
 VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_t count,
 						     const VkCommandBuffer *secondaries)
 {
+	/* Hesper's time: all but the last call down (the earlier ones split the program's for it). */
+	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	struct hesper_recording *rec = s ? s->rec : NULL;
@@ -107,7 +110,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdExecuteCommands(VkCommandBuffer cb, uint32_
 		rec->secondaries[index] = (struct hesper_secondary_execution){.rec = sec->rec,
 									      .shadow = HESPER_NO_SHADOW};
 	}
+	hesper_record_busy_again(s);
+	hesper_hook_pause(t);
 	if (count > from)
 		dev->next.CmdExecuteCommands(cb, count - from, secondaries + from);
-	hesper_record_busy_again(s);
 }

@@ -17,6 +17,7 @@
 #include "command_buffer.h"
 #include "record_hooks.h"
 #include "recording.h"
+#include "state/hook_time.h"
 #include "state/state.h"
 
 /*
@@ -124,16 +125,10 @@ void hesper_label_close(struct hesper_command_buffer *s, VkCommandBuffer cb, str
 	r->end_query = label_stamp(rec, cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
 
-VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+/* Opens label @label in the recording of @s (on @cb of @dev) as a region. */
+static void open_label(struct hesper_command_buffer *s, struct hesper_device *dev, VkCommandBuffer cb,
+		       const VkDebugUtilsLabelEXT *label)
 {
-	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
-	if (dev->next.CmdBeginDebugUtilsLabelEXT) /* NULL: see debug_utils_fallback */
-		dev->next.CmdBeginDebugUtilsLabelEXT(cb, label);
-	if (own_pairs(dev))
-		hesper_record_busy_again(s);
-	if (!s || !s->rec)
-		return;
 	struct hesper_recording *rec = s->rec;
 	if (rec->label_depth++ >= HESPER_MAX_LABEL_DEPTH)
 		return; /* deeper labels are counted by depth only */
@@ -168,8 +163,25 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 									  .clock = clock && timed};
 }
 
+VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+{
+	uint64_t t = hesper_hook_start();
+	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	t = hesper_hook_pause(t);
+	if (dev->next.CmdBeginDebugUtilsLabelEXT) /* NULL: see debug_utils_fallback */
+		dev->next.CmdBeginDebugUtilsLabelEXT(cb, label);
+	t = hesper_hook_resume(t);
+	if (own_pairs(dev))
+		hesper_record_busy_again(s);
+	if (s && s->rec)
+		open_label(s, dev, cb, label);
+	hesper_hook_pause(t);
+}
+
 VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 {
+	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	struct hesper_recording *rec = s ? s->rec : NULL;
@@ -184,6 +196,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 			hesper_label_close(s, cb, r);
 		}
 	}
+	hesper_hook_pause(t);
 	if (dev->next.CmdEndDebugUtilsLabelEXT)
 		dev->next.CmdEndDebugUtilsLabelEXT(cb);
 }

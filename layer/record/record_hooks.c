@@ -10,6 +10,7 @@
 #include "barrier_images.h"
 #include "clock_edges.h"
 #include "command_buffer.h"
+#include "state/hook_time.h"
 #include "state/state.h"
 #include "indirect.h"
 #include "memory_ops.h"
@@ -19,13 +20,13 @@
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipeline pipeline)
 {
+	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
-	if (!s) {
-		hesper_device_from(cb)->next.CmdBindPipeline(cb, point, pipeline);
-		return;
-	}
-	s->dev->next.CmdBindPipeline(cb, point, pipeline);
-	if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
+	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
+	t = hesper_hook_pause(t);
+	dev->next.CmdBindPipeline(cb, point, pipeline);
+	t = hesper_hook_resume(t);
+	if (s && point == VK_PIPELINE_BIND_POINT_COMPUTE) {
 		/* One lookup of the pipeline for all that a bind notes. */
 		struct hesper_pipeline *p = hesper_pipeline_find(s->dev, pipeline);
 		s->bound_kernel = hesper_pipeline_kernel(p);
@@ -50,6 +51,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 			hesper_process_note_clock_fallback(k->text, why);
 		s->bound_stats_set = s->dev->pipeline_stats && k ? hesper_pipeline_stats_set(s->dev, p, k) : 0;
 	}
+	hesper_hook_pause(t);
 }
 
 /* The path of the innermost open debug label of @rec, or NULL. */
@@ -108,9 +110,6 @@ static bool continues_repeat(const struct hesper_work_record *run, const struct 
 static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, struct hesper_work_record *next,
 			    bool timed)
 {
-	/* Time one hook in 64 per thread (reading the clock costs as much as the hook). */
-	static _Thread_local uint32_t hook_tick;
-	uint64_t t0 = (++hook_tick & 63) == 0 ? hesper_now_ns() : 0;
 	uint32_t start = HESPER_NO_QUERY, end = HESPER_NO_QUERY;
 	bool dropped = false;
 	uint32_t closing; /* the query dispatch_end writes */
@@ -159,8 +158,6 @@ static uint32_t record_work(struct hesper_recording *rec, VkCommandBuffer cb, st
 	}
 	if (next->clock)
 		rec->open_edge = end;
-	if (t0)
-		rec->hook_ns += (hesper_now_ns() - t0) * 64;
 	return closing;
 }
 
@@ -279,19 +276,25 @@ void hesper_record_busy_again(struct hesper_command_buffer *s)
  * command, call down. The program's own timestamps run no work between a dispatch and a
  * barrier: clock mode's barrier timestamps stay where they were across them.
  */
-#define HESPER_WORK_HOOK(name, params, args)                                           \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                \
-	{                                                                              \
-		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
-		hesper_record_busy_again(state_);                                      \
-		(state_ ? state_->dev : hesper_device_from(cb))->next.name args;       \
+#define HESPER_WORK_HOOK(name, params, args)                                                \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                     \
+	{                                                                                   \
+		uint64_t t_ = hesper_hook_start();                                          \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);      \
+		hesper_record_busy_again(state_);                                           \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb); \
+		hesper_hook_pause(t_);                                                      \
+		dev_->next.name args;                                                       \
 	}
-#define HESPER_STAMP_HOOK(name, params, args, program_top)                             \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                \
-	{                                                                              \
-		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb); \
-		note_last_command(state_, HESPER_NO_QUERY, program_top);               \
-		(state_ ? state_->dev : hesper_device_from(cb))->next.name args;       \
+#define HESPER_STAMP_HOOK(name, params, args, program_top)                                  \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                     \
+	{                                                                                   \
+		uint64_t t_ = hesper_hook_start();                                          \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);      \
+		note_last_command(state_, HESPER_NO_QUERY, program_top);                    \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb); \
+		hesper_hook_pause(t_);                                                      \
+		dev_->next.name args;                                                       \
 	}
 HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
 HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
@@ -307,6 +310,7 @@ HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 #define HESPER_BARRIER_HOOK(name, params, args, orders_compute, moves_images)                   \
 	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                         \
 	{                                                                                       \
+		uint64_t t_ = hesper_hook_start();                                              \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);          \
 		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);     \
 		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute);  \
@@ -314,11 +318,13 @@ HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 			hesper_clock_edge_close(state_->rec, cb);                               \
 		bool chain_ = !dev_->clock_mode && !(moves_images);                             \
 		note_last_command(state_, chain_ ? chain_end(state_) : HESPER_NO_QUERY, false); \
+		t_ = hesper_hook_pause(t_);                                                     \
 		dev_->next.name args;                                                           \
 		if (compute_) {                                                                 \
 			state_->rec->after_compute_barrier = true;                              \
 			state_->rec->open_edge = HESPER_NO_QUERY;                               \
 		}                                                                               \
+		(void)t_;                                                                       \
 	}
 HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 
@@ -329,32 +335,45 @@ HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 #define HESPER_MEMORY_HOOK(name, params, args, kind, size)                                                   \
 	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                                      \
 	{                                                                                                    \
+		uint64_t t_ = hesper_hook_start();                                                           \
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);                       \
 		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);                  \
 		uint32_t q_ = state_ && state_->rec ? memop_begin(state_, cb, kind, size) : HESPER_NO_QUERY; \
+		t_ = hesper_hook_pause(t_);                                                                  \
 		dev_->next.name args;                                                                        \
+		t_ = hesper_hook_resume(t_);                                                                 \
 		if (state_)                                                                                  \
 			dispatch_end(state_, cb, q_);                                                        \
+		hesper_hook_pause(t_);                                                                       \
 	}
 HESPER_MEMORY_COMMANDS(HESPER_MEMORY_HOOK)
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
+	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	if (!s) {
-		hesper_device_from(cb)->next.CmdDispatch(cb, x, y, z);
+		struct hesper_device *dev = hesper_device_from(cb);
+		hesper_hook_pause(t);
+		dev->next.CmdDispatch(cb, x, y, z);
 		return;
 	}
 	uint32_t q = dispatch_begin(s, cb, x, y, z);
+	t = hesper_hook_pause(t);
 	s->dev->next.CmdDispatch(cb, x, y, z);
+	t = hesper_hook_resume(t);
 	dispatch_end(s, cb, q);
+	hesper_hook_pause(t);
 }
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
 {
+	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	if (!s) {
-		hesper_device_from(cb)->next.CmdDispatchIndirect(cb, buffer, offset);
+		struct hesper_device *dev = hesper_device_from(cb);
+		hesper_hook_pause(t);
+		dev->next.CmdDispatchIndirect(cb, buffer, offset);
 		return;
 	}
 	/*
@@ -382,23 +401,30 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuff
 	if (twin)
 		s->dev->next.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->clock_counting);
 	uint32_t q = dispatch_begin_as(s, cb, 0, 0, 0, args, timed);
+	t = hesper_hook_pause(t);
 	s->dev->next.CmdDispatchIndirect(cb, buffer, offset);
+	t = hesper_hook_resume(t);
 	if (twin)
 		s->dev->next.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->bound_pipeline);
 	dispatch_end(s, cb, q);
+	hesper_hook_pause(t);
 }
 
 /* vkCmdDispatchBase or (@khr) its KHR alias, which may reach the next layer by either name. */
 static void dispatch_base(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z,
 			  bool khr)
 {
+	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	PFN_vkCmdDispatchBase next = khr ? dev->next.CmdDispatchBaseKHR : dev->next.CmdDispatchBase;
 	uint32_t q = s ? dispatch_begin(s, cb, x, y, z) : HESPER_NO_QUERY;
+	t = hesper_hook_pause(t);
 	next(cb, bx, by, bz, x, y, z);
+	t = hesper_hook_resume(t);
 	if (s)
 		dispatch_end(s, cb, q);
+	hesper_hook_pause(t);
 }
 
 VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,

@@ -35,7 +35,6 @@ void hesper_recording_unref(struct hesper_recording *rec)
 	if (!rec || atomic_fetch_sub_explicit(&rec->refs, 1, memory_order_acq_rel) != 1)
 		return;
 	struct hesper_device *dev = rec->dev;
-	hesper_add_record_hook_ns(rec->hook_ns);
 	if (rec->block_count) {
 		/* No submission uses these queries any more: give them to the next recording. */
 		hesper_query_blocks_give(dev, rec->blocks, rec->block_count);

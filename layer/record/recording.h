@@ -143,7 +143,6 @@ struct hesper_recording {
 	struct hesper_run *_Atomic unread; /* host way: its newest run not read yet (host_reads.h) */
 	atomic_uint_fast64_t seen;         /* the submit call and run index it last ran in (submit.c) */
 	atomic_uint_fast64_t executed;     /* the primary and index of its last execution (command_buffer.c) */
-	uint64_t hook_ns;                  /* host time spent recording, sampled */
 	/* Clock mode (clock.h): chunks of slots, slots taken, and result words per run after the queries. */
 	struct hesper_clock_slots clock;
 	/* Indirect dispatches' arguments (indirect.h): chunks of slots, slots taken, result words per run after the clock's. */

@@ -9,6 +9,7 @@
 
 #include "analysis.h"
 #include "events.h"
+#include "hook_time.h"
 #include "process.h"
 
 extern char **environ;
@@ -17,7 +18,7 @@ extern char **environ;
 
 static struct hesper_process process;
 static pthread_once_t process_once = PTHREAD_ONCE_INIT;
-static atomic_uint_fast64_t record_hook_ns, submit_hook_ns;
+static atomic_uint_fast64_t submit_hook_ns;
 
 static struct {
 	pthread_mutex_t lock;
@@ -176,12 +177,6 @@ bool hesper_process_wants_trace(void)
 	return p->keep_trace || p->stream_events;
 }
 
-void hesper_add_record_hook_ns(uint64_t ns)
-{
-	if (ns)
-		atomic_fetch_add_explicit(&record_hook_ns, ns, memory_order_relaxed);
-}
-
 void hesper_add_submit_hook_ns(uint64_t ns)
 {
 	atomic_fetch_add_explicit(&submit_hook_ns, ns, memory_order_relaxed);
@@ -194,7 +189,7 @@ uint64_t hesper_submit_hook_ns(void)
 
 uint64_t hesper_hook_ns(void)
 {
-	return atomic_load(&submit_hook_ns) + atomic_load(&record_hook_ns);
+	return atomic_load(&submit_hook_ns) + hesper_hook_sampled_ns();
 }
 
 bool hesper_indirect_wanted(void)

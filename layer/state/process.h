@@ -105,16 +105,13 @@ struct hesper_pipeline_stats;
  */
 int hesper_process_note_pipeline_stats(const struct hesper_pipeline_stats *s);
 
-/* Adds host time spent recording (sampled) to the process total. */
-void hesper_add_record_hook_ns(uint64_t ns);
-
 /* Adds host time spent in a submit hook to the process total. */
 void hesper_add_submit_hook_ns(uint64_t ns);
 
 /* Host time spent inside Hesper's submit hooks so far, ns. */
 uint64_t hesper_submit_hook_ns(void);
 
-/* Host time spent inside Hesper's recording and submit hooks so far, ns. */
+/* Hesper's host time in its submit hooks and (sampled, hook_time.h) its recording and wait hooks so far, ns. */
 uint64_t hesper_hook_ns(void);
 
 #endif
