@@ -5,7 +5,6 @@
  * state/waits.h) and, once it succeeded, may close a round trip on the queues it covers.
  * Hesper's own part of each counts in its hook time (state/hook_time.h), the wait not.
  */
-#include "state/hook_time.h"
 #include "state/state.h"
 #include "submit/submit.h"
 

@@ -7,7 +7,6 @@
 #include "command_buffer.h"
 #include "record_hooks.h"
 #include "recording.h"
-#include "state/hook_time.h"
 #include "state/state.h"
 
 /* True when @info makes a secondary continue a render pass, where no query may be reset. */

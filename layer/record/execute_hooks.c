@@ -9,7 +9,6 @@
 #include "command_buffer.h"
 #include "record_hooks.h"
 #include "recording.h"
-#include "state/hook_time.h"
 #include "state/state.h"
 
 /* Slots per shadow buffer, unless one copy needs more. */

@@ -10,7 +10,6 @@
 #include "barrier_images.h"
 #include "clock_edges.h"
 #include "command_buffer.h"
-#include "state/hook_time.h"
 #include "state/state.h"
 #include "indirect.h"
 #include "memory_ops.h"

@@ -12,6 +12,7 @@
 
 #include "device_memory_copy.h"
 #include "events.h"
+#include "hook_time.h"
 #include "hooks.h"
 #include "host_buffer.h"
 #include "object_map.h"
