@@ -4,7 +4,8 @@
  * counts HESPER_HOOK_SAMPLE times, since reading the clock costs as much as a small hook.
  * A hook times its own work only: around the driver's call it makes for the program it
  * pauses (hesper_hook_pause) and resumes (hesper_hook_resume); what it asks of the driver for
- * itself (a timestamp, a bind of its set) is its own work.
+ * itself (a timestamp, a bind of its set) is its own work. An unsampled call costs the
+ * increment of a thread-local counter.
  */
 #ifndef HESPER_HOOK_TIME_H
 #define HESPER_HOOK_TIME_H
@@ -13,14 +14,32 @@
 
 #define HESPER_HOOK_SAMPLE 64 /* a power of two */
 
+/* This thread's hook calls so far (hesper_hook_start's). */
+extern _Thread_local uint32_t hesper_hook_tick;
+
+/* The monotonic clock in ns, never 0. */
+uint64_t hesper_hook_clock(void);
+
+/* Adds the stretch of a sampled hook's work from @t to now; returns 1. */
+uint64_t hesper_hook_add(uint64_t t);
+
 /* Where a hook's work starts: the clock now when this call is one of the thread's sampled ones, else 0. */
-uint64_t hesper_hook_start(void);
+static inline uint64_t hesper_hook_start(void)
+{
+	return (++hesper_hook_tick & (HESPER_HOOK_SAMPLE - 1)) ? 0 : hesper_hook_clock();
+}
 
 /* Ends a stretch of a hook's work begun at @t (0: not sampled); returns what hesper_hook_resume takes. */
-uint64_t hesper_hook_pause(uint64_t t);
+static inline uint64_t hesper_hook_pause(uint64_t t)
+{
+	return t ? hesper_hook_add(t) : 0;
+}
 
 /* Begins the hook's next stretch of work after the driver's call; @paused: hesper_hook_pause's result. */
-uint64_t hesper_hook_resume(uint64_t paused);
+static inline uint64_t hesper_hook_resume(uint64_t paused)
+{
+	return paused ? hesper_hook_clock() : 0;
+}
 
 /* The sampled hook time of the whole process so far, ns. */
 uint64_t hesper_hook_sampled_ns(void);
