@@ -115,11 +115,14 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_GetFenceStatus(VkDevice device, VkFence fe
 {
 	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
-	uint64_t t0 = hesper_now_ns();
+	/* A poll that continues a wait reads the clock only where it ends it (waits.h). */
+	bool polling = hesper_waits_polling((uint64_t)fence);
+	uint64_t t0 = polling ? 0 : hesper_now_ns();
 	h = hesper_hook_pause(h);
 	VkResult r = dev->next.GetFenceStatus(device, fence);
 	h = hesper_hook_resume(h);
-	if (hesper_waits_poll((uint64_t)fence, r, dev->profile_device, t0, hesper_now_ns()))
+	uint64_t t1 = polling && r == VK_SUCCESS ? hesper_now_ns() : 0;
+	if (hesper_waits_poll((uint64_t)fence, r, dev->profile_device, t0, t1))
 		fences_drained(dev, 1, &fence);
 	hesper_hook_pause(h);
 	return r;

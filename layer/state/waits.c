@@ -79,6 +79,12 @@ void hesper_waits_add(enum hesper_wait_call call, uint32_t device, uint64_t star
 	pthread_mutex_unlock(&proc->lock);
 }
 
+bool hesper_waits_polling(uint64_t fence)
+{
+	struct thread_waits *t = mine;
+	return t && fence && t->polled_fence == fence;
+}
+
 bool hesper_waits_poll(uint64_t fence, int result, uint32_t device, uint64_t start_ns, uint64_t end_ns)
 {
 	struct thread_waits *t = own();

@@ -35,6 +35,14 @@ void hesper_waits_add(enum hesper_wait_call call, uint32_t device, uint64_t star
  */
 bool hesper_waits_poll(uint64_t fence, int result, uint32_t device, uint64_t start_ns, uint64_t end_ns);
 
+/*
+ * Whether this thread's last vkGetFenceStatus call polled @fence and found it not ready:
+ * its next poll of @fence needs no start time (the wait began earlier), and an end time
+ * only when it finds the fence signalled. A program spinning on a fence (llama.cpp at the
+ * end of every token) then pays no clock read per poll.
+ */
+bool hesper_waits_polling(uint64_t fence);
+
 /* Notes that this thread began a command buffer at @ns (ended by hesper_waits_end_recording). */
 void hesper_waits_begin_recording(uint64_t ns);
 
