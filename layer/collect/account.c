@@ -102,11 +102,7 @@ static void count_submission(struct hesper_profile *p, struct hesper_queue *q, c
 		row->submit_calls++;
 	}
 	hesper_capture_count_submission(inside);
-	/* Waits noted for submissions accounted before this one count with theirs, then this one's. */
-	hesper_waits_settle(p, q);
-	q->accounted_next = sub->index + 1;
-	q->accounted_inside = inside;
-	hesper_waits_settle(p, q);
+	hesper_waits_account(p, q, sub->index + 1, inside);
 }
 
 /* Why the results of run @o of @sub are not there to read (@conflict: it ran on two queues at once). */

@@ -8,11 +8,35 @@
 #include "state/state.h"
 #include "submit/submit.h"
 
-/* Passes @result on, first asking the collector to look for finished work if the wait succeeded. */
-static VkResult after_wait(VkResult result)
+/* A wait's span, and the hook's sampled time (hesper_hook_start's) paused around the driver's wait. */
+struct wait_span {
+	uint64_t hook, start;
+};
+
+/* The wait begins now, after the hook's own lookups; the hook time pauses. */
+static struct wait_span wait_begin(uint64_t hook)
+{
+	struct wait_span w = {.start = hesper_now_ns()};
+	w.hook = hesper_hook_pause(hook);
+	return w;
+}
+
+/* The wait of @w, a @call on device @device, ended: counted (state/waits.h), the hook time resumed. */
+static void wait_end(struct wait_span *w, enum hesper_wait_call call, uint32_t device)
+{
+	w->hook = hesper_hook_resume(w->hook);
+	hesper_waits_add(call, device, w->start, hesper_now_ns());
+}
+
+/*
+ * Passes @result on, first asking the collector to look for finished work if the wait
+ * succeeded; the hook's time of @w ends.
+ */
+static VkResult after_wait(VkResult result, const struct wait_span *w)
 {
 	if (result == VK_SUCCESS)
 		hesper_pending_nudge();
+	hesper_hook_pause(w->hook);
 	return result;
 }
 
@@ -33,36 +57,28 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_QueueWaitIdle(VkQueue queue)
 {
 	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(queue);
-	uint64_t t0 = hesper_now_ns();
-	h = hesper_hook_pause(h);
+	struct wait_span w = wait_begin(h);
 	VkResult r = dev->next.QueueWaitIdle(queue);
-	h = hesper_hook_resume(h);
-	hesper_waits_add(HESPER_WAIT_QUEUE_IDLE, dev->profile_device, t0, hesper_now_ns());
+	wait_end(&w, HESPER_WAIT_QUEUE_IDLE, dev->profile_device);
 	if (r == VK_SUCCESS)
 		hesper_waits_drained(hesper_queue_from(queue));
-	r = after_wait(r);
-	hesper_hook_pause(h);
-	return r;
+	return after_wait(r, &w);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_DeviceWaitIdle(VkDevice device)
 {
 	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
-	uint64_t t0 = hesper_now_ns();
-	h = hesper_hook_pause(h);
+	struct wait_span w = wait_begin(h);
 	VkResult r = dev->next.DeviceWaitIdle(device);
-	h = hesper_hook_resume(h);
-	hesper_waits_add(HESPER_WAIT_DEVICE_IDLE, dev->profile_device, t0, hesper_now_ns());
+	wait_end(&w, HESPER_WAIT_DEVICE_IDLE, dev->profile_device);
 	if (r == VK_SUCCESS) {
 		pthread_mutex_lock(&dev->lock);
 		for (struct hesper_queue *q = dev->queues; q; q = q->next_in_device)
 			hesper_waits_drained(q);
 		pthread_mutex_unlock(&dev->lock);
 	}
-	r = after_wait(r);
-	hesper_hook_pause(h);
-	return r;
+	return after_wait(r, &w);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitForFences(VkDevice device, uint32_t count, const VkFence *fences,
@@ -70,30 +86,22 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitForFences(VkDevice device, uint32_t co
 {
 	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
-	uint64_t t0 = hesper_now_ns();
-	h = hesper_hook_pause(h);
+	struct wait_span w = wait_begin(h);
 	VkResult r = dev->next.WaitForFences(device, count, fences, wait_all, timeout);
-	h = hesper_hook_resume(h);
-	hesper_waits_add(HESPER_WAIT_FENCES, dev->profile_device, t0, hesper_now_ns());
+	wait_end(&w, HESPER_WAIT_FENCES, dev->profile_device);
 	if (r == VK_SUCCESS)
 		fences_drained(dev, count, fences);
-	r = after_wait(r);
-	hesper_hook_pause(h);
-	return r;
+	return after_wait(r, &w);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info, uint64_t timeout)
 {
 	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
-	uint64_t t0 = hesper_now_ns();
-	h = hesper_hook_pause(h);
+	struct wait_span w = wait_begin(h);
 	VkResult r = dev->next.WaitSemaphores(device, info, timeout);
-	h = hesper_hook_resume(h);
-	hesper_waits_add(HESPER_WAIT_SEMAPHORES, dev->profile_device, t0, hesper_now_ns());
-	r = after_wait(r);
-	hesper_hook_pause(h);
-	return r;
+	wait_end(&w, HESPER_WAIT_SEMAPHORES, dev->profile_device);
+	return after_wait(r, &w);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice device, const VkSemaphoreWaitInfo *info,
@@ -101,14 +109,10 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_WaitSemaphoresKHR(VkDevice device, const V
 {
 	uint64_t h = hesper_hook_start();
 	struct hesper_device *dev = hesper_device_from(device);
-	uint64_t t0 = hesper_now_ns();
-	h = hesper_hook_pause(h);
+	struct wait_span w = wait_begin(h);
 	VkResult r = dev->next.WaitSemaphoresKHR(device, info, timeout);
-	h = hesper_hook_resume(h);
-	hesper_waits_add(HESPER_WAIT_SEMAPHORES, dev->profile_device, t0, hesper_now_ns());
-	r = after_wait(r);
-	hesper_hook_pause(h);
-	return r;
+	wait_end(&w, HESPER_WAIT_SEMAPHORES, dev->profile_device);
+	return after_wait(r, &w);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL hesper_GetFenceStatus(VkDevice device, VkFence fence)
@@ -138,11 +142,9 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_GetQueryPoolResults(VkDevice device, VkQue
 		hesper_hook_pause(h);
 		return dev->next.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
 	}
-	uint64_t t0 = hesper_now_ns();
-	h = hesper_hook_pause(h);
+	struct wait_span w = wait_begin(h);
 	VkResult r = dev->next.GetQueryPoolResults(device, pool, first, count, size, data, stride, flags);
-	h = hesper_hook_resume(h);
-	hesper_waits_add(HESPER_WAIT_QUERY_RESULTS, dev->profile_device, t0, hesper_now_ns());
-	hesper_hook_pause(h);
+	wait_end(&w, HESPER_WAIT_QUERY_RESULTS, dev->profile_device);
+	hesper_hook_pause(w.hook);
 	return r;
 }

@@ -317,13 +317,12 @@ HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 			hesper_clock_edge_close(state_->rec, cb);                               \
 		bool chain_ = !dev_->clock_mode && !(moves_images);                             \
 		note_last_command(state_, chain_ ? chain_end(state_) : HESPER_NO_QUERY, false); \
-		t_ = hesper_hook_pause(t_);                                                     \
+		hesper_hook_pause(t_);                                                          \
 		dev_->next.name args;                                                           \
 		if (compute_) {                                                                 \
 			state_->rec->after_compute_barrier = true;                              \
 			state_->rec->open_edge = HESPER_NO_QUERY;                               \
 		}                                                                               \
-		(void)t_;                                                                       \
 	}
 HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 

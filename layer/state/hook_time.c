@@ -1,4 +1,4 @@
-/* Sampled host time of Hesper's per-command and wait hooks (hook_time.h). */
+/* Hesper's host clock, and the sampled host time of its per-command and wait hooks (hook_time.h). */
 #include "hook_time.h"
 
 #include <stdatomic.h>
@@ -8,7 +8,7 @@ _Thread_local uint32_t hesper_hook_tick;
 
 static atomic_uint_fast64_t sampled_ns;
 
-uint64_t hesper_hook_clock(void)
+uint64_t hesper_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -18,7 +18,7 @@ uint64_t hesper_hook_clock(void)
 
 uint64_t hesper_hook_add(uint64_t t)
 {
-	uint64_t now = hesper_hook_clock();
+	uint64_t now = hesper_now_ns();
 	if (now > t)
 		atomic_fetch_add_explicit(&sampled_ns, (now - t) * HESPER_HOOK_SAMPLE, memory_order_relaxed);
 	return 1;

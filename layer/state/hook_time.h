@@ -17,8 +17,8 @@
 /* This thread's hook calls so far (hesper_hook_start's). */
 extern _Thread_local uint32_t hesper_hook_tick;
 
-/* The monotonic clock in ns, never 0. */
-uint64_t hesper_hook_clock(void);
+/* Hesper's host clock: CLOCK_MONOTONIC in ns, never 0 (so 0 can mean "not read"). */
+uint64_t hesper_now_ns(void);
 
 /* Adds the stretch of a sampled hook's work from @t to now; returns 1. */
 uint64_t hesper_hook_add(uint64_t t);
@@ -26,7 +26,7 @@ uint64_t hesper_hook_add(uint64_t t);
 /* Where a hook's work starts: the clock now when this call is one of the thread's sampled ones, else 0. */
 static inline uint64_t hesper_hook_start(void)
 {
-	return (++hesper_hook_tick & (HESPER_HOOK_SAMPLE - 1)) ? 0 : hesper_hook_clock();
+	return (++hesper_hook_tick & (HESPER_HOOK_SAMPLE - 1)) ? 0 : hesper_now_ns();
 }
 
 /* Ends a stretch of a hook's work begun at @t (0: not sampled); returns what hesper_hook_resume takes. */
@@ -38,7 +38,7 @@ static inline uint64_t hesper_hook_pause(uint64_t t)
 /* Begins the hook's next stretch of work after the driver's call; @paused: hesper_hook_pause's result. */
 static inline uint64_t hesper_hook_resume(uint64_t paused)
 {
-	return paused ? hesper_hook_clock() : 0;
+	return paused ? hesper_now_ns() : 0;
 }
 
 /* The sampled hook time of the whole process so far, ns. */

@@ -61,10 +61,10 @@ struct hesper_queue {
 	atomic_uint_fast64_t unwaited_index;
 	atomic_uint_fast64_t last_fence;
 	/*
-	 * Round trips, counted for the capture window's submissions only (waits.h). Under the
-	 * process lock: the submission accounted last (its number + 1, 0 none) and whether any
-	 * of it was inside. Under @lock: the submissions waited for and not yet counted, by
-	 * number, oldest first, and those past the list's room.
+	 * Round trips, counted for the capture window's submissions only (waits.h), under @lock:
+	 * the submission accounted last (its number + 1, 0 none) and whether any of it was
+	 * inside; the submissions waited for and not yet counted, by number, oldest first, and
+	 * those past the list's room.
 	 */
 	uint64_t accounted_next;
 	bool accounted_inside;

@@ -53,13 +53,6 @@ char *hesper_path_from_start(const char *path)
 	return out;
 }
 
-uint64_t hesper_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void hesper_log(const char *fmt, ...)
 {
 	char line[1024];

@@ -69,9 +69,6 @@ struct hesper_process {
 /* The process state, set up on first use. */
 struct hesper_process *hesper_process(void);
 
-/* Monotonic clock in ns. */
-uint64_t hesper_now_ns(void);
-
 /*
  * @path taken from the working directory the process had when Hesper was loaded, not the
  * one it has now (a program may change directory before it exits): a new string, @path

@@ -177,27 +177,37 @@ void hesper_waits_drained(struct hesper_queue *q)
 	pthread_mutex_unlock(&q->lock);
 }
 
-void hesper_waits_settle(struct hesper_profile *p, struct hesper_queue *q)
+void hesper_waits_account(struct hesper_profile *p, struct hesper_queue *q, uint64_t next, bool inside)
 {
 	struct hesper_queue_info *row = &p->queues[q->profile_queue];
 	pthread_mutex_lock(&q->lock);
 	/*
 	 * A round trip counts where its submission ran inside the capture window: with the flag
 	 * of the submission accounted last when it was (a wait for an older one, the program
-	 * having submitted again since, takes the same). Trips past what the list holds were
-	 * too far behind to tell: counted as inside.
+	 * having submitted again since, takes the same): those before the one accounted last
+	 * with its flag, those up to the one accounted now with this one's. Trips past what the
+	 * list holds were too far behind to tell: counted as inside.
 	 */
 	unsigned kept = 0;
 	for (unsigned i = 0; i < q->trip_count; i++) {
 		if (q->trips_pending[i] < q->accounted_next)
 			row->round_trips += q->accounted_inside;
+		else if (q->trips_pending[i] < next)
+			row->round_trips += inside;
 		else
 			q->trips_pending[kept++] = q->trips_pending[i];
 	}
 	q->trip_count = kept;
+	q->accounted_next = next;
+	q->accounted_inside = inside;
 	row->round_trips += q->trips_overflow;
 	q->trips_overflow = 0;
 	pthread_mutex_unlock(&q->lock);
+}
+
+void hesper_waits_settle(struct hesper_profile *p, struct hesper_queue *q)
+{
+	hesper_waits_account(p, q, q->accounted_next, q->accounted_inside);
 }
 
 void hesper_waits_settle_all(struct hesper_process *proc)

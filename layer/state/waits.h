@@ -67,10 +67,13 @@ void hesper_waits_report(struct hesper_profile *p);
 void hesper_waits_drained(struct hesper_queue *q);
 
 /*
- * Counts in @p's row of @q the round trips noted on @q whose submit call has been accounted
- * (waits on one not yet accounted stay noted). Called with the process lock held: by the
- * collector around accounting a submission, and before a report is written.
+ * The collector accounted @q's submit calls up to @next (its number + 1), the last one
+ * @inside the capture window or not: counts in @p's row of @q the round trips noted on @q
+ * for those calls (waits on one not yet accounted stay noted). Process lock held.
  */
+void hesper_waits_account(struct hesper_profile *p, struct hesper_queue *q, uint64_t next, bool inside);
+
+/* hesper_waits_account with nothing newly accounted: before a report is written, or @q goes. */
 void hesper_waits_settle(struct hesper_profile *p, struct hesper_queue *q);
 
 /* hesper_waits_settle for every queue of every device of @proc (process lock held). */
