@@ -89,8 +89,7 @@ def run(simple, model, tokens, extra, perf):
             env[k] = v
     p = subprocess.run([simple, "-m", model, "-n", tokens, "Hello my name is"], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
-    m = run_llama.EVAL_RE.search(p.stderr)
-    return p, float(m.group(3)) if m else None
+    return p, run_llama.ms_per_token(p.stderr)
 
 
 def main():
@@ -111,8 +110,8 @@ def main():
             text.setdefault(name, p.stdout.strip())
             if json_path(env):
                 cost[name] = host_cost(json_path(env))
-            print(f"round {r} {name:<14} exit {p.returncode} {time.monotonic() - t:5.1f} s  {per_token} ms/token",
-                  flush=True)
+            tok = "-" if per_token is None else f"{per_token:.4f}"
+            print(f"round {r} {name:<14} exit {p.returncode} {time.monotonic() - t:5.1f} s  {tok} ms/token", flush=True)
     for name, env in (ways if with_perf else []):
         p, _ = run(simple, model, tokens, env, True)
         agg = collections.defaultdict(lambda: [0, 0.0])
@@ -127,7 +126,7 @@ def main():
     for name, _ in ways:
         got = [x for x in ms[name] if x]
         ratio = statistics.median(got) / b if got else float("nan")
-        print(f"{name:<14} {' '.join(f'{x:.3f}' for x in got)}  median {ratio:.3f}x  "
+        print(f"{name:<14} {' '.join(f'{x:.4f}' for x in got)}  median {ratio:.3f}x  "
               f"text {'same' if text[name] == text[base] else 'DIFFERENT'}")
     if cost:
         print("\n## Hesper's host time (its summary of the last timing round)")

@@ -102,6 +102,17 @@ ALONE_WAYS = ["dispatch", "clock-span"]
 RUN_TIMEOUT_S = 600
 EVAL_RE = re.compile(r"llama_perf_context_print:\s+eval time =\s+([\d.]+) ms /\s+(\d+) runs\s+\(\s*([\d.]+) ms per token")
 PROMPT_RE = re.compile(r"llama_perf_context_print: prompt eval time =\s+([\d.]+) ms /\s+(\d+) tokens")
+
+
+def ms_per_token(stderr):
+    """ggml's eval time per generated token in @stderr, or None: its total over the runs, as
+    the per-token figure it prints has two decimals, 1 % of a millisecond token, coarser
+    than the differences between Hesper's modes."""
+    m = EVAL_RE.search(stderr)
+    if not m:
+        return None
+    runs = int(m.group(2))
+    return float(m.group(1)) / runs if runs else float(m.group(3))
 PERF_LINE_RE = re.compile(r"^(.+): (\d+) x (\S+) us = (\S+) us")
 OP_LABEL_RE = re.compile(r"^([A-Z][A-Z0-9_]*(?:\+[A-Z][A-Z0-9_]*)*) \S")
 # ggml's label of one dispatch: its pipeline's name and work-group counts, "rope_norm_f32 (8,1,1)".
@@ -150,13 +161,11 @@ class Runner:
                 self.args.prompt if prompt is None else prompt]
         r = run_e2e.Run(argv, self.env(extra or {}, hesper), cwd, timeout=RUN_TIMEOUT_S)
         r.ms_per_token = r.prompt_ms = None
-        m = EVAL_RE.search(r.err)
-        if m:
-            r.ms_per_token = float(m.group(3))
+        r.ms_per_token = ms_per_token(r.err)
         m = PROMPT_RE.search(r.err)
         if m:
             r.prompt_ms = float(m.group(1))
-        tok = f"{r.ms_per_token:8.2f} ms/token" if r.ms_per_token is not None else "      (no eval time)"
+        tok = f"{r.ms_per_token:8.4f} ms/token" if r.ms_per_token is not None else "      (no eval time)"
         print(f"run {label:<18} exit {r.rc}  {r.seconds:6.1f} s  {tok}")
         return r
 
@@ -796,7 +805,7 @@ def check(args, c, tmp):
     base = summary.get("plain", (None,))[0]
     for way, (med, lo, hi, pm) in summary.items():
         rel = f"  {med / base:5.2f}x plain" if base else ""
-        print(f"{way:<10} {med:8.2f} ms/token ({1000.0 / med:7.2f} tokens/s), min {lo:.2f}, max {hi:.2f}{rel}")
+        print(f"{way:<10} {med:8.4f} ms/token ({1000.0 / med:7.2f} tokens/s), min {lo:.4f}, max {hi:.4f}{rel}")
     results["summary"] = summary
 
     # per-op means against ggml's perf logger, in one process, every graph one token
