@@ -306,13 +306,20 @@ hesper_share(const struct hesper_profile *p, const struct hesper_findings_settin
 	number(f, "gpu_ns", (double)gpu_ns);
 	number(f, "gpu_share", gpu_share);
 	number(f, "wall_ns", (double)p->wall_ns);
+	/* HESPER_SAMPLE works in dispatch mode only (settings.md): the other modes are not told of it */
 	if (per_dispatch)
 		snprintf(f->advice, sizeof(f->advice),
-			 "Hesper's own cost is large here: HESPER_MODE=submit times submissions only (no timestamps "
-			 "between dispatches), HESPER_SAMPLE=N times every N-th dispatch of each kernel");
+			 "Hesper's own cost is large here: HESPER_MODE=clock HESPER_CLOCK_ISOLATED=span times every "
+			 "dispatch from inside its kernel, with no timestamps between dispatches; HESPER_MODE=submit "
+			 "times submissions only; HESPER_SAMPLE=N times every N-th dispatch of each kernel");
+	else if (strcmp(p->mode, "clock") == 0)
+		snprintf(f->advice, sizeof(f->advice),
+			 "Hesper's own host cost is large here: HESPER_MODE=submit times submissions only, and "
+			 "binds nothing for each dispatch");
 	else
 		snprintf(f->advice, sizeof(f->advice),
-			 "Hesper's own host cost is large here: HESPER_SAMPLE=N records fewer dispatches' details");
+			 "Hesper's own host cost is large here: its hooks see every recorded command in any mode, so "
+			 "the program's own host timings include about this hook time");
 }
 
 static void
