@@ -122,9 +122,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_GetFenceStatus(VkDevice device, VkFence fe
 	/* A poll that continues a wait reads the clock only where it ends it (waits.h). */
 	bool polling = hesper_waits_polling((uint64_t)fence);
 	uint64_t t0 = polling ? 0 : hesper_now_ns();
-	h = hesper_hook_pause(h);
-	VkResult r = dev->next.GetFenceStatus(device, fence);
-	h = hesper_hook_resume(h);
+	VkResult r;
+	HESPER_HOOK_CALL_DOWN(h, r = dev->next.GetFenceStatus(device, fence));
 	uint64_t t1 = polling && r == VK_SUCCESS ? hesper_now_ns() : 0;
 	if (hesper_waits_poll((uint64_t)fence, r, dev->profile_device, t0, t1))
 		fences_drained(dev, 1, &fence);

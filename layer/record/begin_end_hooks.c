@@ -50,9 +50,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_BeginCommandBuffer(VkCommandBuffer cb, con
 	/* For the gap findings: when this thread was recording (one clock read per command buffer). */
 	if (s)
 		hesper_waits_begin_recording(hesper_now_ns());
-	t = hesper_hook_pause(t);
-	VkResult result = dev->next.BeginCommandBuffer(cb, info);
-	t = hesper_hook_resume(t);
+	VkResult result;
+	HESPER_HOOK_CALL_DOWN(t, result = dev->next.BeginCommandBuffer(cb, info));
 	if (s && result == VK_SUCCESS)
 		begin_recording(s, cb, info);
 	hesper_hook_pause(t);
@@ -102,9 +101,8 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_EndCommandBuffer(VkCommandBuffer cb)
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	if (s)
 		end_recording(s, cb);
-	t = hesper_hook_pause(t);
-	VkResult result = dev->next.EndCommandBuffer(cb);
-	t = hesper_hook_resume(t);
+	VkResult result;
+	HESPER_HOOK_CALL_DOWN(t, result = dev->next.EndCommandBuffer(cb));
 	if (s)
 		hesper_waits_end_recording(hesper_now_ns());
 	hesper_hook_pause(t);

@@ -167,10 +167,8 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
-	t = hesper_hook_pause(t);
 	if (dev->next.CmdBeginDebugUtilsLabelEXT) /* NULL: see debug_utils_fallback */
-		dev->next.CmdBeginDebugUtilsLabelEXT(cb, label);
-	t = hesper_hook_resume(t);
+		HESPER_HOOK_CALL_DOWN(t, dev->next.CmdBeginDebugUtilsLabelEXT(cb, label));
 	if (own_pairs(dev))
 		hesper_record_busy_again(s);
 	if (s && s->rec)

@@ -22,9 +22,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBindPipeline(VkCommandBuffer cb, VkPipeline
 	uint64_t t = hesper_hook_start();
 	struct hesper_command_buffer *s = hesper_command_buffer_from(cb);
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
-	t = hesper_hook_pause(t);
-	dev->next.CmdBindPipeline(cb, point, pipeline);
-	t = hesper_hook_resume(t);
+	HESPER_HOOK_CALL_DOWN(t, dev->next.CmdBindPipeline(cb, point, pipeline));
 	if (s && point == VK_PIPELINE_BIND_POINT_COMPUTE) {
 		/* One lookup of the pipeline for all that a bind notes. */
 		struct hesper_pipeline *p = hesper_pipeline_find(s->dev, pipeline);
@@ -337,9 +335,7 @@ HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);                       \
 		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);                  \
 		uint32_t q_ = state_ && state_->rec ? memop_begin(state_, cb, kind, size) : HESPER_NO_QUERY; \
-		t_ = hesper_hook_pause(t_);                                                                  \
-		dev_->next.name args;                                                                        \
-		t_ = hesper_hook_resume(t_);                                                                 \
+		HESPER_HOOK_CALL_DOWN(t_, dev_->next.name args);                                             \
 		if (state_)                                                                                  \
 			dispatch_end(state_, cb, q_);                                                        \
 		hesper_hook_pause(t_);                                                                       \
@@ -357,9 +353,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatch(VkCommandBuffer cb, uint32_t x, ui
 		return;
 	}
 	uint32_t q = dispatch_begin(s, cb, x, y, z);
-	t = hesper_hook_pause(t);
-	s->dev->next.CmdDispatch(cb, x, y, z);
-	t = hesper_hook_resume(t);
+	HESPER_HOOK_CALL_DOWN(t, s->dev->next.CmdDispatch(cb, x, y, z));
 	dispatch_end(s, cb, q);
 	hesper_hook_pause(t);
 }
@@ -399,9 +393,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdDispatchIndirect(VkCommandBuffer cb, VkBuff
 	if (twin)
 		s->dev->next.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->clock_counting);
 	uint32_t q = dispatch_begin_as(s, cb, 0, 0, 0, args, timed);
-	t = hesper_hook_pause(t);
-	s->dev->next.CmdDispatchIndirect(cb, buffer, offset);
-	t = hesper_hook_resume(t);
+	HESPER_HOOK_CALL_DOWN(t, s->dev->next.CmdDispatchIndirect(cb, buffer, offset));
 	if (twin)
 		s->dev->next.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->bound_pipeline);
 	dispatch_end(s, cb, q);
@@ -417,9 +409,7 @@ static void dispatch_base(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	PFN_vkCmdDispatchBase next = khr ? dev->next.CmdDispatchBaseKHR : dev->next.CmdDispatchBase;
 	uint32_t q = s ? dispatch_begin(s, cb, x, y, z) : HESPER_NO_QUERY;
-	t = hesper_hook_pause(t);
-	next(cb, bx, by, bz, x, y, z);
-	t = hesper_hook_resume(t);
+	HESPER_HOOK_CALL_DOWN(t, next(cb, bx, by, bz, x, y, z));
 	if (s)
 		dispatch_end(s, cb, q);
 	hesper_hook_pause(t);

@@ -41,6 +41,17 @@ static inline uint64_t hesper_hook_resume(uint64_t paused)
 	return paused ? hesper_now_ns() : 0;
 }
 
+/*
+ * Runs @call, the driver's call a hook makes for the program, with the hook's time @t (its
+ * hesper_hook_start value) paused around it, so that only Hesper's own work is counted.
+ */
+#define HESPER_HOOK_CALL_DOWN(t, call)       \
+	do {                                 \
+		(t) = hesper_hook_pause(t);  \
+		call;                        \
+		(t) = hesper_hook_resume(t); \
+	} while (0)
+
 /* The sampled hook time of the whole process so far, ns. */
 uint64_t hesper_hook_sampled_ns(void);
 
