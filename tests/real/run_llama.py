@@ -102,6 +102,10 @@ ALONE_WAYS = ["dispatch", "clock-span"]
 RUN_TIMEOUT_S = 600
 EVAL_RE = re.compile(r"llama_perf_context_print:\s+eval time =\s+([\d.]+) ms /\s+(\d+) runs\s+\(\s*([\d.]+) ms per token")
 PROMPT_RE = re.compile(r"llama_perf_context_print: prompt eval time =\s+([\d.]+) ms /\s+(\d+) tokens")
+PERF_LINE_RE = re.compile(r"^(.+): (\d+) x (\S+) us = (\S+) us")
+OP_LABEL_RE = re.compile(r"^([A-Z][A-Z0-9_]*(?:\+[A-Z][A-Z0-9_]*)*) \S")
+# ggml's label of one dispatch: its pipeline's name and work-group counts, "rope_norm_f32 (8,1,1)".
+DISPATCH_LABEL_RE = re.compile(r"^(\S+) \(\d+,\d+,\d+\)$")
 
 
 def ms_per_token(stderr):
@@ -113,10 +117,6 @@ def ms_per_token(stderr):
         return None
     runs = int(m.group(2))
     return float(m.group(1)) / runs if runs else float(m.group(3))
-PERF_LINE_RE = re.compile(r"^(.+): (\d+) x (\S+) us = (\S+) us")
-OP_LABEL_RE = re.compile(r"^([A-Z][A-Z0-9_]*(?:\+[A-Z][A-Z0-9_]*)*) \S")
-# ggml's label of one dispatch: its pipeline's name and work-group counts, "rope_norm_f32 (8,1,1)".
-DISPATCH_LABEL_RE = re.compile(r"^(\S+) \(\d+,\d+,\d+\)$")
 
 
 def default_llama_files():
@@ -160,8 +160,8 @@ class Runner:
         argv = [self.args.simple, "-m", self.args.model, "-n", str(self.args.tokens),
                 self.args.prompt if prompt is None else prompt]
         r = run_e2e.Run(argv, self.env(extra or {}, hesper), cwd, timeout=RUN_TIMEOUT_S)
-        r.ms_per_token = r.prompt_ms = None
         r.ms_per_token = ms_per_token(r.err)
+        r.prompt_ms = None
         m = PROMPT_RE.search(r.err)
         if m:
             r.prompt_ms = float(m.group(1))
