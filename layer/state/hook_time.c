@@ -2,9 +2,13 @@
 #include "hook_time.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <time.h>
 
-_Thread_local uint32_t hesper_hook_tick;
+_Thread_local uint32_t hesper_hook_countdown;
+
+/* This thread's random state (xorshift32; 0 until its first hook call). */
+static _Thread_local uint32_t gap_state;
 
 static atomic_uint_fast64_t sampled_ns;
 
@@ -14,6 +18,26 @@ uint64_t hesper_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	uint64_t ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	return ns ? ns : 1;
+}
+
+uint64_t hesper_hook_sample(void)
+{
+	bool first = gap_state == 0;
+	if (first) {
+		/* threads started together must not sample in step: the state's address tells them apart */
+		gap_state = (uint32_t)hesper_now_ns() ^ (uint32_t)(uintptr_t)&gap_state;
+		gap_state = gap_state ? gap_state : 1;
+	}
+	gap_state ^= gap_state << 13;
+	gap_state ^= gap_state >> 17;
+	gap_state ^= gap_state << 5;
+	uint32_t gap = 1 + gap_state % (2 * HESPER_HOOK_SAMPLE - 1); /* HESPER_HOOK_SAMPLE on average */
+	if (first && gap > 1) {
+		hesper_hook_countdown = gap - 1;
+		return 0;
+	}
+	hesper_hook_countdown = gap;
+	return hesper_now_ns();
 }
 
 uint64_t hesper_hook_add(uint64_t t)

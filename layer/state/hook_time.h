@@ -1,7 +1,11 @@
 /*
  * Hesper's own host time in the hooks a program calls for every command it records and
- * every wait it makes: one such call in HESPER_HOOK_SAMPLE of each thread's is timed and
- * counts HESPER_HOOK_SAMPLE times, since reading the clock costs as much as a small hook.
+ * every wait it makes: one such call in HESPER_HOOK_SAMPLE of each thread's, on average, is
+ * timed and counts HESPER_HOOK_SAMPLE times, since reading the clock costs as much as a
+ * small hook. The sampled calls lie at random gaps: a program records the same few
+ * commands over and over, and every HESPER_HOOK_SAMPLE-th call would be the same hook of
+ * its pattern each time (llama.cpp's recording on lavapipe read 5-6 times its real hook
+ * time so).
  * A hook times its own work only: around the driver's call it makes for the program it
  * pauses (hesper_hook_pause) and resumes (hesper_hook_resume); what it asks of the driver for
  * itself (a timestamp, a bind of its set) is its own work. An unsampled call costs the
@@ -14,8 +18,8 @@
 
 #define HESPER_HOOK_SAMPLE 64 /* a power of two */
 
-/* This thread's hook calls so far (hesper_hook_start's). */
-extern _Thread_local uint32_t hesper_hook_tick;
+/* This thread's hook calls left until its next sampled one (0: none made yet). */
+extern _Thread_local uint32_t hesper_hook_countdown;
 
 /* Hesper's host clock: CLOCK_MONOTONIC in ns, never 0 (so 0 can mean "not read"). */
 uint64_t hesper_now_ns(void);
@@ -23,10 +27,21 @@ uint64_t hesper_now_ns(void);
 /* Adds the stretch of a sampled hook's work from @t to now; returns 1. */
 uint64_t hesper_hook_add(uint64_t t);
 
+/*
+ * At the thread's sampled call: draws the gap to its next (1 to 2 * HESPER_HOOK_SAMPLE - 1
+ * calls) and returns the clock now; at its first call, draws where its first sampled one
+ * falls and returns the clock only when that is this one, else 0.
+ */
+uint64_t hesper_hook_sample(void);
+
 /* Where a hook's work starts: the clock now when this call is one of the thread's sampled ones, else 0. */
 static inline uint64_t hesper_hook_start(void)
 {
-	return (++hesper_hook_tick & (HESPER_HOOK_SAMPLE - 1)) ? 0 : hesper_now_ns();
+	if (hesper_hook_countdown > 1) {
+		hesper_hook_countdown--;
+		return 0;
+	}
+	return hesper_hook_sample();
 }
 
 /* Ends a stretch of a hook's work begun at @t (0: not sampled); returns what hesper_hook_resume takes. */

@@ -16,17 +16,47 @@ spin(uint64_t ns)
 	while ((uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull + (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec < ns);
 }
 
-/* One call in HESPER_HOOK_SAMPLE of a thread's is sampled, whatever the calls between. */
-START_TEST(one_call_in_the_sample_is_timed)
+/* Runs @calls hooks that do nothing; counts the sampled ones into @sampled, by their call number modulo 4 and 64. */
+static unsigned
+sample_calls(unsigned calls, unsigned by4[4], unsigned by64[64])
 {
 	unsigned sampled = 0;
-	for (unsigned i = 0; i < 10 * HESPER_HOOK_SAMPLE; i++) {
+	for (unsigned i = 0; i < calls; i++) {
 		uint64_t t = hesper_hook_start();
-		sampled += t != 0;
 		ck_assert_uint_eq(hesper_hook_pause(t), t != 0);
 		ck_assert_uint_eq(hesper_hook_resume(0), 0);
+		if (t) {
+			sampled++;
+			by4[i % 4]++;
+			by64[i % 64]++;
+		}
 	}
-	ck_assert_uint_eq(sampled, 10);
+	return sampled;
+}
+
+/* One call in HESPER_HOOK_SAMPLE of a thread's is sampled on average. */
+START_TEST(one_call_in_the_sample_is_timed_on_average)
+{
+	unsigned by4[4] = {0}, by64[64] = {0};
+	unsigned sampled = sample_calls(1000 * HESPER_HOOK_SAMPLE, by4, by64);
+	/* the gaps' spread gives about 1000 +- 18 */
+	ck_assert_uint_ge(sampled, 800);
+	ck_assert_uint_le(sampled, 1250);
+}
+END_TEST
+
+/*
+ * A program's recording repeats a pattern of a few commands: the sampled calls must fall on
+ * every place of it, not on the same hook each time (every 64th call of a pattern of 4 does).
+ */
+START_TEST(sampled_calls_fall_on_every_place_of_a_pattern)
+{
+	unsigned by4[4] = {0}, by64[64] = {0};
+	unsigned sampled = sample_calls(1000 * HESPER_HOOK_SAMPLE, by4, by64);
+	for (unsigned r = 0; r < 4; r++)
+		ck_assert_uint_ge(by4[r] * 100, sampled * 15); /* a quarter each, about +-1.4 % */
+	for (unsigned r = 0; r < 64; r++)
+		ck_assert_uint_le(by64[r] * 100, sampled * 5); /* 1.6 % each, the largest near 2.5 % */
 }
 END_TEST
 
@@ -60,7 +90,8 @@ hook_time_suite(void)
 {
 	Suite *s = suite_create("hook_time");
 	TCase *tc = tcase_create("sampling");
-	tcase_add_test(tc, one_call_in_the_sample_is_timed);
+	tcase_add_test(tc, one_call_in_the_sample_is_timed_on_average);
+	tcase_add_test(tc, sampled_calls_fall_on_every_place_of_a_pattern);
 	tcase_add_test(tc, a_sampled_hook_counts_its_work_not_the_drivers);
 	suite_add_tcase(s, tc);
 	return s;
