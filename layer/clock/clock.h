@@ -29,7 +29,8 @@ struct hesper_clock_buffer {
 	VkDeviceMemory memory;
 	void *mapped;
 	VkDescriptorPool pool;
-	VkDescriptorSet set;
+	VkDescriptorSet *sets; /* set_count of them, set i binding the range from i slot pitches on */
+	uint32_t set_count;
 };
 
 /* A buffer of clock slots with its descriptor set; recycled per device. */
@@ -60,7 +61,7 @@ struct hesper_clock_calibration {
 
 /* A device's clock-mode state (struct hesper_device.clock_mode). */
 struct hesper_clock_device {
-	VkDescriptorSetLayout set_layout;   /* one STORAGE_BUFFER_DYNAMIC binding, compute */
+	VkDescriptorSetLayout set_layout;   /* one STORAGE_BUFFER binding, compute */
 	VkDescriptorSetLayout empty_layout; /* padding */
 	uint32_t pitch;                     /* bytes between slots in a row: 16, or the offset alignment */
 	uint32_t row_words;                 /* 64-bit words from one row to the next (clock_device.c) */
@@ -127,11 +128,12 @@ void hesper_clock_create_end(struct hesper_clock_create *c);
 const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCreateInfo *info);
 
 /*
- * Makes @b: @size zeroed bytes of storage buffer (with @usage besides), mapped, and its
- * descriptor set binding its first @range bytes. Returns 0, or -1 with what was made freed.
+ * Makes @b: @size zeroed bytes of storage buffer (with @usage besides), mapped, and @sets
+ * descriptor sets, set i binding @range bytes from i slot pitches on. Returns 0, or -1
+ * with what was made freed.
  */
 int hesper_clock_buffer_make(struct hesper_device *dev, VkDeviceSize size, VkBufferUsageFlags usage, VkDeviceSize range,
-			     struct hesper_clock_buffer *b);
+			     uint32_t sets, struct hesper_clock_buffer *b);
 
 /* Destroys what @b holds and leaves it empty. */
 void hesper_clock_buffer_free(struct hesper_device *dev, struct hesper_clock_buffer *b);
@@ -149,8 +151,8 @@ void hesper_clock_release_layouts(struct hesper_device *dev);
 void hesper_clock_device_release(struct hesper_device *dev);
 
 /*
- * Takes the next of a primary recording's clock @slots, binding its chunk's set at @set of
- * @layout in @cb with the slot's dynamic offset. Returns the slot number, or UINT32_MAX
+ * Takes the next of a primary recording's clock @slots, binding the slot's set of its
+ * chunk at @set of @layout in @cb. Returns the slot number, or UINT32_MAX
  * when none can be had (the sink is bound then, so the kernel still has its buffer).
  */
 uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_slots *slots, VkCommandBuffer cb,

@@ -264,12 +264,11 @@ static int record_bracket(struct hesper_device *dev, struct calibration *k)
 	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	if (dev->next.BeginCommandBuffer(k->cb, &begin) != VK_SUCCESS)
 		return -1;
-	uint32_t offset = 0;
 	dev->next.CmdResetQueryPool(k->cb, k->queries, 0, 2);
 	dev->next.CmdWriteTimestamp(k->cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, k->queries, 0);
 	dev->next.CmdBindPipeline(k->cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-	dev->next.CmdBindDescriptorSets(k->cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &cd->sink->b.set, 1,
-					&offset);
+	dev->next.CmdBindDescriptorSets(k->cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &cd->sink->b.sets[0], 0,
+					NULL);
 	dev->next.CmdDispatch(k->cb, 1, 1, 1);
 	dev->next.CmdWriteTimestamp(k->cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, k->queries, 1);
 	VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -384,11 +383,11 @@ out:
 	return why;
 }
 
-/* A descriptor set layout with @count STORAGE_BUFFER_DYNAMIC bindings (0 or 1). */
+/* A descriptor set layout with @count STORAGE_BUFFER bindings (0 or 1). */
 static VkResult make_set_layout(struct hesper_device *dev, uint32_t count, VkDescriptorSetLayout *out)
 {
 	VkDescriptorSetLayoutBinding b = {.binding = 0,
-					  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+					  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
 					  .descriptorCount = 1,
 					  .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
 	VkDescriptorSetLayoutCreateInfo info = {

@@ -165,7 +165,7 @@ const char *hesper_lines_create_pipeline(struct hesper_device *dev, VkPipelineCa
 		goto out;
 	why = "its counters' buffer could not be made";
 	VkDeviceSize bytes = (VkDeviceSize)l->blocks * 2 * HESPER_BLOCKS_COPIES * sizeof(uint64_t);
-	if (hesper_clock_buffer_make(dev, bytes, 0, bytes, &l->counters) != 0)
+	if (hesper_clock_buffer_make(dev, bytes, 0, bytes, 1, &l->counters) != 0)
 		goto out;
 	why = hesper_clock_make_pipeline(dev, cache, info, words, count, allocator, out);
 	if (!why && !lines_everywhere(&l->lines)) {
@@ -206,9 +206,8 @@ void hesper_lines_rename(struct hesper_lines_pipeline *lines, struct hesper_name
 
 void hesper_lines_bind(struct hesper_device *dev, VkCommandBuffer cb, struct hesper_lines_pipeline *lines)
 {
-	uint32_t offset = 0;
 	dev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, lines->layout, lines->set, 1,
-					&lines->counters.set, 1, &offset);
+					&lines->counters.sets[0], 0, NULL);
 	atomic_store_explicit(&lines->used, true, memory_order_relaxed);
 }
 
