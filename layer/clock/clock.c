@@ -226,6 +226,15 @@ static struct hesper_clock_chunk *take_chunk(struct hesper_device *dev)
 	return c ? c : hesper_clock_chunk_new(dev);
 }
 
+/* take_chunk, timed as a recording hook's rare work (a chunk made with its 1,024 sets). */
+static struct hesper_clock_chunk *take_rare_chunk(struct hesper_device *dev)
+{
+	uint64_t rare = hesper_hook_rare_begin();
+	struct hesper_clock_chunk *c = take_chunk(dev);
+	hesper_hook_rare_end(rare);
+	return c;
+}
+
 void hesper_clock_release_chunks(struct hesper_device *dev, struct hesper_clock_slots *slots)
 {
 	for (uint32_t i = 0; i < slots->chunk_count; i++) {
@@ -264,7 +273,7 @@ uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_s
 		if (slots->used / HESPER_CLOCK_CHUNK_SLOTS >= 4096 ||
 		    !hesper_reserve_one((void **)&slots->chunks, slots->chunk_count, &slots->chunk_capacity,
 					sizeof(*slots->chunks)) ||
-		    !(c = take_chunk(dev))) {
+		    !(c = take_rare_chunk(dev))) {
 			hesper_clock_bind_sink(dev, cb, layout, set);
 			return UINT32_MAX;
 		}

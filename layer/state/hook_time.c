@@ -10,7 +10,10 @@ _Thread_local uint32_t hesper_hook_countdown;
 /* This thread's random state (xorshift32; 0 until its first hook call). */
 static _Thread_local uint32_t gap_state;
 
-static atomic_uint_fast64_t sampled_ns;
+static atomic_uint_fast64_t sampled_ns, rare_ns;
+
+/* This thread's rare work (hesper_hook_rare_end) since its sampled stretch began. */
+static _Thread_local uint64_t rare_in_stretch;
 
 uint64_t hesper_now_ns(void)
 {
@@ -37,18 +40,36 @@ uint64_t hesper_hook_sample(void)
 		return 0;
 	}
 	hesper_hook_countdown = gap;
+	rare_in_stretch = 0;
 	return hesper_now_ns();
 }
 
 uint64_t hesper_hook_add(uint64_t t)
 {
 	uint64_t now = hesper_now_ns();
-	if (now > t)
-		atomic_fetch_add_explicit(&sampled_ns, (now - t) * HESPER_HOOK_SAMPLE, memory_order_relaxed);
+	uint64_t own = now > t ? now - t : 0;
+	own = own > rare_in_stretch ? own - rare_in_stretch : 0; /* counted once already */
+	rare_in_stretch = 0;
+	atomic_fetch_add_explicit(&sampled_ns, own * HESPER_HOOK_SAMPLE, memory_order_relaxed);
 	return 1;
+}
+
+uint64_t hesper_hook_rare_begin(void)
+{
+	return hesper_now_ns();
+}
+
+void hesper_hook_rare_end(uint64_t begun)
+{
+	uint64_t now = hesper_now_ns();
+	if (now <= begun)
+		return;
+	atomic_fetch_add_explicit(&rare_ns, now - begun, memory_order_relaxed);
+	rare_in_stretch += now - begun;
 }
 
 uint64_t hesper_hook_sampled_ns(void)
 {
-	return atomic_load_explicit(&sampled_ns, memory_order_relaxed);
+	return atomic_load_explicit(&sampled_ns, memory_order_relaxed) +
+	       atomic_load_explicit(&rare_ns, memory_order_relaxed);
 }

@@ -85,6 +85,34 @@ START_TEST(a_sampled_hook_counts_its_work_not_the_drivers)
 }
 END_TEST
 
+/* Rare work inside a hook counts once, sampled stretch or not, and not again in the stretch. */
+START_TEST(rare_work_counts_once)
+{
+	/* in an unsampled call */
+	uint64_t before = hesper_hook_sampled_ns();
+	uint64_t r = hesper_hook_rare_begin();
+	spin(10000000); /* a pool made: 10 ms */
+	hesper_hook_rare_end(r);
+	uint64_t added = hesper_hook_sampled_ns() - before;
+	ck_assert_uint_ge(added, 10000000ull);
+	ck_assert_uint_lt(added, 320000000ull); /* counted 64 times would be 640 ms */
+
+	/* in a sampled one: the stretch's own work 64 times, the rare work once */
+	uint64_t t = 0;
+	while (!t)
+		t = hesper_hook_start();
+	before = hesper_hook_sampled_ns();
+	spin(100000); /* the hook's own work: 0.1 ms */
+	r = hesper_hook_rare_begin();
+	spin(10000000);
+	hesper_hook_rare_end(r);
+	hesper_hook_pause(t);
+	added = hesper_hook_sampled_ns() - before;
+	ck_assert_uint_ge(added, 10000000ull + 100000ull * HESPER_HOOK_SAMPLE);
+	ck_assert_uint_lt(added, 320000000ull + 100000ull * HESPER_HOOK_SAMPLE);
+}
+END_TEST
+
 static Suite *
 hook_time_suite(void)
 {
@@ -93,6 +121,7 @@ hook_time_suite(void)
 	tcase_add_test(tc, one_call_in_the_sample_is_timed_on_average);
 	tcase_add_test(tc, sampled_calls_fall_on_every_place_of_a_pattern);
 	tcase_add_test(tc, a_sampled_hook_counts_its_work_not_the_drivers);
+	tcase_add_test(tc, rare_work_counts_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
