@@ -132,7 +132,6 @@ static int make_sets(struct hesper_device *dev, VkDeviceSize range, uint32_t cou
 					  .pSetLayouts = layouts};
 	if (dev->next.AllocateDescriptorSets(d, &si, b->sets) != VK_SUCCESS)
 		goto out;
-	b->set_count = count;
 	/* Descriptor sets are dispatchable-free handles: no loader data needed. */
 	for (uint32_t i = 0; i < count; i++) {
 		bufs[i] = (VkDescriptorBufferInfo){

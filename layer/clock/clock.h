@@ -29,11 +29,10 @@ struct hesper_clock_buffer {
 	VkDeviceMemory memory;
 	void *mapped;
 	VkDescriptorPool pool;
-	VkDescriptorSet *sets; /* set_count of them, set i binding the range from i slot pitches on */
-	uint32_t set_count;
+	VkDescriptorSet *sets; /* set i binds the range from i slot pitches on (hesper_clock_buffer_make) */
 };
 
-/* A buffer of clock slots with its descriptor set; recycled per device. */
+/* A buffer of clock slots with a descriptor set a slot; recycled per device. */
 struct hesper_clock_chunk {
 	struct hesper_clock_buffer b;
 	struct hesper_clock_chunk *next_free;
