@@ -143,7 +143,7 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev);
 /* Destroys chunk @c. */
 void hesper_clock_chunk_free(struct hesper_device *dev, struct hesper_clock_chunk *c);
 
-/* Forgets what Hesper knew of @dev's pipeline layouts. */
+/* Forgets what Hesper knew of @dev's pipeline and descriptor set layouts. */
 void hesper_clock_release_layouts(struct hesper_device *dev);
 
 /* Frees @dev's clock-mode objects. */

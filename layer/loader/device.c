@@ -115,6 +115,7 @@ static void free_device(struct hesper_device *dev)
 	hesper_map_destroy(&dev->buffers);
 	hesper_map_destroy(&dev->images);
 	hesper_map_destroy(&dev->layouts);
+	hesper_map_destroy(&dev->set_layouts);
 	pthread_mutex_destroy(&dev->lock);
 	free(dev->families);
 	free(dev);
@@ -174,6 +175,7 @@ VKAPI_ATTR VkResult VKAPI_CALL hesper_CreateDevice(VkPhysicalDevice physical, co
 	hesper_map_init(&dev->buffers);
 	hesper_map_init(&dev->images);
 	hesper_map_init(&dev->layouts);
+	hesper_map_init(&dev->set_layouts);
 	dev->next.GetDeviceProcAddr = gdpa;
 #define LOAD(name) dev->next.name = (PFN_vk##name)gdpa(*out, "vk" #name);
 #define LOAD_HOOKED(ret, name, params) LOAD(name)

@@ -86,8 +86,8 @@
 	NEXT(GetSemaphoreCounterValueKHR)                                                               \
 	NEXT(GetPipelineExecutablePropertiesKHR)                                                        \
 	NEXT(GetPipelineExecutableStatisticsKHR)                                                        \
-	NEXT(CreateDescriptorSetLayout)                                                                 \
-	NEXT(DestroyDescriptorSetLayout)                                                                \
+	HOOK(VkResult, CreateDescriptorSetLayout, (VkDevice, const VkDescriptorSetLayoutCreateInfo *, const VkAllocationCallbacks *, VkDescriptorSetLayout *)) \
+	HOOK(void, DestroyDescriptorSetLayout, (VkDevice, VkDescriptorSetLayout, const VkAllocationCallbacks *)) \
 	NEXT(CreateDescriptorPool)                                                                      \
 	NEXT(DestroyDescriptorPool)                                                                     \
 	NEXT(AllocateDescriptorSets)                                                                    \

@@ -110,12 +110,13 @@ struct hesper_device {
 	struct hesper_query_block *free_blocks[HESPER_BLOCK_CLASSES];
 	uint64_t queries_made; /* queries in blocks made, bounded by HESPER_MAX_QUERIES */
 	struct hesper_queue *queues;
-	struct hesper_map pools;                /* VkCommandPool -> struct hesper_command_pool */
-	struct hesper_map modules;              /* VkShaderModule -> struct hesper_module */
-	struct hesper_map pipelines;            /* VkPipeline -> struct hesper_pipeline */
-	struct hesper_map buffers;              /* VkBuffer -> struct hesper_buffer_info (memory_ops.h) */
-	struct hesper_map images;               /* VkImage -> struct hesper_image_info (memory_ops.h) */
-	struct hesper_map layouts;              /* clock mode: VkPipelineLayout -> Hesper's set in it (clock.c) */
+	struct hesper_map pools;       /* VkCommandPool -> struct hesper_command_pool */
+	struct hesper_map modules;     /* VkShaderModule -> struct hesper_module */
+	struct hesper_map pipelines;   /* VkPipeline -> struct hesper_pipeline */
+	struct hesper_map buffers;     /* VkBuffer -> struct hesper_buffer_info (memory_ops.h) */
+	struct hesper_map images;      /* VkImage -> struct hesper_image_info (memory_ops.h) */
+	struct hesper_map layouts;     /* clock mode: VkPipelineLayout -> Hesper's set in it (clock.c) */
+	struct hesper_map set_layouts; /* clock mode: VkDescriptorSetLayout -> what it holds (clock_pipelines.c) */
 	struct hesper_clock_device *clock_mode; /* HESPER_MODE=clock state; NULL: timestamps only */
 	struct hesper_args_chunk *free_args;    /* argument chunks to reuse (indirect.h), guarded by lock */
 	const char *clock_fallback;             /* HESPER_MODE=clock and no clock_mode: why not */
