@@ -1,4 +1,4 @@
-/* Slow memory operations: mean GB/s far below the best single operation of the same kind. */
+/* Slow memory operations: mean GB/s far below the best single, larger operation of the same kind. */
 #include "memops_findings.h"
 
 #include <math.h>
@@ -14,7 +14,8 @@ hesper_memops_slow(const struct hesper_profile *p, double fraction, struct hespe
 		uint64_t sized = s.timed - (s.unsized < s.timed ? s.unsized : s.timed);
 
 		if (sized < HESPER_MEMOPS_SLOW_MIN_OPS || s.timed_ns < HESPER_MEMOPS_SLOW_MIN_NS || s.best_gbps <= 0 ||
-		    s.mean_gbps >= fraction * s.best_gbps)
+		    s.mean_gbps >= fraction * s.best_gbps ||
+		    (double)s.best_bytes < HESPER_MEMOPS_SLOW_SIZE_RATIO * (double)s.timed_bytes / (double)sized)
 			continue;
 		uint64_t at_best = (uint64_t)llround((double)s.timed_bytes / s.best_gbps);
 		found[n++] = (struct hesper_memops_finding){

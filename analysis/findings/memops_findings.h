@@ -16,6 +16,13 @@
 #define HESPER_MEMOPS_SLOW_MIN_NS 100000ull
 /* Nor kinds with fewer timed, sized operations than this (one operation is its own best). */
 #define HESPER_MEMOPS_SLOW_MIN_OPS 2u
+/*
+ * Nor kinds whose fastest operation moved less than this many times their mean
+ * operation's bytes: the finding is about small operations that larger ones outrun, and
+ * operations of one size that ran at different speeds (a loaded machine, the memory they
+ * touched) say nothing about batching.
+ */
+#define HESPER_MEMOPS_SLOW_SIZE_RATIO 2.0
 
 struct hesper_memops_finding {
 	const char *kind;   /* the operation kind (static) */
@@ -29,8 +36,9 @@ struct hesper_memops_finding {
 
 /*
  * Fills @out (room for @max, at most HESPER_MEMOP_KINDS are ever needed) with the kinds of
- * @p whose mean GB/s is below @fraction of their best, the largest excess first; returns how
- * many there are (possibly more than @max).
+ * @p whose mean GB/s is below @fraction of their best, that best operation a larger one
+ * (HESPER_MEMOPS_SLOW_SIZE_RATIO), the largest excess first; returns how many there are
+ * (possibly more than @max).
  */
 size_t hesper_memops_slow(const struct hesper_profile *p, double fraction, struct hesper_memops_finding *out,
 			  size_t max);

@@ -56,8 +56,10 @@ hesper_memop_record(struct hesper_memop_row *row, uint64_t bytes, bool sized, ui
 	add_bytes(&row->timed_bytes, bytes);
 	row->unsized += !sized;
 	/* bytes per ns is GB/s (10^9 bytes per second). */
-	if (sized && bytes && ns && (double)bytes / (double)ns > row->best_gbps)
+	if (sized && bytes && ns && (double)bytes / (double)ns > row->best_gbps) {
 		row->best_gbps = (double)bytes / (double)ns;
+		row->best_bytes = bytes;
+	}
 }
 
 void
@@ -105,6 +107,7 @@ hesper_memop_stats(const struct hesper_memops *m, enum hesper_memop_kind kind)
 	s.timed_bytes = row->timed_bytes;
 	s.mean_gbps = hesper_memop_mean_gbps(row);
 	s.best_gbps = row->best_gbps;
+	s.best_bytes = row->best_bytes;
 	return s;
 }
 
@@ -121,7 +124,9 @@ hesper_memops_merge(struct hesper_memops *into, const struct hesper_memops *from
 		add_bytes(&a->bytes, b->bytes);
 		add_bytes(&a->timed_bytes, b->timed_bytes);
 		a->unsized += b->unsized;
-		if (b->best_gbps > a->best_gbps)
+		if (b->best_gbps > a->best_gbps) {
 			a->best_gbps = b->best_gbps;
+			a->best_bytes = b->best_bytes;
+		}
 	}
 }

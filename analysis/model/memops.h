@@ -30,6 +30,7 @@ struct hesper_memop_row {
 	uint64_t timed_bytes;   /* bytes moved by the timed ones (the GB/s numerator) */
 	uint64_t unsized;       /* operations whose bytes are unknown (counted with 0 bytes) */
 	double best_gbps;       /* highest GB/s of a single timed operation with bytes and time; 0 if none */
+	uint64_t best_bytes;    /* the bytes that operation moved */
 };
 
 struct hesper_memops {
@@ -72,6 +73,7 @@ struct hesper_memop_stats {
 	uint64_t count, timed, unsized;
 	uint64_t timed_ns, bytes, timed_bytes;
 	double mean_gbps, best_gbps;
+	uint64_t best_bytes; /* moved by the operation of best_gbps */
 };
 
 /* The statistics of @kind in @m (all zero but the name when none ran). */

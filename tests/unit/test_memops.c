@@ -131,6 +131,27 @@ START_TEST(findings_slow_kind)
 }
 END_TEST
 
+/* Operations of one size at different speeds (a loaded machine): no smaller ones to batch. */
+START_TEST(findings_one_size_is_not_slow)
+{
+	struct hesper_profile p;
+	struct hesper_memops_finding f[HESPER_MEMOP_KINDS];
+
+	ck_assert_int_eq(hesper_profile_init(&p), 0);
+	struct hesper_memop_row *copy = &p.memops.rows[HESPER_MEMOP_COPY_BUFFER];
+	/* one 4 MiB copy at 40 GB/s, seven at 4 GB/s: the mean a fifth of the best */
+	hesper_memop_record(copy, 4194304, true, 104858);
+	for (int i = 0; i < 7; i++)
+		hesper_memop_record(copy, 4194304, true, 1048576);
+	ck_assert_uint_eq(copy->best_bytes, 4194304);
+	ck_assert_uint_eq(hesper_memops_slow(&p, HESPER_MEMOPS_SLOW_FRACTION, f, HESPER_MEMOP_KINDS), 0);
+	/* a copy of twice the size that ran no faster than the best: still none */
+	hesper_memop_record(copy, 8388608, true, 2097152);
+	ck_assert_uint_eq(hesper_memops_slow(&p, HESPER_MEMOPS_SLOW_FRACTION, f, HESPER_MEMOP_KINDS), 0);
+	hesper_profile_free(&p);
+}
+END_TEST
+
 START_TEST(summary_round_trip)
 {
 	struct hesper_profile p, back;
@@ -185,6 +206,7 @@ main(void)
 	tcase_add_test(tc, shapes_read_back_empty_is_known);
 	tcase_add_test(tc, shapes_local_size);
 	tcase_add_test(tc, findings_slow_kind);
+	tcase_add_test(tc, findings_one_size_is_not_slow);
 	tcase_add_test(tc, summary_round_trip);
 	suite_add_tcase(suite, tc);
 	SRunner *sr = srunner_create(suite);
