@@ -198,7 +198,7 @@ void hesper_clock_chunk_free(struct hesper_device *dev, struct hesper_clock_chun
 	free(c);
 }
 
-struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
+struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev, uint32_t sets)
 {
 	const struct hesper_clock_device *cd = dev->clock_mode;
 	struct hesper_clock_chunk *c = calloc(1, sizeof(*c));
@@ -206,7 +206,7 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev)
 	if (c && hesper_clock_buffer_make(dev, (VkDeviceSize)HESPER_CLOCK_ROWS * cd->row_words * 8,
 					  VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 					  (VkDeviceSize)HESPER_CLOCK_LANES * cd->row_words * 8 + 2 * sizeof(uint64_t),
-					  HESPER_CLOCK_CHUNK_SLOTS, &c->b) != 0) {
+					  sets, &c->b) != 0) {
 		free(c);
 		c = NULL;
 	}
@@ -222,7 +222,7 @@ static struct hesper_clock_chunk *take_chunk(struct hesper_device *dev)
 	if (c)
 		cd->free_chunks = c->next_free;
 	pthread_mutex_unlock(&dev->lock);
-	return c ? c : hesper_clock_chunk_new(dev);
+	return c ? c : hesper_clock_chunk_new(dev, HESPER_CLOCK_CHUNK_SLOTS);
 }
 
 /* take_chunk, timed as a recording hook's rare work (a chunk made with its 1,024 sets). */

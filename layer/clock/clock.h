@@ -137,8 +137,11 @@ int hesper_clock_buffer_make(struct hesper_device *dev, VkDeviceSize size, VkBuf
 /* Destroys what @b holds and leaves it empty. */
 void hesper_clock_buffer_free(struct hesper_device *dev, struct hesper_clock_buffer *b);
 
-/* A new chunk of zeroed slots with its descriptor set (clock.c); NULL on failure. */
-struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev);
+/*
+ * A new chunk of zeroed slots with the descriptor sets of its first @sets slots
+ * (HESPER_CLOCK_CHUNK_SLOTS for a recording's, 1 for the sink); NULL on failure.
+ */
+struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev, uint32_t sets);
 
 /* Destroys chunk @c. */
 void hesper_clock_chunk_free(struct hesper_device *dev, struct hesper_clock_chunk *c);

@@ -415,7 +415,7 @@ const char *hesper_clock_device_init(struct hesper_device *dev, const VkDeviceCr
 	if (make_set_layout(dev, 1, &cd->set_layout) != VK_SUCCESS ||
 	    make_set_layout(dev, 0, &cd->empty_layout) != VK_SUCCESS)
 		why = "its descriptor set layout could not be made";
-	else if (!(cd->sink = hesper_clock_chunk_new(dev)))
+	else if (!(cd->sink = hesper_clock_chunk_new(dev, 1)))
 		why = "its clock buffer could not be made";
 	else
 		why = calibrate(dev, info);
