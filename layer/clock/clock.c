@@ -213,24 +213,19 @@ struct hesper_clock_chunk *hesper_clock_chunk_new(struct hesper_device *dev, uin
 	return c;
 }
 
-/* A chunk from @dev's free list, or a new one. */
+/* A chunk from @dev's free list, or a new one, timed as a recording hook's rare work (hook_time.h). */
 static struct hesper_clock_chunk *take_chunk(struct hesper_device *dev)
 {
 	struct hesper_clock_device *cd = dev->clock_mode;
+	uint64_t begun = hesper_now_ns();
 	pthread_mutex_lock(&dev->lock);
 	struct hesper_clock_chunk *c = cd->free_chunks;
 	if (c)
 		cd->free_chunks = c->next_free;
 	pthread_mutex_unlock(&dev->lock);
-	return c ? c : hesper_clock_chunk_new(dev, HESPER_CLOCK_CHUNK_SLOTS);
-}
-
-/* take_chunk, timed as a recording hook's rare work (a chunk made with its 1,024 sets). */
-static struct hesper_clock_chunk *take_rare_chunk(struct hesper_device *dev)
-{
-	uint64_t rare = hesper_hook_rare_begin();
-	struct hesper_clock_chunk *c = take_chunk(dev);
-	hesper_hook_rare_end(rare);
+	if (!c)
+		c = hesper_clock_chunk_new(dev, HESPER_CLOCK_CHUNK_SLOTS); /* with its 1,024 sets */
+	hesper_hook_rare_end(begun);
 	return c;
 }
 
@@ -272,7 +267,7 @@ uint32_t hesper_clock_bind_slot(struct hesper_device *dev, struct hesper_clock_s
 		if (slots->used / HESPER_CLOCK_CHUNK_SLOTS >= 4096 ||
 		    !hesper_reserve_one((void **)&slots->chunks, slots->chunk_count, &slots->chunk_capacity,
 					sizeof(*slots->chunks)) ||
-		    !(c = take_rare_chunk(dev))) {
+		    !(c = take_chunk(dev))) {
 			hesper_clock_bind_sink(dev, cb, layout, set);
 			return UINT32_MAX;
 		}

@@ -54,11 +54,6 @@ uint64_t hesper_hook_add(uint64_t t)
 	return 1;
 }
 
-uint64_t hesper_hook_rare_begin(void)
-{
-	return hesper_now_ns();
-}
-
 void hesper_hook_rare_end(uint64_t begun)
 {
 	uint64_t now = hesper_now_ns();
@@ -68,7 +63,7 @@ void hesper_hook_rare_end(uint64_t begun)
 	rare_in_stretch += now - begun;
 }
 
-uint64_t hesper_hook_sampled_ns(void)
+uint64_t hesper_hook_own_ns(void)
 {
 	return atomic_load_explicit(&sampled_ns, memory_order_relaxed) +
 	       atomic_load_explicit(&rare_ns, memory_order_relaxed);

@@ -68,15 +68,14 @@ static inline uint64_t hesper_hook_resume(uint64_t paused)
 	} while (0)
 
 /*
- * Bracket Hesper's own rare and long work inside a recording hook (a query pool or a clock
- * chunk made): timed each time and counted once, and left out of the sampled stretch it
- * falls in, which would count it HESPER_HOOK_SAMPLE times or not at all, so that two
- * runs of one program could read several times apart.
+ * Ends Hesper's own rare and long work inside a recording hook (a query pool or a clock
+ * chunk made), begun at @begun (hesper_now_ns): timed each time and counted once, and left
+ * out of the sampled stretch it falls in, which would count it HESPER_HOOK_SAMPLE times or
+ * not at all, so that two runs of one program could read several times apart.
  */
-uint64_t hesper_hook_rare_begin(void);
 void hesper_hook_rare_end(uint64_t begun);
 
 /* The hook time of the whole process so far (sampled stretches and rare work), ns. */
-uint64_t hesper_hook_sampled_ns(void);
+uint64_t hesper_hook_own_ns(void);
 
 #endif

@@ -182,7 +182,7 @@ uint64_t hesper_submit_hook_ns(void)
 
 uint64_t hesper_hook_ns(void)
 {
-	return atomic_load(&submit_hook_ns) + hesper_hook_sampled_ns();
+	return atomic_load(&submit_hook_ns) + hesper_hook_own_ns();
 }
 
 bool hesper_indirect_wanted(void)
