@@ -20,25 +20,32 @@ uint32_t hesper_indirect_slot_word(const struct hesper_recording *rec, uint32_t 
 	return rec->queries_used + clock + slot * HESPER_ARGS_SLOT_WORDS;
 }
 
-/* A chunk from @dev's free list, or a new one with its padding zeroed; NULL on failure. */
+/*
+ * A chunk from @dev's free list, or a new one with its padding zeroed; NULL on failure.
+ * Timed as a recording hook's rare work (hook_time.h), like the query blocks and clock chunks.
+ */
 static struct hesper_args_chunk *take_chunk(struct hesper_device *dev)
 {
+	uint64_t begun = hesper_now_ns();
 	pthread_mutex_lock(&dev->lock);
 	struct hesper_args_chunk *c = dev->free_args;
 	if (c)
 		dev->free_args = c->next_free;
 	pthread_mutex_unlock(&dev->lock);
 	if (c)
-		return c;
+		goto out;
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return NULL;
+		goto out;
 	if (hesper_host_buffer_create(dev, HESPER_ARGS_CHUNK_WORDS, &c->buf) != 0) {
 		free(c);
-		return NULL;
+		c = NULL;
+		goto out;
 	}
 	/* The GPU writes 12 bytes of each 16: the rest stays zero, so a run's copy tells a written slot. */
 	memset(c->buf.mapped, 0, (size_t)HESPER_ARGS_CHUNK_WORDS * sizeof(uint64_t));
+out:
+	hesper_hook_rare_end(begun);
 	return c;
 }
 
