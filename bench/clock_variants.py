@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Builds of Hesper whose clock-mode instrumentation leaves one part out or does it another way.
+
+usage: bench/clock_variants.py SOURCE_DIR VARIANT
+  Edits the copy of the tree at SOURCE_DIR in place (never the checkout itself) so that the
+  instrumented kernels do what VARIANT says; bench/clock-variants builds and measures them.
+
+Each variant answers one question about what an instrumented kernel costs on a GPU (the
+llama.cpp matrix-vector ops of thousands of work groups lose 23-27 % in clock mode on an
+H100, docs/timing.md). Their times are wrong on purpose where the variant says so: they
+are for measuring cost only, never for a report.
+
+  sub      the SM clock (subgroup scope) instead of the device clock: is the device clock's
+           read what costs? (the SM clocks are not comparable across SMs)
+  store    plain stores instead of the two atomicMax: is it the atomics?
+  one      the start not folded (one atomic a subgroup): is it the second atomic?
+  nofold   no fold at all but the calibration kernel's: the clock reads alone
+  noclk    constants instead of both clock reads, atomics kept: the atomics alone
+  l64      64 lanes a slot instead of 16: is it work groups contending on the same lines?
+
+Exits 1 with one line when the text a variant edits is no longer in the tree (the edit
+must then be written anew against the code).
+"""
+import os
+import sys
+
+CODE = "layer/clock/spirv_clock_code.c"
+ENTRY = "layer/clock/spirv_clock.c"
+HEADER = "layer/clock/spirv_clock.h"
+
+START_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);\n"
+END_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);\n"
+SUBGROUP_SCOPE = "\td->scope_subgroup = constant("
+PLAN_START = "\tmemset(d, 0, sizeof *d);\n"
+FOLD_START = "\tINST(o, OP_BITWISE_OR, d->u32, at1, at, d->c1); /* row_words is even */\n"
+START_READ = "INST(o, OP_READ_CLOCK_KHR, d->u64, d->start, d->scope_clock);"
+END_READ = "INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);"
+
+# (file, text that must be there, what replaces it); an empty replacement keeps the text
+# and puts the addition after the statement that starts with it (see after_statement).
+VARIANTS = {
+    "sub": [(CODE, SUBGROUP_SCOPE, "after:\td->scope_clock = d->scope_subgroup; /* variant sub */\n")],
+    "store": [
+        (CODE, START_FOLD, "\tINST(o, SpvOpStore, p0, inverted); (void)r0; /* variant store */\n"),
+        (CODE, END_FOLD, "\tINST(o, SpvOpStore, p1, end); (void)r1; /* variant store */\n"),
+    ],
+    "one": [(CODE, START_FOLD, "\t(void)r0; /* variant one: the start not folded */\n")],
+    "nofold": [
+        (CODE, PLAN_START, PLAN_START + "\tvariant_modules++; /* the first module planned is the calibration's */\n"),
+        (CODE, FOLD_START, "\tif (variant_modules > 1)\n\t\treturn; /* variant nofold */\n" + FOLD_START),
+        (CODE, "void hesper_clock_plan_ids(", "static unsigned variant_modules;\n\nvoid hesper_clock_plan_ids("),
+    ],
+    "noclk": [
+        (ENTRY, START_READ, "INST(o, OP_U_CONVERT, d->u64, d->start, d->c1); /* variant noclk */"),
+        (CODE, END_READ, "INST(o, OP_U_CONVERT, d->u64, end, d->c32); /* variant noclk */"),
+    ],
+    "l64": [(HEADER, "#define HESPER_CLOCK_LANES 16u", "#define HESPER_CLOCK_LANES 64u")],
+}
+
+
+def after_statement(text, anchor, addition):
+    """@text with @addition put after the statement (ending in ';\\n') that begins at @anchor."""
+    at = text.index(anchor)
+    end = text.index(";\n", at) + 2
+    return text[:end] + addition + text[end:]
+
+
+def apply(root, name):
+    """Applies variant @name to the tree at @root; returns an error line or None."""
+    for path, old, new in VARIANTS[name]:
+        full = os.path.join(root, path)
+        with open(full, encoding="utf-8") as f:
+            text = f.read()
+        if old not in text:
+            return f"clock_variants: {name}: {path} no longer holds {old.strip()!r}"
+        if new.startswith("after:"):
+            text = after_statement(text, old, new[len("after:"):])
+        else:
+            text = text.replace(old, new, 1)
+        with open(full, "w", encoding="utf-8") as f:
+            f.write(text)
+    return None
+
+
+def main(argv):
+    if len(argv) != 3 or argv[2] not in VARIANTS:
+        print(f"usage: {argv[0]} SOURCE_DIR VARIANT ({' '.join(VARIANTS)})", file=sys.stderr)
+        return 2
+    if os.path.isdir(os.path.join(argv[1], ".git")):
+        print("clock_variants: SOURCE_DIR is a checkout; give it a copy of the tree", file=sys.stderr)
+        return 2
+    error = apply(argv[1], argv[2])
+    if error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
