@@ -30,16 +30,15 @@ HEADER = "layer/clock/spirv_clock.h"
 
 START_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);\n"
 END_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);\n"
-SUBGROUP_SCOPE = "\td->scope_subgroup = constant("
+SUBGROUP_SCOPE = "\td->scope_subgroup = constant(s, d, SCOPE_SUBGROUP, &d->new_c3);\n"
 PLAN_START = "\tmemset(d, 0, sizeof *d);\n"
 FOLD_START = "\tINST(o, OP_BITWISE_OR, d->u32, at1, at, d->c1); /* row_words is even */\n"
 START_READ = "INST(o, OP_READ_CLOCK_KHR, d->u64, d->start, d->scope_clock);"
 END_READ = "INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);"
 
-# (file, text that must be there, what replaces it); an empty replacement keeps the text
-# and puts the addition after the statement that starts with it (see after_statement).
+# (file, text that must be there, what replaces it)
 VARIANTS = {
-    "sub": [(CODE, SUBGROUP_SCOPE, "after:\td->scope_clock = d->scope_subgroup; /* variant sub */\n")],
+    "sub": [(CODE, SUBGROUP_SCOPE, SUBGROUP_SCOPE + "\td->scope_clock = d->scope_subgroup; /* variant sub */\n")],
     "store": [
         (CODE, START_FOLD, "\tINST(o, SpvOpStore, p0, inverted); (void)r0; /* variant store */\n"),
         (CODE, END_FOLD, "\tINST(o, SpvOpStore, p1, end); (void)r1; /* variant store */\n"),
@@ -58,13 +57,6 @@ VARIANTS = {
 }
 
 
-def after_statement(text, anchor, addition):
-    """@text with @addition put after the statement (ending in ';\\n') that begins at @anchor."""
-    at = text.index(anchor)
-    end = text.index(";\n", at) + 2
-    return text[:end] + addition + text[end:]
-
-
 def apply(root, name):
     """Applies variant @name to the tree at @root; returns an error line or None."""
     for path, old, new in VARIANTS[name]:
@@ -73,10 +65,7 @@ def apply(root, name):
             text = f.read()
         if old not in text:
             return f"clock_variants: {name}: {path} no longer holds {old.strip()!r}"
-        if new.startswith("after:"):
-            text = after_statement(text, old, new[len("after:"):])
-        else:
-            text = text.replace(old, new, 1)
+        text = text.replace(old, new, 1)
         with open(full, "w", encoding="utf-8") as f:
             f.write(text)
     return None

@@ -68,10 +68,11 @@ static inline uint64_t hesper_hook_resume(uint64_t paused)
 	} while (0)
 
 /*
- * Ends Hesper's own rare and long work inside a recording hook (a query pool or a clock
- * chunk made), begun at @begun (hesper_now_ns): timed each time and counted once, and left
- * out of the sampled stretch it falls in, which would count it HESPER_HOOK_SAMPLE times or
- * not at all, so that two runs of one program could read several times apart.
+ * Ends Hesper's own rare and long work inside a recording hook (a query pool, a clock chunk
+ * or an indirect dispatches' argument chunk taken or made), begun at @begun (hesper_now_ns):
+ * timed each time and counted once, and left out of the sampled stretch it falls in, which
+ * would count it HESPER_HOOK_SAMPLE times or not at all, so that two runs of one program
+ * could read several times apart.
  */
 void hesper_hook_rare_end(uint64_t begun);
 
