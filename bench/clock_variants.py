@@ -17,6 +17,9 @@ are for measuring cost only, never for a report.
   nofold   no fold at all but the calibration kernel's: the clock reads alone
   noclk    constants instead of both clock reads, atomics kept: the atomics alone
   l64      64 lanes a slot instead of 16: is it work groups contending on the same lines?
+  nocb     (run in submit mode) no timestamp pair around each command buffer: with no query
+           to read, Hesper adds nothing to a submission, and what is left of submit mode's
+           cost is its hooks' on the host; against submit mode, what its GPU work costs
 
 Exits 1 with one line when the text a variant edits is no longer in the tree (the edit
 must then be written anew against the code).
@@ -27,6 +30,7 @@ import sys
 CODE = "layer/clock/spirv_clock_code.c"
 ENTRY = "layer/clock/spirv_clock.c"
 HEADER = "layer/clock/spirv_clock.h"
+BEGIN = "layer/record/begin_end_hooks.c"
 
 START_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);\n"
 END_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);\n"
@@ -54,6 +58,10 @@ VARIANTS = {
         (CODE, END_READ, "INST(o, OP_U_CONVERT, d->u64, end, d->c32); /* variant noclk */"),
     ],
     "l64": [(HEADER, "#define HESPER_CLOCK_LANES 16u", "#define HESPER_CLOCK_LANES 64u")],
+    "nocb": [
+        (BEGIN, "\tif (s->primary) {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n",
+         "\tif (s->primary && !\"variant nocb\") {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n"),
+    ],
 }
 
 
