@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds of Hesper whose clock-mode instrumentation leaves one part out or does it another way.
+"""Builds of Hesper that leave one part of clock or submit mode's work out or do it another way.
 
 usage: bench/clock_variants.py SOURCE_DIR VARIANT
   Edits the copy of the tree at SOURCE_DIR in place (never the checkout itself) so that the
