@@ -60,7 +60,7 @@ VARIANTS = {
     "l64": [(HEADER, "#define HESPER_CLOCK_LANES 16u", "#define HESPER_CLOCK_LANES 64u")],
     "nocb": [
         (BEGIN, "\tif (s->primary) {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n",
-         "\tif (s->primary && !\"variant nocb\") {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n"),
+         "\tif (s->primary && 0) { /* variant nocb */\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n"),
     ],
 }
 
