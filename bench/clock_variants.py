@@ -2,13 +2,16 @@
 """Builds of Hesper that leave one part of clock or submit mode's work out or do it another way.
 
 usage: bench/clock_variants.py SOURCE_DIR VARIANT
-  Edits the copy of the tree at SOURCE_DIR in place (never the checkout itself) so that the
-  instrumented kernels do what VARIANT says; bench/clock-variants builds and measures them.
+       bench/clock_variants.py --mode VARIANT
+  Edits the copy of the tree at SOURCE_DIR in place (never the checkout itself) so that
+  Hesper does what VARIANT says; bench/clock-variants builds and measures them. --mode
+  prints the HESPER_MODE the variant's build is measured in (clock, or submit for nocb).
 
-Each variant answers one question about what an instrumented kernel costs on a GPU (the
-llama.cpp matrix-vector ops of thousands of work groups lose 23-27 % in clock mode on an
-H100, docs/timing.md). Their times are wrong on purpose where the variant says so: they
-are for measuring cost only, never for a report.
+Each variant answers one question about what clock mode costs on a GPU: all but nocb about
+its instrumented kernels (the llama.cpp matrix-vector ops of thousands of work groups lose
+23-27 % in clock mode on an H100, docs/timing.md), nocb about the per-submission half that
+submit mode pays too. Their times are wrong on purpose where the variant says so: they are
+for measuring cost only, never for a report.
 
   sub      the SM clock (subgroup scope) instead of the device clock: is the device clock's
            read what costs? (the SM clocks are not comparable across SMs)
@@ -65,6 +68,10 @@ VARIANTS = {
 }
 
 
+# The mode each variant's build is measured in, where not clock mode (clock-span).
+MODES = {"nocb": "submit"}
+
+
 def apply(root, name):
     """Applies variant @name to the tree at @root; returns an error line or None."""
     for path, old, new in VARIANTS[name]:
@@ -81,8 +88,11 @@ def apply(root, name):
 
 def main(argv):
     if len(argv) != 3 or argv[2] not in VARIANTS:
-        print(f"usage: {argv[0]} SOURCE_DIR VARIANT ({' '.join(VARIANTS)})", file=sys.stderr)
+        print(f"usage: {argv[0]} SOURCE_DIR|--mode VARIANT ({' '.join(VARIANTS)})", file=sys.stderr)
         return 2
+    if argv[1] == "--mode":
+        print(MODES.get(argv[2], "clock"))
+        return 0
     if os.path.isdir(os.path.join(argv[1], ".git")):
         print("clock_variants: SOURCE_DIR is a checkout; give it a copy of the tree", file=sys.stderr)
         return 2
