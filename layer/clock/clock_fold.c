@@ -22,7 +22,8 @@ static bool fold(const uint64_t *lanes, size_t row_words, uint32_t lo, uint32_t 
 	bool any = false;
 	for (uint32_t l = lo; l < hi; l++) {
 		const uint64_t *pair = lanes + l * row_words;
-		if (pair[1] == 0)
+		/* written: ~start is never 0; an end reading may be (a narrow clock at its wrap) */
+		if (pair[0] == 0)
 			continue;
 		uint64_t start = ~pair[0] & mask, end = pair[1] & mask;
 		if (!any || (plain ? start < *first : before(start, *first, mask)))
@@ -32,6 +33,14 @@ static bool fold(const uint64_t *lanes, size_t row_words, uint32_t lo, uint32_t 
 		any = true;
 	}
 	return any;
+}
+
+bool hesper_clock_slot_copied(const uint64_t *lanes, size_t row_words)
+{
+	for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++)
+		if (lanes[l * row_words] == UINT64_MAX && lanes[l * row_words + 1] == UINT64_MAX)
+			return false;
+	return true;
 }
 
 bool hesper_clock_fold_slot(const uint64_t *lanes, size_t row_words, bool narrow_clock, uint64_t mask, uint64_t *first,

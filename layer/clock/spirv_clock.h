@@ -56,9 +56,17 @@ struct hesper_clock_target {
 };
 
 /*
+ * Whether the copy of a slot reached the results: false when a lane's two words both still
+ * hold the results' unwritten mark (all ones). One word alone proves nothing: a start
+ * reading of exactly 0 (a 32-bit clock at its wrap, or half a period on its flipped
+ * half) folds into an all-ones ~start, while no end reading is ever all ones.
+ */
+bool hesper_clock_slot_copied(const uint64_t *lanes, size_t row_words);
+
+/*
  * A slot's lanes folded into the earliest start and latest end in device-clock ticks
  * (*@first, *@last): lane l's pair at @lanes + l * @row_words, (~start, end), both 0 when
- * no work group wrote it. With @narrow_clock (above), the two halves are folded apart and
+ * no work group wrote it (a written ~start is never 0; an end reading may be). With @narrow_clock (above), the two halves are folded apart and
  * the half whose clock does not wrap near the dispatch's readings is taken; it holds
  * whenever the dispatch's readings span under 2^30 ticks (about 1 s of lavapipe's
  * nanoseconds). Otherwise every lane is compared as a reading modulo @mask (the clock's

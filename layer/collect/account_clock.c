@@ -197,10 +197,9 @@ static enum clock_slot clock_instance(const struct hesper_device *dev, const str
 	uint32_t at = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 0);
 	/* the slot's entry in each row: its lanes, then its group counts */
 	uint32_t row = hesper_clock_slot_word(dev, rec->queries_used, &rec->clock, d->start + k, 1) - at;
-	/* Lanes of (~earliest start, latest end): end 0, no work group wrote it; all ones, not copied. */
-	for (uint32_t l = 0; l < HESPER_CLOCK_LANES; l++)
-		if (ts[at + l * row] == HESPER_UNWRITTEN || ts[at + l * row + 1] == HESPER_UNWRITTEN)
-			return CLOCK_NOT_COPIED;
+	/* Lanes of (~earliest start, latest end): both words all ones (HESPER_UNWRITTEN), not copied. */
+	if (!hesper_clock_slot_copied(ts + at, row))
+		return CLOCK_NOT_COPIED;
 	uint64_t first, last;
 	const struct hesper_clock_device *cd = dev->clock_mode;
 	if (!hesper_clock_fold_slot(ts + at, row, hesper_clock_narrow(cd), cd->cal.mask, &first, &last))

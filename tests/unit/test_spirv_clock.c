@@ -313,6 +313,56 @@ START_TEST(narrow_clock_folds_across_its_wrap)
 }
 END_TEST
 
+/*
+ * A reading of exactly 0 on either half of a narrow clock (0 itself, or 2^31 on the flipped
+ * half) folds into an all-ones ~start, the results' unwritten mark: the slot was copied and
+ * its times hold. Only a lane with both words all ones was not copied.
+ */
+START_TEST(reading_at_zero_is_not_a_missing_copy)
+{
+	const uint64_t mask = 0xffffffffull;
+	uint64_t slot[HESPER_CLOCK_LANES * FOLD_ROW];
+	uint64_t first = 0, last = 0;
+
+	for (uint64_t zero = 0; zero <= 1ull << 31; zero += 1ull << 31) {
+		/* one subgroup starts at the half's zero, another ends there, a third later */
+		uint64_t starts[3] = {zero, (zero - 50) & mask, (zero + 10) & mask};
+		uint64_t ends[3] = {(zero + 400) & mask, zero, (zero + 600) & mask};
+		gpu_fold(slot, starts, ends, 3, true);
+		ck_assert(hesper_clock_slot_copied(slot, FOLD_ROW));
+		ck_assert(hesper_clock_fold_slot(slot, FOLD_ROW, true, mask, &first, &last));
+		ck_assert_uint_eq(first, (zero - 50) & mask);
+		ck_assert_uint_eq(last, (zero + 600) & mask);
+		/* a dispatch of one subgroup that started at zero is timed, not dropped */
+		gpu_fold(slot, starts, ends, 1, true);
+		ck_assert(hesper_clock_slot_copied(slot, FOLD_ROW));
+		ck_assert(hesper_clock_fold_slot(slot, FOLD_ROW, true, mask, &first, &last));
+		ck_assert_uint_eq(first, zero);
+		ck_assert_uint_eq(last, zero + 400);
+		/* and one whose only reading ended there */
+		gpu_fold(slot, starts + 1, ends + 1, 1, true);
+		ck_assert(hesper_clock_fold_slot(slot, FOLD_ROW, true, mask, &first, &last));
+		ck_assert_uint_eq((last - first) & mask, 50);
+	}
+	/* a wide clock that read 0 */
+	uint64_t s0 = 0, e0 = 900;
+	gpu_fold(slot, &s0, &e0, 1, false);
+	ck_assert(hesper_clock_slot_copied(slot, FOLD_ROW));
+	ck_assert(hesper_clock_fold_slot(slot, FOLD_ROW, false, UINT64_MAX, &first, &last));
+	ck_assert_uint_eq(first, 0);
+	ck_assert_uint_eq(last, 900);
+
+	/* the copy never came: every word still marked */
+	memset(slot, 0xff, sizeof(slot));
+	ck_assert(!hesper_clock_slot_copied(slot, FOLD_ROW));
+	/* one lane left marked is enough to say so */
+	uint64_t s1 = 1000, e1 = 2000;
+	gpu_fold(slot, &s1, &e1, 1, false);
+	slot[5 * FOLD_ROW] = slot[5 * FOLD_ROW + 1] = UINT64_MAX;
+	ck_assert(!hesper_clock_slot_copied(slot, FOLD_ROW));
+}
+END_TEST
+
 START_TEST(reading_moved_to_its_command_buffer)
 {
 	const double period = 4294967296.0; /* a 32-bit nanosecond clock's, in 1 ns ticks */
@@ -428,6 +478,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, refusals_have_reasons);
 	tcase_add_test(tc, program_set_is_refused);
 	tcase_add_test(tc, narrow_clock_folds_across_its_wrap);
+	tcase_add_test(tc, reading_at_zero_is_not_a_missing_copy);
 	tcase_add_test(tc, reading_moved_to_its_command_buffer);
 	tcase_add_test(tc, every_shader_counts_its_blocks);
 	tcase_add_test(tc, block_counting_refusals);
