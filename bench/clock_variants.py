@@ -20,6 +20,10 @@ for measuring cost only, never for a report.
   nofold   no fold at all but the calibration kernel's: the clock reads alone
   noclk    constants instead of both clock reads, atomics kept: the atomics alone
   l64      64 lanes a slot instead of 16: is it work groups contending on the same lines?
+  bare     no clock read and no fold in the program's kernels (the calibration kernel's
+           kept): the module keeps Hesper's binding, the pipeline its larger layout, each
+           dispatch its descriptor set bound; what the instrumentation's structure costs
+  barenobind  bare without the descriptor set bound before each dispatch: what the bind costs
   nocb     (run in submit mode) no timestamp pair around each command buffer: with no query
            to read, Hesper adds nothing to a submission, and what is left of submit mode's
            cost is its hooks' on the host; against submit mode, what its GPU work costs
@@ -43,6 +47,19 @@ FOLD_START = "\tINST(o, OP_BITWISE_OR, d->u32, at1, at, d->c1); /* row_words is 
 START_READ = "INST(o, OP_READ_CLOCK_KHR, d->u64, d->start, d->scope_clock);"
 END_READ = "INST(o, OP_READ_CLOCK_KHR, d->u64, end, d->scope_clock);"
 
+SETS = "layer/clock/clock.c"
+RETURN = "void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_ids *d)\n{\n"
+SLOT_BIND = ("\tdev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1,\n"
+             "\t\t\t\t\t&c->b.sets[slot % HESPER_CLOCK_CHUNK_SLOTS], 0, NULL);\n")
+# Kernels left as they were but for the binding (every module after the first, the calibration's).
+BARE = [
+    (CODE, PLAN_START, PLAN_START + "\tvariant_modules++; /* the first module planned is the calibration's */\n"),
+    (CODE, "void hesper_clock_plan_ids(", "unsigned variant_modules;\n\nvoid hesper_clock_plan_ids("),
+    (CODE, RETURN, RETURN + "\tif (variant_modules > 1) { /* variant bare */\n\t\tINST(o, OP_RETURN);\n\t\treturn;\n\t}\n"),
+    (ENTRY, START_READ, "if (variant_modules <= 1) /* variant bare */\n\t\t\t\t" + START_READ),
+    (ENTRY, "/* The second pass:", "extern unsigned variant_modules; /* variant bare */\n\n/* The second pass:"),
+]
+
 # (file, text that must be there, what replaces it)
 VARIANTS = {
     "sub": [(CODE, SUBGROUP_SCOPE, SUBGROUP_SCOPE + "\td->scope_clock = d->scope_subgroup; /* variant sub */\n")],
@@ -61,6 +78,8 @@ VARIANTS = {
         (CODE, END_READ, "INST(o, OP_U_CONVERT, d->u64, end, d->c32); /* variant noclk */"),
     ],
     "l64": [(HEADER, "#define HESPER_CLOCK_LANES 16u", "#define HESPER_CLOCK_LANES 64u")],
+    "bare": BARE,
+    "barenobind": BARE + [(SETS, SLOT_BIND, "\t(void)layout; (void)set; (void)c; /* variant barenobind */\n")],
     "nocb": [
         (BEGIN, "\tif (s->primary) {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n",
          "\tif (s->primary && 0) { /* variant nocb */\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n"),
