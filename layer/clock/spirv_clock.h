@@ -66,7 +66,8 @@ bool hesper_clock_slot_copied(const uint64_t *lanes, size_t row_words);
 /*
  * A slot's lanes folded into the earliest start and latest end in device-clock ticks
  * (*@first, *@last): lane l's pair at @lanes + l * @row_words, (~start, end), both 0 when
- * no work group wrote it (a written ~start is never 0; an end reading may be). With @narrow_clock (above), the two halves are folded apart and
+ * no work group wrote it; a lane counts as written by its ~start, never 0 once written (an
+ * end reading may be 0). With @narrow_clock (above), the two halves are folded apart and
  * the half whose clock does not wrap near the dispatch's readings is taken; it holds
  * whenever the dispatch's readings span under 2^30 ticks (about 1 s of lavapipe's
  * nanoseconds). Otherwise every lane is compared as a reading modulo @mask (the clock's
