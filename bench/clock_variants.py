@@ -24,6 +24,10 @@ for measuring cost only, never for a report.
            kept): the module keeps Hesper's binding, the pipeline its larger layout, each
            dispatch its descriptor set bound; what the instrumentation's structure costs
   barenobind  bare without the descriptor set bound before each dispatch: what the bind costs
+  prefetch the tree's instrumentation, and at the entry every invocation reads its slot's
+           first word (a volatile load), so that Hesper's descriptor and the slot's line are
+           fetched while the kernel works rather than at its returns: is the code at the
+           returns waiting for them?
   nocb     (run in submit mode) no timestamp pair around each command buffer: with no query
            to read, Hesper adds nothing to a submission, and what is left of submit mode's
            cost is its hooks' on the host; against submit mode, what its GPU work costs
@@ -60,6 +64,13 @@ BARE = [
     (ENTRY, "/* The second pass:", "extern unsigned variant_modules; /* variant bare */\n\n/* The second pass:"),
 ]
 
+# A volatile load of the slot's first word (the variable's element 0), its value unused.
+PREFETCH = ("void hesper_clock_emit_prefetch(struct hesper_spirv_out *o, struct hesper_clock_ids *d);\n"
+            "void hesper_clock_emit_prefetch(struct hesper_spirv_out *o, struct hesper_clock_ids *d)\n{\n"
+            "\tuint32_t p = fresh(d), v = fresh(d);\n"
+            "\tINST(o, OP_ACCESS_CHAIN, d->ptr_u64, p, d->var, d->c0, d->c0);\n"
+            "\tINST(o, OP_LOAD, d->u64, v, p, 1u); /* Volatile */\n}\n\n")
+
 # (file, text that must be there, what replaces it)
 VARIANTS = {
     "sub": [(CODE, SUBGROUP_SCOPE, SUBGROUP_SCOPE + "\td->scope_clock = d->scope_subgroup; /* variant sub */\n")],
@@ -79,6 +90,12 @@ VARIANTS = {
     ],
     "l64": [(HEADER, "#define HESPER_CLOCK_LANES 16u", "#define HESPER_CLOCK_LANES 64u")],
     "bare": BARE,
+    "prefetch": [
+        (CODE, RETURN, PREFETCH + RETURN),
+        (ENTRY, START_READ, START_READ + "\n\t\t\thesper_clock_emit_prefetch(o, d); /* variant prefetch */"),
+        (ENTRY, "/* The second pass:", "void hesper_clock_emit_prefetch(struct hesper_spirv_out *o, struct hesper_clock_ids *d);"
+         " /* variant prefetch */\n\n/* The second pass:"),
+    ],
     "barenobind": BARE + [(SETS, SLOT_BIND, "\t(void)layout; (void)set; (void)c; /* variant barenobind */\n")],
     "nocb": [
         (BEGIN, "\tif (s->primary) {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n",
