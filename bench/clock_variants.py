@@ -90,13 +90,13 @@ VARIANTS = {
     ],
     "l64": [(HEADER, "#define HESPER_CLOCK_LANES 16u", "#define HESPER_CLOCK_LANES 64u")],
     "bare": BARE,
+    "barenobind": BARE + [(SETS, SLOT_BIND, "\t(void)layout; (void)set; (void)c; /* variant barenobind */\n")],
     "prefetch": [
         (CODE, RETURN, PREFETCH + RETURN),
         (ENTRY, START_READ, START_READ + "\n\t\t\thesper_clock_emit_prefetch(o, d); /* variant prefetch */"),
         (ENTRY, "/* The second pass:", "void hesper_clock_emit_prefetch(struct hesper_spirv_out *o, struct hesper_clock_ids *d);"
          " /* variant prefetch */\n\n/* The second pass:"),
     ],
-    "barenobind": BARE + [(SETS, SLOT_BIND, "\t(void)layout; (void)set; (void)c; /* variant barenobind */\n")],
     "nocb": [
         (BEGIN, "\tif (s->primary) {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n",
          "\tif (s->primary && 0) { /* variant nocb */\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n"),
