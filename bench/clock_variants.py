@@ -55,10 +55,13 @@ SETS = "layer/clock/clock.c"
 RETURN = "void hesper_clock_emit_return(struct hesper_spirv_out *o, struct hesper_clock_ids *d)\n{\n"
 SLOT_BIND = ("\tdev->next.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1,\n"
              "\t\t\t\t\t&c->b.sets[slot % HESPER_CLOCK_CHUNK_SLOTS], 0, NULL);\n")
-# Kernels left as they were but for the binding (every module after the first, the calibration's).
-BARE = [
+# Counts the modules planned, so a variant can leave the first, the calibration kernel's, whole.
+COUNT_MODULES = [
     (CODE, PLAN_START, PLAN_START + "\tvariant_modules++; /* the first module planned is the calibration's */\n"),
     (CODE, "void hesper_clock_plan_ids(", "unsigned variant_modules;\n\nvoid hesper_clock_plan_ids("),
+]
+# Kernels left as they were but for the binding (every module after the first, the calibration's).
+BARE = COUNT_MODULES + [
     (CODE, RETURN, RETURN + "\tif (variant_modules > 1) { /* variant bare */\n\t\tINST(o, OP_RETURN);\n\t\treturn;\n\t}\n"),
     (ENTRY, START_READ, "if (variant_modules <= 1) /* variant bare */\n\t\t\t\t" + START_READ),
     (ENTRY, "/* The second pass:", "extern unsigned variant_modules; /* variant bare */\n\n/* The second pass:"),
@@ -79,10 +82,8 @@ VARIANTS = {
         (CODE, END_FOLD, "\tINST(o, SpvOpStore, p1, end); (void)r1; /* variant store */\n"),
     ],
     "one": [(CODE, START_FOLD, "\t(void)r0; /* variant one: the start not folded */\n")],
-    "nofold": [
-        (CODE, PLAN_START, PLAN_START + "\tvariant_modules++; /* the first module planned is the calibration's */\n"),
+    "nofold": COUNT_MODULES + [
         (CODE, FOLD_START, "\tif (variant_modules > 1)\n\t\treturn; /* variant nofold */\n" + FOLD_START),
-        (CODE, "void hesper_clock_plan_ids(", "static unsigned variant_modules;\n\nvoid hesper_clock_plan_ids("),
     ],
     "noclk": [
         (ENTRY, START_READ, "INST(o, OP_U_CONVERT, d->u64, d->start, d->c1); /* variant noclk */"),
