@@ -28,6 +28,9 @@ for measuring cost only, never for a report.
            first word (a volatile load), so that Hesper's descriptor and the slot's line are
            fetched while the kernel works rather than at its returns: is the code at the
            returns waiting for them?
+  idle     (run in submit mode) the collector thread at SCHED_IDLE, so that it never takes
+           a CPU from the program's threads: is submit mode's host cost the collector's
+           accounting running where the program's thread would?
   nocb     (run in submit mode) no timestamp pair around each command buffer: with no query
            to read, Hesper adds nothing to a submission, and what is left of submit mode's
            cost is its hooks' on the host; against submit mode, what its GPU work costs
@@ -42,6 +45,7 @@ CODE = "layer/clock/spirv_clock_code.c"
 ENTRY = "layer/clock/spirv_clock.c"
 HEADER = "layer/clock/spirv_clock.h"
 BEGIN = "layer/record/begin_end_hooks.c"
+COLLECTOR = "layer/collect/collector.c"
 
 START_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);\n"
 END_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);\n"
@@ -98,6 +102,11 @@ VARIANTS = {
         (ENTRY, "/* The second pass:", "void hesper_clock_emit_prefetch(struct hesper_spirv_out *o, struct hesper_clock_ids *d);"
          " /* variant prefetch */\n\n/* The second pass:"),
     ],
+    "idle": [
+        (COLLECTOR, "static void *collector_main(void *arg)\n{\n\t(void)arg;\n",
+         "static void *collector_main(void *arg)\n{\n\t(void)arg;\n"
+         "\tpthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0}); /* variant idle */\n"),
+    ],
     "nocb": [
         (BEGIN, "\tif (s->primary) {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n",
          "\tif (s->primary && 0) { /* variant nocb */\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n"),
@@ -106,7 +115,7 @@ VARIANTS = {
 
 
 # The mode each variant's build is measured in, where not clock mode (clock-span).
-MODES = {"nocb": "submit"}
+MODES = {"nocb": "submit", "idle": "submit"}
 
 
 def apply(root, name):
