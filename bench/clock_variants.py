@@ -28,6 +28,14 @@ for measuring cost only, never for a report.
            first word (a volatile load), so that Hesper's descriptor and the slot's line are
            fetched while the kernel works rather than at its returns: is the code at the
            returns waiting for them?
+  entry    the start folded into its lane at the kernel's entry by the elected invocation of
+           each subgroup (the return folds the end only): the atomic that first touches the
+           lane's line runs while the kernel works, and the one at the return finds the line
+           in the GPU's cache. Is the code at the returns waiting for the line to come from
+           memory? (prefetch, which read only lane 0's line, could not tell)
+  lanefetch  the tree's instrumentation, and at the entry the elected invocation of each
+           subgroup reads its lane's start word (a volatile load): the same question, with
+           the folds where they are
   idle     (run in submit mode) the collector thread at SCHED_IDLE, so that it never takes
            a CPU from the program's threads: is submit mode's host cost the collector's
            accounting running where the program's thread would?
@@ -78,6 +86,62 @@ PREFETCH = ("void hesper_clock_emit_prefetch(struct hesper_spirv_out *o, struct 
             "\tINST(o, OP_ACCESS_CHAIN, d->ptr_u64, p, d->var, d->c0, d->c0);\n"
             "\tINST(o, OP_LOAD, d->u64, v, p, 1u); /* Volatile */\n}\n\n")
 
+# At the entry: the first block's label given to the rest of it (so that branches and phis
+# naming it stay right), a fresh label on a block of its own where the elected invocation
+# of each subgroup folds (or, fetch, reads) its lane's start word, then on to the rest.
+ENTRY_CODE = ("static void variant_entry_start(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t at,\n"
+              "\t\t\t\tuint32_t start, int fetch)\n{\n"
+              "\tuint32_t p0 = fresh(d), v = fresh(d), inverted = fresh(d);\n"
+              "\tINST(o, OP_ACCESS_CHAIN, d->ptr_u64, p0, d->var, d->c0, at);\n"
+              "\tif (fetch) {\n\t\tINST(o, OP_LOAD, d->u64, v, p0, 1u); /* Volatile */\n\t\treturn;\n\t}\n"
+              "\tINST(o, OP_NOT, d->u64, inverted, start);\n"
+              "\tINST(o, OP_ATOMIC_UMAX, d->u64, v, p0, d->scope_atomic, d->c0, inverted);\n}\n\n"
+              "uint32_t hesper_clock_variant_fresh(struct hesper_clock_ids *d);\n"
+              "uint32_t hesper_clock_variant_fresh(struct hesper_clock_ids *d)\n{\n\treturn fresh(d);\n}\n\n"
+              "void hesper_clock_emit_entry(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t rest, int fetch);\n"
+              "void hesper_clock_emit_entry(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t rest, int fetch)\n{\n"
+              "\tuint32_t elected = fresh(d), then = fresh(d), wid = fresh(d), wx = fresh(d), wy = fresh(d), wz = fresh(d);\n"
+              "\tuint32_t sum1 = fresh(d), sum2 = fresh(d), lane = fresh(d), at = fresh(d);\n"
+              "\tINST(o, OP_GROUP_NON_UNIFORM_ELECT, d->boolean, elected, d->scope_subgroup);\n"
+              "\tINST(o, OP_SELECTION_MERGE, rest, 0);\n"
+              "\tINST(o, OP_BRANCH_CONDITIONAL, elected, then, rest);\n"
+              "\tINST(o, OP_LABEL, then);\n"
+              "\tINST(o, OP_LOAD, d->v3u32, wid, d->workgroup_id);\n"
+              "\tINST(o, OP_COMPOSITE_EXTRACT, d->u32, wx, wid, 0);\n"
+              "\tINST(o, OP_COMPOSITE_EXTRACT, d->u32, wy, wid, 1);\n"
+              "\tINST(o, OP_COMPOSITE_EXTRACT, d->u32, wz, wid, 2);\n"
+              "\tINST(o, OP_I_ADD, d->u32, sum1, wx, wy);\n"
+              "\tINST(o, OP_I_ADD, d->u32, sum2, sum1, wz);\n"
+              "\tINST(o, OP_BITWISE_AND, d->u32, lane, sum2, d->lane_mask);\n"
+              "\tINST(o, OP_I_MUL, d->u32, at, lane, d->row_words);\n"
+              "\tvariant_entry_start(o, d, at, d->start, fetch);\n"
+              "\tif (d->narrow_clock) {\n"
+              "\t\tuint32_t at2 = fresh(d), start2 = fresh(d);\n"
+              "\t\tINST(o, OP_I_ADD, d->u32, at2, at, d->half_lanes);\n"
+              "\t\tINST(o, OP_BITWISE_XOR, d->u64, start2, d->start, d->flip);\n"
+              "\t\tvariant_entry_start(o, d, at2, start2, fetch);\n"
+              "\t}\n"
+              "\tINST(o, OP_BRANCH, rest);\n"
+              "\tINST(o, OP_LABEL, rest);\n}\n\n")
+ENTRY_DECLS = ("uint32_t hesper_clock_variant_fresh(struct hesper_clock_ids *d); /* variant entry */\n"
+               "void hesper_clock_emit_entry(struct hesper_spirv_out *o, struct hesper_clock_ids *d, uint32_t rest, int fetch);\n\n"
+               "/* The second pass:")
+ENTRY_LABEL = ("\t\t} else {\n\t\t\tfor (uint32_t k = 0; k < n; k++)\n\t\t\t\thesper_spirv_put(o, w[i + k]);\n\t\t}\n")
+
+
+def entry_variant(fetch):
+    """The edits of variants entry (fetch 0) and lanefetch (fetch 1)."""
+    return [
+        (CODE, RETURN, ENTRY_CODE + RETURN),
+        (ENTRY, "/* The second pass:", ENTRY_DECLS),
+        (ENTRY, "bool in_entry = false, first_block = false, start_read = false;",
+         "bool in_entry = false, first_block = false, start_read = false;\n\tuint32_t variant_rest = 0;"),
+        (ENTRY, ENTRY_LABEL, "\t\t} else if (in_entry && op == OP_LABEL && !start_read) { /* variant entry */\n"
+         "\t\t\tvariant_rest = w[i + 1];\n\t\t\tINST(o, OP_LABEL, hesper_clock_variant_fresh(d));\n" + ENTRY_LABEL),
+        (ENTRY, START_READ, START_READ + "\n\t\t\thesper_clock_emit_entry(o, d, variant_rest, %d); /* variant entry */" % fetch),
+    ]
+
+
 # (file, text that must be there, what replaces it)
 VARIANTS = {
     "sub": [(CODE, SUBGROUP_SCOPE, SUBGROUP_SCOPE + "\td->scope_clock = d->scope_subgroup; /* variant sub */\n")],
@@ -102,6 +166,8 @@ VARIANTS = {
         (ENTRY, "/* The second pass:", "void hesper_clock_emit_prefetch(struct hesper_spirv_out *o, struct hesper_clock_ids *d);"
          " /* variant prefetch */\n\n/* The second pass:"),
     ],
+    "entry": entry_variant(0) + [(CODE, START_FOLD, "\t(void)r0; /* variant entry: the start folded at the entry */\n")],
+    "lanefetch": entry_variant(1),
     "idle": [
         (COLLECTOR, "static void *collector_main(void *arg)\n{\n\t(void)arg;\n",
          "static void *collector_main(void *arg)\n{\n\t(void)arg;\n"
