@@ -296,7 +296,7 @@ static int run_bracket(struct hesper_device *dev, struct calibration *k, VkQueue
 	if (dev->next.GetQueryPoolResults(dev->handle, k->queries, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
 					  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
 		return -1;
-	if (slot[0] == 0 || ts[1] < ts[0]) /* the ~start word tells a written lane; an end reading may be 0 */
+	if (!hesper_clock_lane_written(slot) || ts[1] < ts[0])
 		return -1;
 	*t0 = ts[0];
 	*t1 = ts[1];

@@ -12,6 +12,11 @@ static bool before(uint64_t a, uint64_t b, uint64_t mask)
 	return d != 0 && d <= mask / 2;
 }
 
+bool hesper_clock_lane_written(const uint64_t *lane)
+{
+	return lane[0] != 0;
+}
+
 /*
  * Lanes [@lo, @hi) folded into *@first and *@last: compared modulo @mask, or as plain
  * numbers when @plain (a half of a narrow clock's lanes, folded as the GPU's atomicMax did).
@@ -22,8 +27,7 @@ static bool fold(const uint64_t *lanes, size_t row_words, uint32_t lo, uint32_t 
 	bool any = false;
 	for (uint32_t l = lo; l < hi; l++) {
 		const uint64_t *pair = lanes + l * row_words;
-		/* written: ~start is never 0; an end reading may be (a narrow clock at its wrap) */
-		if (pair[0] == 0)
+		if (!hesper_clock_lane_written(pair))
 			continue;
 		uint64_t start = ~pair[0] & mask, end = pair[1] & mask;
 		if (!any || (plain ? start < *first : before(start, *first, mask)))

@@ -56,6 +56,13 @@ struct hesper_clock_target {
 };
 
 /*
+ * Whether a slot's lane, its pair (~start, end) at @lane, was written by a work group: by
+ * its ~start word, never 0 once written, whereas an end reading may be 0 (a narrow clock at
+ * its wrap). The reader's fold and the clock's calibration both go by it.
+ */
+bool hesper_clock_lane_written(const uint64_t *lane);
+
+/*
  * Whether the copy of a slot reached the results: false when a lane's two words both still
  * hold the results' unwritten mark (all ones). One word alone proves nothing: a start
  * reading of exactly 0 (a 32-bit clock at its wrap, or half a period on its flipped

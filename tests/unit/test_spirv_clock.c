@@ -352,6 +352,13 @@ START_TEST(reading_at_zero_is_not_a_missing_copy)
 	ck_assert_uint_eq(first, 0);
 	ck_assert_uint_eq(last, 900);
 
+	/* a lane is written by its ~start word alone: an end of 0 is a reading */
+	uint64_t lane[2] = {~0ull ^ 5, 0};
+	ck_assert(hesper_clock_lane_written(lane));
+	lane[0] = 0;
+	lane[1] = 7;
+	ck_assert(!hesper_clock_lane_written(lane));
+
 	/* the copy never came: every word still marked */
 	memset(slot, 0xff, sizeof(slot));
 	ck_assert(!hesper_clock_slot_copied(slot, FOLD_ROW));
