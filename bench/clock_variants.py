@@ -39,6 +39,12 @@ for measuring cost only, never for a report.
   idle     (run in submit mode) the collector thread at SCHED_IDLE, so that it never takes
            a CPU from the program's threads: is submit mode's host cost the collector's
            accounting running where the program's thread would?
+  counts   (run in submit mode) the tree's, counting what the program's threads make that
+           the collector would have handed back (submission records, results buffers,
+           query pools: the collector's own made apart) and the time its vkQueueSubmit calls
+           spend in the driver; at exit one line appended to the file $HESPER_VARIANT_COUNTS
+           names. With HESPER_VARIANT_IDLE=1 its collector runs at SCHED_IDLE, as idle's.
+           Where does the program's thread wait for the collector?
   nocb     (run in submit mode) no timestamp pair around each command buffer: with no query
            to read, Hesper adds nothing to a submission, and what is left of submit mode's
            cost is its hooks' on the host; against submit mode, what its GPU work costs
@@ -142,6 +148,31 @@ def entry_variant(fetch):
     ]
 
 
+# Counters of what the program's threads make and of vkQueueSubmit's time in the driver.
+COUNT_DECL = "extern _Thread_local int variant_collector; extern _Atomic unsigned long variant_counts[2][5];"
+COUNTS_MAIN = (
+    "_Thread_local int variant_collector; /* variant counts */\n"
+    "_Atomic unsigned long variant_counts[2][5]; /* [collector?][records, buffers, pools, submits, submit ns] */\n"
+    "static void __attribute__((destructor)) variant_counts_write(void)\n{\n"
+    "\tconst char *path = getenv(\"HESPER_VARIANT_COUNTS\");\n"
+    "\tFILE *f = path ? fopen(path, \"a\") : NULL;\n"
+    "\tif (!f)\n\t\treturn;\n"
+    "\tfor (int c = 0; c < 2; c++)\n"
+    "\t\tfprintf(f, \"%s records %lu buffers %lu pools %lu submits %lu driver submit ns %lu%s\",\n"
+    "\t\t\tc ? \"collector\" : \"program\", variant_counts[c][0], variant_counts[c][1], variant_counts[c][2],\n"
+    "\t\t\tvariant_counts[c][3], variant_counts[c][4], c ? \"\\n\" : \"; \");\n"
+    "\tfclose(f);\n}\n\n"
+    "static void *collector_main(void *arg)\n{\n\t(void)arg;\n"
+    "\tvariant_collector = 1;\n"
+    "\tif (getenv(\"HESPER_VARIANT_IDLE\"))\n"
+    "\t\tpthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});\n")
+
+
+def count(index):
+    """A statement adding 1 to counter @index of the calling thread's kind."""
+    return "{ " + COUNT_DECL + " variant_counts[variant_collector][%d]++; } /* variant counts */\n" % index
+
+
 # (file, text that must be there, what replaces it)
 VARIANTS = {
     "sub": [(CODE, SUBGROUP_SCOPE, SUBGROUP_SCOPE + "\td->scope_clock = d->scope_subgroup; /* variant sub */\n")],
@@ -168,6 +199,18 @@ VARIANTS = {
     ],
     "entry": entry_variant(0) + [(CODE, START_FOLD, "\t(void)r0; /* variant entry: the start folded at the entry */\n")],
     "lanefetch": entry_variant(1),
+    "counts": [
+        (COLLECTOR, "static void *collector_main(void *arg)\n{\n\t(void)arg;\n", COUNTS_MAIN),
+        ("layer/submit/submission.c", "\tif (!sub)\n\t\tsub = calloc(1, sizeof(*sub));",
+         "\tif (!sub)\n\t\t" + count(0) + "\tif (!sub)\n\t\tsub = calloc(1, sizeof(*sub));"),
+        ("layer/submit/copies.c", "\tuint32_t want = hesper_result_slots(slots, peak);",
+         "\t" + count(1) + "\tuint32_t want = hesper_result_slots(slots, peak);"),
+        ("layer/state/query_blocks.c", "\tblock = calloc(1, sizeof(*block));",
+         "\t" + count(2) + "\tblock = calloc(1, sizeof(*block));"),
+        ("layer/submit/submit.c", "\tuint64_t t2 = hesper_now_ns();\n",
+         "\tuint64_t t2 = hesper_now_ns();\n\t{ " + COUNT_DECL + " variant_counts[variant_collector][3]++;"
+         " variant_counts[variant_collector][4] += t2 - t1; } /* variant counts */\n"),
+    ],
     "idle": [
         (COLLECTOR, "static void *collector_main(void *arg)\n{\n\t(void)arg;\n",
          "static void *collector_main(void *arg)\n{\n\t(void)arg;\n"
@@ -181,7 +224,7 @@ VARIANTS = {
 
 
 # The mode each variant's build is measured in, where not clock mode (clock-span).
-MODES = {"nocb": "submit", "idle": "submit"}
+MODES = {"nocb": "submit", "idle": "submit", "counts": "submit"}
 
 
 def apply(root, name):
