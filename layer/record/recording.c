@@ -5,6 +5,7 @@
 #include "state/state.h"
 #include "indirect.h"
 #include "recording.h"
+#include "recording_spares.h"
 
 struct hesper_recording *hesper_recording_create(struct hesper_device *dev, uint32_t family, bool primary,
 						 bool can_query)
@@ -22,6 +23,16 @@ struct hesper_recording *hesper_recording_create(struct hesper_device *dev, uint
 	rec->cb_query = HESPER_NO_QUERY;
 	rec->last_end = HESPER_NO_QUERY;
 	rec->open_edge = HESPER_NO_QUERY;
+	struct hesper_recording_arrays a;
+	hesper_recording_spares_take(&a);
+	rec->work = a.work;
+	rec->work_capacity = a.work_capacity;
+	rec->regions = a.regions;
+	rec->region_capacity = a.region_capacity;
+	rec->blocks = a.blocks;
+	rec->block_capacity = (uint32_t)a.block_capacity;
+	rec->secondaries = a.secondaries;
+	rec->secondary_capacity = a.secondary_capacity;
 	return rec;
 }
 
@@ -48,10 +59,25 @@ void hesper_recording_unref(struct hesper_recording *rec)
 	for (uint32_t i = 0; i < rec->shadow_count; i++)
 		hesper_host_buffer_destroy(dev, &rec->shadows[i]);
 	free(rec->shadows);
-	free(rec->blocks);
-	free(rec->work);
-	free(rec->regions);
-	free(rec->secondaries);
+	struct hesper_recording_arrays a = {
+		.work = rec->work,
+		.work_capacity = rec->work_capacity,
+		.regions = rec->regions,
+		.region_capacity = rec->region_capacity,
+		.blocks = rec->blocks,
+		.block_capacity = rec->block_capacity,
+		.secondaries = rec->secondaries,
+		.secondary_capacity = rec->secondary_capacity,
+		.bytes = rec->work_capacity * sizeof(*rec->work) + rec->region_capacity * sizeof(*rec->regions) +
+			 rec->block_capacity * sizeof(*rec->blocks) +
+			 rec->secondary_capacity * sizeof(*rec->secondaries),
+	};
+	if (!hesper_recording_spares_keep(&a)) {
+		free(rec->blocks);
+		free(rec->work);
+		free(rec->regions);
+		free(rec->secondaries);
+	}
 	free(rec);
 }
 
