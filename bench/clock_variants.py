@@ -60,6 +60,9 @@ ENTRY = "layer/clock/spirv_clock.c"
 HEADER = "layer/clock/spirv_clock.h"
 BEGIN = "layer/record/begin_end_hooks.c"
 COLLECTOR = "layer/collect/collector.c"
+COLLECTOR_MAIN = "static void *collector_main(void *arg)\n{\n\t(void)arg;\n"
+# The collector thread at SCHED_IDLE (variants idle, and counts with HESPER_VARIANT_IDLE=1).
+AT_IDLE = "pthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});"
 
 START_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r0, p0, d->scope_atomic, d->c0, inverted);\n"
 END_FOLD = "\tINST(o, OP_ATOMIC_UMAX, d->u64, r1, p1, d->scope_atomic, d->c0, end);\n"
@@ -162,10 +165,7 @@ COUNTS_MAIN = (
     "\t\t\tc ? \"collector\" : \"program\", variant_counts[c][0], variant_counts[c][1], variant_counts[c][2],\n"
     "\t\t\tvariant_counts[c][3], variant_counts[c][4], c ? \"\\n\" : \"; \");\n"
     "\tfclose(f);\n}\n\n"
-    "static void *collector_main(void *arg)\n{\n\t(void)arg;\n"
-    "\tvariant_collector = 1;\n"
-    "\tif (getenv(\"HESPER_VARIANT_IDLE\"))\n"
-    "\t\tpthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});\n")
+    + COLLECTOR_MAIN + "\tvariant_collector = 1;\n\tif (getenv(\"HESPER_VARIANT_IDLE\"))\n\t\t" + AT_IDLE + "\n")
 
 
 def count(index):
@@ -200,7 +200,7 @@ VARIANTS = {
     "entry": entry_variant(0) + [(CODE, START_FOLD, "\t(void)r0; /* variant entry: the start folded at the entry */\n")],
     "lanefetch": entry_variant(1),
     "counts": [
-        (COLLECTOR, "static void *collector_main(void *arg)\n{\n\t(void)arg;\n", COUNTS_MAIN),
+        (COLLECTOR, COLLECTOR_MAIN, COUNTS_MAIN),
         ("layer/submit/submission.c", "\tif (!sub)\n\t\tsub = calloc(1, sizeof(*sub));",
          "\tif (!sub)\n\t\t" + count(0) + "\tif (!sub)\n\t\tsub = calloc(1, sizeof(*sub));"),
         ("layer/submit/copies.c", "\tuint32_t want = hesper_result_slots(slots, peak);",
@@ -212,9 +212,7 @@ VARIANTS = {
          " variant_counts[variant_collector][4] += t2 - t1; } /* variant counts */\n"),
     ],
     "idle": [
-        (COLLECTOR, "static void *collector_main(void *arg)\n{\n\t(void)arg;\n",
-         "static void *collector_main(void *arg)\n{\n\t(void)arg;\n"
-         "\tpthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0}); /* variant idle */\n"),
+        (COLLECTOR, COLLECTOR_MAIN, COLLECTOR_MAIN + "\t" + AT_IDLE + " /* variant idle */\n"),
     ],
     "nocb": [
         (BEGIN, "\tif (s->primary) {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n",
