@@ -85,6 +85,17 @@ static bool own_pairs(const struct hesper_device *dev)
 }
 
 /*
+ * Whether a label of @rec (NULL: a command buffer Hesper does not record) on @dev writes
+ * timestamps of its own, which then stand between the work before and after it: clock
+ * mode's labels of secondaries. A primary's labels in clock mode write nothing, so a
+ * dispatch between compute barriers stays isolated inside one (ggml labels every op).
+ */
+static bool stands_between(const struct hesper_device *dev, const struct hesper_recording *rec)
+{
+	return own_pairs(dev) && !(rec && rec->primary);
+}
+
+/*
  * A timestamp of a label's own at this point of @cb at @stage, which the next dispatch then
  * opens from as from a dispatch's closing one; its query, or HESPER_NO_QUERY when none is left.
  */
@@ -169,7 +180,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	if (dev->next.CmdBeginDebugUtilsLabelEXT) /* NULL: see debug_utils_fallback */
 		HESPER_HOOK_CALL_DOWN(t, dev->next.CmdBeginDebugUtilsLabelEXT(cb, label));
-	if (own_pairs(dev))
+	if (stands_between(dev, s ? s->rec : NULL))
 		hesper_record_busy_again(s);
 	if (s && s->rec)
 		open_label(s, dev, cb, label);
@@ -183,7 +194,7 @@ VKAPI_ATTR void VKAPI_CALL hesper_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 	struct hesper_device *dev = s ? s->dev : hesper_device_from(cb);
 	struct hesper_recording *rec = s ? s->rec : NULL;
 	/* A label opened in another command buffer ends here unseen (depth 0): nothing to close. */
-	if (own_pairs(dev))
+	if (stands_between(dev, rec))
 		hesper_record_busy_again(s);
 	if (rec && rec->label_depth > 0) {
 		uint32_t depth = --rec->label_depth;

@@ -415,6 +415,20 @@ def check_chain(c, rep, truth, mode, env):
             "timestamp before the barrier before them", f"got {got!r}")
 
 
+def check_isolated(c, rep, truth, mode, env):
+    """Clock mode: exactly the truth's "isolated" dispatches (those the program put between two
+    compute barriers) timed from barrier to barrier, none with HESPER_CLOCK_ISOLATED=span."""
+    isolated = truth.get("isolated")
+    if isolated is None or mode != "clock":
+        return
+    span = env.get("HESPER_CLOCK_ISOLATED", "").strip().lower() == "span"
+    want = 0 if span else isolated
+    got = rep.get("clock_isolated")
+    c.check(got == want, f"clock_isolated == {want}: " + ("none timed from barrier to barrier (span)" if span else
+            f"the {isolated} dispatches the program isolated, labels between them and their barriers"),
+            f"got {got!r}")
+
+
 def check_region_tree(c, rep, text, truth):
     """region_tree in the JSON and the text report's tree against the truth's paths, counts and kernels."""
     want = truth.get("region_tree")
@@ -655,6 +669,7 @@ def case_pattern(args, c, tmp):
                  fallbacks=args.expect_fallback or ())
     check_labels(c, rep, kernels_truth, args.group_by)
     check_chain(c, rep, truth, args.expect_mode, user_env)
+    check_isolated(c, rep, truth, args.expect_mode, user_env)
     if args.nested_accuracy:
         check_nested_accuracy(c, rep, truth)
     try:

@@ -18,7 +18,8 @@
  * "devices", "queues" (queues the device has), and "volatile": keys that may differ
  * between runs (left out when the runner compares stdout). Patterns with queries of their
  * own add "own_mean_ns" (kernel -> the program's own mean per dispatch, volatile),
- * "pipeline_statistics" and "invocations"; two_families adds "families" (those it used).
+ * "pipeline_statistics" and "invocations"; two_families adds "families" (those it used),
+ * barrier_labels "isolated" (dispatches between two compute barriers: clock mode's count).
  *
  *   resubmit        one command buffer recorded once, submitted 12 times, every kind of wait
  *   simultaneous    SIMULTANEOUS_USE resubmitted while still running; twice in one submit;
@@ -62,6 +63,8 @@
  *                   pipeline and 5 on the second ("stats_sets": their dispatches, first bound first)
  *   barriers        8 dispatches with a compute barrier between each two, then one after a
  *                   barrier that changes an image's layout ("chain": the 7 a barrier leaves idle)
+ *   barrier_labels  8 dispatches, each with a compute barrier before and after it and a debug
+ *                   label of its own between them, as ggml labels its ops ("isolated": all 8)
  *   million [N]     N empty dispatches (default 1000000) in 4 command buffers
  *   exhaust         600 dispatches in a few command buffers (run with HESPER_MAX_QUERIES)
  *   own_queries     the program times each of its dispatches itself (TOP/BOTTOM timestamp pair,
@@ -1864,6 +1867,42 @@ static int p_barriers(struct pat *p)
 	return pat_done(p, fence, (VkPipeline[]){ k }, 1);
 }
 
+/*
+ * BARRIER_CHAIN dispatches that the program isolates with a compute barrier right before and
+ * right after each, every one inside a debug label of its own that opens after the barrier
+ * before it and closes before the barrier after it (ggml's order with its debug markers).
+ * A label of a primary writes nothing in clock mode, so it must not end the isolation: the
+ * truth's "isolated" counts all of them (0 with HESPER_CLOCK_ISOLATED=span).
+ */
+static int p_barrier_labels(struct pat *p)
+{
+	pat_init(p, "patterns-barrier_labels", NULL);
+	VkPipeline k = make_pipeline(p, p->count_mod, "main", NULL, 0, "lbar_k");
+	VkCommandBuffer cb = vkc_command_buffer(&p->vk);
+	VkFence fence = vkc_fence(&p->vk);
+
+	if (!p->vk.has_debug_utils)
+		vkc_fail("VK_EXT_debug_utils is needed");
+	begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+	for (uint32_t i = 0; i < BARRIER_CHAIN; i++) {
+		chain_barrier(cb, VK_NULL_HANDLE);
+		vkc_label_begin(&p->vk, cb, "op");
+		rec_count(p, cb, k, 0, 1);
+		vkc_label_end(&p->vk, cb);
+	}
+	chain_barrier(cb, VK_NULL_HANDLE);
+	end(cb);
+	vkc_submit_wait(&p->vk, cb, fence);
+	p->expect[0] = BARRIER_CHAIN;
+	verify_counters(p, "barrier_labels");
+	truth_kernel(DEBUG_NAMED, "lbar_k", BARRIER_CHAIN, -1);
+	truth_region("op", BARRIER_CHAIN);
+	truth_labelled("op", "lbar_k", BARRIER_CHAIN);
+	truth_key("isolated", "%u", BARRIER_CHAIN);
+	truth_key("dropped", "0");
+	return pat_done(p, fence, (VkPipeline[]){ k }, 1);
+}
+
 static int p_million(struct pat *p, uint32_t n)
 {
 	pat_init(p, "patterns-million", NULL);
@@ -2719,6 +2758,8 @@ int main(int argc, char **argv)
 		rc = p_many_modules(&p, arg_u32(argc, argv, 50));
 	else if (!strcmp(name, "barriers"))
 		rc = p_barriers(&p);
+	else if (!strcmp(name, "barrier_labels"))
+		rc = p_barrier_labels(&p);
 	else if (!strcmp(name, "same_name"))
 		rc = p_same_name(&p);
 	else if (!strcmp(name, "million"))
