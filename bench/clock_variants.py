@@ -45,6 +45,10 @@ for measuring cost only, never for a report.
            spend in the driver; at exit one line appended to the file $HESPER_VARIANT_COUNTS
            names. With HESPER_VARIANT_IDLE=1 its collector runs at SCHED_IDLE, as idle's.
            Where does the program's thread wait for the collector?
+  nowait   (run in submit mode) the collector never waits inside the driver for a submission
+           (vkWaitSemaphores, vkWaitForFences up to 2 ms): it reads the semaphore's value and
+           naps 100 us while work is pending. Does its wait in the driver hold up the
+           program's submits or fence polls?
   nocb     (run in submit mode) no timestamp pair around each command buffer: with no query
            to read, Hesper adds nothing to a submission, and what is left of submit mode's
            cost is its hooks' on the host; against submit mode, what its GPU work costs
@@ -214,6 +218,11 @@ VARIANTS = {
     "idle": [
         (COLLECTOR, COLLECTOR_MAIN, COLLECTOR_MAIN + "\t" + AT_IDLE + " /* variant idle */\n"),
     ],
+    "nowait": [
+        (COLLECTOR, "\t\tif (pending) {\n\t\t\tfor (struct hesper_device *dev = first_device();",
+         "\t\tif (pending) /* variant nowait */\n\t\t\tnanosleep(&(struct timespec){0, 100000}, NULL);\n"
+         "\t\tif (0) {\n\t\t\tfor (struct hesper_device *dev = first_device();"),
+    ],
     "nocb": [
         (BEGIN, "\tif (s->primary) {\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n",
          "\tif (s->primary && 0) { /* variant nocb */\n\t\tuint32_t q = hesper_recording_take(s->rec, cb, 2);\n"),
@@ -222,7 +231,7 @@ VARIANTS = {
 
 
 # The mode each variant's build is measured in, where not clock mode (clock-span).
-MODES = {"nocb": "submit", "idle": "submit", "counts": "submit"}
+MODES = {"nocb": "submit", "idle": "submit", "counts": "submit", "nowait": "submit"}
 
 
 def apply(root, name):
