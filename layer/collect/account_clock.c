@@ -208,7 +208,7 @@ static enum clock_slot clock_instance(const struct hesper_device *dev, const str
 	*end = into_run(dev, rec, ts, mask, hesper_clock_to_ticks(dev, last, anchor) & mask);
 	*counts = ts + at + HESPER_CLOCK_LANES * row;
 	/* Isolated by the program's compute barriers: timed from barrier to barrier (clock_edges.h). */
-	uint32_t open = d->end + 2 * k;
+	uint32_t open = d->end + k; /* each opens from the closing timestamp before it */
 	*isolated = d->end != HESPER_NO_QUERY && (k + 1 < d->repeat || d->closed) && ts[open] != HESPER_UNWRITTEN &&
 		    ts[open + 1] != HESPER_UNWRITTEN;
 	if (*isolated) {

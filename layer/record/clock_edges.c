@@ -52,6 +52,13 @@ uint32_t hesper_clock_edge_open(struct hesper_recording *rec, VkCommandBuffer cb
 {
 	if (!rec->after_compute_barrier || !hesper_process()->settings.clock_isolated)
 		return HESPER_NO_QUERY;
+	/*
+	 * Written once all earlier work finished, with only barriers after it: the barrier
+	 * leaves the GPU nothing to wait for, so this dispatch opens from it, one timestamp a
+	 * dispatch rather than two (docs/timing.md#barrier-separated-dispatches).
+	 */
+	if (rec->last_end != HESPER_NO_QUERY)
+		return rec->last_end;
 	uint32_t q = hesper_recording_take(rec, cb, 1);
 	if (q != HESPER_NO_QUERY)
 		write_edge(rec, cb, q);
@@ -65,7 +72,7 @@ void hesper_clock_edge_close(struct hesper_recording *rec, VkCommandBuffer cb)
 	struct hesper_work_record *last = &rec->work[rec->work_count - 1];
 	/* open_edge is the repeat's last dispatch's opening query (record_hooks.c) */
 	if (!last->clock || last->closed || last->end == HESPER_NO_QUERY ||
-	    rec->open_edge != last->end + 2 * (last->repeat - 1))
+	    rec->open_edge != last->end + (last->repeat - 1))
 		return;
 	uint32_t q = hesper_recording_take(rec, cb, 1);
 	if (q == HESPER_NO_QUERY)
@@ -73,4 +80,5 @@ void hesper_clock_edge_close(struct hesper_recording *rec, VkCommandBuffer cb)
 	write_edge(rec, cb, q);
 	/* the query right after the opening one: nothing took a query since */
 	last->closed = q == rec->open_edge + 1;
+	rec->last_end = q; /* kept by a barrier that moves no image (record_hooks.c) */
 }

@@ -25,15 +25,17 @@ bool hesper_dependency_orders_compute(const VkDependencyInfo *d);
 
 /*
  * For a clock-timed dispatch about to be recorded in @rec on @cb: when the last command
- * was a compute barrier, writes the timestamp that opens the dispatch and returns its
- * query; else (or with no query to be had) HESPER_NO_QUERY.
+ * was a compute barrier, returns the query of the timestamp that opens the dispatch: the
+ * closing one of the timed work before it when only barriers that move no image stand
+ * between (rec->last_end, as dispatch mode chains), else one written here. Else (or with
+ * no query to be had) HESPER_NO_QUERY.
  */
 uint32_t hesper_clock_edge_open(struct hesper_recording *rec, VkCommandBuffer cb);
 
 /*
  * Before a compute barrier is recorded in @rec on @cb: when the last command was a
- * clock-timed dispatch opened by a barrier timestamp, writes its closing timestamp and
- * marks its record closed.
+ * clock-timed dispatch opened by a barrier timestamp, writes its closing timestamp, marks
+ * its record closed and leaves the timestamp as rec->last_end for the next one to open from.
  */
 void hesper_clock_edge_close(struct hesper_recording *rec, VkCommandBuffer cb);
 

@@ -91,7 +91,7 @@ static bool continues_repeat(const struct hesper_work_record *run, const struct 
 		bool slots = run->start == HESPER_NO_QUERY ? next->start == HESPER_NO_QUERY
 							   : next->start == run->start + run->repeat;
 		bool edges = run->end == HESPER_NO_QUERY ? next->end == HESPER_NO_QUERY
-							 : run->closed && next->end == run->end + 2 * run->repeat;
+							 : run->closed && next->end == run->end + run->repeat;
 		return slots && edges;
 	}
 	if (run->start == HESPER_NO_QUERY || next->start == HESPER_NO_QUERY)
@@ -297,30 +297,29 @@ HESPER_WORK_COMMANDS(HESPER_WORK_HOOK)
 HESPER_STAMP_COMMANDS(HESPER_STAMP_HOOK)
 
 /*
- * The hooks of HESPER_BARRIER_COMMANDS. In dispatch mode a barrier that moves no image
- * keeps the last timed work's closing timestamp as the next one's opening (barrier_images.h);
- * any other is untimed work, as above. In clock mode a barrier that makes compute wait
- * for compute first closes the clock dispatch just before it, then lets the next one open
- * after it (clock_edges.h); any other barrier leaves that state as it was (it holds no
- * compute back).
+ * The hooks of HESPER_BARRIER_COMMANDS. A barrier that moves no image keeps the last timed
+ * work's closing timestamp as the next one's opening (barrier_images.h); any other is
+ * untimed work, as above. In clock mode a barrier that makes compute wait for compute
+ * first closes the clock dispatch just before it, then lets the next one open after it
+ * (clock_edges.h), from that closing timestamp where the barrier moves no image; any
+ * other barrier leaves that state as it was (it holds no compute back).
  */
-#define HESPER_BARRIER_HOOK(name, params, args, orders_compute, moves_images)                   \
-	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                         \
-	{                                                                                       \
-		uint64_t t_ = hesper_hook_start();                                              \
-		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);          \
-		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);     \
-		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute);  \
-		if (compute_)                                                                   \
-			hesper_clock_edge_close(state_->rec, cb);                               \
-		bool chain_ = !dev_->clock_mode && !(moves_images);                             \
-		note_last_command(state_, chain_ ? chain_end(state_) : HESPER_NO_QUERY, false); \
-		hesper_hook_pause(t_);                                                          \
-		dev_->next.name args;                                                           \
-		if (compute_) {                                                                 \
-			state_->rec->after_compute_barrier = true;                              \
-			state_->rec->open_edge = HESPER_NO_QUERY;                               \
-		}                                                                               \
+#define HESPER_BARRIER_HOOK(name, params, args, orders_compute, moves_images)                           \
+	VKAPI_ATTR void VKAPI_CALL hesper_##name params                                                 \
+	{                                                                                               \
+		uint64_t t_ = hesper_hook_start();                                                      \
+		struct hesper_command_buffer *state_ = hesper_command_buffer_from(cb);                  \
+		struct hesper_device *dev_ = state_ ? state_->dev : hesper_device_from(cb);             \
+		bool compute_ = state_ && state_->rec && dev_->clock_mode && (orders_compute);          \
+		if (compute_)                                                                           \
+			hesper_clock_edge_close(state_->rec, cb);                                       \
+		note_last_command(state_, (moves_images) ? HESPER_NO_QUERY : chain_end(state_), false); \
+		hesper_hook_pause(t_);                                                                  \
+		dev_->next.name args;                                                                   \
+		if (compute_) {                                                                         \
+			state_->rec->after_compute_barrier = true;                                      \
+			state_->rec->open_edge = HESPER_NO_QUERY;                                       \
+		}                                                                                       \
 	}
 HESPER_BARRIER_COMMANDS(HESPER_BARRIER_HOOK)
 

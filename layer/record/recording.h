@@ -57,7 +57,8 @@ struct hesper_work_record {
 	uint32_t clock : 1;        /* timed by the shader clock: start is its clock slot
 					       (dispatch k of the repeat: start + k); end, when not
 					       HESPER_NO_QUERY, the barrier timestamps around it
-					       (clock_edges.h: dispatch k's pair end + 2k, end + 2k + 1) */
+					       (clock_edges.h: dispatch k's pair end + k, end + k + 1,
+					       each opening from the closing one before it) */
 	uint32_t closed : 1;       /* clock: the repeat's last dispatch got its closing barrier
 					       timestamp (the others all have theirs) */
 	union {

@@ -417,7 +417,8 @@ def check_chain(c, rep, truth, mode, env):
 
 def check_isolated(c, rep, truth, mode, env):
     """Clock mode: exactly the truth's "isolated" dispatches (those the program put between two
-    compute barriers) timed from barrier to barrier, none with HESPER_CLOCK_ISOLATED=span."""
+    compute barriers) timed from barrier to barrier, with the truth's "clock_edges" barrier
+    timestamps; none and none with HESPER_CLOCK_ISOLATED=span."""
     isolated = truth.get("isolated")
     if isolated is None or mode != "clock":
         return
@@ -427,6 +428,11 @@ def check_isolated(c, rep, truth, mode, env):
     c.check(got == want, f"clock_isolated == {want}: " + ("none timed from barrier to barrier (span)" if span else
             f"the {isolated} dispatches the program isolated, labels between them and their barriers"),
             f"got {got!r}")
+    edges = 0 if span else truth.get("clock_edges")
+    if edges is not None:
+        written = (rep.get("hesper") or {}).get("timestamps_written")
+        c.check(written == 2 + edges, f"timestamps_written == {2 + edges}: the command buffer's pair and {edges} "
+                "barrier timestamps, each closing one opening the next isolated dispatch", f"got {written!r}")
 
 
 def check_region_tree(c, rep, text, truth):

@@ -19,7 +19,8 @@
  * between runs (left out when the runner compares stdout). Patterns with queries of their
  * own add "own_mean_ns" (kernel -> the program's own mean per dispatch, volatile),
  * "pipeline_statistics" and "invocations"; two_families adds "families" (those it used),
- * barrier_labels "isolated" (dispatches between two compute barriers: clock mode's count).
+ * barriers and barrier_labels "isolated" (dispatches between two compute barriers: clock
+ * mode's count) and "clock_edges" (the barrier timestamps clock mode writes for them).
  *
  *   resubmit        one command buffer recorded once, submitted 12 times, every kind of wait
  *   simultaneous    SIMULTANEOUS_USE resubmitted while still running; twice in one submit;
@@ -1861,6 +1862,13 @@ static int p_barriers(struct pat *p)
 	verify_counters(p, "barriers");
 	truth_kernel(DEBUG_NAMED, "bar_k", BARRIER_CHAIN + 1, -1);
 	truth_key("chain", "%u", BARRIER_CHAIN - 1);
+	/*
+	 * Clock mode: all but the first isolated (end's barrier holds compute back too); the
+	 * second opens the chain of barrier timestamps, the image's barrier ends it, so the
+	 * last opens one of its own.
+	 */
+	truth_key("isolated", "%u", BARRIER_CHAIN);
+	truth_key("clock_edges", "%u", BARRIER_CHAIN + 2);
 	truth_key("dropped", "0");
 	vkDestroyImage(p->vk.device, image, NULL);
 	vkFreeMemory(p->vk.device, memory, NULL);
@@ -1899,6 +1907,8 @@ static int p_barrier_labels(struct pat *p)
 	truth_region("op", BARRIER_CHAIN);
 	truth_labelled("op", "lbar_k", BARRIER_CHAIN);
 	truth_key("isolated", "%u", BARRIER_CHAIN);
+	/* Clock mode's barrier timestamps: the first opens, each closing one opens the next. */
+	truth_key("clock_edges", "%u", BARRIER_CHAIN + 1);
 	truth_key("dropped", "0");
 	return pat_done(p, fence, (VkPipeline[]){ k }, 1);
 }
