@@ -102,8 +102,8 @@
 	  bool, indirect_args, true,                                                                                    \
 	  IN_MODE(DISPATCH), "read back the group counts of timed indirect dispatches")                                 \
 	X(HESPER_CLOCK_ISOLATED, SWITCH, OFF_ON("span", "barriers"),                                                    \
-	  bool, clock_isolated, true,                                                                                   \
-	  IN_MODE(CLOCK), "time a dispatch isolated by barriers from barrier to barrier, or by its span")               \
+	  bool, clock_isolated, false,                                                                                  \
+	  IN_MODE(CLOCK), "time a dispatch isolated by barriers by its span, or from barrier to barrier")               \
 	X(HESPER_LINES, PARSED,                                                                                         \
 	  PARSER(hesper_parse_names, 0, 0, "comma-separated kernel names, none empty, or *", "off"),                    \
 	  hesper_path, lines, "",                                                                                       \

@@ -526,7 +526,8 @@ def case_tool(c, args, env, workdir):
 # what a reprint has to carry over: the clock mode's lines, the capture window, estimates.
 REPRINT_RUNS = [
     ("clock, label window", "demo_pipeline",
-     {"HESPER_MODE": "clock", "HESPER_START": "label:analyze", "HESPER_STOP": "label:analyze#20"},
+     {"HESPER_MODE": "clock", "HESPER_CLOCK_ISOLATED": "barriers", "HESPER_START": "label:analyze",
+      "HESPER_STOP": "label:analyze#20"},
      [", timed by clock", " isolated dispatches timed from barrier to barrier", "  capture      from label:analyze",
       "  outside      the window: "]),
     ("clock, time window", "multi_kernel", {"HESPER_MODE": "clock", "HESPER_START": "0.001", "HESPER_STOP": "0.05"},

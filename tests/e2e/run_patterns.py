@@ -418,11 +418,11 @@ def check_chain(c, rep, truth, mode, env):
 def check_isolated(c, rep, truth, mode, env):
     """Clock mode: exactly the truth's "isolated" dispatches (those the program put between two
     compute barriers) timed from barrier to barrier, with the truth's "clock_edges" barrier
-    timestamps; none and none with HESPER_CLOCK_ISOLATED=span."""
+    timestamps, with HESPER_CLOCK_ISOLATED=barriers; none and none by default (span)."""
     isolated = truth.get("isolated")
     if isolated is None or mode != "clock":
         return
-    span = env.get("HESPER_CLOCK_ISOLATED", "").strip().lower() == "span"
+    span = env.get("HESPER_CLOCK_ISOLATED", "span").strip().lower() != "barriers"  # span by default
     want = 0 if span else isolated
     got = rep.get("clock_isolated")
     c.check(got == want, f"clock_isolated == {want}: " + ("none timed from barrier to barrier (span)" if span else
@@ -925,7 +925,7 @@ def settings_variants(tmp):
         # A setting of another mode than the one in effect: said once, not shown as in effect.
         ("HESPER_SAMPLE in clock mode", {"HESPER_MODE": "clock", "HESPER_SAMPLE": "4"},
          ["HESPER_SAMPLE", "dispatch mode only", "HESPER_MODE is clock"], {"mode": "clock", "sample_every": 1}),
-        ("HESPER_CLOCK_ISOLATED in dispatch mode", {"HESPER_CLOCK_ISOLATED": "span"},
+        ("HESPER_CLOCK_ISOLATED in dispatch mode", {"HESPER_CLOCK_ISOLATED": "barriers"},
          ["HESPER_CLOCK_ISOLATED", "clock mode only"], {"mode": "dispatch"}),
     ]
     return v, target
