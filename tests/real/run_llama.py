@@ -899,7 +899,8 @@ def write_md(args, res, perf_text):
     A("")
     rounds = f"median of rounds 2–{args.rounds}, the first dropped" if args.rounds > 1 else "one run each"
     A(f"Milliseconds per generated token (ggml's eval time; {rounds}; plain and Hesper's modes interleaved, "
-      "the order rotated each round; clock-span: clock mode with HESPER_CLOCK_ISOLATED=span):")
+      "the order rotated each round; clock: clock mode with HESPER_CLOCK_ISOLATED=barriers, clock-span: with "
+      "HESPER_CLOCK_ISOLATED=span, its default):")
     A("")
     A("| way | ms per token | min–max | tokens/s | vs plain | dispatches | counts = counter | text = plain |")
     A("|---|---|---|---|---|---|---|---|")
