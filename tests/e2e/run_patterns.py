@@ -416,9 +416,10 @@ def check_chain(c, rep, truth, mode, env):
 
 
 def check_isolated(c, rep, truth, mode, env):
-    """Clock mode: exactly the truth's "isolated" dispatches (those the program put between two
-    compute barriers) timed from barrier to barrier, with the truth's "clock_edges" barrier
-    timestamps, with HESPER_CLOCK_ISOLATED=barriers; none and none by default (span)."""
+    """Clock mode with HESPER_CLOCK_ISOLATED=barriers: exactly the truth's "isolated" dispatches
+    (those the program put between two compute barriers) timed from barrier to barrier, with
+    the truth's "clock_edges" barrier timestamps; by default (span) no dispatch and no
+    barrier timestamp."""
     isolated = truth.get("isolated")
     if isolated is None or mode != "clock":
         return

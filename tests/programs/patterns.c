@@ -1880,7 +1880,8 @@ static int p_barriers(struct pat *p)
  * right after each, every one inside a debug label of its own that opens after the barrier
  * before it and closes before the barrier after it (ggml's order with its debug markers).
  * A label of a primary writes nothing in clock mode, so it must not end the isolation: the
- * truth's "isolated" counts all of them (0 with HESPER_CLOCK_ISOLATED=span).
+ * truth's "isolated" counts all of them, timed so with HESPER_CLOCK_ISOLATED=barriers (none
+ * by default, span).
  */
 static int p_barrier_labels(struct pat *p)
 {
