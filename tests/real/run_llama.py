@@ -223,8 +223,9 @@ def hesper_mode(way):
 def check_report(c, label, rep, way, err=""):
     """What every report of Hesper alone holds: the mode @way runs in, nothing dropped, every
     dispatch timed (but in submit mode), and with HESPER_CLOCK_ISOLATED=span no dispatch timed
-    from barrier to barrier, without it (on a clock-timed device) some. A drop's failure shows its causes and Hesper's lines on @err (the
-    run's stderr): what the next look at a lost dispatch needs."""
+    from barrier to barrier, with barriers (on a clock-timed device) some. A drop's failure
+    shows its causes and Hesper's lines on @err (the run's stderr): what the next look at a
+    lost dispatch needs."""
     mode = hesper_mode(way)
     c.check(rep.get("mode") == mode, f"{label}: Hesper ran in {mode} mode", f"mode {rep.get('mode')!r}")
     said = "\n".join(line for line in err.splitlines() if line.startswith("hesper:"))
